@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { registerIdentityCommands } from './commands/identity.ts';
+import { registerNotesCommands } from './commands/notes.ts';
+import { registerNewsCommands } from './commands/news.ts';
+import { registerBankCommands } from './commands/bank.ts';
+
+export const print = (value: unknown): void => { process.stdout.write(`${JSON.stringify(value, null, 2)}\n`); };
+
+export function buildProgram(): Command {
+  const program = new Command('admin')
+    .description('tri-api admin CLI. Targets the running local stack, or a deployed one with --table/--region.')
+    .option('--table <name>', 'DynamoDB table of a deployed stack (stack output TableName)')
+    .option('--region <region>', 'AWS region of the deployed stack')
+    .option('--bucket <name>', 'image bucket of the deployed stack (stack output BucketName)')
+    .option('--data-dir <dir>', 'local data directory (default .local)')
+    .showHelpAfterError();
+  registerIdentityCommands(program);
+  registerNotesCommands(program);
+  registerNewsCommands(program);
+  registerBankCommands(program);
+  return program;
+}

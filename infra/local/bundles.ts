@@ -1,0 +1,80 @@
+// Bundles every function with esbuild (as `sam build` does) into .local/build, and loads a bundle
+// on first use. In watch mode a source change rebuilds the bundles and drops the loaded copies, so
+// the next request runs the new code.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { ROOT } from './template.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface FunctionEntry { id: string; entry: string }
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+export class Bundles {
+  private ctx?: esbuild.BuildContext;
+  private readonly outdir: string;
+  private readonly loaded = new Map<string, Handler>();
+  private firstBuild!: () => void;
+  private readonly built = new Promise<void>((resolve) => { this.firstBuild = resolve; });
+  private buildError?: string;
+  generation = 0;
+
+  constructor(private readonly functions: FunctionEntry[], opts: { outdir?: string } = {}) {
+    this.outdir = opts.outdir ?? join(ROOT, '.local', 'build', String(process.pid));
+  }
+
+  options(): esbuild.BuildOptions {
+    return {
+      // A function whose source file is missing is left out (and answers as an integration failure).
+      entryPoints: this.functions.filter((f) => existsSync(join(ROOT, f.entry))).map((f) => ({ in: join(ROOT, f.entry), out: f.id })),
+      outdir: this.outdir,
+      bundle: true,
+      platform: 'node',
+      target: 'node24',
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      sourcemap: 'inline',
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [{
+        name: 'reload',
+        setup: (build) => {
+          build.onEnd((result) => {
+            this.buildError = result.errors.length ? result.errors.map((e) => `${e.location?.file}:${e.location?.line} ${e.text}`).join('\n') : undefined;
+            if (this.buildError) console.error(`[runner] build failed:\n${this.buildError}`);
+            for (const f of this.functions) delete require.cache[this.file(f.id)];
+            this.loaded.clear();
+            this.generation += 1;
+            this.firstBuild();
+          });
+        },
+      }],
+    };
+  }
+
+  /** Builds once (tests, bench) or keeps watching the sources (npm start). */
+  async start(watch: boolean): Promise<void> {
+    this.ctx = await esbuild.context(this.options());
+    if (watch) await this.ctx.watch();
+    else await this.ctx.rebuild().catch(() => undefined);
+    await this.built;
+  }
+
+  file(id: string): string { return join(this.outdir, `${id}.cjs`); }
+
+  handler(id: string, exportName = 'handler'): Handler {
+    const cached = this.loaded.get(id);
+    if (cached) return cached;
+    if (this.buildError) throw new Error(`build failed: ${this.buildError}`);
+    if (!existsSync(this.file(id))) throw new Error(`${id} has no bundle (is its source file missing?)`);
+    const mod = require(this.file(id));
+    const fn = mod[exportName] as Handler;
+    if (typeof fn !== 'function') throw new Error(`${id} does not export ${exportName}`);
+    this.loaded.set(id, fn);
+    return fn;
+  }
+
+  async stop(): Promise<void> { await this.ctx?.dispose(); }
+}

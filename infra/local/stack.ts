@@ -1,0 +1,83 @@
+// Starts the embedded AWS parts and provisions them from template.yaml; describes the environment
+// the functions get (the same variables template.yaml gives them when deployed).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureBucket, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startS3Local } from './services.ts';
+import { loadTemplate, ROOT } from './template.ts';
+
+export const LOCAL_TABLE = 'tri-api-local';
+export const LOCAL_BUCKET = 'tri-api-images';
+
+export interface LocalStack {
+  dataDir: string | undefined;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  tableName: string;
+  bucketName: string;
+  secrets: LocalSecrets;
+  stop(): Promise<void>;
+}
+
+export interface LocalSecrets { internalApiKey: string; csrfSigningSecret: string; mfaEncryptionKey: string }
+
+/** Local deployment secrets: from the environment when set, else generated once into DATA_DIR/secrets.json. */
+export function localSecrets(dataDir: string | undefined): LocalSecrets {
+  const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
+  const stored: Partial<LocalSecrets> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const secrets: LocalSecrets = {
+    internalApiKey: process.env.INTERNAL_API_KEY ?? stored.internalApiKey ?? randomBytes(24).toString('base64url'),
+    csrfSigningSecret: process.env.CSRF_SIGNING_SECRET ?? stored.csrfSigningSecret ?? randomBytes(32).toString('base64url'),
+    mfaEncryptionKey: process.env.MFA_ENCRYPTION_KEY ?? stored.mfaEncryptionKey ?? randomBytes(32).toString('base64url'),
+  };
+  if (file) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** Starts DynamoDB Local and the S3 emulator; `dataDir` undefined means in memory / temporary. */
+export async function startLocalStack(opts: { dataDir?: string; scratchDir?: string }): Promise<LocalStack> {
+  const dataDir = opts.dataDir ? resolve(opts.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const template = loadTemplate();
+  const s3Dir = dataDir ? join(dataDir, 's3') : join(opts.scratchDir ?? join(ROOT, '.local', 'tmp'), `s3-${process.pid}-${Date.now()}`);
+  const [dynamo, s3] = await Promise.all([
+    startDynamoDbLocal({ dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined }),
+    startS3Local({ directory: s3Dir }),
+  ]);
+  await Promise.all([ensureTable(dynamo.endpoint, LOCAL_TABLE, template), ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
+  return {
+    dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET,
+    secrets: localSecrets(dataDir),
+    stop: async () => { await Promise.all([dynamo.stop(), s3.stop()]); },
+  };
+}
+
+/** The environment the functions run with locally (the local counterpart of template.yaml's). */
+export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<string, string> {
+  const defaults: Record<string, string> = {
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoEndpoint,
+    AWS_ENDPOINT_URL_S3: stack.s3Endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: stack.tableName,
+    BUCKET_NAME: stack.bucketName,
+    PUBLIC_BASE_URL: baseUrl,
+    IMAGE_BASE_URL: `${baseUrl}/_images`,
+    INTERNAL_EDGE_ORIGIN: 'https://edge.internal.localhost',
+    INTERNAL_API_HOST: 'api.internal.localhost',
+    INTERNAL_API_KEY: stack.secrets.internalApiKey,
+    CSRF_SIGNING_SECRET: stack.secrets.csrfSigningSecret,
+    MFA_ENCRYPTION_KEY: stack.secrets.mfaEncryptionKey,
+    TRANSFER_STEP_UP_AMOUNT: '1000000',
+    CODE_SENDER: 'outbox',
+    POWERTOOLS_SERVICE_NAME: 'tri-api',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+  };
+  // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
+  for (const key of ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL']) {
+    if (process.env[key]) defaults[key] = process.env[key]!;
+  }
+  return defaults;
+}

@@ -1,0 +1,26 @@
+// Every setting comes from the environment (template.yaml Globals / Parameters when deployed, the
+// local runner's environment locally). Read lazily so tests can set variables before first use.
+const read = (name: string, fallback?: string): string => {
+  const value = process.env[name];
+  if (value !== undefined && value !== '') return value;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`missing required environment variable ${name}`);
+};
+
+export const config = {
+  get tableName() { return read('TABLE_NAME'); },
+  get bucketName() { return read('BUCKET_NAME'); },
+  /** Absolute base of the Notes web front end; publishLink is built from it. */
+  get publicBaseUrl() { return read('PUBLIC_BASE_URL', 'http://localhost:3000').replace(/\/$/, ''); },
+  /** Absolute base under which uploaded note images are publicly readable. */
+  get imageBaseUrl() { return read('IMAGE_BASE_URL', 'http://localhost:3000/_images').replace(/\/$/, ''); },
+  get internalEdgeOrigin() { return read('INTERNAL_EDGE_ORIGIN'); },
+  get internalApiHost() { return read('INTERNAL_API_HOST'); },
+  get internalApiKey() { return read('INTERNAL_API_KEY'); },
+  get csrfSigningSecret() { return read('CSRF_SIGNING_SECRET'); },
+  get mfaEncryptionKey() { return read('MFA_ENCRYPTION_KEY'); },
+  get transferStepUpAmount() { return Number(read('TRANSFER_STEP_UP_AMOUNT', '1000000')); },
+  /** 'outbox' stores sms/voice/email codes in the table (local); 'aws' sends through SNS/SES. */
+  get codeSender() { return read('CODE_SENDER', 'outbox'); },
+  get emailFrom() { return read('EMAIL_FROM', 'no-reply@example.com'); },
+};

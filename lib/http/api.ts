@@ -1,0 +1,91 @@
+// The middy stack every operation runs in, in middy's documented order for REST APIs:
+// header normalizer, event normalizer, body parser, security headers, CORS, (auth), validator,
+// and the dialect's error handler registered last (its onError runs first, so the others still
+// decorate error responses). A dialect decides how results and errors are written.
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { ApiError, toApiError } from './errors.ts';
+import { logger } from './logger.ts';
+import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Schemas } from './middleware.ts';
+import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
+import type { z } from 'zod';
+
+export interface Dialect {
+  /** Body of a successful response. */
+  success(result: HttpResult): string | undefined;
+  /** Body of an error response. */
+  failure(error: ApiError): string;
+  /** Extra middlewares, registered just before the error handler (e.g. News counters). */
+  extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
+}
+
+export interface OperationSpec<S extends Schemas> {
+  /** Require `Authorization: Bearer <token>`. */
+  auth?: boolean;
+  /** JSON body: `schema` validates it; `optional` allows no body at all. */
+  body?: { schema: NonNullable<S['body']>; optional?: boolean };
+  /** Raw body handling for non-JSON operations (multipart); replaces the JSON parser. */
+  bodyParser?: MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
+  query?: S['query'];
+  path?: S['path'];
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, string | undefined>;
+
+const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+
+const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Error, Context> => ({
+  onError: async (request) => {
+    const { error, unexpected } = toApiError(request.error);
+    const requestId = requestIdOf(request.event, request.context);
+    if (unexpected) {
+      logger.error('unhandled error', { requestId, error: request.error as Error, path: request.event.path, method: request.event.httpMethod });
+    } else if (error.status >= 500) {
+      logger.error('server error', { requestId, type: error.type, description: error.description });
+    } else {
+      logger.info('client error', { requestId, status: error.status, type: error.type });
+    }
+    request.response = { statusCode: error.status, headers: { ...JSON_TYPE, ...error.headers }, body: dialect.failure(error) };
+  },
+});
+
+export function defineOperation<S extends Schemas>(
+  dialect: Dialect,
+  spec: OperationSpec<S>,
+  operation: (req: HttpRequest<Out<S['body']>, Out<S['query']>, Out<S['path']>>) => Promise<HttpResult>,
+) {
+  const stack = middy<ApiEvent, ApiResult, Error, Context>()
+    .use(httpHeaderNormalizer())
+    .use(httpEventNormalizer());
+  if (spec.bodyParser) stack.use(spec.bodyParser);
+  else if (spec.body) stack.use(jsonBody(spec.body.optional ?? false));
+  stack
+    .use(httpSecurityHeaders())
+    .use(httpCors({ origin: '*', headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification', exposeHeaders: 'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After' }))
+    .use(requestIdHeader());
+  if (spec.auth) stack.use(bearerAuth());
+  stack.use(validate({ body: spec.body?.schema, query: spec.query, path: spec.path }));
+  for (const m of dialect.extra?.() ?? []) stack.use(m);
+  stack.use(errorHandler(dialect));
+
+  return stack.handler(async (event, context) => {
+    const input = inputOf(context);
+    const req = {
+      body: input.body, query: input.query, path: input.path,
+      headers: event.headers as Record<string, string | undefined>,
+      principal: input.principal!, requestId: requestIdOf(event, context), event, context,
+    } as HttpRequest<Out<S['body']>, Out<S['query']>, Out<S['path']>>;
+    const result = await operation(req);
+    const body = result.status === 204 || result.status === 304 ? undefined : dialect.success(result);
+    return {
+      statusCode: result.status,
+      headers: { ...(body === undefined ? {} : JSON_TYPE), ...result.headers },
+      body: body ?? '',
+    };
+  });
+}

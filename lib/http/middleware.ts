@@ -1,0 +1,73 @@
+// Middleware shared by both dialects. Each is a plain middy middleware object.
+import type { MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { identity } from '../identity/service.ts';
+import type { Principal } from '../identity/model.ts';
+import { unauthorized } from './errors.ts';
+import type { ApiEvent, ApiResult } from './types.ts';
+import { parseWith } from './validation.ts';
+
+type M = MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
+
+/** Parsed input travels from the middlewares to the operation on the invocation's context. */
+export interface ParsedInput { principal?: Principal; path?: unknown; query?: unknown; body?: unknown }
+const INPUT = Symbol.for('tri-api.input');
+export const inputOf = (context: Context): ParsedInput =>
+  ((context as unknown as Record<symbol, ParsedInput>)[INPUT] ??= {});
+
+export const requestIdOf = (event: ApiEvent, context: Context): string =>
+  event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
+
+/** Every response, success or error, carries the request id the logs carry. */
+export const requestIdHeader = (): M => {
+  const after: M['after'] = (request) => {
+    if (!request.response) return;
+    request.response.headers = { ...request.response.headers, 'X-Request-Id': requestIdOf(request.event, request.context) };
+  };
+  return { after, onError: after };
+};
+
+/**
+ * JSON body: middy's parser (415 for another content type, 422 for malformed JSON), except that an
+ * absent or empty body is allowed when the operation's body is optional.
+ */
+export const jsonBody = (optional: boolean): M => {
+  const parser = httpJsonBodyParser({});
+  return {
+    before: async (request) => {
+      const body = request.event.body;
+      if (body === null || body === undefined || body === '') {
+        if (optional) { (request.event as { body: unknown }).body = undefined; return; }
+      }
+      return parser.before!(request as never);
+    },
+  };
+};
+
+/** Bearer token authentication; sets request.context.principal. 401 with WWW-Authenticate otherwise. */
+export const bearerAuth = (): M => ({
+  before: async (request) => {
+    const header = request.event.headers?.authorization ?? request.event.headers?.Authorization;
+    if (!header) throw unauthorized('The Authorization header is missing');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
+    const principal = await identity.authenticate(match[1]);
+    if (!principal) throw unauthorized('The token is invalid or has been revoked');
+    inputOf(request.context).principal = principal;
+  },
+});
+
+export interface Schemas { body?: z.ZodType; query?: z.ZodType; path?: z.ZodType }
+
+/** Validates path, query and body with zod; stores the parsed values in request.internal. */
+export const validate = (schemas: Schemas): M => ({
+  before: async (request) => {
+    const e = request.event;
+    const input = inputOf(request.context);
+    input.path = schemas.path ? parseWith(schemas.path, e.pathParameters ?? {}, 'path') : (e.pathParameters ?? {});
+    input.query = schemas.query ? parseWith(schemas.query, e.queryStringParameters ?? {}, 'query') : (e.queryStringParameters ?? {});
+    input.body = schemas.body ? parseWith(schemas.body, e.body, 'body') : e.body;
+  },
+});

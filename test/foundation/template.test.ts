@@ -1,0 +1,89 @@
+// template.yaml is the single source of truth: valid SAM, every handler exists, routes unique,
+// the 405 fallbacks agree with the routes, gateway responses speak each API's dialect.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv-draft-04';
+import { describe, expect, it } from 'vitest';
+import { gatewayResponses, listFunctions, listRoutes, loadTemplate, ROOT } from '../../infra/local/template.ts';
+
+const template = loadTemplate();
+const schema = JSON.parse(readFileSync(join(ROOT, '..', 'shared', 'schemas', 'sam.schema.json'), 'utf8'));
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+describe('template.yaml', () => {
+  it('validates against the official SAM schema', () => {
+    const valid = validate(template);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('the schema check is not vacuous: an unknown function property is rejected', () => {
+    const broken = structuredClone(template);
+    (broken.Resources.NotesGetMeFunction.Properties as Record<string, unknown>).Handlr = 'x';
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('every function is esbuild-built from an existing file that exports handler, on nodejs24.x arm64', () => {
+    expect(template.Globals?.Function?.Runtime).toBe('nodejs24.x');
+    expect(template.Globals?.Function?.Architectures).toEqual(['arm64']);
+    for (const fn of listFunctions(template)) {
+      expect(fn.metadata.BuildMethod, fn.id).toBe('esbuild');
+      expect(existsSync(join(ROOT, fn.entry)), `${fn.id}: ${fn.entry}`).toBe(true);
+      const base = fn.entry.split('/').pop()!.replace(/\.ts$/, '');
+      expect(fn.properties.Handler, fn.id).toBe(`${base}.handler`);
+      expect(readFileSync(join(ROOT, fn.entry), 'utf8')).toMatch(/export const handler\b/);
+    }
+  });
+
+  it('every route (API, method, path) is unique', () => {
+    const keys = listRoutes(template).map((r) => `${r.apiId} ${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("each API's 405 fallback lists exactly the methods of its routes", () => {
+    for (const fn of listFunctions(template).filter((f) => f.id.endsWith('MethodNotAllowedFunction'))) {
+      const routes = listRoutes(template);
+      const apiId = routes.find((r) => r.functionId === fn.id)!.apiId;
+      const expected: Record<string, string[]> = {};
+      for (const r of routes) if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
+      const declared: Record<string, string> = JSON.parse(fn.properties.Environment.Variables.ALLOWED_METHODS);
+      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()])))
+        .toEqual(Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])));
+      const anyPaths = routes.filter((r) => r.functionId === fn.id).map((r) => r.path).sort();
+      expect(anyPaths).toEqual(Object.keys(expected).sort());
+    }
+  });
+
+  it('gateway responses: unknown route 404, throttled 429 with Retry-After, 5xx, in each dialect', () => {
+    for (const api of ['NotesApi', 'NewsApi', 'BankApi']) {
+      const gr = gatewayResponses(api, template);
+      expect(gr.MISSING_AUTHENTICATION_TOKEN.StatusCode, api).toBe(404);
+      expect(gr.THROTTLED.StatusCode, api).toBe(429);
+      expect(gr.THROTTLED.ResponseParameters?.Headers?.['Retry-After'], api).toBeDefined();
+      expect(gr.DEFAULT_5XX.StatusCode, api).toBe(500);
+      const body = gr.MISSING_AUTHENTICATION_TOKEN.ResponseTemplates!['application/json'];
+      if (api === 'NewsApi') expect(JSON.parse(body)).toEqual({ error: true, response: 'notFound' });
+      else expect(JSON.parse(body)).toMatchObject({ code: 40400 });
+    }
+  });
+
+  it('one table with generic keys, on-demand, PITR and TTL; a private bucket', () => {
+    const table = template.Resources.Table.Properties!;
+    expect(table.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
+    expect(table.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
+    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual(['PK', 'SK']);
+    const block = template.Resources.ImagesBucket.Properties!.PublicAccessBlockConfiguration;
+    expect(Object.values(block).every(Boolean)).toBe(true);
+  });
+
+  it('read-only functions get read-only table access', () => {
+    for (const fn of listFunctions(template)) {
+      const routes = listRoutes(template).filter((r) => r.functionId === fn.id);
+      const policies = JSON.stringify(fn.properties.Policies ?? []);
+      if (routes.every((r) => r.method === 'GET') && !/GetNote|GetTeamNote/.test(fn.id)) {
+        expect(policies, fn.id).not.toMatch(/DynamoDBCrudPolicy/);
+      }
+    }
+  });
+});
