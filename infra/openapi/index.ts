@@ -1,2 +1,6 @@
-// One builder per API; each lives beside this file (notes.ts, news.ts, bank.ts).
-export const builders: Record<string, () => unknown> = {};
+// One builder per API; each lives beside this file.
+import { buildBankDocument } from './bank.ts';
+import { buildNewsDocument } from './news.ts';
+import { buildNotesDocument } from './notes.ts';
+
+export const builders: Record<string, () => unknown> = { notes: buildNotesDocument, news: buildNewsDocument, bank: buildBankDocument };

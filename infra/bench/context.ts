@@ -1,0 +1,1 @@
+export interface TestUserLike { id: string; name: string; userPath: string; token: string }
