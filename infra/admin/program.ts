@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { targetDeployed, targetLocal } from './context.ts';
 import { registerIdentityCommands } from './commands/identity.ts';
 import { registerNotesCommands } from './commands/notes.ts';
 import { registerNewsCommands } from './commands/news.ts';
@@ -13,7 +14,14 @@ export function buildProgram(): Command {
     .option('--region <region>', 'AWS region of the deployed stack')
     .option('--bucket <name>', 'image bucket of the deployed stack (stack output BucketName)')
     .option('--data-dir <dir>', 'local data directory (default .local)')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Options are parsed and checked first; only then is the target resolved.
+    .hook('preAction', (cmd) => {
+      const o = cmd.opts<{ table?: string; region?: string; bucket?: string; dataDir?: string }>();
+      const table = o.table ?? process.env.TRI_API_TABLE;
+      if (table) targetDeployed(table, o.region, o.bucket);
+      else targetLocal(o.dataDir);
+    });
   registerIdentityCommands(program);
   registerNotesCommands(program);
   registerNewsCommands(program);

@@ -14,6 +14,7 @@ export function installScopedEnv(): void {
   const base = process.env;
   process.env = new Proxy(base, {
     get: (target, key) => (typeof key === 'string' && storage.getStore()?.[key] !== undefined ? storage.getStore()![key] : Reflect.get(target, key)),
+    set: (target, key, value) => { (target as Record<string | symbol, unknown>)[key] = value; return true; },
     has: (target, key) => (typeof key === 'string' && storage.getStore()?.[key] !== undefined) || Reflect.has(target, key),
   });
 }

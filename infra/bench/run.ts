@@ -1,0 +1,125 @@
+// npm run bench: drives every route of template.yaml through the local runner (own in-memory
+// DynamoDB Local + S3 emulator) and prints, per route, DynamoDB requests and capacity units per call
+// (measured by SDK middleware with ReturnConsumedCapacity), p50/p99 latency; and per function the
+// deployed-style bundle size and the time to load that bundle in a fresh Node process.
+// Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as esbuild from 'esbuild';
+import { startRunner } from '../local/runner.ts';
+import { freePort } from '../local/services.ts';
+import { functionEnvironment, startLocalStack } from '../local/stack.ts';
+import { listFunctions, listRoutes, ROOT } from '../local/template.ts';
+import type { BenchContext, BenchRoute } from './types.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    iterations: { type: 'string', default: process.env.BENCH_ITERATIONS ?? '30' },
+    api: { type: 'string' },
+    'skip-bundles': { type: 'boolean', default: false },
+  },
+});
+const iterations = Number(args.iterations);
+
+const percentile = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0; };
+
+const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
+const stack = await startLocalStack({ scratchDir: scratch });
+const port = await freePort();
+const env = functionEnvironment(stack, `http://localhost:${port}`);
+const runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName });
+let failures = 0;
+
+try {
+  const { identity } = await import('../../lib/identity/service.ts');
+  const ctx: BenchContext = {
+    baseUrl: runner.url,
+    iterations,
+    newUser: async (name = 'Bench User', opts = {}) => {
+      const u = await identity.createUser({ name, userPath: `bench-${Math.random().toString(36).slice(2, 12)}` });
+      if (opts.admin) await identity.grantRole(u.id, 'admin');
+      return { id: u.id, name: u.name, userPath: u.userPath, token: await identity.issueToken(u.id) };
+    },
+    newTeam: async (owner, members = []) => {
+      const t = await identity.createTeam({ ownerId: owner.id, path: `bench-${Math.random().toString(36).slice(2, 12)}`, name: 'Bench Team' });
+      for (const m of members) await identity.addMember(t.path, m.id);
+      return { path: t.path, id: t.id };
+    },
+    http: async (method, path, o = {}) => {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.token) headers.Authorization = `Bearer ${o.token}`;
+      let body: string | Buffer | undefined = o.raw;
+      if (o.body !== undefined) { body = JSON.stringify(o.body); headers['Content-Type'] ??= 'application/json'; }
+      if (o.contentType) headers['Content-Type'] = o.contentType;
+      const res = await fetch(`${runner.url}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+  };
+
+  const apis = (args.api ? [args.api] : ['notes', 'news', 'bank']);
+  const all: Array<BenchRoute & { api: string }> = [];
+  for (const api of apis) {
+    const mod = await import(`./scenarios/${api}.ts`);
+    for (const r of await mod.scenarios(ctx)) all.push({ ...r, api });
+  }
+
+  const rows: string[][] = [];
+  for (const r of all) {
+    const lat: number[] = [];
+    let maxReq = 0; let sumReq = 0; let sumCap = 0; let bad = '';
+    for (let i = -1; i < iterations; i++) {
+      const req = await r.request(Math.max(i, 0) + (i < 0 ? iterations : 0));
+      const started = performance.now();
+      const res = await fetch(`${runner.url}${req.path}`, { method: req.method, headers: req.headers, body: req.body });
+      await res.arrayBuffer();
+      const ms = performance.now() - started;
+      if (res.status !== r.expectStatus) { bad = `status ${res.status}, expected ${r.expectStatus}`; break; }
+      if (i < 0) continue; // warm-up call: cold start and first-touch effects are not a route's cost
+      lat.push(ms);
+      const n = Number(res.headers.get('x-local-dynamo-requests'));
+      maxReq = Math.max(maxReq, n); sumReq += n; sumCap += Number(res.headers.get('x-local-dynamo-capacity'));
+    }
+    const overBudget = r.budget !== undefined && maxReq > r.budget;
+    if (bad || overBudget) failures += 1;
+    rows.push([r.route, String(lat.length), (sumReq / Math.max(lat.length, 1)).toFixed(2), String(maxReq), r.budget === undefined ? '-' : String(r.budget),
+      (sumCap / Math.max(lat.length, 1)).toFixed(2), percentile(lat, 50).toFixed(1), percentile(lat, 99).toFixed(1), bad ? `FAIL ${bad}` : overBudget ? 'OVER BUDGET' : 'ok']);
+  }
+
+  const covered = new Set(all.map((r) => r.route));
+  const missing = listRoutes().filter((r) => r.method !== 'ANY' && apis.some((a) => r.functionId.toLowerCase().startsWith(a))).map((r) => `${r.method} ${r.path}`).filter((k) => !covered.has(k));
+
+  const table = (head: string[], body: string[][]) => {
+    const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+    const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+    return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+  };
+  console.log(`\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`);
+  console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
+  if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
+
+  if (!args['skip-bundles']) {
+    // Bundles as `sam build` makes them (esbuild, minified, cjs, es2023), and their load time in a fresh node.
+    const out = join(scratch, 'bundles');
+    const fns = listFunctions().filter((f) => apis.some((a) => f.id.toLowerCase().startsWith(a)));
+    await esbuild.build({ entryPoints: fns.map((f) => ({ in: join(ROOT, f.entry), out: f.id })), outdir: out, bundle: true, minify: true, platform: 'node', target: 'es2023', format: 'cjs', sourcemap: 'external', logLevel: 'silent' });
+    const bundleRows = fns.map((f) => {
+      const file = join(out, `${f.id}.js`);
+      const loads = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', `const t=performance.now();require(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`], { env: { ...process.env, ...env } }).toString()));
+      return [f.id, (statSync(file).size / 1024).toFixed(0), percentile(loads, 50).toFixed(1)];
+    });
+    console.log('\nFunctions (bundle as deployed; load = require() of the bundle in a fresh node process, median of 3)\n');
+    console.log(table(['function', 'bundle KiB', 'load ms'], bundleRows));
+  }
+  console.log(failures ? `\n${failures} route(s) failed or exceeded their DynamoDB budget` : '\nall routes within budget');
+} finally {
+  await runner.close();
+  await stack.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
+process.exit(failures ? 1 : 0);
