@@ -21,14 +21,17 @@ export class Bundles {
   private buildError?: string;
   generation = 0;
 
-  constructor(private readonly functions: FunctionEntry[], opts: { outdir?: string } = {}) {
-    this.outdir = opts.outdir ?? join(ROOT, '.local', 'build', String(process.pid));
+  private readonly root: string;
+
+  constructor(private readonly functions: FunctionEntry[], opts: { outdir?: string; root?: string } = {}) {
+    this.root = opts.root ?? ROOT;
+    this.outdir = opts.outdir ?? join(this.root, '.local', 'build', String(process.pid));
   }
 
   options(): esbuild.BuildOptions {
     return {
       // A function whose source file is missing is left out (and answers as an integration failure).
-      entryPoints: this.functions.filter((f) => existsSync(join(ROOT, f.entry))).map((f) => ({ in: join(ROOT, f.entry), out: f.id })),
+      entryPoints: this.functions.filter((f) => existsSync(join(this.root, f.entry))).map((f) => ({ in: join(this.root, f.entry), out: f.id })),
       outdir: this.outdir,
       bundle: true,
       platform: 'node',
