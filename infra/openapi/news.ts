@@ -1,4 +1,105 @@
-import { document } from './build.ts';
+// OpenAPI 3.1 document of the News API, from the zod schemas that validate its parameters and
+// response schemas written beside them. Every operation documents each status it can return.
+import { z } from 'zod';
+import { document, inputSchema, json } from './build.ts';
+import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from '../../lib/news/params.ts';
+import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
+import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
 
-/** OpenAPI 3.1 document of the News API. */
-export const buildNewsDocument = () => document({ title: 'News API', version: '0.0.0', description: '', paths: {} });
+const ok = <T extends z.ZodType>(response: T) => z.strictObject({ error: z.literal(false), response });
+const failure = <T extends z.ZodType>(response: T) => z.strictObject({ error: z.literal(true), response });
+const int = z.number().int();
+const ids = z.array(int);
+const picture = z.strictObject({ url: z.string().describe('host and path, no scheme'), type: z.string().describe('image format: webp, png, jpeg, gif, avif') });
+const privacy = z.strictObject({
+  lastOnline: int, name: int, surname: int, nickname: int,
+  dateOfBirth: int.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full'), bio: int, articles: int,
+});
+
+const newsPage = z.strictObject({ articles: ids, articlesCount: int, page: int, pages: int, perPage: int });
+const article = z.strictObject({ id: int, authors: ids, editors: ids, created: int, updated: int, body: z.string(), excerpt: z.string().optional().describe('only with excerpt=true'), tags: ids });
+const articleSummary = z.strictObject({ id: int, author: int, created: int, updated: int, excerpt: z.string(), tags: ids });
+const userFields = {
+  id: int, created: int, updated: int,
+  lastOnline: int.nullable(), name: z.string().nullable(), surname: z.string().nullable(), nickname: z.string().nullable(),
+  dateOfBirth: int.nullable(), bio: z.string().nullable(), roles: ids,
+};
+const tail = { hasAvatar: z.boolean(), avatar: z.strictObject({ 100: picture, orig: picture }).nullable(), privacy };
+const user = z.strictObject({
+  ...userFields,
+  articles: ids.nullable().describe('null at privacy.articles 0'), articlesCount: int.describe('-1 at privacy.articles 0'),
+  page: int, pages: int.describe('1 at privacy.articles 0'), perPage: int.describe(`always ${USER_ARTICLES_PER_PAGE}`), ...tail,
+});
+const userSummary = z.strictObject({ ...userFields, articlesCount: int, ...tail });
+const tag = z.strictObject({ name: z.string(), description: z.string() });
+const tagSummary = z.strictObject({ name: z.string(), description: z.string(), articlesCount: int });
+const status = z.strictObject({ vg: z.boolean(), uptime: int, errorsCount: int, requestsServed: int });
+
+const errorBody = (name: string) => json(failure(z.literal(name)), name);
+const errors = {
+  400: errorBody('badRequest'),
+  404: errorBody('notFound'),
+  405: { ...errorBody('methodNotAllowed'), headers: { Allow: { schema: { type: 'string' } } } },
+  429: { ...errorBody('tooManyRequests'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
+  500: errorBody('internalError'),
+};
+const { 400: badRequest, 404: notFound, ...always } = errors;
+
+/** OpenAPI parameters from a zod object schema (every member a string in the URL). */
+const params = (where: 'path' | 'query', s: z.ZodObject) => {
+  const js = inputSchema(s) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(js.properties).map(([name, schema]) => ({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema }));
+};
+
+const get = (summary: string, description: string, body: z.ZodType, opts: { path?: z.ZodObject; query?: z.ZodObject; notFound?: boolean; badRequest?: boolean } = {}) => ({
+  get: {
+    summary, description,
+    parameters: [...(opts.path ? params('path', opts.path) : []), ...(opts.query ? params('query', opts.query) : [])],
+    responses: {
+      200: json(ok(body)),
+      ...(opts.badRequest === false ? {} : { 400: badRequest }),
+      ...(opts.notFound ? { 404: notFound } : {}),
+      ...always,
+    },
+  },
+});
+
+export const buildNewsDocument = () => document({
+  title: 'News API',
+  version: '0.0.3~alpha',
+  description: [
+    'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token (seed 001).',
+    'Every body is {"error": bool, "response": ...}. Timestamps are Unix seconds, ids integers.',
+    `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. Unknown query parameters are ignored.`,
+    'An unknown id or route is 404 {"error":true,"response":"notFound"}. See docs/news.md.',
+  ].join(' '),
+  paths: {
+    '/api/internal/v1/csrf': {
+      get: {
+        summary: 'Internal anti-forgery token',
+        description: `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The token is <nonce>.<expiry>.<hmac>, URL-safe, valid ${CSRF_TOKEN_LIFETIME} s.`,
+        parameters: ['Origin', 'Host', 'Key'].map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
+        responses: { 200: json(ok(z.string())), 404: notFound, ...always },
+      },
+    },
+    '/api/v1/news': get('A page of article ids', 'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the end has no articles and the real articlesCount and pages.', newsPage, { query: newsQuery }),
+    '/api/v1/news/latest': get('The newest article ids', 'Up to count ids (default 5), newest first.', ids, { query: latestQuery }),
+    '/api/v1/news/{id}': get('An article', 'excerpt (default false) only with excerpt=true: the stored excerpt, else the plain text of the first paragraph (<= 300 characters).', article, { path: idPath, query: articleQuery, notFound: true }),
+    '/api/v1/news/{id}/summary': get('An article summary', 'author is the first of authors; excerpt always present.', articleSummary, { path: idPath, notFound: true }),
+    '/api/v1/users/{id}': get('A user', `Privacy applied per field; page defaults to 1; articles: the user's authored articles, newest first, ${USER_ARTICLES_PER_PAGE} per page.`, user, { path: idPath, query: pageQuery, notFound: true }),
+    '/api/v1/users/{id}/summary': get('A user summary', 'The user without articles, page, pages, perPage.', userSummary, { path: idPath, notFound: true }),
+    '/api/v1/tags/{id}': get('A tag', '', tag, { path: idPath, notFound: true }),
+    '/api/v1/tags/{id}/summary': get('A tag summary', 'articlesCount: the number of articles carrying the tag.', tagSummary, { path: idPath, notFound: true }),
+    '/api/v1/status/web-api': {
+      get: {
+        summary: 'Service status',
+        description: 'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX responses (News API, all containers, flushed at most every 10 s per container). 503 with the offline body when the data is unreachable or no function can run.',
+        responses: {
+          200: json(ok(status)),
+          503: { ...json(failure(z.strictObject({ vg: z.literal(false), uptime: z.literal(-1), errorsCount: z.literal(-1), requestsServed: z.literal(-1) })), 'offline'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
+          ...always,
+        },
+      },
+    },
+  },
+});

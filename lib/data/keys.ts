@@ -36,7 +36,95 @@ export const identityKeys = {
 };
 
 // ---- notes ------------------------------------------------------------------------------------
+/** Who owns a note: a user (personal note) or a team (team note). */
+export type NoteOwnerKey = { userId: string } | { teamPath: string };
+const noteOwner = (o: NoteOwnerKey) => ('userId' in o ? `USER#${o.userId}` : `TEAM#${o.teamPath}`);
+
+export const notesKeys = {
+  /** A note's partition, keyed by its shortId: NOTE#META, NOTE#CONTENT and one VISIT# item per reader. */
+  notePartition: (shortId: string): string => `NOTE#${shortId}`,
+  /** Metadata (everything but the content); GSI1 lists an owner's notes, most recently changed first. */
+  noteMeta: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#META' }),
+  /** The content, apart so listings never read it; carries `visitSeq` (bumped by every visit). */
+  noteContent: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#CONTENT' }),
+  /** SK prefix of META and CONTENT (one Query reads both, and no VISIT# item). */
+  noteItemPrefix: 'NOTE#',
+  /** GSI1 keys of a note's META item. */
+  notesOfOwner: (owner: NoteOwnerKey, lastChangedAt: number, shortId: string) => ({ GSI1PK: `NOTES#${noteOwner(owner)}`, GSI1SK: `${pad(lastChangedAt)}#${shortId}` }),
+  notesOfOwnerPartition: (owner: NoteOwnerKey): string => `NOTES#${noteOwner(owner)}`,
+  /** A user's last read/change of a note (history entry); GSI2 lists a user's history, newest first. */
+  visit: (shortId: string, userId: string): Key => ({ PK: `NOTE#${shortId}`, SK: `VISIT#${userId}` }),
+  visitsOfUser: (userId: string, at: number, shortId: string) => ({ GSI2PK: `HISTORY#${userId}`, GSI2SK: `${pad(at)}#${shortId}` }),
+  visitsOfUserPartition: (userId: string): string => `HISTORY#${userId}`,
+  /** Uniqueness guard of a permalink within its owner. */
+  permalink: (owner: NoteOwnerKey, permalink: string): Key => ({ PK: `PERMALINK#${noteOwner(owner)}`, SK: `PERMALINK#${permalink}` }),
+};
 
 // ---- news -------------------------------------------------------------------------------------
+// Entities: one item each. Lists (the news list, each user's articles) are dense rank indexes:
+// item i of a list has SK RANK#<i> (1-based, zero-padded), so page p is one Query with SK BETWEEN.
+// The news list's TOTAL item sorts after every RANK# key (so a Query from RANK#<start> to TOTAL
+// reaches it exactly when the page is the last or past the end).
+// Status counters: N shard items, each its own partition; STATUS# is the only prefix the News
+// functions may update (template.yaml IAM condition).
+const newsRank = (rank: number): string => `RANK#${pad(rank, 10)}`;
+export const newsKeys = {
+  article: (id: number): Key => ({ PK: `NEWS#ARTICLE#${id}`, SK: 'ARTICLE' }),
+  user: (id: number): Key => ({ PK: `NEWS#USER#${id}`, SK: 'USER' }),
+  tag: (id: number): Key => ({ PK: `NEWS#TAG#${id}`, SK: 'TAG' }),
+  /** Partition of the news list (all articles, newest first). */
+  newsList: 'NEWS#LIST',
+  /** Partition of a user's authored articles, newest first. */
+  userArticles: (userId: number): string => `NEWS#USER#${userId}#ARTICLES`,
+  rankSk: newsRank,
+  rank: (list: string, rank: number): Key => ({ PK: list, SK: newsRank(rank) }),
+  rankPrefix: 'RANK#',
+  /** The list's size; its SK sorts after every RANK# key of the same partition. */
+  listTotal: (list: string): Key => ({ PK: list, SK: 'TOTAL' }),
+  statusShard: (shard: number): Key => ({ PK: `STATUS#NEWS#${pad(shard, 2)}`, SK: 'COUNTERS' }),
+};
 
 // ---- bank -------------------------------------------------------------------------------------
+// Everything of one user lives in the partition BANK#<userId>: transfers, factors, verifications
+// and the local code outbox. Transfer ids start with their creation time (see lib/bank/ids.ts), so
+// SK order is (created, id) order. The GSIs order a user's transfers for the other listings.
+const bankPartition = (userId: string) => `BANK#${userId}`;
+const transfersOf = (userId: string) => `TRANSFERS#${userId}`;
+const transfersOfIn = (userId: string, currency: string) => `TRANSFERS#${userId}#${currency}`;
+/** Amount then id: amounts are at most 8 digits. */
+const amountKey = (amount: number, id: string) => `${pad(amount, 8)}#${id}`;
+
+export const bankKeys = {
+  transfer: (userId: string, transferId: string): Key => ({ PK: bankPartition(userId), SK: `TRANSFER#${transferId}` }),
+  /** GSI1: by amount; GSI2: by currency, by created; GSI3: by currency, by amount. */
+  transferIndexes: (t: { userId: string; id: string; amount: number; currency: string }) => ({
+    GSI1PK: transfersOf(t.userId), GSI1SK: amountKey(t.amount, t.id),
+    GSI2PK: transfersOfIn(t.userId, t.currency), GSI2SK: t.id,
+    GSI3PK: transfersOfIn(t.userId, t.currency), GSI3SK: amountKey(t.amount, t.id),
+  }),
+  /**
+   * Where a listing reads: the index, its key names, the partition, and the sort key of a transfer
+   * in it. `sortKeyOf` places any (amount, id) in the order, so ranges and cursors are built from it.
+   */
+  transferOrder: (userId: string, by: 'created' | 'amount', currency?: string) => {
+    const sortKeyOf = by === 'created'
+      ? (t: { id: string }) => (currency ? t.id : `TRANSFER#${t.id}`)
+      : (t: { id: string; amount: number }) => amountKey(t.amount, t.id);
+    if (by === 'created' && !currency) return { index: undefined, pk: 'PK', sk: 'SK', partition: bankPartition(userId), sortKeyOf };
+    if (by === 'created') return { index: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', partition: transfersOfIn(userId, currency!), sortKeyOf };
+    if (!currency) return { index: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: transfersOf(userId), sortKeyOf };
+    return { index: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK', partition: transfersOfIn(userId, currency), sortKeyOf };
+  },
+  /** An enrolled factor. */
+  device: (userId: string, deviceId: string): Key => ({ PK: bankPartition(userId), SK: `DEVICE#${deviceId}` }),
+  devicePrefix: 'DEVICE#',
+  bankPartition,
+  verification: (userId: string, verificationId: string): Key => ({ PK: bankPartition(userId), SK: `VERIFICATION#${verificationId}` }),
+  /** A code sent through the outbox sender, in sending order. */
+  outbox: (userId: string, sentAtMs: number, verificationId: string): Key => ({ PK: bankPartition(userId), SK: `OUTBOX#${pad(sentAtMs, 15)}#${verificationId}` }),
+  outboxPrefix: 'OUTBOX#',
+  /** A recovery mfa_token, keyed by its SHA-256. */
+  mfaToken: (tokenHash: string): Key => ({ PK: `MFATOKEN#${tokenHash}`, SK: 'MFATOKEN' }),
+  /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */
+  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+};

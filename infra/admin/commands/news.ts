@@ -1,4 +1,24 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { print } from '../program.ts';
 
 /** News API admin commands (registered by infra/admin/program.ts). */
-export function registerNewsCommands(_program: Command): void {}
+export function registerNewsCommands(program: Command): void {
+  program.command('import-news').description('validate and upsert news content from a JSON file {users, tags, articles}; progress on stderr')
+    .argument('<file>', 'JSON file in the API\'s field names (users also carry privacy and raw private values)')
+    .action(async (file: string) => {
+      let input: unknown;
+      try { input = JSON.parse(readFileSync(file, 'utf8')); } catch (err) { throw new Error(`cannot read ${file} as JSON: ${(err as Error).message}`); }
+      const { importNews } = await import('../../../lib/news/import.ts');
+      const { DynamoNewsStore } = await import('../../../lib/news/dynamo-store.ts');
+      const { config } = await import('../../../lib/config.ts');
+      let shown = -1;
+      const summary = await importNews(input, new DynamoNewsStore(() => config.tableName), {
+        progress: (phase, done, total) => {
+          const pct = Math.floor((done / Math.max(total, 1)) * 100);
+          if (pct !== shown || done === total) { shown = pct; process.stderr.write(`\r${phase}: ${done}/${total} (${pct}%)${done === total ? '\n' : ''}`); }
+        },
+      });
+      print(summary);
+    });
+}

@@ -1,0 +1,6 @@
+// GET /api/v1/news/{id}/summary: first author, dates, excerpt and tags of one article.
+import { news } from '#lib/news/service.ts';
+import { idPath } from '#lib/news/params.ts';
+import { newsOperation, ok } from '#lib/http/news.ts';
+
+export const handler = newsOperation({ path: idPath }, async ({ path }) => ok(await news.articleSummary(path.id)));

@@ -1,0 +1,6 @@
+// GET /api/v1/news/{id}: one article; its excerpt only with ?excerpt=true.
+import { news } from '#lib/news/service.ts';
+import { articleQuery, idPath } from '#lib/news/params.ts';
+import { newsOperation, ok } from '#lib/http/news.ts';
+
+export const handler = newsOperation({ path: idPath, query: articleQuery }, async ({ path, query }) => ok(await news.article(path.id, query.excerpt)));

@@ -1,0 +1,6 @@
+// GET /api/v1/tags/{id}/summary: a tag with the number of articles carrying it.
+import { news } from '#lib/news/service.ts';
+import { idPath } from '#lib/news/params.ts';
+import { newsOperation, ok } from '#lib/http/news.ts';
+
+export const handler = newsOperation({ path: idPath }, async ({ path }) => ok(await news.tagSummary(path.id)));
