@@ -1,0 +1,12 @@
+// POST /api/transfers: create a transfer (201 + Location); Idempotency-Key; step-up over the threshold.
+import { created, restOperation } from '#lib/http/rest.ts';
+import { idempotent, stepUpHeader } from '#lib/bank/http.ts';
+import type { Transfer } from '#lib/bank/model.ts';
+import { createTransferBody } from '#lib/bank/schemas.ts';
+import { transfers } from '#lib/bank/service.ts';
+
+const respond = (t: Transfer) => created(t, { Location: `/api/transfers/${t.id}` });
+
+export const handler = restOperation<{ body: typeof createTransferBody }>({ auth: true, body: { schema: createTransferBody } }, (req) =>
+  idempotent(req, respond, (complete) =>
+    transfers.create(req.principal.userId, req.body, { verificationId: stepUpHeader(req), complete })));

@@ -1,0 +1,11 @@
+// POST /api/transfers/{transferId}: partial update (metadata merges; "" removes a key); Idempotency-Key.
+import { ok, restOperation } from '#lib/http/rest.ts';
+import { cacheHeaders, idempotent } from '#lib/bank/http.ts';
+import type { Transfer } from '#lib/bank/model.ts';
+import { transferPath, updateTransferBody } from '#lib/bank/schemas.ts';
+import { transfers } from '#lib/bank/service.ts';
+
+const respond = (t: Transfer) => ok(t, cacheHeaders(t));
+
+export const handler = restOperation<{ path: typeof transferPath; body: typeof updateTransferBody }>({ auth: true, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
+  idempotent(req, respond, (complete) => transfers.update(req.principal.userId, req.path.transferId, req.body, complete)));

@@ -1,0 +1,65 @@
+// Bank records as the domain sees them. Times are unix seconds.
+export interface Transfer {
+  id: string;
+  amount: number;
+  currency: string;
+  destination: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  created: number;
+  updated: number;
+}
+
+/** A stored transfer: the wire shape plus its owner and a version for conditional updates. */
+export interface TransferRecord extends Transfer { userId: string; version: number }
+
+export const FACTOR_KINDS = ['sms', 'voice', 'otp', 'push', 'email', 'device'] as const;
+export type FactorKind = (typeof FACTOR_KINDS)[number];
+
+export interface Device {
+  id: string;
+  userId: string;
+  kind: FactorKind;
+  name: string;
+  default: boolean;
+  created: number;
+  last_used: number | null;
+  /** Phone number (sms, voice) or email address (email) codes are sent to. */
+  address: string | null;
+  /** AES-256-GCM sealed base32 TOTP secret (otp only). */
+  sealedSecret: string | null;
+  /** Last accepted TOTP time step (otp only). */
+  lastStep: number | null;
+}
+
+export type VerificationStatus = 'pending' | 'approved' | 'max_attempts_reached';
+
+export interface Verification {
+  id: string;
+  userId: string;
+  deviceId: string;
+  kind: FactorKind;
+  status: VerificationStatus;
+  /** Failed attempts so far. */
+  attempts: number;
+  created: number;
+  expires_at: number;
+  /** HMAC of the code we sent (not otp). */
+  codeHash: string | null;
+  /** Copy of the factor's sealed TOTP secret (otp), so verifying reads one item. */
+  sealedSecret: string | null;
+  approvedAt: number | null;
+  consumedAt: number | null;
+}
+
+export interface MfaTokenRecord { tokenHash: string; userId: string; reusable: boolean; expires_at: number; created: number }
+
+/** A code delivered through the outbox sender (the local stand-in for phones and mailboxes). */
+export interface OutboxEntry { userId: string; verificationId: string; deviceId: string; channel: FactorKind; to: string | null; code: string; sent: number; expires_at: number }
+
+export const MAX_ATTEMPTS = 5;
+export const VERIFICATION_TTL_SECONDS = 600;
+export const STEP_UP_WINDOW_SECONDS = 300;
+export const MFA_TOKEN_MAX_SECONDS = 259_200;
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
