@@ -1,5 +1,8 @@
-// Shapes of seed 000's User and Team exactly as the tables list them (no additional properties).
+// Response shapes of seed 000 exactly as its tables list them: User, Team (no additional
+// properties), Note (every listed field, nullables as null) and a single note (Note + content).
+import { config } from '../config.ts';
 import type { Team, User } from '../identity/model.ts';
+import type { NoteRecord, NoteWithContent } from './model.ts';
 
 export const presentTeam = (t: Team) => ({
   id: t.id, ownerId: t.ownerId, name: t.name, logo: t.logo, path: t.path,
@@ -10,3 +13,17 @@ export const presentUser = (u: User, teams: Team[]) => ({
   id: u.id, email: u.email, name: u.name, userPath: u.userPath, photo: u.photo,
   teams: teams.map(presentTeam), upgraded: u.upgraded,
 });
+
+/** Where the note is published: /@<owner path>/<permalink> with a permalink, /<shortId> otherwise. */
+export const publishLinkOf = (n: NoteRecord): string =>
+  `${config.publicBaseUrl}/${n.permalink ? `@${n.userPath ?? n.teamPath}/${n.permalink}` : n.shortId}`;
+
+export const presentNote = (n: NoteRecord) => ({
+  id: n.id, title: n.title, tags: n.tags, description: n.description,
+  createdAt: n.createdAt, lastChangedAt: n.lastChangedAt, titleUpdatedAt: n.titleUpdatedAt, tagsUpdatedAt: n.tagsUpdatedAt,
+  lastChangeUser: n.lastChangeUser, publishType: n.publishType, publishedAt: n.publishedAt,
+  userPath: n.userPath, teamPath: n.teamPath, permalink: n.permalink, publishLink: publishLinkOf(n),
+  shortId: n.shortId, readPermission: n.readPermission, writePermission: n.writePermission,
+});
+
+export const presentSingleNote = ({ note, content }: NoteWithContent) => ({ ...presentNote(note), content });

@@ -1,0 +1,10 @@
+// GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (seed 000 GetNote).
+import { restOperation } from '#lib/http/rest.ts';
+import { conditionalGet } from '#lib/notes/http.ts';
+import { notePath } from '#lib/notes/schemas.ts';
+import { notes } from '#lib/notes/service.ts';
+
+export const handler = restOperation<{ path: typeof notePath }>({ auth: true, path: notePath }, async ({ principal, path, headers }) => {
+  const note = await notes.getNote(principal.userId, path.noteId);
+  return conditionalGet(headers, note);
+});

@@ -1,0 +1,9 @@
+// GET /v1/notes: the caller's own notes, most recently changed first (seed 000 ListNotes).
+import { ok, restOperation } from '#lib/http/rest.ts';
+import { presentNote } from '#lib/notes/present.ts';
+import { notes } from '#lib/notes/service.ts';
+
+export const handler = restOperation({ auth: true }, async ({ principal }) => {
+  const list = await notes.listNotes(principal.userId);
+  return ok(list.map(presentNote));
+});

@@ -1,0 +1,10 @@
+// GET /v1/teams/{teamPath}/notes: the team's notes, most recently changed first (seed 000 ListTeamNotes).
+import { ok, restOperation } from '#lib/http/rest.ts';
+import { presentNote } from '#lib/notes/present.ts';
+import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { notes } from '#lib/notes/service.ts';
+
+export const handler = restOperation<{ path: typeof teamPathOnly }>({ auth: true, path: teamPathOnly }, async ({ principal, path }) => {
+  const list = await notes.listTeamNotes(principal.userId, path.teamPath);
+  return ok(list.map(presentNote));
+});

@@ -1,0 +1,13 @@
+// POST /v1/notes/{noteId}/images: multipart part "image" (PNG, JPEG, GIF, WebP) stored for the note (seed 000 UploadNoteImage).
+import { ok, restOperation } from '#lib/http/rest.ts';
+import { imageUploadParser } from '#lib/notes/http.ts';
+import { imageUploadBody, notePath } from '#lib/notes/schemas.ts';
+import { notes } from '#lib/notes/service.ts';
+
+export const handler = restOperation<{ path: typeof notePath; body: typeof imageUploadBody }>(
+  { auth: true, path: notePath, bodyParser: imageUploadParser(), body: { schema: imageUploadBody } },
+  async ({ principal, path, body }) => {
+    const link = await notes.uploadImage(principal.userId, path.noteId, body.image.content);
+    return ok({ data: { link } });
+  },
+);

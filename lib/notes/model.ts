@@ -1,0 +1,112 @@
+// Notes as the domain sees them. Field names follow seed 000's NoteType; timestamps are epoch ms.
+import { randomBytes } from 'node:crypto';
+
+export const PUBLISH_TYPES = ['edit', 'view', 'slide', 'book'] as const;
+export const PERMISSION_ROLES = ['owner', 'signed_in', 'guest'] as const;
+export const COMMENT_PERMISSIONS = ['disabled', 'forbidden', 'owners', 'signed_in_users', 'everyone'] as const;
+export const SUGGEST_EDIT_PERMISSIONS = ['disabled', 'forbidden', 'owners', 'signed_in_users'] as const;
+
+export type PublishType = (typeof PUBLISH_TYPES)[number];
+export type PermissionRole = (typeof PERMISSION_ROLES)[number];
+export type CommentPermission = (typeof COMMENT_PERMISSIONS)[number];
+export type SuggestEditPermission = (typeof SUGGEST_EDIT_PERMISSIONS)[number];
+
+/** Largest note content, in bytes of UTF-8. */
+export const MAX_CONTENT_BYTES = 300 * 1024;
+/** Largest uploaded image, in bytes. */
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+/** GetHistory returns at most this many entries (also the default). */
+export const MAX_HISTORY = 1000;
+export const UNTITLED = 'Untitled';
+
+/** `id` is 22 URL-safe characters (128 random bits); its first SHORT_ID_LENGTH characters are the shortId. */
+export const ID_LENGTH = 22;
+export const SHORT_ID_LENGTH = 10;
+export const newNoteId = (): string => randomBytes(16).toString('base64url');
+export const shortIdOf = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
+
+export interface SimpleUserProfile { name: string; userPath: string; photo: string; biography: string | null }
+
+/** The NOTE#META item: everything but the content. */
+export interface NoteRecord {
+  id: string;
+  shortId: string;
+  /** Owner of a personal note; null for team notes. */
+  ownerId: string | null;
+  userPath: string | null;
+  teamPath: string | null;
+  title: string;
+  /** The title set explicitly (create/update); null when the title comes from the content. */
+  explicitTitle: string | null;
+  tags: string[];
+  description: string;
+  createdAt: number;
+  lastChangedAt: number;
+  titleUpdatedAt: number | null;
+  tagsUpdatedAt: number | null;
+  lastChangeUser: SimpleUserProfile | null;
+  publishType: PublishType;
+  publishedAt: number | null;
+  permalink: string | null;
+  readPermission: PermissionRole;
+  writePermission: PermissionRole;
+  commentPermission: CommentPermission;
+  suggestEditPermission: SuggestEditPermission;
+  parentFolderId: string | null;
+  origin: string | null;
+  noteFeatures: Record<string, string> | null;
+  /** Bumped by every change; the ETag and the optimistic-concurrency condition. */
+  version: number;
+}
+
+export interface NoteWithContent { note: NoteRecord; content: string }
+
+/** What the caller may send when creating a note (all optional). */
+export interface NoteCreation {
+  title?: string;
+  tags?: string[];
+  description?: string;
+  content?: string;
+  readPermission?: PermissionRole;
+  writePermission?: PermissionRole;
+  commentPermission?: CommentPermission;
+  suggestEditPermission?: SuggestEditPermission;
+  permalink?: string;
+  parentFolderId?: string;
+  origin?: string;
+  noteFeatures?: Record<string, string>;
+}
+
+/** What the caller may change (only the fields present change). */
+export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink' | 'parentFolderId'>;
+
+/** Fields only the note's owner (team notes: any member) may change. */
+export const MANAGER_FIELDS = ['readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const satisfies readonly (keyof NoteChanges)[];
+
+/** The text of the content's first `# ` heading, if any. */
+export function headingOf(content: string): string | undefined {
+  const match = /^# +(.+?)\s*#*\s*$/m.exec(content);
+  return match?.[1].trim() || undefined;
+}
+
+export const titleFor = (explicitTitle: string | null, content: string): string => explicitTitle ?? headingOf(content) ?? UNTITLED;
+
+const BREADTH: Record<PermissionRole, number> = { owner: 0, signed_in: 1, guest: 2 };
+/** writePermission may not be broader than readPermission. */
+export const permissionsConsistent = (read: PermissionRole, write: PermissionRole): boolean => BREADTH[write] <= BREADTH[read];
+/** Any signed-in caller passes a role broader than owner (every API caller is signed in). */
+export const opensToSignedIn = (role: PermissionRole): boolean => role !== 'owner';
+
+export const etagOf = (note: Pick<NoteRecord, 'shortId' | 'version'>): string => `"${note.shortId}-${note.version}"`;
+
+/**
+ * Whether an If-Match / If-None-Match value lists `etag` (`*` lists every current representation).
+ * `weak` comparison (If-None-Match) ignores a W/ prefix; strong comparison (If-Match) never matches one.
+ */
+export function etagListed(header: string, etag: string, weak: boolean): boolean {
+  return header.split(',').map((t) => t.trim()).some((tag) => {
+    if (tag === '*') return true;
+    if (tag.startsWith('W/')) return weak && tag.slice(2) === etag;
+    return tag === etag;
+  });
+}

@@ -1,0 +1,57 @@
+// The Notes seeder and admin commands, against the test stack's table.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../../infra/admin/program.ts';
+import { seedNotes } from '../../infra/seed/notes.ts';
+import { newTeam, newUser } from '../support/identity.ts';
+import { call } from './helpers.ts';
+
+/** Runs an admin command against the test table; returns its JSON output. */
+async function admin(...args: string[]): Promise<any> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => { out += String(chunk); return true; });
+  try {
+    const program = buildProgram().exitOverride();
+    for (const command of program.commands) command.exitOverride();
+    await program.parseAsync(['node', 'admin', '--table', process.env.TABLE_NAME!, ...args]);
+  } finally {
+    spy.mockRestore();
+  }
+  return JSON.parse(out);
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('seedNotes', () => {
+  it('gives the demo user notes, the team notes, and one note every signed-in user can read', async () => {
+    const [demo, alice, bob] = await Promise.all([newUser('Demo'), newUser('Alice'), newUser('Bob')]);
+    const team = await newTeam(demo, [alice]);
+    const lines = await seedNotes({ demo: { ...demo }, alice: { ...alice }, bob: { ...bob }, teamPath: team.path });
+    expect(lines.join('\n')).toContain(team.path);
+    const mine = (await call('GET', '/v1/notes', { token: demo.token })).body;
+    expect(mine).toHaveLength(3);
+    expect((await call('GET', `/v1/teams/${team.path}/notes`, { token: alice.token })).body).toHaveLength(2);
+    const shared = mine.find((n: { readPermission: string }) => n.readPermission === 'signed_in');
+    expect((await call('GET', `/v1/notes/${shared.shortId}`, { token: bob.token })).status).toBe(200);
+    expect((await call('PATCH', `/v1/notes/${shared.shortId}`, { token: bob.token, body: { content: 'x' } })).status).toBe(403);
+  });
+});
+
+describe('admin notes commands', () => {
+  it('create-note, list-notes, show-note, note-history, delete-note', async () => {
+    const u = await newUser();
+    const created = await admin('create-note', '--user', u.id, '--content', '# From the CLI');
+    expect(created).toMatchObject({ title: 'From the CLI', userPath: u.userPath });
+    expect((await admin('list-notes', '--user', u.id)).map((n: { id: string }) => n.id)).toEqual([created.id]);
+    expect(await admin('show-note', '--user', u.id, '--note', created.shortId)).toMatchObject({ content: '# From the CLI' });
+    expect((await admin('note-history', '--user', u.id, '--limit', '5')).map((n: { id: string }) => n.id)).toEqual([created.id]);
+    expect(await admin('delete-note', '--user', u.id, '--note', created.id)).toEqual({ deleted: created.id });
+    expect(await admin('list-notes', '--user', u.id)).toEqual([]);
+  });
+
+  it('rejects bad input with a clear message', async () => {
+    const u = await newUser();
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await expect(admin('note-history', '--user', u.id, '--limit', '0')).rejects.toThrow(/1 to 1000/);
+    await expect(admin('show-note', '--user', u.id, '--note', 'AAAAAAAAAA')).rejects.toThrow(/does not exist/);
+  });
+});

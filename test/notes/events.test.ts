@@ -1,0 +1,56 @@
+// Event-payload tests: the handlers called with API Gateway REST proxy events, against DynamoDB
+// Local and the S3 emulator (no runner in between): a base64 multipart body, as API Gateway delivers
+// it for a binary media type, and the items a note leaves in the table.
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { handler as createNote } from '../../functions/notes/create-note.ts';
+import { handler as deleteNote } from '../../functions/notes/delete-note.ts';
+import { handler as getHistory } from '../../functions/notes/get-history.ts';
+import { handler as getNote } from '../../functions/notes/get-note.ts';
+import { handler as updateNote } from '../../functions/notes/update-note.ts';
+import { handler as uploadImage } from '../../functions/notes/upload-note-image.ts';
+import { doc, s3 } from '../../lib/data/clients.ts';
+import { notesKeys } from '../../lib/data/keys.ts';
+import { invoke } from '../support/events.ts';
+import { newUser } from '../support/identity.ts';
+import { multipart, PNG } from './helpers.ts';
+
+const partition = async (shortId: string) => (await doc.send(new QueryCommand({
+  TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
+}))).Items ?? [];
+
+describe('Notes handlers with API Gateway events', () => {
+  it('create, read, update, upload (base64 multipart) and delete', async () => {
+    const me = await newUser();
+    const created = await invoke(createNote, { method: 'POST', resource: '/v1/notes', token: me.token, body: { content: '# Event', permalink: 'ev' } });
+    expect(created.status).toBe(200);
+    const { id, shortId } = created.body;
+    expect((await partition(shortId)).map((i) => i.SK).sort()).toEqual(['NOTE#CONTENT', 'NOTE#META', `VISIT#${me.id}`]);
+
+    const read = await invoke(getNote, { method: 'GET', resource: '/v1/notes/{noteId}', pathParameters: { noteId: shortId }, token: me.token });
+    expect(read).toMatchObject({ status: 200, body: { id, content: '# Event' } });
+    const notModified = await invoke(getNote, { method: 'GET', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-None-Match': read.headers.etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.raw).toBe('');
+
+    const stale = await invoke(updateNote, { method: 'PATCH', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-Match': '"old-1"' }, body: { content: 'x' } });
+    expect(stale.status).toBe(412);
+    const updated = await invoke(updateNote, { method: 'PATCH', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-Match': read.headers.etag }, body: { content: 'x' } });
+    expect(updated).toMatchObject({ status: 200, body: { content: 'x', title: 'Untitled' } });
+
+    const form = multipart([{ name: 'image', filename: 'dot.png', type: 'image/png', data: PNG }]);
+    const uploaded = await invoke(uploadImage, { method: 'POST', resource: '/v1/notes/{noteId}/images', pathParameters: { noteId: id }, token: me.token, headers: form.headers, body: form.raw });
+    expect(uploaded.status).toBe(200);
+    const key = uploaded.body.data.link.slice(`${process.env.IMAGE_BASE_URL}/`.length);
+    const object = await s3.send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }));
+    expect(object.ContentType).toBe('image/png');
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PNG);
+
+    expect((await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body.map((n: { id: string }) => n.id)).toEqual([id]);
+    expect((await invoke(deleteNote, { method: 'DELETE', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token })).status).toBe(204);
+    expect(await partition(shortId)).toEqual([]);
+    expect((await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body).toEqual([]);
+    await expect(s3.send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }))).rejects.toThrow();
+  });
+});
