@@ -1,6 +1,7 @@
 // What the Bank handlers share on the HTTP side: the Idempotency-Key wrapper, the step-up header,
 // the security log, the Link header of listings and conditional GET.
 import { badRequest, type HttpRequest, type HttpResult } from '../http/rest.ts';
+import { isNotModified as notModifiedSince } from '../http/conditional.ts';
 import { logger } from '../http/logger.ts';
 import { sha256 } from './crypto.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from './idempotency.ts';
@@ -57,10 +58,6 @@ export const cacheHeaders = (t: Transfer): Record<string, string> => ({
   'Last-Modified': new Date(t.updated * 1000).toUTCString(),
 });
 
-/** RFC 9110 conditional GET: If-None-Match wins over If-Modified-Since. */
-export function isNotModified(req: HttpRequest, headers: Record<string, string>, updated: number): boolean {
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === headers.ETag);
-  const since = Date.parse(req.headers['if-modified-since'] ?? '');
-  return !Number.isNaN(since) && updated * 1000 <= since;
-}
+/** RFC 9110 conditional GET of a transfer. */
+export const isNotModified = (req: HttpRequest, headers: Record<string, string>, updated: number): boolean =>
+  notModifiedSince(req.headers, headers.ETag, updated * 1000);

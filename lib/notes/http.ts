@@ -4,7 +4,8 @@ import type { MiddlewareObj } from '@middy/core';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
 import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../http/rest.ts';
-import { etagListed, etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from './model.ts';
+import { isNotModified } from '../http/conditional.ts';
+import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from './model.ts';
 import { presentSingleNote } from './present.ts';
 
 const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
@@ -14,12 +15,7 @@ export const singleNote = (n: NoteWithContent): HttpResult => ok(presentSingleNo
 
 /** GetNote: 304 (empty) when If-None-Match lists the ETag, or, without it, If-Modified-Since is not older. */
 export function conditionalGet(headers: Record<string, string | undefined>, n: NoteWithContent): HttpResult {
-  const inm = headers['if-none-match'];
-  const ims = headers['if-modified-since'];
-  const fresh = inm !== undefined
-    ? etagListed(inm, etagOf(n.note), true)
-    : ims !== undefined && Math.floor(n.note.lastChangedAt / 1000) * 1000 <= Date.parse(ims);
-  return fresh ? notModified(validators(n)) : singleNote(n);
+  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(n);
 }
 
 /**

@@ -98,15 +98,3 @@ export const permissionsConsistent = (read: PermissionRole, write: PermissionRol
 export const opensToSignedIn = (role: PermissionRole): boolean => role !== 'owner';
 
 export const etagOf = (note: Pick<NoteRecord, 'shortId' | 'version'>): string => `"${note.shortId}-${note.version}"`;
-
-/**
- * Whether an If-Match / If-None-Match value lists `etag` (`*` lists every current representation).
- * `weak` comparison (If-None-Match) ignores a W/ prefix; strong comparison (If-Match) never matches one.
- */
-export function etagListed(header: string, etag: string, weak: boolean): boolean {
-  return header.split(',').map((t) => t.trim()).some((tag) => {
-    if (tag === '*') return true;
-    if (tag.startsWith('W/')) return weak && tag.slice(2) === etag;
-    return tag === etag;
-  });
-}

@@ -4,12 +4,13 @@
 // or any member for team notes. A note the caller may not read is 404.
 import { fileTypeFromBuffer } from 'file-type';
 import { config } from '../config.ts';
+import { etagListed } from '../http/conditional.ts';
 import { ApiError, forbidden, notFound, unauthorized, validationFailed } from '../http/errors.ts';
 import { identity } from '../identity/service.ts';
 import { simpleProfile, type User } from '../identity/model.ts';
 import { DynamoNotesStore } from './dynamo-store.ts';
 import {
-  etagListed, etagOf, ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, newNoteId, opensToSignedIn,
+  etagOf, ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, newNoteId, opensToSignedIn,
   permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
