@@ -5,7 +5,7 @@ import { idempotent, securityLog } from '#lib/bank/http.ts';
 import { mfaTokenBody, userPath } from '#lib/bank/schemas.ts';
 import { mfa } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof userPath; body: typeof mfaTokenBody }>({ auth: true, path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
+export const handler = restOperation({ auth: true, path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
   await assertAdmin(req.principal.userId);
   return idempotent(req, created, (complete) =>
     mfa.issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete));

@@ -7,6 +7,6 @@ import { transfers } from '#lib/bank/service.ts';
 
 const respond = (t: Transfer) => created(t, { Location: `/api/transfers/${t.id}` });
 
-export const handler = restOperation<{ body: typeof createTransferBody }>({ auth: true, body: { schema: createTransferBody } }, (req) =>
+export const handler = restOperation({ auth: true, body: { schema: createTransferBody } }, (req) =>
   idempotent(req, respond, (complete) =>
     transfers.create(req.principal.userId, req.body, { verificationId: stepUpHeader(req), complete })));

@@ -5,7 +5,7 @@ import { securityLog, stepUpHeader } from '#lib/bank/http.ts';
 import { devicePath } from '#lib/bank/schemas.ts';
 import { mfa } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof devicePath }>({ auth: true, path: devicePath }, async (req) => {
+export const handler = restOperation({ auth: true, path: devicePath }, async (req) => {
   await assertMayActFor(req.principal.userId, req.path.userId);
   await mfa.deleteDevice(req.path.userId, req.path.deviceId, stepUpHeader(req), securityLog(req));
   return noContent();

@@ -4,7 +4,7 @@ import { cacheHeaders, isNotModified } from '#lib/bank/http.ts';
 import { transferPath } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof transferPath }>({ auth: true, path: transferPath }, async (req) => {
+export const handler = restOperation({ auth: true, path: transferPath }, async (req) => {
   const transfer = await transfers.get(req.principal.userId, req.path.transferId);
   const headers = cacheHeaders(transfer);
   return isNotModified(req, headers, transfer.updated) ? notModified(headers) : ok(transfer, headers);

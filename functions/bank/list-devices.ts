@@ -4,7 +4,7 @@ import { assertMayActFor } from '#lib/bank/access.ts';
 import { userPath } from '#lib/bank/schemas.ts';
 import { mfa } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof userPath }>({ auth: true, path: userPath }, async (req) => {
+export const handler = restOperation({ auth: true, path: userPath }, async (req) => {
   await assertMayActFor(req.principal.userId, req.path.userId);
   return ok(await mfa.listDevices(req.path.userId));
 });

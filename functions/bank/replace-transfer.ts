@@ -4,7 +4,7 @@ import { cacheHeaders } from '#lib/bank/http.ts';
 import { replaceTransferBody, transferPath } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof transferPath; body: typeof replaceTransferBody }>({ auth: true, path: transferPath, body: { schema: replaceTransferBody } }, async (req) => {
+export const handler = restOperation({ auth: true, path: transferPath, body: { schema: replaceTransferBody } }, async (req) => {
   const transfer = await transfers.replace(req.principal.userId, req.path.transferId, req.body);
   return ok(transfer, cacheHeaders(transfer));
 });

@@ -8,7 +8,7 @@ import { mfa } from '#lib/bank/service.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
-export const handler = restOperation<{ path: typeof userPath; body: typeof startVerificationBody }>({ auth: true, path: userPath, body: { schema: startVerificationBody } }, async (req) => {
+export const handler = restOperation({ auth: true, path: userPath, body: { schema: startVerificationBody } }, async (req) => {
   await assertMayActFor(req.principal.userId, req.path.userId);
   return idempotent(req, respond, (complete) => mfa.startVerification(req.path.userId, req.body.device_id, complete));
 });

@@ -7,5 +7,5 @@ import { transfers } from '#lib/bank/service.ts';
 
 const respond = (t: Transfer) => ok(t, cacheHeaders(t));
 
-export const handler = restOperation<{ path: typeof transferPath; body: typeof updateTransferBody }>({ auth: true, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
+export const handler = restOperation({ auth: true, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
   idempotent(req, respond, (complete) => transfers.update(req.principal.userId, req.path.transferId, req.body, complete)));

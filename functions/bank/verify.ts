@@ -6,7 +6,7 @@ import type { Proof } from '#lib/bank/mfa.ts';
 import { verificationPath, verifyBody } from '#lib/bank/schemas.ts';
 import { mfa } from '#lib/bank/service.ts';
 
-export const handler = restOperation<{ path: typeof verificationPath; body: typeof verifyBody }>({ auth: true, path: verificationPath, body: { schema: verifyBody } }, async (req) => {
+export const handler = restOperation({ auth: true, path: verificationPath, body: { schema: verifyBody } }, async (req) => {
   await assertMayActFor(req.principal.userId, req.path.userId);
   return idempotent(req, ok, (complete) =>
     mfa.verify(req.path.userId, req.path.verificationId, req.body as Proof, securityLog(req), complete));

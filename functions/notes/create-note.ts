@@ -4,7 +4,7 @@ import { singleNote } from '#lib/notes/http.ts';
 import { createNoteBody } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ body: typeof createNoteBody }>({ auth: true, body: { schema: createNoteBody, optional: true } }, async ({ principal, body }) => {
+export const handler = restOperation({ auth: true, body: { schema: createNoteBody, optional: true } }, async ({ principal, body }) => {
   const created = await notes.createNote(principal.userId, body);
   return singleNote(created);
 });

@@ -4,7 +4,7 @@ import { singleNote } from '#lib/notes/http.ts';
 import { createNoteBody, teamPathOnly } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof teamPathOnly; body: typeof createNoteBody }>({ auth: true, path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, async ({ principal, path, body }) => {
+export const handler = restOperation({ auth: true, path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, async ({ principal, path, body }) => {
   const created = await notes.createNote(principal.userId, body, path.teamPath);
   return singleNote(created);
 });

@@ -3,7 +3,7 @@ import { noContent, restOperation } from '#lib/http/rest.ts';
 import { notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof notePath }>({ auth: true, path: notePath }, async ({ principal, path }) => {
+export const handler = restOperation({ auth: true, path: notePath }, async ({ principal, path }) => {
   await notes.deleteNote(principal.userId, path.noteId);
   return noContent();
 });

@@ -5,7 +5,7 @@ import { presentNote } from '#lib/notes/present.ts';
 import { historyQuery } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ query: typeof historyQuery }>({ auth: true, query: historyQuery }, async ({ principal, query }) => {
+export const handler = restOperation({ auth: true, query: historyQuery }, async ({ principal, query }) => {
   const visited = await notes.history(principal.userId, query.limit ?? MAX_HISTORY);
   return ok(visited.map(presentNote));
 });

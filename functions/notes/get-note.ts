@@ -4,7 +4,7 @@ import { conditionalGet } from '#lib/notes/http.ts';
 import { notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof notePath }>({ auth: true, path: notePath }, async ({ principal, path, headers }) => {
+export const handler = restOperation({ auth: true, path: notePath }, async ({ principal, path, headers }) => {
   const note = await notes.getNote(principal.userId, path.noteId);
   return conditionalGet(headers, note);
 });

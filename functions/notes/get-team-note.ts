@@ -4,7 +4,7 @@ import { conditionalGet } from '#lib/notes/http.ts';
 import { teamNotePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof teamNotePath }>({ auth: true, path: teamNotePath }, async ({ principal, path, headers }) => {
+export const handler = restOperation({ auth: true, path: teamNotePath }, async ({ principal, path, headers }) => {
   const note = await notes.getNote(principal.userId, path.noteId, path.teamPath);
   return conditionalGet(headers, note);
 });

@@ -4,7 +4,7 @@ import { presentNote } from '#lib/notes/present.ts';
 import { teamPathOnly } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof teamPathOnly }>({ auth: true, path: teamPathOnly }, async ({ principal, path }) => {
+export const handler = restOperation({ auth: true, path: teamPathOnly }, async ({ principal, path }) => {
   const list = await notes.listTeamNotes(principal.userId, path.teamPath);
   return ok(list.map(presentNote));
 });

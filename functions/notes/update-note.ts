@@ -4,7 +4,7 @@ import { singleNote } from '#lib/notes/http.ts';
 import { noteChanges, notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof notePath; body: typeof noteChanges }>({ auth: true, path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
+export const handler = restOperation({ auth: true, path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes.updateNote(principal.userId, path.noteId, body, { ifMatch: headers['if-match'] });
   return singleNote(updated);
 });

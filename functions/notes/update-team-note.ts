@@ -4,7 +4,7 @@ import { singleNote } from '#lib/notes/http.ts';
 import { noteChanges, teamNotePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof teamNotePath; body: typeof noteChanges }>({ auth: true, path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
+export const handler = restOperation({ auth: true, path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes.updateNote(principal.userId, path.noteId, body, { teamPath: path.teamPath, ifMatch: headers['if-match'] });
   return singleNote(updated);
 });

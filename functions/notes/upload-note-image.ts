@@ -4,7 +4,7 @@ import { imageUploadParser } from '#lib/notes/http.ts';
 import { imageUploadBody, notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/service.ts';
 
-export const handler = restOperation<{ path: typeof notePath; body: typeof imageUploadBody }>(
+export const handler = restOperation(
   { auth: true, path: notePath, bodyParser: imageUploadParser(), body: { schema: imageUploadBody } },
   async ({ principal, path, body }) => {
     const link = await notes.uploadImage(principal.userId, path.noteId, body.image.content);

@@ -6,6 +6,8 @@ export interface BenchRequest { method: string; path: string; headers?: Record<s
 export interface BenchRoute {
   /** "METHOD /template/path", exactly as in template.yaml (e.g. "GET /v1/notes/{noteId}"). */
   route: string;
+  /** Tells apart several rows of one route (e.g. "page 500"). */
+  label?: string;
   /** Maximum DynamoDB requests per call (from the issue's budget), checked by the bench. */
   budget?: number;
   /** Status every call must return. */
@@ -21,7 +23,7 @@ export interface BenchContext {
   newTeam(owner: TestUserLike, members?: TestUserLike[]): Promise<{ path: string; id: string }>;
   /** Calls the API over HTTP; JSON bodies are serialised. */
   http(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer; contentType?: string }): Promise<{ status: number; headers: Headers; body: any }>;
-  /** How many calls of each route the bench makes (so `request(i)` can prepare that many items). */
+  /** How many calls of each route the bench makes, warm-up included: `request(i)` gets i = 0 .. iterations-1. */
   iterations: number;
 }
 

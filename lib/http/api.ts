@@ -11,7 +11,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
-import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Schemas } from './middleware.ts';
+import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
 import type { z } from 'zod';
 
@@ -24,18 +24,24 @@ export interface Dialect {
   extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
 }
 
-export interface OperationSpec<S extends Schemas> {
+type Schema = z.ZodType | undefined;
+
+/** What an operation declares; the types of its parsed input are inferred from the schemas. */
+export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
   /** Require `Authorization: Bearer <token>`. */
   auth?: boolean;
   /** JSON body: `schema` validates it; `optional` allows no body at all. */
-  body?: { schema: NonNullable<S['body']>; optional?: boolean };
+  body?: { schema: NonNullable<B>; optional?: boolean };
   /** Raw body handling for non-JSON operations (multipart); replaces the JSON parser. */
   bodyParser?: MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
-  query?: S['query'];
-  path?: S['path'];
+  query?: Q;
+  path?: P;
 }
 
-type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, string | undefined>;
+type Params<T> = T extends z.ZodType ? z.output<T> : Record<string, string | undefined>;
+type Body<T> = T extends z.ZodType ? z.output<T> : unknown;
+export type Operation<B extends Schema, Q extends Schema, P extends Schema> =
+  (req: HttpRequest<Body<B>, Params<Q>, Params<P>>) => Promise<HttpResult>;
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -54,10 +60,10 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
   },
 });
 
-export function defineOperation<S extends Schemas>(
+export function defineOperation<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
   dialect: Dialect,
-  spec: OperationSpec<S>,
-  operation: (req: HttpRequest<Out<S['body']>, Out<S['query']>, Out<S['path']>>) => Promise<HttpResult>,
+  spec: OperationSpec<B, Q, P>,
+  operation: Operation<B, Q, P>,
 ) {
   const stack = middy<ApiEvent, ApiResult, Error, Context>()
     .use(httpHeaderNormalizer())
@@ -79,7 +85,7 @@ export function defineOperation<S extends Schemas>(
       body: input.body, query: input.query, path: input.path,
       headers: event.headers as Record<string, string | undefined>,
       principal: input.principal!, requestId: requestIdOf(event, context), event, context,
-    } as HttpRequest<Out<S['body']>, Out<S['query']>, Out<S['path']>>;
+    } as Parameters<Operation<B, Q, P>>[0];
     const result = await operation(req);
     const body = result.status === 204 || result.status === 304 ? undefined : dialect.success(result);
     return {

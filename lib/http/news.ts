@@ -4,10 +4,9 @@
 // (awaited) on ordinary routes, or after the response on routes with a zero DynamoDB budget.
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { defineOperation, type Dialect, type OperationSpec } from './api.ts';
+import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { ApiError, ErrorType } from './errors.ts';
-import type { Schemas } from './middleware.ts';
-import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
+import type { ApiEvent, ApiResult } from './types.ts';
 import type { z } from 'zod';
 import { newsCounters } from '../news/counters.ts';
 
@@ -43,17 +42,15 @@ const dialect = (flush: CounterFlush): Dialect => ({
 export const newsDialect: Dialect = dialect('inline');
 const deferredFlushDialect: Dialect = dialect('deferred');
 
-type Parsed<T> = T extends z.ZodType ? z.output<T> : Record<string, string | undefined>;
-
 /**
  * An operation of the News API (no request bodies: every route is a GET). Query and path schemas
  * type the parsed input; `counterFlush: 'deferred'` keeps counter writes off the call's path.
  */
 export const newsOperation = <Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  spec: Omit<OperationSpec<Schemas>, 'query' | 'path'> & { query?: Q; path?: P },
-  operation: (req: HttpRequest<unknown, Parsed<Q>, Parsed<P>>) => Promise<HttpResult>,
+  spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
+  operation: Operation<undefined, Q, P>,
   options: { counterFlush?: CounterFlush } = {},
-) => defineOperation(options.counterFlush === 'deferred' ? deferredFlushDialect : newsDialect, spec as OperationSpec<Schemas>, operation as never);
+) => defineOperation(options.counterFlush === 'deferred' ? deferredFlushDialect : newsDialect, spec, operation);
 
 export * from './types.ts';
 export * from './errors.ts';

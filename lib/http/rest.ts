@@ -1,8 +1,8 @@
 // The REST dialect of seed 002 (Notes and Bank): JSON bodies as they are; errors as
 // {code, message, description, errors?: [{field, message}]}.
-import { defineOperation, type Dialect, type OperationSpec } from './api.ts';
+import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
+import type { z } from 'zod';
 import { ERRORS, type ApiError } from './errors.ts';
-import type { Schemas } from './middleware.ts';
 
 export const restDialect: Dialect = {
   success: (result) => JSON.stringify(result.body ?? null),
@@ -16,8 +16,10 @@ export const restDialect: Dialect = {
 };
 
 /** An operation of the Notes or Bank API. */
-export const restOperation = <S extends Schemas>(spec: OperationSpec<S>, operation: Parameters<typeof defineOperation<S>>[2]) =>
-  defineOperation<S>(restDialect, spec, operation);
+export const restOperation = <B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  spec: OperationSpec<B, Q, P>,
+  operation: Operation<B, Q, P>,
+) => defineOperation(restDialect, spec, operation);
 
 export * from './types.ts';
 export * from './errors.ts';

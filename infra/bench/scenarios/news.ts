@@ -19,11 +19,12 @@ export const scenarios: BenchScenarios = async () => {
   const user = (i: number) => ID_BASE + 1 + (i % data.users.length);
   const tag = (i: number) => ID_BASE + 1 + (i % data.tags.length);
   const get = (path: string): BenchRequest => ({ method: 'GET', path });
-  const route = (r: string, budget: number, request: (i: number) => BenchRequest, expectStatus = 200): BenchRoute => ({ route: r, budget, expectStatus, request });
+  const route = (r: string, budget: number, request: (i: number) => BenchRequest, expectStatus = 200, label?: string): BenchRoute => ({ route: r, label, budget, expectStatus, request });
 
+  const internalHeaders = { Origin: process.env.INTERNAL_EDGE_ORIGIN!, Host: process.env.INTERNAL_API_HOST!, Key: process.env.INTERNAL_API_KEY! };
   return [
-    route('GET /api/v1/news', 2, () => get('/api/v1/news?page=1&perPage=20')),
-    route('GET /api/v1/news', 2, () => get('/api/v1/news?page=500&perPage=20')),
+    route('GET /api/v1/news', 2, () => get('/api/v1/news?page=1&perPage=20'), 200, 'page 1 of 500'),
+    route('GET /api/v1/news', 2, () => get('/api/v1/news?page=500&perPage=20'), 200, 'page 500 of 500'),
     route('GET /api/v1/news/latest', 2, () => get('/api/v1/news/latest?count=20')),
     route('GET /api/v1/news/{id}', 2, (i) => get(`/api/v1/news/${article(i)}?excerpt=true`)),
     route('GET /api/v1/news/{id}/summary', 2, (i) => get(`/api/v1/news/${article(i)}/summary`)),
@@ -32,8 +33,7 @@ export const scenarios: BenchScenarios = async () => {
     route('GET /api/v1/tags/{id}', 2, (i) => get(`/api/v1/tags/${tag(i)}`)),
     route('GET /api/v1/tags/{id}/summary', 2, (i) => get(`/api/v1/tags/${tag(i)}/summary`)),
     route('GET /api/v1/status/web-api', 3, () => get('/api/v1/status/web-api')),
-    // The bench calls with fetch(), which sends Sec-Fetch-Mode and its own Host: the browser path
-    // (404). The token path (200, also 0 requests) is asserted in test/news/csrf.test.ts.
-    route('GET /api/internal/v1/csrf', 0, () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: { Key: process.env.INTERNAL_API_KEY ?? '' } }), 404),
+    route('GET /api/internal/v1/csrf', 0, () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: internalHeaders }), 200, 'internal edge'),
+    route('GET /api/internal/v1/csrf', 0, () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: { ...internalHeaders, 'Sec-Fetch-Mode': 'cors' } }), 404, 'browser'),
   ];
 };

@@ -31,7 +31,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
   for (let i = 0; i < 20; i += 1) await make({ content: `# Note ${i}` });
   const doomed: { id: string }[] = [];
   const doomedTeam: { id: string }[] = [];
-  for (let i = 0; i <= ctx.iterations; i += 1) { // plus the warm-up call
+  for (let i = 0; i < ctx.iterations; i += 1) {
     doomed.push(await make({ content: 'to delete' }));
     doomedTeam.push(await make({ content: 'to delete' }, team.path));
   }
