@@ -1,7 +1,8 @@
 // The middy stack every operation runs in, in middy's documented order for REST APIs:
-// header normalizer, event normalizer, body parser, security headers, CORS, (auth), validator,
-// and the dialect's error handler registered last (its onError runs first, so the others still
-// decorate error responses). A dialect decides how results and errors are written.
+// header normalizer, event normalizer, (bearer auth), body parser, security headers, CORS,
+// validator, and the dialect's error handler registered last (its onError runs first, and every
+// middleware's onError runs, so error responses get the same headers). A dialect decides how
+// results and errors are written.
 import middy from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpEventNormalizer from '@middy/http-event-normalizer';
@@ -68,13 +69,15 @@ export function defineOperation<B extends Schema = undefined, Q extends Schema =
   const stack = middy<ApiEvent, ApiResult, Error, Context>()
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
+  // Authentication comes before the body is parsed: an anonymous caller gets 401 whatever it sent,
+  // and costs no parsing of a (possibly 4 MiB multipart) body.
+  if (spec.auth) stack.use(bearerAuth());
   if (spec.bodyParser) stack.use(spec.bodyParser);
   else if (spec.body) stack.use(jsonBody(spec.body.optional ?? false));
   stack
     .use(httpSecurityHeaders())
     .use(httpCors({ origin: '*', headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification', exposeHeaders: 'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After' }))
     .use(requestIdHeader());
-  if (spec.auth) stack.use(bearerAuth());
   stack.use(validate({ body: spec.body?.schema, query: spec.query, path: spec.path }));
   for (const m of dialect.extra?.() ?? []) stack.use(m);
   stack.use(errorHandler(dialect));

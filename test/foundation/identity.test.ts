@@ -78,3 +78,15 @@ describe('GET /v1/teams', () => {
     expect(res).toMatchObject({ status: 200, body: [] });
   });
 });
+
+describe('authentication comes first', () => {
+  it('an anonymous request with a malformed body gets 401, not 415 or 422', async () => {
+    const { handler: createNote } = await import('../../functions/notes/create-note.ts');
+    const malformed = await invoke(createNote, { method: 'POST', resource: '/v1/notes', rawBody: '{not json', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(401);
+    const wrongType = await invoke(createNote, { method: 'POST', resource: '/v1/notes', rawBody: 'x', headers: { 'Content-Type': 'text/plain' } });
+    expect(wrongType.status).toBe(401);
+    expect(wrongType.headers['x-request-id']).toBeTruthy();
+    expect(wrongType.headers['access-control-allow-origin']).toBe('*');
+  });
+});
