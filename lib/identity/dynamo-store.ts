@@ -5,6 +5,9 @@ import { identityKeys as k } from '../data/keys.ts';
 import type { Role, Team, User } from './model.ts';
 import { PathTakenError, type IdentityStore, type TokenRecord } from './store.ts';
 
+/** Upper bound of the teams /v1/me and /v1/teams list (one Query each). */
+export const MAX_TEAMS = 1000;
+
 const USER_FIELDS = ['id', 'name', 'email', 'userPath', 'photo', 'biography', 'upgraded', 'roles', 'createdAt'] as const;
 const TEAM_FIELDS = ['id', 'ownerId', 'name', 'logo', 'path', 'description', 'visibility', 'upgraded', 'createdAt'] as const;
 
@@ -36,7 +39,7 @@ export class DynamoIdentityStore implements IdentityStore {
   }
 
   async getUserWithTeams(userId: string) {
-    const items = await this.queryAll(k.userPartition(userId));
+    const items = await this.queryPartition(k.userPartition(userId));
     const profile = items.find((i) => i.SK === 'PROFILE');
     if (!profile) return undefined;
     const teams = items.filter((i) => String(i.SK).startsWith(k.memberPrefix)).map((i) => toTeam(i.team as Record<string, unknown>));
@@ -44,7 +47,7 @@ export class DynamoIdentityStore implements IdentityStore {
   }
 
   async listTeamsOfUser(userId: string): Promise<Team[]> {
-    const items = await this.queryAll(k.userPartition(userId), k.memberPrefix);
+    const items = await this.queryPartition(k.userPartition(userId), k.memberPrefix);
     return items.map((i) => toTeam(i.team as Record<string, unknown>));
   }
 
@@ -79,11 +82,6 @@ export class DynamoIdentityStore implements IdentityStore {
     return Item !== undefined;
   }
 
-  async listMemberIds(teamPath: string): Promise<string[]> {
-    const items = await this.queryAll(k.teamPartition(teamPath), k.memberPrefix);
-    return items.map((i) => String(i.userId));
-  }
-
   async grantRole(userId: string, role: Role): Promise<void> {
     await doc.send(new UpdateCommand({
       TableName: this.table(), Key: k.user(userId),
@@ -116,19 +114,14 @@ export class DynamoIdentityStore implements IdentityStore {
     return Attributes !== undefined;
   }
 
-  private async queryAll(pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new QueryCommand({
-        TableName: this.table(),
-        KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':sk': skPrefix } : { ':pk': pk },
-        ExclusiveStartKey,
-      }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
+  /** One bounded Query: a user's profile and memberships (at most MAX_TEAMS teams are listed). */
+  private async queryPartition(pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
+    const page = await doc.send(new QueryCommand({
+      TableName: this.table(),
+      KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
+      ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':sk': skPrefix } : { ':pk': pk },
+      Limit: MAX_TEAMS + 1,
+    }));
+    return page.Items ?? [];
   }
 }

@@ -15,7 +15,6 @@ export interface IdentityStore {
   getTeam(teamPath: string): Promise<Team | undefined>;
   addMember(team: Team, userId: string): Promise<void>;
   isMember(teamPath: string, userId: string): Promise<boolean>;
-  listMemberIds(teamPath: string): Promise<string[]>;
   grantRole(userId: string, role: Role): Promise<void>;
   putToken(tokenHash: string, record: TokenRecord): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | undefined>;
