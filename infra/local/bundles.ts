@@ -1,9 +1,9 @@
 // Bundles every function with esbuild (as `sam build` does) into .local/build, and loads a bundle
 // on first use. In watch mode a source change rebuilds the bundles and drops the loaded copies, so
 // the next request runs the new code.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './template.ts';
 
@@ -59,6 +59,7 @@ export class Bundles {
 
   /** Builds once (tests, bench) or keeps watching the sources (npm start). */
   async start(watch: boolean): Promise<void> {
+    removeDeadBuilds(dirname(this.outdir));
     this.ctx = await esbuild.context(this.options());
     if (watch) await this.ctx.watch();
     else await this.ctx.rebuild().catch(() => undefined);
@@ -79,5 +80,20 @@ export class Bundles {
     return fn;
   }
 
-  async stop(): Promise<void> { await this.ctx?.dispose(); }
+  async stop(): Promise<void> {
+    await this.ctx?.dispose();
+    rmSync(this.outdir, { recursive: true, force: true });
+  }
+}
+
+const alive = (pid: number): boolean => {
+  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+};
+
+/** Build folders are named after their runner's pid; those of runners that are gone (killed) are removed. */
+function removeDeadBuilds(parent: string): void {
+  if (!existsSync(parent)) return;
+  for (const name of readdirSync(parent)) {
+    if (/^\d+$/.test(name) && !alive(Number(name))) rmSync(join(parent, name), { recursive: true, force: true });
+  }
 }

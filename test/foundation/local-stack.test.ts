@@ -1,7 +1,7 @@
 // The product's front door, as a user runs it: `npm start` (infra/local/start.ts) with a data dir,
 // the admin CLI against it, data surviving a restart, and no Java process outliving the runner.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,6 +39,13 @@ const javaProcessesOf = async (dir: string) => {
   return stdout.split('\n').filter((l) => l.includes('DynamoDBLocal.jar') && l.includes(dir));
 };
 
+/** Build folders (named by runner pid) left by runners that are gone: each runner removes its own. */
+const orphanBuilds = () => {
+  const dir = join(ROOT, '.local', 'build');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((pid) => { try { process.kill(Number(pid), 0); return false; } catch { return true; } });
+};
+
 const admin = (...args: string[]) => run(tsx, ['infra/admin/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, env: process.env });
 
 describe('npm start + admin CLI', () => {
@@ -72,6 +79,7 @@ describe('npm start + admin CLI', () => {
 
     await stop(second.child);
     expect(await javaProcessesOf(dataDir)).toEqual([]);
+    expect(orphanBuilds()).toEqual([]);
   }, 240_000);
 
   it('bad input: a clear message and a non-zero exit', async () => {
