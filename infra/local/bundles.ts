@@ -1,6 +1,7 @@
 // Bundles every function with esbuild (as `sam build` does) into .local/build, and loads a bundle
 // on first use. In watch mode a source change rebuilds the bundles and drops the loaded copies, so
 // the next request runs the new code.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,7 +26,8 @@ export class Bundles {
 
   constructor(private readonly functions: FunctionEntry[], opts: { outdir?: string; root?: string } = {}) {
     this.root = opts.root ?? ROOT;
-    this.outdir = opts.outdir ?? join(this.root, '.local', 'build', String(process.pid));
+    // <pid>-<random>: one folder per Bundles, so runners in one process never share (or delete) bundles.
+    this.outdir = opts.outdir ?? join(this.root, '.local', 'build', `${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
   options(): esbuild.BuildOptions {
@@ -90,10 +92,11 @@ const alive = (pid: number): boolean => {
   try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
 };
 
-/** Build folders are named after their runner's pid; those of runners that are gone (killed) are removed. */
+/** Build folders start with their runner's pid; those of runners that are gone (killed) are removed. */
 function removeDeadBuilds(parent: string): void {
   if (!existsSync(parent)) return;
   for (const name of readdirSync(parent)) {
-    if (/^\d+$/.test(name) && !alive(Number(name))) rmSync(join(parent, name), { recursive: true, force: true });
+    const pid = /^(\d+)-/.exec(name)?.[1];
+    if (pid && !alive(Number(pid))) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }

@@ -43,7 +43,7 @@ const javaProcessesOf = async (dir: string) => {
 const orphanBuilds = () => {
   const dir = join(ROOT, '.local', 'build');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((pid) => { try { process.kill(Number(pid), 0); return false; } catch { return true; } });
+  return readdirSync(dir).filter((name) => { try { process.kill(Number(name.split('-')[0]), 0); return false; } catch { return true; } });
 };
 
 const admin = (...args: string[]) => run(tsx, ['infra/admin/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, env: process.env });
