@@ -82,6 +82,3 @@ export function tableDefinition(t: Template = loadTemplate()) {
     ttlAttribute: p.TimeToLiveSpecification?.Enabled ? (p.TimeToLiveSpecification.AttributeName as string) : undefined,
   };
 }
-
-export const bucketLogicalIds = (t: Template = loadTemplate()) =>
-  Object.entries(t.Resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket').map(([id]) => id);

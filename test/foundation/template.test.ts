@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
+import { TABLE_KEYS } from '../../lib/data/keys.ts';
 import { gatewayResponses, listFunctions, listRoutes, loadTemplate, ROOT } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
@@ -71,8 +72,11 @@ describe('template.yaml', () => {
     const table = template.Resources.Table.Properties!;
     expect(table.BillingMode).toBe('PAY_PER_REQUEST');
     expect(table.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
-    expect(table.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
-    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual(['PK', 'SK']);
+    expect(table.TimeToLiveSpecification.Enabled).toBe(true);
+    // The key names the code uses (lib/data/keys.ts) are the table's.
+    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual([TABLE_KEYS.pk, TABLE_KEYS.sk]);
+    expect(table.TimeToLiveSpecification.AttributeName).toBe(TABLE_KEYS.ttl);
+    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([...TABLE_KEYS.indexes]);
     const block = template.Resources.ImagesBucket.Properties!.PublicAccessBlockConfiguration;
     expect(Object.values(block).every(Boolean)).toBe(true);
   });
