@@ -8,7 +8,7 @@ import { TABLE_KEYS } from '../../lib/data/keys.ts';
 import { gatewayResponses, listFunctions, listRoutes, loadTemplate, ROOT } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
-const schema = JSON.parse(readFileSync(join(ROOT, '..', 'shared', 'schemas', 'sam.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'vendor', 'sam.schema.json'), 'utf8'));
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
 describe('template.yaml', () => {
