@@ -3,12 +3,14 @@
 //   NOTE#<shortId> / NOTE#CONTENT   content + visitSeq
 //   NOTE#<shortId> / VISIT#<userId> history entry: a snapshot of the note; GSI2 = user's history by time
 //   PERMALINK#<owner> / PERMALINK#<permalink>   uniqueness guard
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { doc } from '../data/clients.ts';
-import { notesKeys as k, type NoteOwnerKey } from '../data/keys.ts';
-import type { NoteRecord } from './model.ts';
-import { PermalinkTakenError, type NotesStore, type StoredNote } from './store.ts';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
+import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
+import { notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
+import { Conflict, NotFound } from '../../domain/errors.ts';
+import type { NoteRecord } from '../model.ts';
+import type { NotesStore, StoredNote } from '../ports.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -27,12 +29,11 @@ const TRANSACTION_ITEMS = 100;
 const BATCH_WRITE_ITEMS = 25;
 const VISIT_ATTEMPTS = 3;
 
-/** Why a transaction was cancelled, per item: 'ConditionalCheckFailed', 'TransactionConflict', 'None', ... */
-const cancellation = (err: unknown): string[] | undefined =>
-  err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None') : undefined;
+const changed = () => new Conflict('The note changed meanwhile', { reason: 'version' });
+const permalinkTaken = () => new Conflict('The permalink is taken', { reason: 'permalink' });
 
 export class DynamoNotesStore implements NotesStore {
-  constructor(private readonly table: () => string) {}
+  private table(): string { return config.tableName; }
 
   async getNote(shortId: string, opts: { visitors?: boolean } = {}): Promise<StoredNote | undefined> {
     const items = await this.queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
@@ -51,11 +52,11 @@ export class DynamoNotesStore implements NotesStore {
       this.visitPut(note, creatorId),
     ];
     if (note.permalink) items.push(this.permalinkPut(note));
-    // A false here is a collision of 60-bit random shortIds: not worth a retry path.
-    if (!(await this.transact(items, note.permalink ? items.length - 1 : -1))) throw new Error(`note ${note.shortId} already exists`);
+    // A version conflict here is a collision of 60-bit random shortIds: not worth a retry path.
+    await this.transact(items, note.permalink ? items.length - 1 : -1);
   }
 
-  async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<boolean> {
+  async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void> {
     const old = previous.note;
     const items: TransactItem[] = [
       { Put: { TableName: this.table(), Item: this.metaItem(next), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': old.version } } },
@@ -69,10 +70,10 @@ export class DynamoNotesStore implements NotesStore {
       if (old.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(old), old.permalink) } });
       if (next.permalink) { permalinkIndex = items.length; items.push(this.permalinkPut(next)); }
     }
-    return this.transact(items, permalinkIndex);
+    await this.transact(items, permalinkIndex);
   }
 
-  async recordVisit(note: NoteRecord, userId: string): Promise<boolean> {
+  async recordVisit(note: NoteRecord, userId: string): Promise<void> {
     // Bumping visitSeq on CONTENT makes a concurrent DeleteNote (conditional on visitSeq) retry, so it
     // sees this entry; the existence condition keeps entries of deleted notes from being written.
     const items: TransactItem[] = [
@@ -81,17 +82,17 @@ export class DynamoNotesStore implements NotesStore {
     ];
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await doc.send(new TransactWriteCommand({ TransactItems: items }));
-        return true;
+        await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+        return;
       } catch (err) {
         const reasons = cancellation(err);
-        if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-        if (!reasons?.includes('TransactionConflict') || attempt === VISIT_ATTEMPTS) throw err;
+        if (reasons?.[0] === 'ConditionalCheckFailed') throw new NotFound('The note does not exist');
+        if (!reasons?.includes('TransactionConflict') || attempt === VISIT_ATTEMPTS) throw storeFailure(err);
       }
     }
   }
 
-  async deleteNote(stored: StoredNote): Promise<boolean> {
+  async deleteNote(stored: StoredNote): Promise<void> {
     const { note } = stored;
     const visits = (stored.visitorIds ?? []).map((userId) => k.visit(note.shortId, userId));
     const items: TransactItem[] = [
@@ -101,20 +102,19 @@ export class DynamoNotesStore implements NotesStore {
     if (note.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(note), note.permalink) } });
     const inTransaction = TRANSACTION_ITEMS - items.length;
     for (const Key of visits.slice(0, inTransaction)) items.push({ Delete: { TableName: this.table(), Key } });
-    if (!(await this.transact(items, -1))) return false;
+    await this.transact(items, -1);
     // Only notes read by more users than fit in one transaction get here; no new entry can appear now.
     for (let i = inTransaction; i < visits.length; i += BATCH_WRITE_ITEMS) {
       let pending: Record<string, unknown[]> | undefined = { [this.table()]: visits.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })) };
       while (pending && Object.keys(pending).length) {
-        const out = await doc.send(new BatchWriteCommand({ RequestItems: pending as never }));
+        const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
         pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
       }
     }
-    return true;
   }
 
   async listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
-    const { Items } = await doc.send(new QueryCommand({
+    const { Items } = await documentClient().send(new QueryCommand({
       TableName: this.table(), IndexName: 'GSI1', ScanIndexForward: false,
       KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
     }));
@@ -122,7 +122,7 @@ export class DynamoNotesStore implements NotesStore {
   }
 
   async history(userId: string, limit: number): Promise<NoteRecord[]> {
-    const { Items } = await doc.send(new QueryCommand({
+    const { Items } = await documentClient().send(new QueryCommand({
       TableName: this.table(), IndexName: 'GSI2', ScanIndexForward: false, Limit: limit,
       KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': k.visitsOfUserPartition(userId) },
     }));
@@ -142,16 +142,15 @@ export class DynamoNotesStore implements NotesStore {
     return { Put: { TableName: this.table(), Item: { ...k.permalink(ownerOf(note), note.permalink!), type: 'note-permalink', noteId: note.id }, ConditionExpression: 'attribute_not_exists(PK)' } };
   }
 
-  /** Runs a transaction: false when a condition failed or it conflicted; PermalinkTakenError for the guard. */
-  private async transact(items: TransactItem[], permalinkIndex: number): Promise<boolean> {
+  /** Runs a transaction: Conflict('permalink') for the guard, Conflict('version') when another condition failed or it conflicted. */
+  private async transact(items: TransactItem[], permalinkIndex: number): Promise<void> {
     try {
-      await doc.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
+      await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
       const reasons = cancellation(err);
-      if (!reasons) throw err;
-      if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw new PermalinkTakenError('permalink taken');
-      if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+      if (!reasons) throw storeFailure(err);
+      if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw permalinkTaken();
+      if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) throw changed();
       throw err;
     }
   }
@@ -160,7 +159,7 @@ export class DynamoNotesStore implements NotesStore {
     const items: Item[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await doc.send(new QueryCommand({
+      const page = await documentClient().send(new QueryCommand({
         TableName: this.table(), ConsistentRead: true, ExclusiveStartKey,
         KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
         ExpressionAttributeValues: skPrefix ? { ':pk': k.notePartition(shortId), ':sk': skPrefix } : { ':pk': k.notePartition(shortId) },

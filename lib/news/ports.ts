@@ -1,4 +1,5 @@
-// The News port: what the domain needs from storage. lib/news/dynamo-store.ts is the DynamoDB adapter.
+// The News ports: what the domain needs from storage. Adapters in ./adapters (dynamo-*: DynamoDB,
+// memory-*: in memory for tests); ./wiring.ts picks them.
 import type { Article, CatalogEntry, NewsUser, Tag } from './model.ts';
 
 /** A list is the news list or one user's authored articles. */
@@ -23,7 +24,8 @@ export interface ImportPlan {
 
 export interface StatusShard { served: number; errors: number; startedAt?: number }
 
-export interface NewsStore {
+/** What the request path reads. */
+export interface NewsReader {
   getArticle(id: number): Promise<Article | undefined>;
   getUser(id: number): Promise<NewsUser | undefined>;
   getTag(id: number): Promise<Tag | undefined>;
@@ -31,14 +33,20 @@ export interface NewsStore {
   newsPage(start: number, size: number): Promise<{ ids: number[]; total: number }>;
   /** Ids at ranks start..start+size-1 of a user's articles: one Query. */
   userArticles(userId: number, start: number, size: number): Promise<number[]>;
+}
 
-  /** The whole news list in rank order (import only). */
+/** What the import reads and writes. */
+export interface ImportStore {
+  /** The whole news list in rank order. */
   loadCatalog(): Promise<CatalogEntry[]>;
-  /** Which of these user/tag ids are stored (import only). */
+  /** Which of these user/tag ids are stored. */
   existingUsers(ids: number[]): Promise<Set<number>>;
   existingTags(ids: number[]): Promise<Set<number>>;
   applyImport(plan: ImportPlan, progress: (done: number, total: number) => void): Promise<void>;
+}
 
+/** The status counters' shards. */
+export interface StatusStore {
   /** Adds to one counter shard; sets the shard's startedAt once. */
   addStatusCounts(shard: number, served: number, errors: number, now: number): Promise<void>;
   /** Every counter shard, in one request. */

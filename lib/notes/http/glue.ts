@@ -1,12 +1,13 @@
 // HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
-// responses with their validators, conditional GET, and the multipart parser of image uploads.
+// responses with their validators, conditional GET, If-Match, and the multipart parser of image uploads.
 import type { MiddlewareObj } from '@middy/core';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
-import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../http/rest.ts';
-import { isNotModified } from '../http/conditional.ts';
-import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from './model.ts';
-import { presentSingleNote } from './present.ts';
+import { etagListed, isNotModified } from '../../http/conditional.ts';
+import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../../http/rest.ts';
+import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from '../model.ts';
+import { presentSingleNote } from '../present.ts';
+import type { Precondition } from '../service.ts';
 
 const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
 
@@ -17,6 +18,12 @@ export const singleNote = (n: NoteWithContent): HttpResult => ok(presentSingleNo
 export function conditionalGet(headers: Record<string, string | undefined>, n: NoteWithContent): HttpResult {
   return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(n);
 }
+
+/** If-Match (strong comparison) as the domain's precondition on the note; none without the header. */
+export const ifMatch = (headers: Record<string, string | undefined>): Precondition | undefined => {
+  const header = headers['if-match'];
+  return header === undefined ? undefined : (note) => etagListed(header, etagOf(note), false);
+};
 
 /**
  * multipart/form-data (base64 from API Gateway's binary media types); an image over the limit is 413

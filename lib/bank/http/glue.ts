@@ -1,28 +1,32 @@
 // What the Bank handlers share on the HTTP side: the Idempotency-Key wrapper, the step-up header,
-// the security log, the Link header of listings and conditional GET.
-import { badRequest, type HttpRequest, type HttpResult } from '../http/rest.ts';
-import { isNotModified as notModifiedSince } from '../http/conditional.ts';
-import { logger } from '../http/logger.ts';
-import { sha256 } from './crypto.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from './idempotency.ts';
-import type { Transfer } from './model.ts';
-import type { SecurityLog } from './mfa.ts';
-import type { Complete } from './refusals.ts';
-import { idempotencyKeys } from './service.ts';
-import type { TransferPage } from './transfers.ts';
+// the security log, the listing's query and Link header, and conditional GET of a transfer.
+import { isNotModified as notModifiedSince } from '../../http/conditional.ts';
+import { logger } from '../../http/logger.ts';
+import { badRequest, type HttpRequest, type HttpResult } from '../../http/rest.ts';
+import { sha256 } from '../crypto.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency.ts';
+import type { SecurityLog } from '../mfa.ts';
+import type { Transfer } from '../model.ts';
+import type { ListTransfersQuery } from '../schemas.ts';
+import type { Complete } from '../step-up.ts';
+import type { Bounds, ListParams, TransferPage } from '../transfers.ts';
+import { idempotencyKeys } from '../wiring.ts';
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one: a retry replays the stored
  * response (header Idempotent-Replayed: true); `work` gets the completion to write with its result.
  */
-export async function idempotent<T>(req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>): Promise<HttpResult> {
+export async function idempotent<T>(
+  req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>,
+): Promise<HttpResult> {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return respond(await work(undefined));
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest(`The Idempotency-Key header must have 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, [{ field: 'Idempotency-Key', message: `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+    const message = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+    throw badRequest(`The Idempotency-Key header must have ${message}`, [{ field: 'Idempotency-Key', message }]);
   }
   const fingerprint = requestFingerprint(req.event.httpMethod, req.event.path, req.event.body);
-  const held = await idempotencyKeys.reserve(req.principal.userId, key, fingerprint);
+  const held = await idempotencyKeys().reserve(req.principal.userId, key, fingerprint);
   if ('replay' in held) {
     const { status, body, headers } = held.replay;
     return { status, body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
@@ -42,12 +46,26 @@ export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verificatio
 
 /** Security events go to the log with the acting user, the time and the request id. */
 export const securityLog = (req: HttpRequest): SecurityLog => (event, userId, details) =>
-  logger.warn('security event', { event, userId, actorId: req.principal.userId, requestId: req.requestId, time: new Date().toISOString(), ...details });
+  logger.warn('security event', {
+    event, userId, actorId: req.principal.userId, requestId: req.requestId, time: new Date().toISOString(), ...details,
+  });
+
+const bounds = (q: ListTransfersQuery, field: 'created' | 'amount'): Bounds => ({
+  gte: q[`${field}[gte]`], gt: q[`${field}[gt]`], lte: q[`${field}[lte]`], lt: q[`${field}[lt]`],
+});
+
+/** The listing's query string (Stripe's bracketed range keys) as the domain's parameters. */
+export const listParams = (q: ListTransfersQuery): ListParams => ({
+  sort: q.sort, limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before,
+  currency: q.currency, destination: q.destination, created: bounds(q, 'created'), amount: bounds(q, 'amount'), q: q.q,
+});
 
 /** RFC 8288 Link header: relative references that keep the other query parameters. */
 export function pageLinks(req: HttpRequest, page: TransferPage): Record<string, string> {
-  const base = Object.entries(req.event.queryStringParameters ?? {}).filter(([k]) => k !== 'starting_after' && k !== 'ending_before');
-  const link = (cursor: Record<string, string>, rel: string) => `<?${new URLSearchParams([...base as [string, string][], ...Object.entries(cursor)]).toString()}>; rel="${rel}"`;
+  const base = Object.entries(req.event.queryStringParameters ?? {})
+    .filter(([k]) => k !== 'starting_after' && k !== 'ending_before') as [string, string][];
+  const link = (cursor: Record<string, string>, rel: string) =>
+    `<?${new URLSearchParams([...base, ...Object.entries(cursor)]).toString()}>; rel="${rel}"`;
   const links = [page.next && link(page.next, 'next'), page.prev && link(page.prev, 'prev')].filter(Boolean);
   return links.length ? { Link: links.join(', ') } : {};
 }

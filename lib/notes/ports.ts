@@ -1,5 +1,7 @@
-// The Notes ports: what the domain needs from storage (lib/notes/dynamo-store.ts, s3-images.ts)
-// and from the identity directory (lib/identity's service satisfies Directory).
+// The Notes ports: what the domain needs from storage (./adapters: dynamo-notes, s3-images, and
+// memory-* for tests) and from the identity directory (lib/identity's service satisfies Directory).
+// Failure convention: a conditional write that loses throws Conflict('version') (the note changed
+// since read), Conflict('permalink') (the owner has another note with it), or NotFound (gone).
 import type { Team, User } from '../identity/model.ts';
 import type { NoteOwnerKey } from '../data/keys.ts';
 import type { NoteRecord } from './model.ts';
@@ -17,26 +19,23 @@ export interface StoredNote {
 export interface NotesStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
-  /** Writes a new note with its content, permalink guard and the creator's history entry. */
+  /** Writes a new note with its content, permalink guard and the creator's history entry; Conflict('permalink'). */
   createNote(note: NoteRecord, content: string, creatorId: string): Promise<void>;
   /**
    * Replaces `previous` with `next` if no one changed it since it was read (version condition);
    * writes `content` when given; moves the permalink guard; records the editor's history entry.
-   * False when the note changed (or vanished) meanwhile.
+   * Conflict('version') when the note changed (or vanished) meanwhile.
    */
-  saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<boolean>;
-  /** Records that the user read the note now. False when the note no longer exists. */
-  recordVisit(note: NoteRecord, userId: string): Promise<boolean>;
-  /** Deletes the note, its permalink guard and history entries; false if it changed since read. */
-  deleteNote(stored: StoredNote): Promise<boolean>;
+  saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void>;
+  /** Records that the user read the note now. NotFound when the note no longer exists. */
+  recordVisit(note: NoteRecord, userId: string): Promise<void>;
+  /** Deletes the note, its permalink guard and history entries; Conflict('version') if it changed since read. */
+  deleteNote(stored: StoredNote): Promise<void>;
   /** An owner's notes, most recently changed first (one page of up to 1 MB). */
   listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]>;
   /** The notes a user read or changed, most recent first, as they were at that time. */
   history(userId: string, limit: number): Promise<NoteRecord[]>;
 }
-
-/** The permalink is already used by another note of the same owner. */
-export class PermalinkTakenError extends Error {}
 
 export interface ImageStore {
   /** Stores an image of the note; returns its object key. */
