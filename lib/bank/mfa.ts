@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash,
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
   MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS, VERIFICATION_TTL_SECONDS,
-  type Device, type FactorKind, type MfaTokenRecord, type Verification,
+  type Device, type FactorKind, type MfaTokenRecord, type OutboxEntry, type Verification,
 } from './model.ts';
 import type { CodeSender, FactorStore } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
@@ -86,7 +86,7 @@ export class MfaService {
       id: newVerificationId(), userId, deviceId, kind: device.kind, status: 'pending', attempts: 0, created: now,
       expires_at: now + VERIFICATION_TTL_SECONDS, codeHash: null, sealedSecret: device.sealedSecret, approvedAt: null, consumedAt: null,
     };
-    let outbox;
+    let outbox: OutboxEntry | undefined;
     if (device.kind !== 'otp') {
       const code = newCode();
       verification.codeHash = hashCode(verification.id, code);
@@ -111,8 +111,10 @@ export class MfaService {
     let step: number | undefined;
     let valid: boolean;
     if (proof.code === undefined) valid = token !== undefined && token.userId === userId && token.expires_at > now;
-    else if (v.kind === 'otp') valid = (step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now)) !== undefined;
-    else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
+    else if (v.kind === 'otp') {
+      step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now);
+      valid = step !== undefined;
+    } else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
     if (!valid) return this.fail(v, field, log);
 
     const result = { id: v.id, status: 'approved' as const };

@@ -4,7 +4,7 @@ import { BadInput, Conflict, Invalid, isConflict, NotFound, StepUpRequired } fro
 import { seconds, type Clock } from '../domain/clock.ts';
 import { newTransferId, TRANSFER_ID } from './ids.ts';
 import { MAX_METADATA_KEYS, type Transfer, type TransferRecord } from './model.ts';
-import type { ListQuery, TransferStore } from './ports.ts';
+import type { ListPage, ListQuery, TransferStore } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 
 export interface NewTransfer {
@@ -97,7 +97,7 @@ export class TransferService {
       currency: params.currency, destination: params.destination,
       created: inclusive(params.created), amount: inclusive(params.amount), q: params.q?.toLowerCase(),
     };
-    let page;
+    let page: ListPage;
     try {
       page = await this.store.listTransfers(query);
     } catch (err) {

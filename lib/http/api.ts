@@ -10,7 +10,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { ApiError, toApiError } from './errors.ts';
+import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
 import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Authenticate } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';

@@ -2,7 +2,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { unauthorized } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';

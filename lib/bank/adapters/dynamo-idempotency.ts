@@ -30,7 +30,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       if (!isConditionFailure(err)) throw storeFailure(err);
       const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }));
       // Released between our write and this read: report it as still in flight; a retry will win.
-      return Item ? pick<IdempotencyRecord>(Item, ['state', 'fingerprint', 'response']) : { state: 'in_progress', fingerprint };
+      if (!Item) return { state: 'in_progress', fingerprint };
+      const held = pick<IdempotencyRecord>(Item, ['state', 'fingerprint']);
+      return Item.response === undefined ? held : { ...held, response: Item.response as IdempotencyRecord['response'] };
     }
   }
 
