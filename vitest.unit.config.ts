@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/contract/**/*.memory.test.ts'],
     pool: 'threads',
+    // The domain modules hold no state between tests: one module graph per worker is enough.
+    isolate: false,
     maxWorkers: 2,
   },
 });
