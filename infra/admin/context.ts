@@ -9,7 +9,8 @@ export interface Target { kind: 'local' | 'deployed'; tableName: string; bucketN
 
 export function targetLocal(dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?? '.local')): Target {
   const file = join(dataDir, 'stack.json');
-  if (!existsSync(file)) throw new Error(`no running local stack found (${file} is missing): start it with "npm start", or pass --table NAME --region REGION for a deployed stack`);
+  if (!existsSync(file)) throw new Error(`no running local stack found (${file} is missing): start it with "npm start", ` +
+      'or pass --table NAME --region REGION for a deployed stack');
   const s = JSON.parse(readFileSync(file, 'utf8'));
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
