@@ -3,6 +3,7 @@
 // environment). Sets the same variables the functions read, before any lib module creates a client.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
 import { ROOT } from '../local/template.ts';
 
 export interface Target { kind: 'local' | 'deployed'; tableName: string; bucketName?: string; dataDir?: string; url?: string }
@@ -13,7 +14,8 @@ export function targetLocal(dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?
       'or pass --table NAME --region REGION for a deployed stack');
   const s = JSON.parse(readFileSync(file, 'utf8'));
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint, AWS_ENDPOINT_URL_S3: s.s3Endpoint, S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: s.tableName, BUCKET_NAME: s.bucketName, CODE_SENDER: 'outbox',
   });
