@@ -28,6 +28,9 @@ export const freePort = (): Promise<number> =>
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
 
+/** How long DynamoDB Local may take to answer: Java starts slowly on a busy 2-core machine. */
+export const DYNAMODB_START_LIMIT_MS = 180_000;
+
 export interface DynamoLocal { endpoint: string; process: ChildProcess; stop(): Promise<void> }
 
 /** Starts DynamoDB Local; `dbPath` keeps data between runs, otherwise in memory. */
@@ -52,8 +55,11 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}). Is Java 17 installed?\n${output}`);
     try { await client.send(new DescribeTableCommand({ TableName: '__probe__' })); break; } catch (err) {
       if ((err as Error).name === 'ResourceNotFoundException') break;
-      if (Date.now() - started > 30_000) { child.stdin!.end(); throw new Error(`DynamoDB Local did not start in 30 s\n${output}`); }
-      await new Promise((r) => setTimeout(r, 100));
+      if (Date.now() - started > DYNAMODB_START_LIMIT_MS) {
+        child.stdin!.end();
+        throw new Error(`DynamoDB Local did not start in ${DYNAMODB_START_LIMIT_MS / 1000} s\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
   client.destroy();

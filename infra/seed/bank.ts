@@ -1,5 +1,5 @@
 import type { NewTransfer } from '../../lib/bank/transfers.ts';
-import type { SeedContext } from '../admin/seed.ts';
+import type { SeedContext } from './demo.ts';
 
 /** Bank demo data: transfers and an OTP factor for the demo user (an admin); returns lines to print. */
 export async function seedBank(ctx: SeedContext): Promise<string[]> {

@@ -1,6 +1,6 @@
 // News demo content, generated deterministically in code: users at every privacy level (with and
 // without avatar), tags, and articles with one or two authors. Used by the seed, tests and bench.
-import type { SeedContext } from '../admin/seed.ts';
+import type { SeedContext } from './demo.ts';
 import type { ImportArticle, ImportTag, ImportUser } from '../../lib/news/import.ts';
 
 export interface NewsData { users: ImportUser[]; tags: ImportTag[]; articles: ImportArticle[] }

@@ -1,6 +1,6 @@
 // Notes demo data: personal notes of the demo user (one readable by every signed-in user, with a
 // permalink), notes of the demo team, and a history entry of Alice's.
-import type { SeedContext } from '../admin/seed.ts';
+import type { SeedContext } from './demo.ts';
 
 export async function seedNotes(ctx: SeedContext): Promise<string[]> {
   const { notes } = await import('../../lib/notes/service.ts');

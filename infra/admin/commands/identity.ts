@@ -48,5 +48,8 @@ export function registerIdentityCommands(program: Command): void {
     .action(async (o) => { await (await identity()).grantRole(o.user, o.role); print({ user: o.user, role: o.role, granted: true }); });
 
   program.command('seed').description('load demo data (users, a team, notes, news, transfers, an OTP factor) and print credentials')
-    .action(async () => { const { seedDemo } = await import('../seed.ts'); print(await seedDemo()); });
+    .action(async () => {
+      const [{ seedDemo }, { demoStateFile }] = await Promise.all([import('../../seed/demo.ts'), import('../context.ts')]);
+      print(await seedDemo(demoStateFile()));
+    });
 }
