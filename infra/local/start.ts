@@ -5,11 +5,9 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { seedDemo } from '../seed/demo.ts';
-import { printBanner } from './banner.ts';
-import { type Runner, startRunner } from './runner.ts';
+import type { Runner } from './runner.ts';
 import { defaultDataDir, removeStackInfo, runningStack, writeStackInfo } from './stack-file.ts';
-import { functionEnvironment, type LocalStack, startLocalStack } from './stack.ts';
+import type { LocalStack } from './stack.ts';
 import { watchProcessTree } from './watchdog.ts';
 
 /** How long stopping may take before the process exits anyway (children die with it). */
@@ -75,6 +73,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   say(`data: ${dataDir}`);
+  // Imported only now, so that a port in use is reported before anything heavy loads.
+  const [{ startLocalStack, functionEnvironment }, { startRunner }, { seedDemo }, { printBanner }] = await Promise.all([
+    import('./stack.ts'), import('./runner.ts'), import('../seed/demo.ts'), import('./banner.ts'),
+  ]);
   stack = await startLocalStack({ dataDir, phase });
   void stack.exited.then((what) => stop(what, 1));
   const env = functionEnvironment(stack, `http://localhost:${port}`);

@@ -32,7 +32,7 @@ afterAll(() => runner.close());
 it('a 1.5 s init does not count against a 1 s Timeout', async () => {
   const res = await fetch(`${runner.url}/v1/slow-init`);
   expect(res.status).toBe(200);
-  expect((await res.json()).remainingMs).toBeGreaterThan(500);
+  expect(((await res.json()) as { remainingMs: number }).remainingMs).toBeGreaterThan(500);
   expect(lines.join('\n')).toMatch(/SlowInitFunction: built in .*, init 1\.\d s/);
 });
 
