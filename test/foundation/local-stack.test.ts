@@ -5,7 +5,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -115,7 +115,8 @@ describe('npm start + admin CLI', () => {
       expect(err?.code).not.toBe(0);
       const lines = err!.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
       expect(lines).toEqual([`Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`]);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // 5 s on a machine with spare cores; npm, sh and tsx start slower when every core is busy.
+      expect(Date.now() - started).toBeLessThan(5_000 * Math.max(1, loadavg()[0] / (2 * cpus().length)));
       expect(marked(marker)).toEqual([]);
     } finally {
       blocker.close();
