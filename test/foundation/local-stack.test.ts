@@ -71,6 +71,14 @@ describe('npm start + admin CLI', () => {
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ id: created.id, name: 'Cli Person', teams: [{ path: `cli-team-${port}` }] });
 
+    // The README's import example: examples/news.json, then its articles are served.
+    const example = JSON.parse(readFileSync(join(ROOT, 'examples', 'news.json'), 'utf8'));
+    const imported = JSON.parse((await admin(['import-news', join(ROOT, 'examples', 'news.json')])).stdout);
+    expect(imported).toMatchObject({ articlesTotal: expect.any(Number) });
+    const article = await fetch(`http://localhost:${port}/api/v1/news/${example.articles[0].id}`);
+    expect(article.status).toBe(200);
+    expect(await article.json()).toMatchObject({ error: false, response: { id: example.articles[0].id } });
+
     // seed reuses what npm start seeded: the same users, team and tokens, twice.
     const seeded = JSON.parse((await admin(['seed'])).stdout);
     const again = JSON.parse((await admin(['seed', '--data-dir', dataDir], { LOCAL_DATA_DIR: '/nowhere' })).stdout);
