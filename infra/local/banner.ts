@@ -1,6 +1,7 @@
 // What npm start prints once it is ready: routes, the demo credentials and a description of the
 // demo data as it is now (asked of the running APIs with the demo user's token, not remembered).
-import type { DemoCredentials } from '../seed/demo.ts';
+import type { DemoCredentials } from '../seed/context.ts';
+import type { DemoSeed } from '../seed/demo.ts';
 import type { Runner } from './runner.ts';
 import type { LocalStack } from './stack.ts';
 
@@ -30,7 +31,7 @@ export async function describeData(url: string, demo: DemoCredentials): Promise<
   ];
 }
 
-export async function printBanner(runner: Runner, stack: LocalStack, env: Record<string, string>, demo: DemoCredentials) {
+export async function printBanner(runner: Runner, stack: LocalStack, env: Record<string, string>, demo: DemoSeed) {
   const byApi = new Map<string, string[]>();
   for (const r of runner.routes) {
     if (r.method === 'ANY') continue;

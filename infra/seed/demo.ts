@@ -3,19 +3,20 @@
 // stack); a second run finds the users and team still there, reuses them and prints the same
 // credentials (a token revoked since is replaced). Only when they are gone is a new set made.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { identity } from '../../lib/identity/service.ts';
+import { identity as identityService } from '../../lib/identity/wiring.ts';
+import type { DemoCredentials, DemoUser, SeedContext } from './context.ts';
 import { seedNotes } from './notes.ts';
 import { seedNews } from './news.ts';
 import { seedBank } from './bank.ts';
 
-export interface DemoUser { name: string; id: string; userPath: string; token: string; note?: string }
-export interface DemoCredentials { users: DemoUser[]; team: string; notes: string[]; reused?: boolean }
-export interface SeedContext { demo: DemoUser; alice: DemoUser; bob: DemoUser; teamPath: string }
+/** The demo set, and whether it was already there (`reused`) or made now. */
+export type DemoSeed = DemoCredentials & { reused: boolean };
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
 /** The demo set remembered in `stateFile`, if its users and team still exist (tokens renewed if revoked). */
-async function reuse(stateFile: string): Promise<DemoCredentials | undefined> {
+async function reuse(stateFile: string): Promise<DemoSeed | undefined> {
+  const identity = identityService();
   if (!existsSync(stateFile)) return undefined;
   const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as DemoCredentials;
   const users = await Promise.all(saved.users.map((u) => identity.getUser(u.id)));
@@ -28,6 +29,7 @@ async function reuse(stateFile: string): Promise<DemoCredentials | undefined> {
 }
 
 async function create(): Promise<DemoCredentials> {
+  const identity = identityService();
   const tag = suffix();
   const make = async (name: string, path: string, email: string, note?: string): Promise<DemoUser> => {
     const u = await identity.createUser({ name, email, userPath: `${path}-${tag}` });
@@ -50,7 +52,7 @@ async function create(): Promise<DemoCredentials> {
 }
 
 /** Seeds once per `stateFile`; later runs return the same users, team and tokens. */
-export async function seedDemo(stateFile: string): Promise<DemoCredentials> {
+export async function seedDemo(stateFile: string): Promise<DemoSeed> {
   const reused = await reuse(stateFile);
   if (reused) return reused;
   const made = await create();
