@@ -8,7 +8,13 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
 import { defaultDataDir, runningStack } from '../local/stack-file.ts';
 import { ROOT } from '../local/template.ts';
 
-export interface Target { kind: 'local' | 'deployed'; tableName: string; bucketName?: string; dataDir?: string; url?: string }
+export interface Target {
+  kind: 'local' | 'deployed';
+  tableName: string;
+  bucketName?: string;
+  dataDir?: string;
+  url?: string;
+}
 
 let active: Target | undefined;
 
@@ -16,14 +22,22 @@ export function targetLocal(dataDir = defaultDataDir()): Target {
   const dir = resolve(dataDir);
   const found = runningStack(dir);
   if (!found.running) {
-    throw new Error(`no local stack is running (${found.why}): start it with "npm start" `
-      + '(same LOCAL_DATA_DIR or --data-dir), or pass --table NAME --region REGION for a deployed stack');
+    throw new Error(
+      `no local stack is running (${found.why}): start it with "npm start" ` +
+        '(same LOCAL_DATA_DIR or --data-dir), or pass --table NAME --region REGION for a deployed stack',
+    );
   }
   const s = found.info;
   Object.assign(process.env, {
-    AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint, AWS_ENDPOINT_URL_S3: s.s3Endpoint, S3_FORCE_PATH_STYLE: 'true',
-    TABLE_NAME: s.tableName, BUCKET_NAME: s.bucketName, CODE_SENDER: 'outbox',
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint,
+    AWS_ENDPOINT_URL_S3: s.s3Endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: s.tableName,
+    BUCKET_NAME: s.bucketName,
+    CODE_SENDER: 'outbox',
   });
   const secretsFile = join(dir, 'secrets.json');
   if (existsSync(secretsFile)) {

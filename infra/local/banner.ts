@@ -31,24 +31,44 @@ export async function describeData(url: string, demo: DemoCredentials): Promise<
   ];
 }
 
-export async function printBanner(runner: Runner, stack: LocalStack, env: Record<string, string>, demo: DemoSeed) {
+export async function printBanner(
+  runner: Runner,
+  stack: LocalStack,
+  env: Record<string, string>,
+  demo: DemoSeed,
+) {
   const byApi = new Map<string, string[]>();
   for (const r of runner.routes) {
     if (r.method === 'ANY') continue;
-    (byApi.get(r.apiId) ?? byApi.set(r.apiId, []).get(r.apiId)!).push(`  ${r.method.padEnd(6)} ${r.path.padEnd(52)} ${r.entry}`);
+    (byApi.get(r.apiId) ?? byApi.set(r.apiId, []).get(r.apiId)!).push(
+      `  ${r.method.padEnd(6)} ${r.path.padEnd(52)} ${r.entry}`,
+    );
   }
   const lines: string[] = [''];
   for (const [api, routes] of byApi) lines.push(api, ...routes, '');
   lines.push(`Docs (try the APIs in a browser): ${runner.url}/`);
-  lines.push(`OpenAPI: ${['notes', 'news', 'bank'].map((n) => `${runner.url}/openapi/${n}.json`).join('  ')}`);
-  lines.push(`DynamoDB Local: ${stack.dynamoEndpoint} (table ${stack.tableName})   `
-    + `S3 emulator: ${stack.s3Endpoint} (bucket ${stack.bucketName})`, '');
-  lines.push(`Demo credentials (Authorization: Bearer <token>)${demo.reused ? ', the same as last time' : ''}:`);
-  for (const u of demo.users) lines.push(`  ${u.name.padEnd(14)} id ${u.id}  token ${u.token}${u.note ? `  (${u.note})` : ''}`);
+  lines.push(
+    `OpenAPI: ${['notes', 'news', 'bank'].map((n) => `${runner.url}/openapi/${n}.json`).join('  ')}`,
+  );
+  lines.push(
+    `DynamoDB Local: ${stack.dynamoEndpoint} (table ${stack.tableName})   ` +
+      `S3 emulator: ${stack.s3Endpoint} (bucket ${stack.bucketName})`,
+    '',
+  );
+  lines.push(
+    `Demo credentials (Authorization: Bearer <token>)${demo.reused ? ', the same as last time' : ''}:`,
+  );
+  for (const u of demo.users)
+    lines.push(`  ${u.name.padEnd(14)} id ${u.id}  token ${u.token}${u.note ? `  (${u.note})` : ''}`);
   for (const line of await describeData(runner.url, demo)) lines.push(`  ${line}`);
-  lines.push('', `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  Key: ${env.INTERNAL_API_KEY}`);
-  lines.push(`  curl -H 'Origin: ${env.INTERNAL_EDGE_ORIGIN}' -H 'Host: ${env.INTERNAL_API_HOST}' `
-    + `-H 'Key: ${env.INTERNAL_API_KEY}' ${runner.url}/api/internal/v1/csrf`);
+  lines.push(
+    '',
+    `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  Key: ${env.INTERNAL_API_KEY}`,
+  );
+  lines.push(
+    `  curl -H 'Origin: ${env.INTERNAL_EDGE_ORIGIN}' -H 'Host: ${env.INTERNAL_API_HOST}' ` +
+      `-H 'Key: ${env.INTERNAL_API_KEY}' ${runner.url}/api/internal/v1/csrf`,
+  );
   lines.push(`Try: curl -H 'Authorization: Bearer ${demo.users[0]?.token}' ${runner.url}/v1/me`, '');
   console.log(lines.join('\n'));
 }

@@ -13,9 +13,16 @@ import { ROOT } from './template.ts';
 
 const require = createRequire(import.meta.url);
 
-export interface FunctionEntry { id: string; entry: string }
+export interface FunctionEntry {
+  id: string;
+  entry: string;
+}
 export type Handler = (event: unknown, context: unknown) => Promise<unknown>;
-export interface Loaded { handler: Handler; buildMs: number; initMs: number }
+export interface Loaded {
+  handler: Handler;
+  buildMs: number;
+  initMs: number;
+}
 
 /** Source folders watched for changes (relative to the root); everything else is not a source. */
 const WATCHED = ['functions', 'lib'];
@@ -31,7 +38,10 @@ export interface BundlesOptions {
 
 /** Default for BundlesOptions.maxWarm (each loaded bundle holds its own SDK, zod and middy copies). */
 export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
-interface Built { file: string; inputs: Set<string> }
+interface Built {
+  file: string;
+  inputs: Set<string>;
+}
 
 export class Bundles {
   readonly outdir: string;
@@ -47,7 +57,10 @@ export class Bundles {
   private serial = 0;
   generation = 0;
 
-  constructor(functions: FunctionEntry[], private readonly opts: BundlesOptions = {}) {
+  constructor(
+    functions: FunctionEntry[],
+    private readonly opts: BundlesOptions = {},
+  ) {
     this.root = opts.root ?? ROOT;
     this.entries = new Map(functions.map((f) => [f.id, f]));
     const parent = opts.buildDir ?? join(tmpdir(), 'tri-api-build');
@@ -62,9 +75,15 @@ export class Bundles {
     if (watchSources) this.watch();
   }
 
-  get count(): number { return this.entries.size; }
-  get loadedCount(): number { return this.loaded.size; }
-  has(id: string): boolean { return this.entries.has(id) && existsSync(join(this.root, this.entries.get(id)!.entry)); }
+  get count(): number {
+    return this.entries.size;
+  }
+  get loadedCount(): number {
+    return this.loaded.size;
+  }
+  has(id: string): boolean {
+    return this.entries.has(id) && existsSync(join(this.root, this.entries.get(id)!.entry));
+  }
 
   /** Lambda's init phase for a function: build it if needed, then load its module. */
   async load(id: string, exportName = 'handler', beforeInit = async () => {}): Promise<Loaded> {
@@ -88,7 +107,10 @@ export class Bundles {
   /** A loaded handler, now the most recently used. */
   private warm(id: string): Handler | undefined {
     const handler = this.loaded.get(id);
-    if (handler) { this.loaded.delete(id); this.loaded.set(id, handler); }
+    if (handler) {
+      this.loaded.delete(id);
+      this.loaded.set(id, handler);
+    }
     return handler;
   }
 
@@ -103,7 +125,9 @@ export class Bundles {
 
   /** Builds every function not built yet, in one esbuild run (npm start does this while it seeds). */
   async buildAll(): Promise<void> {
-    const ids = [...this.entries.keys()].filter((id) => this.has(id) && !this.built.has(id) && !this.building.has(id));
+    const ids = [...this.entries.keys()].filter(
+      (id) => this.has(id) && !this.built.has(id) && !this.building.has(id),
+    );
     if (ids.length === 0) return;
     const job = this.build(ids);
     for (const id of ids) {
@@ -111,13 +135,17 @@ export class Bundles {
       one.catch(() => {}); // a failed run is retried per function on its first request
       this.building.set(id, one);
     }
-    await job.catch((err) => this.opts.log?.(`bundling failed; each function is retried on its first request\n${buildErrors(err)}`));
+    await job.catch((err) =>
+      this.opts.log?.(`bundling failed; each function is retried on its first request\n${buildErrors(err)}`),
+    );
   }
 
   private buildOne(id: string): Promise<Built> {
     let job = this.building.get(id);
     if (!job) {
-      job = this.build([id]).then((m) => m.get(id)!).finally(() => this.building.delete(id));
+      job = this.build([id])
+        .then((m) => m.get(id)!)
+        .finally(() => this.building.delete(id));
       this.building.set(id, job);
     }
     return job;
@@ -131,8 +159,16 @@ export class Bundles {
     const out = (id: string) => `${id}-${serial}`;
     const result = await esbuild.build({
       entryPoints: ids.map((id) => ({ in: join(this.root, this.entries.get(id)!.entry), out: out(id) })),
-      outdir: this.outdir, bundle: true, platform: 'node', target: 'node24', format: 'cjs',
-      outExtension: { '.js': '.cjs' }, sourcemap: 'linked', sourcesContent: false, metafile: true, logLevel: 'silent',
+      outdir: this.outdir,
+      bundle: true,
+      platform: 'node',
+      target: 'node24',
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      sourcemap: 'linked',
+      sourcesContent: false,
+      metafile: true,
+      logLevel: 'silent',
     });
     const fresh = new Map<string, Built>();
     for (const id of ids) {
@@ -162,7 +198,9 @@ export class Bundles {
         if (!name || !/\.(ts|js|json)$/.test(String(name))) return;
         this.pending.add(join(dir, String(name)));
         clearTimeout(this.timer);
-        this.timer = setTimeout(() => { this.rebuilding = this.reload(); }, 100);
+        this.timer = setTimeout(() => {
+          this.rebuilding = this.reload();
+        }, 100);
       });
       w.on('error', () => {});
       this.watchers.push(w);
@@ -173,10 +211,15 @@ export class Bundles {
   private async reload(): Promise<void> {
     const changed = [...this.pending];
     this.pending.clear();
-    const affected = [...this.built].filter(([, b]) => changed.some((f) => b.inputs.has(f))).map(([id]) => id);
+    const affected = [...this.built]
+      .filter(([, b]) => changed.some((f) => b.inputs.has(f)))
+      .map(([id]) => id);
     const names = changed.map((f) => relative(this.root, f)).join(', ');
     const log = this.opts.log ?? (() => {});
-    if (affected.length === 0) { this.generation += 1; return log(`changed ${names}: no loaded function uses it`); }
+    if (affected.length === 0) {
+      this.generation += 1;
+      return log(`changed ${names}: no loaded function uses it`);
+    }
     const t0 = performance.now();
     try {
       await this.build(affected);
@@ -184,7 +227,9 @@ export class Bundles {
     } catch (err) {
       for (const id of affected) this.drop(id);
       for (const id of affected) this.built.delete(id);
-      log(`changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n${buildErrors(err)}`);
+      log(
+        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n${buildErrors(err)}`,
+      );
     }
     this.generation += 1;
   }
@@ -201,10 +246,16 @@ export class Bundles {
 
 export const buildErrors = (err: unknown): string =>
   ((err as esbuild.BuildFailure).errors ?? [])
-    .map((e) => `${e.location?.file}:${e.location?.line} ${e.text}`).join('\n') || String((err as Error).message ?? err);
+    .map((e) => `${e.location?.file}:${e.location?.line} ${e.text}`)
+    .join('\n') || String((err as Error).message ?? err);
 
 const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 };
 
 /** Build folders start with their runner's pid; those of runners that are gone (killed) are removed. */

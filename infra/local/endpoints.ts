@@ -15,7 +15,11 @@ export interface LocalEndpoint {
   serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
-export interface EndpointOptions { baseUrl: string; s3: S3Client; bucketName: string }
+export interface EndpointOptions {
+  baseUrl: string;
+  s3: S3Client;
+  bucketName: string;
+}
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -23,8 +27,9 @@ const DOCS_DIR = join(ROOT, 'infra', 'local', 'docs');
 export const API_DOCUMENTS = ['notes', 'news', 'bank'] as const;
 
 /** Headers of what the runner serves itself: no sniffing, and nothing the page did not ask for. */
-const STATIC_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-  + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const STATIC_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 async function send(res: ServerResponse, status: number, type: string, body: Buffer | string, extra = {}) {
   const headers = await withSecurityHeaders({ 'Content-Type': type, ...extra });
@@ -46,8 +51,10 @@ export const images = (o: EndpointOptions): LocalEndpoint => ({
       const obj = await o.s3.send(new GetObjectCommand({ Bucket: o.bucketName, Key: key }));
       const bytes = Buffer.from(await obj.Body!.transformToByteArray());
       await send(res, 200, obj.ContentType ?? 'application/octet-stream', bytes, {
-        'Content-Length': String(bytes.length), 'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff',
+        'Content-Length': String(bytes.length),
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': "default-src 'none'",
+        'X-Content-Type-Options': 'nosniff',
         // Embeddable in notes rendered on other origins, as from the CloudFront distribution.
         'Cross-Origin-Resource-Policy': 'cross-origin',
       });
@@ -80,7 +87,8 @@ const DOCS_FILES: Record<string, { file: string; type: string }> = {
   '/_docs/swagger-ui.css': { file: join(SWAGGER_DIR, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
   '/_docs/swagger-ui-bundle.js': { file: join(SWAGGER_DIR, 'swagger-ui-bundle.js'), type: 'text/javascript' },
   '/_docs/swagger-ui-standalone-preset.js': {
-    file: join(SWAGGER_DIR, 'swagger-ui-standalone-preset.js'), type: 'text/javascript',
+    file: join(SWAGGER_DIR, 'swagger-ui-standalone-preset.js'),
+    type: 'text/javascript',
   },
 };
 
@@ -90,7 +98,10 @@ export const docsPage = (): LocalEndpoint => ({
   async serve(_req, res, path) {
     const { file, type } = DOCS_FILES[path];
     if (!existsSync(file)) return notFound(res);
-    await send(res, 200, type, readFileSync(file), { 'Content-Security-Policy': STATIC_CSP, 'Cache-Control': 'no-cache' });
+    await send(res, 200, type, readFileSync(file), {
+      'Content-Security-Policy': STATIC_CSP,
+      'Cache-Control': 'no-cache',
+    });
   },
 });
 

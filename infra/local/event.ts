@@ -32,12 +32,21 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 }
 
 export interface EventInput {
-  req: IncomingMessage; url: URL; path: string; method: string; requestId: string; body: Buffer;
-  route: CompiledRoute; pathParameters: Record<string, string>; binaryTypes: string[];
+  req: IncomingMessage;
+  url: URL;
+  path: string;
+  method: string;
+  requestId: string;
+  body: Buffer;
+  route: CompiledRoute;
+  pathParameters: Record<string, string>;
+  binaryTypes: string[];
 }
 
 const isBinary = (contentType: string, types: string[]) =>
-  types.some((t) => t === contentType || t === '*/*' || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))));
+  types.some(
+    (t) => t === contentType || t === '*/*' || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))),
+  );
 
 export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
@@ -49,27 +58,54 @@ export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};
-  for (const [k, v] of i.url.searchParams) { query[k] = v; (multiQuery[k] ??= []).push(v); }
+  for (const [k, v] of i.url.searchParams) {
+    query[k] = v;
+    (multiQuery[k] ??= []).push(v);
+  }
   const contentType = (i.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const binary = isBinary(contentType, i.binaryTypes);
   const now = Date.now();
   return {
-    resource: i.route.path, path: i.path, httpMethod: i.method, headers, multiValueHeaders,
+    resource: i.route.path,
+    path: i.path,
+    httpMethod: i.method,
+    headers,
+    multiValueHeaders,
     queryStringParameters: Object.keys(query).length ? query : null,
     multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
     pathParameters: i.route.params.length ? i.pathParameters : null,
     stageVariables: null,
     requestContext: {
-      accountId: '123456789012', apiId: i.route.apiId.toLowerCase(), authorizer: undefined,
-      protocol: `HTTP/${i.req.httpVersion}`, httpMethod: i.method, path: `/${STAGE}${i.path}`, stage: STAGE,
-      requestId: i.requestId, requestTimeEpoch: now, requestTime: new Date(now).toUTCString(),
-      resourceId: i.route.path, resourcePath: i.route.path, domainName: i.req.headers.host ?? 'localhost',
+      accountId: '123456789012',
+      apiId: i.route.apiId.toLowerCase(),
+      authorizer: undefined,
+      protocol: `HTTP/${i.req.httpVersion}`,
+      httpMethod: i.method,
+      path: `/${STAGE}${i.path}`,
+      stage: STAGE,
+      requestId: i.requestId,
+      requestTimeEpoch: now,
+      requestTime: new Date(now).toUTCString(),
+      resourceId: i.route.path,
+      resourcePath: i.route.path,
+      domainName: i.req.headers.host ?? 'localhost',
       extendedRequestId: i.requestId,
       identity: {
-        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
-        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: i.req.socket.remoteAddress ?? '127.0.0.1',
-        user: null, userAgent: i.req.headers['user-agent'] ?? null, userArn: null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: i.req.socket.remoteAddress ?? '127.0.0.1',
+        user: null,
+        userAgent: i.req.headers['user-agent'] ?? null,
+        userArn: null,
       },
     },
     body: i.body.length === 0 ? null : binary ? i.body.toString('base64') : i.body.toString('utf8'),
@@ -81,10 +117,17 @@ export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
 export function lambdaContext(functionId: string, timeoutMs: number, memoryMb: number): Context {
   const deadline = Date.now() + timeoutMs;
   return {
-    callbackWaitsForEmptyEventLoop: true, functionName: functionId, functionVersion: '$LATEST',
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: functionId,
+    functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionId}`,
-    memoryLimitInMB: String(memoryMb), awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${functionId}`,
-    logStreamName: 'local', getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {}, fail: () => {}, succeed: () => {},
+    memoryLimitInMB: String(memoryMb),
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionId}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
   };
 }

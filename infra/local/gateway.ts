@@ -16,7 +16,13 @@ export const GATEWAY_STATUS = {
 } as const;
 export type GatewayResponseType = keyof typeof GATEWAY_STATUS;
 
-export interface GatewayContext { requestId: string; resourcePath: string; method: string; path: string; message: string }
+export interface GatewayContext {
+  requestId: string;
+  resourcePath: string;
+  method: string;
+  path: string;
+  message: string;
+}
 
 const securityHeaders = httpSecurityHeaders();
 
@@ -30,15 +36,33 @@ export async function withSecurityHeaders(headers: Record<string, string>): Prom
 export class Gateway {
   constructor(private readonly template: Template) {}
 
-  async respond(res: ServerResponse, apiId: string, type: GatewayResponseType, ctx: GatewayContext): Promise<void> {
+  async respond(
+    res: ServerResponse,
+    apiId: string,
+    type: GatewayResponseType,
+    ctx: GatewayContext,
+  ): Promise<void> {
     const all = gatewayResponses(apiId, this.template);
     const serverSide = GATEWAY_STATUS[type] >= 500;
     const gr: GatewayResponse = all[type] ?? all[serverSide ? 'DEFAULT_5XX' : 'DEFAULT_4XX'] ?? {};
     const status = gr.StatusCode ?? GATEWAY_STATUS[type];
-    const c = { requestId: ctx.requestId, resourcePath: ctx.resourcePath, httpMethod: ctx.method, path: ctx.path, errorMessage: ctx.message };
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': ctx.requestId };
-    for (const [k, v] of Object.entries(gr.ResponseParameters?.Headers ?? {})) headers[k] = renderHeader(String(v), c);
-    const body = renderTemplate(gr.ResponseTemplates?.['application/json'] ?? '{"message":$context.error.messageString}', c);
+    const c = {
+      requestId: ctx.requestId,
+      resourcePath: ctx.resourcePath,
+      httpMethod: ctx.method,
+      path: ctx.path,
+      errorMessage: ctx.message,
+    };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-Request-Id': ctx.requestId,
+    };
+    for (const [k, v] of Object.entries(gr.ResponseParameters?.Headers ?? {}))
+      headers[k] = renderHeader(String(v), c);
+    const body = renderTemplate(
+      gr.ResponseTemplates?.['application/json'] ?? '{"message":$context.error.messageString}',
+      c,
+    );
     if (!res.headersSent) res.writeHead(status, await withSecurityHeaders(headers));
     res.end(body);
   }

@@ -18,7 +18,10 @@ export type Outcome =
   | { kind: 'failure'; reason: string }
   | { kind: 'timeout'; timeoutMs: number };
 
-interface Limits { timeoutMs: number; memoryMb: number }
+interface Limits {
+  timeoutMs: number;
+  memoryMb: number;
+}
 
 export class Lambdas {
   private readonly env: Map<string, Record<string, string>>;
@@ -28,7 +31,11 @@ export class Lambdas {
   private initQueue = Promise.resolve();
   private readonly idle: Array<() => void> = [];
 
-  constructor(template: Template, private readonly bundles: Bundles, private readonly log: (line: string) => void) {
+  constructor(
+    template: Template,
+    private readonly bundles: Bundles,
+    private readonly log: (line: string) => void,
+  ) {
     this.env = literalFunctionEnv(template);
     const globals = template.Globals?.Function ?? {};
     for (const [id, res] of Object.entries(template.Resources)) {
@@ -46,7 +53,9 @@ export class Lambdas {
     let loaded;
     let release = () => {};
     try {
-      loaded = await this.bundles.load(id, route.handler, async () => { release = await this.initTurn(); });
+      loaded = await this.bundles.load(id, route.handler, async () => {
+        release = await this.initTurn();
+      });
     } catch (err) {
       return { kind: 'failure', reason: `${id} could not start: ${buildErrors(err)}` };
     } finally {
@@ -70,11 +79,16 @@ export class Lambdas {
   private async initTurn(): Promise<() => void> {
     const previous = this.initQueue;
     let done!: () => void;
-    this.initQueue = new Promise<void>((resolve) => { done = resolve; });
+    this.initQueue = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     this.initsPending += 1;
     await previous;
     while (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
-    return () => { this.initsPending -= 1; done(); };
+    return () => {
+      this.initsPending -= 1;
+      done();
+    };
   }
 
   private async run(id: string, loaded: Loaded, event: APIGatewayProxyEvent): Promise<Outcome> {
@@ -89,10 +103,14 @@ export class Lambdas {
       timer = setTimeout(() => resolve({ kind: 'timeout', timeoutMs }), timeoutMs);
     });
     const run = withFunctionEnv(this.env.get(id) ?? {}, () =>
-      metered(() => loaded.handler(event, context) as Promise<APIGatewayProxyResult>))
-      .then(({ result, meter }): Outcome => (result && typeof result.statusCode === 'number'
-        ? { kind: 'ok', result, meter }
-        : { kind: 'failure', reason: `${id} returned a malformed Lambda proxy response` }))
+      metered(() => loaded.handler(event, context) as Promise<APIGatewayProxyResult>),
+    )
+      .then(
+        ({ result, meter }): Outcome =>
+          result && typeof result.statusCode === 'number'
+            ? { kind: 'ok', result, meter }
+            : { kind: 'failure', reason: `${id} returned a malformed Lambda proxy response` },
+      )
       .catch((err): Outcome => ({ kind: 'failure', reason: `${id} failed: ${(err as Error).stack ?? err}` }));
     try {
       return await Promise.race([run, timedOut]);

@@ -3,7 +3,11 @@
 // belongs to the API that shares most of its leading segments (for the dialect of its 404).
 import type { Route } from './template.ts';
 
-export interface CompiledRoute extends Route { regex: RegExp; params: string[]; staticScore: number }
+export interface CompiledRoute extends Route {
+  regex: RegExp;
+  params: string[];
+  staticScore: number;
+}
 
 export type Match =
   | { kind: 'route'; route: CompiledRoute; pathParameters: Record<string, string> }
@@ -12,12 +16,14 @@ export type Match =
 function compile(route: Route): CompiledRoute {
   const params: string[] = [];
   const segments = route.path.split('/').filter(Boolean);
-  const pattern = segments.map((s) => {
-    const m = /^\{(\w+)(\+?)\}$/.exec(s);
-    if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    params.push(m[1]);
-    return m[2] ? '(.+)' : '([^/]+)';
-  }).join('/');
+  const pattern = segments
+    .map((s) => {
+      const m = /^\{(\w+)(\+?)\}$/.exec(s);
+      if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(m[1]);
+      return m[2] ? '(.+)' : '([^/]+)';
+    })
+    .join('/');
   const staticScore = segments.reduce((score, s, i) => score + (s.startsWith('{') ? 0 : 2 ** (20 - i)), 0);
   return { ...route, regex: new RegExp(`^/${pattern}/?$`), params, staticScore };
 }
@@ -53,7 +59,10 @@ export class Router {
       const rs = r.path.split('/').filter(Boolean);
       let n = 0;
       while (n < segs.length && n < rs.length && rs[n] === segs[n]) n += 1;
-      if (n > bestLen) { best = r.apiId; bestLen = n; }
+      if (n > bestLen) {
+        best = r.apiId;
+        bestLen = n;
+      }
     }
     return best;
   }

@@ -18,7 +18,14 @@ import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
-import { binaryMediaTypes, listFunctions, listRoutes, loadTemplate, type Route, type Template } from './template.ts';
+import {
+  binaryMediaTypes,
+  listFunctions,
+  listRoutes,
+  loadTemplate,
+  type Route,
+  type Template,
+} from './template.ts';
 
 export { STAGE } from './event.ts';
 
@@ -36,12 +43,31 @@ export interface RunnerOptions {
   log?: (line: string) => void;
 }
 
-export interface Runner { url: string; port: number; routes: Route[]; close(): Promise<void>; bundles: Bundles }
+export interface Runner {
+  url: string;
+  port: number;
+  routes: Route[];
+  close(): Promise<void>;
+  bundles: Bundles;
+}
 
-interface Request { req: IncomingMessage; res: ServerResponse; method: string; url: URL; requestId: string; started: number }
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: URL;
+  requestId: string;
+  started: number;
+}
 
 /** A request the gateway answers itself; `path` is what API Gateway reports as $context.path. */
-type Refusal = { apiId: string; type: GatewayResponseType; resourcePath: string; message: string; path?: string };
+type Refusal = {
+  apiId: string;
+  type: GatewayResponseType;
+  resourcePath: string;
+  message: string;
+  path?: string;
+};
 
 class LocalGateway {
   readonly router: Router;
@@ -64,84 +90,154 @@ class LocalGateway {
   async handle(r: Request): Promise<void> {
     const raw = r.url.pathname;
     let path: string;
-    try { path = decodeURIComponent(raw); } catch {
-      return this.refuse(r, { apiId: this.router.apiOf(raw), type: 'BAD_REQUEST_PARAMETERS', resourcePath: '',
-        message: 'Malformed percent-encoding in the request path', path: raw });
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return this.refuse(r, {
+        apiId: this.router.apiOf(raw),
+        type: 'BAD_REQUEST_PARAMETERS',
+        resourcePath: '',
+        message: 'Malformed percent-encoding in the request path',
+        path: raw,
+      });
     }
     const endpoint = this.endpoints.find((e) => e.matches(r.method, path));
     if (endpoint) return endpoint.serve(r.req, r.res, path);
     const match = this.router.match(r.method, raw);
     if (match.kind === 'none') {
-      return this.refuse(r, { apiId: match.apiId, type: 'MISSING_AUTHENTICATION_TOKEN',
-        resourcePath: match.resourcePath, message: 'Missing Authentication Token', path });
+      return this.refuse(r, {
+        apiId: match.apiId,
+        type: 'MISSING_AUTHENTICATION_TOKEN',
+        resourcePath: match.resourcePath,
+        message: 'Missing Authentication Token',
+        path,
+      });
     }
     return this.invoke(r, match.route, match.pathParameters, path);
   }
 
-  private async invoke(r: Request, route: CompiledRoute, pathParameters: Record<string, string>, path: string) {
+  private async invoke(
+    r: Request,
+    route: CompiledRoute,
+    pathParameters: Record<string, string>,
+    path: string,
+  ) {
     let body: Buffer;
-    try { body = await readBody(r.req); } catch (err) {
+    try {
+      body = await readBody(r.req);
+    } catch (err) {
       if (!(err instanceof BodyTooLarge)) throw err;
       r.res.setHeader('Connection', 'close');
-      return this.refuse(r, { apiId: route.apiId, type: 'REQUEST_TOO_LARGE', resourcePath: route.path,
-        message: 'Request Too Long', path });
+      return this.refuse(r, {
+        apiId: route.apiId,
+        type: 'REQUEST_TOO_LARGE',
+        resourcePath: route.path,
+        message: 'Request Too Long',
+        path,
+      });
     }
-    const event = proxyEvent({ req: r.req, url: r.url, path, method: r.method, requestId: r.requestId, body, route,
-      pathParameters, binaryTypes: this.binaryTypes.get(route.apiId) ?? [] });
+    const event = proxyEvent({
+      req: r.req,
+      url: r.url,
+      path,
+      method: r.method,
+      requestId: r.requestId,
+      body,
+      route,
+      pathParameters,
+      binaryTypes: this.binaryTypes.get(route.apiId) ?? [],
+    });
     const outcome = await this.lambdas.invoke(route, event);
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
     const timeout = outcome.kind === 'timeout';
-    console.error(`[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`);
-    return this.refuse(r, { apiId: route.apiId, type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
-      resourcePath: route.path, message: 'Internal server error', path });
+    console.error(
+      `[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`,
+    );
+    return this.refuse(r, {
+      apiId: route.apiId,
+      type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
+      resourcePath: route.path,
+      message: 'Internal server error',
+      path,
+    });
   }
 
-  private reply(r: Request, route: CompiledRoute, result: APIGatewayProxyResult, meter: DynamoMeter, path: string) {
+  private reply(
+    r: Request,
+    route: CompiledRoute,
+    result: APIGatewayProxyResult,
+    meter: DynamoMeter,
+    path: string,
+  ) {
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) out[k] = String(v);
     for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) out[k] = v.map(String);
     out['X-Local-Dynamo-Requests'] = String(meter.requests);
     out['X-Local-Dynamo-Capacity'] = String(meter.capacity);
     out['X-Local-Duration-Ms'] = (performance.now() - r.started).toFixed(2);
-    const payload = result.body === undefined || result.body === null ? Buffer.alloc(0)
-      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-    this.log(`${r.method} ${path} -> ${route.functionId} ${result.statusCode} (${meter.requests} DynamoDB requests)`);
+    const payload =
+      result.body === undefined || result.body === null
+        ? Buffer.alloc(0)
+        : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+    this.log(
+      `${r.method} ${path} -> ${route.functionId} ${result.statusCode} (${meter.requests} DynamoDB requests)`,
+    );
     r.res.writeHead(result.statusCode, out).end(r.method === 'HEAD' ? undefined : payload);
   }
 
   private refuse(r: Request, f: Refusal): Promise<void> {
     const path = f.path ?? r.url.pathname;
     this.log(`${r.method} ${path} -> ${f.type}`);
-    return this.gateway.respond(r.res, f.apiId, f.type, { requestId: r.requestId, resourcePath: f.resourcePath,
-      method: r.method, path, message: f.message });
+    return this.gateway.respond(r.res, f.apiId, f.type, {
+      requestId: r.requestId,
+      resourcePath: f.resourcePath,
+      method: r.method,
+      path,
+      message: f.message,
+    });
   }
 
   /** Last resort: a bug in the runner still answers in the API's dialect, as a gateway 5xx. */
   failed(r: Request, err: unknown): Promise<void> {
     console.error('[runner] unexpected', err);
-    return this.refuse(r, { apiId: this.router.apiOf(r.url.pathname), type: 'INTEGRATION_FAILURE', resourcePath: '',
-      message: 'Internal server error' }).catch(() => { r.res.destroy(); });
+    return this.refuse(r, {
+      apiId: this.router.apiOf(r.url.pathname),
+      type: 'INTEGRATION_FAILURE',
+      resourcePath: '',
+      message: 'Internal server error',
+    }).catch(() => {
+      r.res.destroy();
+    });
   }
 }
 
 /** The request target as a URL on this host (`//x` and `*` are paths here, never another host). */
 const requestUrl = (target = '/'): URL => {
-  try { return new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`); } catch {
+  try {
+    return new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
+  } catch {
     return new URL('http://localhost/');
   }
 };
 
-const listen = (server: Server, port: number, host: string) => new Promise<void>((resolve, reject) => {
-  server.once('error', reject);
-  server.listen(port, host, () => { server.off('error', reject); resolve(); });
-});
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 
 export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const template = opts.template ?? loadTemplate();
   const log = opts.log ?? (() => {});
   Object.assign(process.env, opts.env);
   installScopedEnv();
-  const bundles = new Bundles(listFunctions(template), { buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'), log });
+  const bundles = new Bundles(listFunctions(template), {
+    buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'),
+    log,
+  });
   await bundles.start(opts.watch ?? false);
   const s3 = new S3Client({ ...localClientConfig(opts.s3Endpoint), forcePathStyle: true });
   const server = createServer();
@@ -158,13 +254,22 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
   const gateway = new LocalGateway(template, endpoints, bundles, log);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const r: Request = { req, res, method: (req.method ?? 'GET').toUpperCase(), requestId: randomUUID(),
-      url: requestUrl(req.url), started: performance.now() };
+    const r: Request = {
+      req,
+      res,
+      method: (req.method ?? 'GET').toUpperCase(),
+      requestId: randomUUID(),
+      url: requestUrl(req.url),
+      started: performance.now(),
+    };
     gateway.handle(r).catch((err) => gateway.failed(r, err));
   });
   server.keepAliveTimeout = 5_000;
   return {
-    url, port, routes: gateway.router.routes, bundles,
+    url,
+    port,
+    routes: gateway.router.routes,
+    bundles,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,7 +6,12 @@ import { join, resolve } from 'node:path';
 import { ROOT } from './template.ts';
 
 export interface StackInfo {
-  pid: number; url: string; dynamoEndpoint: string; s3Endpoint: string; tableName: string; bucketName: string;
+  pid: number;
+  url: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  tableName: string;
+  bucketName: string;
 }
 
 /** LOCAL_DATA_DIR (relative to the repository root), default `.local`. */
@@ -14,7 +19,12 @@ export const defaultDataDir = (): string => resolve(ROOT, process.env.LOCAL_DATA
 export const stackFile = (dataDir: string): string => join(dataDir, 'stack.json');
 
 export const isAlive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 };
 
 export function writeStackInfo(dataDir: string, info: StackInfo): void {
@@ -26,7 +36,9 @@ export function removeStackInfo(dataDir: string, pid = process.pid): void {
   const file = stackFile(dataDir);
   try {
     if (JSON.parse(readFileSync(file, 'utf8')).pid === pid) rmSync(file, { force: true });
-  } catch { /* no file, or not ours to read */ }
+  } catch {
+    /* no file, or not ours to read */
+  }
 }
 
 export type StackLookup = { running: true; info: StackInfo } | { running: false; why: string };
@@ -36,12 +48,17 @@ export function runningStack(dataDir: string): StackLookup {
   const file = stackFile(dataDir);
   if (!existsSync(file)) return { running: false, why: `${file} is missing` };
   let info: StackInfo;
-  try { info = JSON.parse(readFileSync(file, 'utf8')); } catch {
+  try {
+    info = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
     return { running: false, why: `${file} is unreadable` };
   }
   if (!Number.isInteger(info.pid) || !isAlive(info.pid)) {
     rmSync(file, { force: true });
-    return { running: false, why: `${file} named process ${info.pid}, which is not running (stale file removed)` };
+    return {
+      running: false,
+      why: `${file} named process ${info.pid}, which is not running (stale file removed)`,
+    };
   }
   return { running: true, info };
 }

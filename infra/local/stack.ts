@@ -5,7 +5,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  type DynamoLocal, ensureBucket, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, type S3Local, startDynamoDbLocal, startS3Local,
+  type DynamoLocal,
+  ensureBucket,
+  ensureTable,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  type S3Local,
+  startDynamoDbLocal,
+  startS3Local,
 } from './services.ts';
 import { loadTemplate } from './template.ts';
 
@@ -31,16 +38,24 @@ export interface StackOptions {
   phase?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 }
 
-export interface LocalSecrets { internalApiKey: string; csrfSigningSecret: string; mfaEncryptionKey: string }
+export interface LocalSecrets {
+  internalApiKey: string;
+  csrfSigningSecret: string;
+  mfaEncryptionKey: string;
+}
 
 /** Local deployment secrets: from the environment when set, else generated once into DATA_DIR/secrets.json. */
 export function localSecrets(dataDir: string | undefined): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
-  const stored: Partial<LocalSecrets> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const stored: Partial<LocalSecrets> =
+    file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const secrets: LocalSecrets = {
-    internalApiKey: process.env.INTERNAL_API_KEY ?? stored.internalApiKey ?? randomBytes(24).toString('base64url'),
-    csrfSigningSecret: process.env.CSRF_SIGNING_SECRET ?? stored.csrfSigningSecret ?? randomBytes(32).toString('base64url'),
-    mfaEncryptionKey: process.env.MFA_ENCRYPTION_KEY ?? stored.mfaEncryptionKey ?? randomBytes(32).toString('base64url'),
+    internalApiKey:
+      process.env.INTERNAL_API_KEY ?? stored.internalApiKey ?? randomBytes(24).toString('base64url'),
+    csrfSigningSecret:
+      process.env.CSRF_SIGNING_SECRET ?? stored.csrfSigningSecret ?? randomBytes(32).toString('base64url'),
+    mfaEncryptionKey:
+      process.env.MFA_ENCRYPTION_KEY ?? stored.mfaEncryptionKey ?? randomBytes(32).toString('base64url'),
   };
   if (file) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -56,29 +71,52 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const s3Dir = dataDir ? join(dataDir, 's3') : join(scratch, `s3-${process.pid}-${Date.now()}`);
   const phase = opts.phase ?? (async (_name, fn) => fn());
   const started = await Promise.allSettled([
-    phase('DynamoDB Local', () => startDynamoDbLocal({ dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined })),
+    phase('DynamoDB Local', () =>
+      startDynamoDbLocal({ dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined }),
+    ),
     phase('S3 emulator', () => startS3Local({ directory: s3Dir })),
   ]);
-  const stopAll = () => Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+  const stopAll = () =>
+    Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
   const failed = started.find((s) => s.status === 'rejected');
-  if (failed) { await stopAll(); throw failed.reason; }
-  const [dynamo, s3] = started.map((s) => (s as PromiseFulfilledResult<DynamoLocal | S3Local>).value) as [DynamoLocal, S3Local];
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  const [dynamo, s3] = started.map((s) => (s as PromiseFulfilledResult<DynamoLocal | S3Local>).value) as [
+    DynamoLocal,
+    S3Local,
+  ];
   let stopping = false;
-  const exited = new Promise<string>((resolveExit) => dynamo.process.once('exit', (code, signal) => {
-    if (!stopping) resolveExit(`DynamoDB Local exited (${signal ?? code})`);
-  }));
+  const exited = new Promise<string>((resolveExit) =>
+    dynamo.process.once('exit', (code, signal) => {
+      if (!stopping) resolveExit(`DynamoDB Local exited (${signal ?? code})`);
+    }),
+  );
   try {
-    await phase('table and bucket', () => Promise.all([ensureTable(dynamo.endpoint, LOCAL_TABLE, template),
-      ensureBucket(s3.endpoint, LOCAL_BUCKET)]));
+    await phase('table and bucket', () =>
+      Promise.all([
+        ensureTable(dynamo.endpoint, LOCAL_TABLE, template),
+        ensureBucket(s3.endpoint, LOCAL_BUCKET),
+      ]),
+    );
   } catch (err) {
     stopping = true;
     await stopAll();
     throw err;
   }
   return {
-    dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET,
-    secrets: localSecrets(dataDir), exited,
-    stop: async () => { stopping = true; await stopAll(); },
+    dataDir,
+    dynamoEndpoint: dynamo.endpoint,
+    s3Endpoint: s3.endpoint,
+    tableName: LOCAL_TABLE,
+    bucketName: LOCAL_BUCKET,
+    secrets: localSecrets(dataDir),
+    exited,
+    stop: async () => {
+      stopping = true;
+      await stopAll();
+    },
   };
 }
 
@@ -106,7 +144,13 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
-  for (const key of ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL']) {
+  for (const key of [
+    'INTERNAL_EDGE_ORIGIN',
+    'INTERNAL_API_HOST',
+    'TRANSFER_STEP_UP_AMOUNT',
+    'PUBLIC_BASE_URL',
+    'POWERTOOLS_LOG_LEVEL',
+  ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }
   return defaults;

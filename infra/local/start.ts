@@ -28,11 +28,12 @@ async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const portFree = (): Promise<boolean> => new Promise((resolve) => {
-  const probe = createServer();
-  probe.once('error', () => resolve(false));
-  probe.listen(port, host, () => probe.close(() => resolve(true)));
-});
+const portFree = (): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
 
 let stack: LocalStack | undefined;
 let runner: Runner | undefined;
@@ -44,7 +45,10 @@ async function stop(why: string, code: number): Promise<void> {
   watchdog.stop();
   removeStackInfo(dataDir);
   say(`${why}: stopping`);
-  setTimeout(() => { say(`not stopped in ${STOP_LIMIT_MS / 1000} s: exiting`); process.exit(code || 1); }, STOP_LIMIT_MS);
+  setTimeout(() => {
+    say(`not stopped in ${STOP_LIMIT_MS / 1000} s: exiting`);
+    process.exit(code || 1);
+  }, STOP_LIMIT_MS);
   await runner?.close().catch(() => {});
   await stack?.stop().catch(() => {});
   say('stopped');
@@ -53,8 +57,14 @@ async function stop(why: string, code: number): Promise<void> {
 
 const watchdog = watchProcessTree((why) => void stop(why, 1));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal, 0));
-process.on('uncaughtException', (err) => { console.error(err); void stop('unexpected error', 1); });
-process.on('unhandledRejection', (err) => { console.error(err); void stop('unexpected error', 1); });
+process.on('uncaughtException', (err) => {
+  console.error(err);
+  void stop('unexpected error', 1);
+});
+process.on('unhandledRejection', (err) => {
+  console.error(err);
+  void stop('unexpected error', 1);
+});
 // Whatever way the process ends: no stack.json of ours and no bundles stay behind.
 process.on('exit', () => {
   removeStackInfo(dataDir);
@@ -64,30 +74,56 @@ process.on('exit', () => {
 async function main(): Promise<void> {
   const other = runningStack(dataDir);
   if (other.running) {
-    console.error(`A local stack already runs on ${dataDir} (pid ${other.info.pid}, ${other.info.url}): `
-      + 'stop it first, or set LOCAL_DATA_DIR to another folder');
+    console.error(
+      `A local stack already runs on ${dataDir} (pid ${other.info.pid}, ${other.info.url}): ` +
+        'stop it first, or set LOCAL_DATA_DIR to another folder',
+    );
     process.exit(1);
   }
   if (!(await portFree())) {
-    console.error(`Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`);
+    console.error(
+      `Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`,
+    );
     process.exit(1);
   }
   say(`data: ${dataDir}`);
   // Imported only now, so that a port in use is reported before anything heavy loads.
-  const [{ startLocalStack, functionEnvironment }, { startRunner }, { seedDemo }, { printBanner }] = await Promise.all([
-    import('./stack.ts'), import('./runner.ts'), import('../seed/demo.ts'), import('./banner.ts'),
-  ]);
+  const [{ startLocalStack, functionEnvironment }, { startRunner }, { seedDemo }, { printBanner }] =
+    await Promise.all([
+      import('./stack.ts'),
+      import('./runner.ts'),
+      import('../seed/demo.ts'),
+      import('./banner.ts'),
+    ]);
   stack = await startLocalStack({ dataDir, phase });
   void stack.exited.then((what) => stop(what, 1));
   const env = functionEnvironment(stack, `http://localhost:${port}`);
   const s = stack;
-  runner = await phase(`runner on port ${port}`, () => startRunner({
-    port, host, env, s3Endpoint: s.s3Endpoint, bucketName: s.bucketName, watch: true, buildDir: join(dataDir, 'build'),
-    log: process.env.QUIET ? (line) => { if (line.startsWith('changed ')) say(line); } : (line) => say(line),
-  }));
+  runner = await phase(`runner on port ${port}`, () =>
+    startRunner({
+      port,
+      host,
+      env,
+      s3Endpoint: s.s3Endpoint,
+      bucketName: s.bucketName,
+      watch: true,
+      buildDir: join(dataDir, 'build'),
+      log: process.env.QUIET
+        ? (line) => {
+            if (line.startsWith('changed ')) say(line);
+          }
+        : (line) => say(line),
+    }),
+  );
   const r = runner;
-  writeStackInfo(dataDir, { pid: process.pid, url: r.url, dynamoEndpoint: s.dynamoEndpoint, s3Endpoint: s.s3Endpoint,
-    tableName: s.tableName, bucketName: s.bucketName });
+  writeStackInfo(dataDir, {
+    pid: process.pid,
+    url: r.url,
+    dynamoEndpoint: s.dynamoEndpoint,
+    s3Endpoint: s.s3Endpoint,
+    tableName: s.tableName,
+    bucketName: s.bucketName,
+  });
   const [, demo] = await Promise.all([
     phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll()),
     phase('demo data', () => seedDemo(join(dataDir, 'demo.json'))),

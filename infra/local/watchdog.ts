@@ -5,7 +5,11 @@
 // elsewhere only the parent is watched.
 import { readdirSync, readFileSync } from 'node:fs';
 
-interface Proc { pid: number; start: string; name: string }
+interface Proc {
+  pid: number;
+  start: string;
+  name: string;
+}
 
 /** pid, ppid, start time and name of a process, from /proc/<pid>/stat (undefined when gone). */
 function stat(pid: number): { ppid: number; proc: Proc } | undefined {
@@ -39,13 +43,17 @@ function children(name: string): Proc[] {
       const list = readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').trim();
       for (const p of list ? list.split(' ') : []) pids.add(Number(p));
     }
-  } catch { return []; }
+  } catch {
+    return [];
+  }
   return [...pids].map((p) => stat(p)?.proc).filter((p): p is Proc => p?.name === name);
 }
 
 const same = (p: Proc) => stat(p.pid)?.proc.start === p.start;
 
-export interface Watchdog { stop(): void }
+export interface Watchdog {
+  stop(): void;
+}
 
 export function watchProcessTree(onLost: (why: string) => void, intervalMs = 500): Watchdog {
   const linux = process.platform === 'linux';
@@ -61,6 +69,9 @@ export function watchProcessTree(onLost: (why: string) => void, intervalMs = 500
     if (dead) return lost(`child process ${dead.pid} (${dead.name}) is gone`);
   }, intervalMs);
   timer.unref();
-  const lost = (why: string) => { clearInterval(timer); onLost(why); };
+  const lost = (why: string) => {
+    clearInterval(timer);
+    onLost(why);
+  };
   return { stop: () => clearInterval(timer) };
 }

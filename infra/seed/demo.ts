@@ -35,11 +35,22 @@ async function create(): Promise<DemoCredentials> {
     const u = await identity.createUser({ name, email, userPath: `${path}-${tag}` });
     return { name, id: u.id, userPath: u.userPath, token: await identity.issueToken(u.id), note };
   };
-  const demo = await make('Demo User', 'demo', 'demo@example.org', 'owns notes, team admin, bank admin with an OTP factor');
+  const demo = await make(
+    'Demo User',
+    'demo',
+    'demo@example.org',
+    'owns notes, team admin, bank admin with an OTP factor',
+  );
   const alice = await make('Alice', 'alice', 'alice@example.org', 'member of the demo team');
   const bob = await make('Bob', 'bob', 'bob@example.org', 'no team');
   await identity.grantRole(demo.id, 'admin');
-  const team = await identity.createTeam({ ownerId: demo.id, path: `demo-team-${tag}`, name: 'Demo Team', visibility: 'public', description: 'A team to try team notes' });
+  const team = await identity.createTeam({
+    ownerId: demo.id,
+    path: `demo-team-${tag}`,
+    name: 'Demo Team',
+    visibility: 'public',
+    description: 'A team to try team notes',
+  });
   await identity.addMember(team.path, alice.id);
   const ctx: SeedContext = { demo, alice, bob, teamPath: team.path };
   const notes = [

@@ -17,7 +17,9 @@ describe.skipIf(missing || !local)('docs page at /', () => {
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
     });
   });
   afterAll(() => browser?.close());
@@ -40,7 +42,10 @@ describe.skipIf(missing || !local)('docs page at /', () => {
     await page.locator('.modal-ux .auth-btn-wrapper button.authorize').click();
     await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
 
-    const op = page.locator('.opblock').filter({ has: page.locator('.opblock-summary-path[data-path="/v1/me"]') }).first();
+    const op = page
+      .locator('.opblock')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/v1/me"]') })
+      .first();
     await op.locator('.opblock-summary').click();
     await op.locator('button.try-out__btn').click();
     await op.locator('button.execute').click();

@@ -10,7 +10,13 @@ const real = loadTemplate();
 const fn = (entry: string, path: string) => ({
   Type: 'AWS::Serverless::Function',
   Metadata: { BuildMethod: 'esbuild', BuildProperties: { EntryPoints: [entry] } },
-  Properties: { Handler: 'index.handler', Timeout: 1, Events: { Api: { Type: 'Api', Properties: { RestApiId: { Ref: 'NotesApi' }, Path: path, Method: 'get' } } } },
+  Properties: {
+    Handler: 'index.handler',
+    Timeout: 1,
+    Events: {
+      Api: { Type: 'Api', Properties: { RestApiId: { Ref: 'NotesApi' }, Path: path, Method: 'get' } },
+    },
+  },
 });
 const template: Template = {
   ...real,
@@ -24,8 +30,14 @@ const template: Template = {
 let runner: Runner;
 const lines: string[] = [];
 beforeAll(async () => {
-  runner = await startRunner({ port: await freePort(), env: {}, s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    bucketName: process.env.BUCKET_NAME!, template, log: (l) => lines.push(l) });
+  runner = await startRunner({
+    port: await freePort(),
+    env: {},
+    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
+    bucketName: process.env.BUCKET_NAME!,
+    template,
+    log: (l) => lines.push(l),
+  });
 });
 afterAll(() => runner.close());
 
@@ -40,5 +52,8 @@ it('a function past its Timeout gets the gateway timeout response in the API dia
   const res = await fetch(`${runner.url}/v1/never-answers`);
   expect(res.status).toBe(503);
   expect(res.headers.get('x-request-id')).toBeTruthy();
-  expect(await res.json()).toMatchObject({ code: 50300, description: 'The operation timed out; retry later' });
+  expect(await res.json()).toMatchObject({
+    code: 50300,
+    description: 'The operation timed out; retry later',
+  });
 });

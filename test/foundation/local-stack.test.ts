@@ -22,19 +22,35 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Started { child: ChildProcess; marker: string; output: () => string }
+interface Started {
+  child: ChildProcess;
+  marker: string;
+  output: () => string;
+}
 
 /** `npm start` as a user runs it; resolves once the banner is printed. */
 async function npmStart(port: number, env: Record<string, string> = {}): Promise<Started> {
   const marker = randomUUID();
   markers.push(marker);
   const child = spawn('npm', ['start'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, QUIET: '1', [MARKER]: marker, ...env },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOCAL_DATA_DIR: dataDir,
+      QUIET: '1',
+      [MARKER]: marker,
+      ...env,
+    },
   });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const deadline = Date.now() + 240_000;
   while (!/\[start\] ready in/.test(out)) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
@@ -46,30 +62,61 @@ async function npmStart(port: number, env: Record<string, string> = {}): Promise
 
 const stackInfo = () => JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8'));
 const admin = (args: string[], env: Record<string, string> = {}) =>
-  run(tsx, ['infra/admin/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, LOCAL_DATA_DIR: dataDir, ...env } });
+  run(tsx, ['infra/admin/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOCAL_DATA_DIR: dataDir, ...env },
+  });
 const bundlesLeft = () => (existsSync(join(dataDir, 'build')) ? readdirSync(join(dataDir, 'build')) : []);
-const credentials = (seeded: { users: Array<{ id: string; token: string }>; team: string }) =>
-  ({ team: seeded.team, users: seeded.users.map((u) => [u.id, u.token]) });
+const credentials = (seeded: { users: Array<{ id: string; token: string }>; team: string }) => ({
+  team: seeded.team,
+  users: seeded.users.map((u) => [u.id, u.token]),
+});
 
 describe('npm start + admin CLI', () => {
   it('phases, CLI-made users, an idempotent seed, a restart; SIGTERM to npm stops the whole tree', async () => {
     const port = await freePort();
     const first = await npmStart(port);
     const out = first.output();
-    for (const phase of ['DynamoDB Local', 'S3 emulator', 'table and bucket', 'bundling \\d+ functions', 'demo data']) {
+    for (const phase of [
+      'DynamoDB Local',
+      'S3 emulator',
+      'table and bucket',
+      'bundling \\d+ functions',
+      'demo data',
+    ]) {
       expect(out).toMatch(new RegExp(`\\[start\\] ${phase}: done in \\d+\\.\\d s`));
     }
     expect(out).toMatch(/GET\s+\/v1\/me\s+functions\/notes\/get-me\.ts/);
     expect(out).toMatch(/token tri_/);
 
     // The CLI finds the stack through LOCAL_DATA_DIR, as npm start did.
-    const created = JSON.parse((await admin(['create-user', '--name', 'Cli Person', '--email', 'cli@example.org'])).stdout);
+    const created = JSON.parse(
+      (await admin(['create-user', '--name', 'Cli Person', '--email', 'cli@example.org'])).stdout,
+    );
     expect(Object.keys(created).sort()).toEqual(['id', 'name', 'token', 'userPath']);
-    const team = JSON.parse((await admin(['create-team', '--owner', created.id, '--path', `cli-team-${port}`, '--name', 'CLI Team'])).stdout);
+    const team = JSON.parse(
+      (
+        await admin([
+          'create-team',
+          '--owner',
+          created.id,
+          '--path',
+          `cli-team-${port}`,
+          '--name',
+          'CLI Team',
+        ])
+      ).stdout,
+    );
     expect(team).toMatchObject({ ownerId: created.id, path: `cli-team-${port}`, visibility: 'private' });
-    const me = await fetch(`http://localhost:${port}/v1/me`, { headers: { Authorization: `Bearer ${created.token}` } });
+    const me = await fetch(`http://localhost:${port}/v1/me`, {
+      headers: { Authorization: `Bearer ${created.token}` },
+    });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ id: created.id, name: 'Cli Person', teams: [{ path: `cli-team-${port}` }] });
+    expect(await me.json()).toMatchObject({
+      id: created.id,
+      name: 'Cli Person',
+      teams: [{ path: `cli-team-${port}` }],
+    });
 
     // The README's import example: examples/news.json, then its articles are served.
     const example = JSON.parse(readFileSync(join(ROOT, 'examples', 'news.json'), 'utf8'));
@@ -81,7 +128,9 @@ describe('npm start + admin CLI', () => {
 
     // seed reuses what npm start seeded: the same users, team and tokens, twice.
     const seeded = JSON.parse((await admin(['seed'])).stdout);
-    const again = JSON.parse((await admin(['seed', '--data-dir', dataDir], { LOCAL_DATA_DIR: '/nowhere' })).stdout);
+    const again = JSON.parse(
+      (await admin(['seed', '--data-dir', dataDir], { LOCAL_DATA_DIR: '/nowhere' })).stdout,
+    );
     expect(credentials(again)).toEqual(credentials(seeded));
     expect(out).toContain(`token ${seeded.users[0].token}`);
 
@@ -91,13 +140,17 @@ describe('npm start + admin CLI', () => {
     expect(await leftAfter(first.marker, 10_000)).toEqual([]);
     expect(existsSync(join(dataDir, 'stack.json'))).toBe(false);
     expect(bundlesLeft()).toEqual([]);
-    await expect(admin(['create-user', '--name', 'x'])).rejects.toMatchObject({ stderr: expect.stringMatching(/no local stack is running/) });
+    await expect(admin(['create-user', '--name', 'x'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/no local stack is running/),
+    });
 
     // Restart: the data is still there, and the banner tells the same credentials.
     const second = await npmStart(port);
     expect(second.output()).toContain(`token ${seeded.users[0].token}`);
     expect(second.output()).toContain('the same as last time');
-    const still = await fetch(`http://localhost:${port}/v1/me`, { headers: { Authorization: `Bearer ${created.token}` } });
+    const still = await fetch(`http://localhost:${port}/v1/me`, {
+      headers: { Authorization: `Bearer ${created.token}` },
+    });
     expect(still.status).toBe(200);
 
     // kill -9 of the runner (node under tsx): its children (esbuild, DynamoDB Local) and its
@@ -105,7 +158,8 @@ describe('npm start + admin CLI', () => {
     process.kill(stackInfo().pid, 'SIGKILL');
     expect(await leftAfter(second.marker, 10_000)).toEqual([]);
     await expect(admin(['create-user', '--name', 'x'])).rejects.toMatchObject({
-      code: 1, stderr: expect.stringMatching(/no local stack is running .*not running \(stale file removed\)/),
+      code: 1,
+      stderr: expect.stringMatching(/no local stack is running .*not running \(stale file removed\)/),
     });
   }, 600_000);
 
@@ -118,11 +172,17 @@ describe('npm start + admin CLI', () => {
     const started = Date.now();
     try {
       const err = await run('npm', ['start', '--silent'], {
-        cwd: ROOT, env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, [MARKER]: marker },
-      }).then(() => undefined, (e) => e as { code: number; stderr: string });
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, [MARKER]: marker },
+      }).then(
+        () => undefined,
+        (e) => e as { code: number; stderr: string },
+      );
       expect(err?.code).not.toBe(0);
       const lines = err!.stderr.split('\n').filter((l) => l && !l.startsWith('npm warn'));
-      expect(lines).toEqual([`Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`]);
+      expect(lines).toEqual([
+        `Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`,
+      ]);
       // 5 s on a machine with spare cores; npm, sh and tsx start slower when every core is busy.
       expect(Date.now() - started).toBeLessThan(5_000 * Math.max(1, loadavg()[0] / (2 * cpus().length)));
       expect(marked(marker)).toEqual([]);
@@ -132,10 +192,26 @@ describe('npm start + admin CLI', () => {
   }, 60_000);
 
   it('bad input: a clear message and a non-zero exit', async () => {
-    await expect(run(tsx, ['infra/admin/cli.ts', 'create-user'], { cwd: ROOT })).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--name/) });
-    await expect(run(tsx, ['infra/admin/cli.ts', 'create-team', '--owner', 'x', '--path', 'Bad Path', '--name', 'n'], { cwd: ROOT })).rejects.toMatchObject({ stderr: expect.stringMatching(/path/i) });
-    writeFileSync(join(dataDir, 'stack.json'), JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://localhost:1' }));
-    await expect(admin(['create-user', '--name', 'x'])).rejects.toMatchObject({ stderr: expect.stringMatching(/no local stack is running/) });
-    await expect(run(tsx, ['infra/admin/cli.ts', 'create-user', '--name', 'x', '--data-dir', join(dataDir, 'nowhere')], { cwd: ROOT })).rejects.toMatchObject({ stderr: expect.stringMatching(/npm start/) });
+    await expect(run(tsx, ['infra/admin/cli.ts', 'create-user'], { cwd: ROOT })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--name/),
+    });
+    await expect(
+      run(tsx, ['infra/admin/cli.ts', 'create-team', '--owner', 'x', '--path', 'Bad Path', '--name', 'n'], {
+        cwd: ROOT,
+      }),
+    ).rejects.toMatchObject({ stderr: expect.stringMatching(/path/i) });
+    writeFileSync(
+      join(dataDir, 'stack.json'),
+      JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://localhost:1' }),
+    );
+    await expect(admin(['create-user', '--name', 'x'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/no local stack is running/),
+    });
+    await expect(
+      run(tsx, ['infra/admin/cli.ts', 'create-user', '--name', 'x', '--data-dir', join(dataDir, 'nowhere')], {
+        cwd: ROOT,
+      }),
+    ).rejects.toMatchObject({ stderr: expect.stringMatching(/npm start/) });
   }, 120_000);
 });

@@ -9,18 +9,38 @@ import { ROOT } from '../../infra/local/template.ts';
 import { killMarked, leftAfter, MARKER } from '../support/processes.ts';
 
 const markers: string[] = [];
-afterAll(() => { for (const m of markers) killMarked(m); });
+afterAll(() => {
+  for (const m of markers) killMarked(m);
+});
 
-async function nestedVitest(env: Record<string, string> = {}): Promise<{ code: number | null; out: string; marker: string }> {
+async function nestedVitest(
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; marker: string }> {
   const marker = randomUUID();
   markers.push(marker);
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', 'test/fixtures/orphans/vitest.config.ts'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TEST_BASE_URL: '', LOCAL_RUNNER_URL: '', [MARKER]: marker, TRI_API_TEST_NO_PREBUILD: '1', ...env },
-  });
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', 'vitest'),
+    ['run', '--config', 'test/fixtures/orphans/vitest.config.ts'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        TEST_BASE_URL: '',
+        LOCAL_RUNNER_URL: '',
+        [MARKER]: marker,
+        TRI_API_TEST_NO_PREBUILD: '1',
+        ...env,
+      },
+    },
+  );
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, out, marker };
 }

@@ -11,16 +11,27 @@ mkdirSync(join(root, 'functions'));
 mkdirSync(join(root, 'lib'));
 const lines: string[] = [];
 const bundles = new Bundles(
-  [{ id: 'Greeter', entry: 'functions/greet.ts' }, { id: 'Other', entry: 'functions/other.ts' }],
+  [
+    { id: 'Greeter', entry: 'functions/greet.ts' },
+    { id: 'Other', entry: 'functions/other.ts' },
+  ],
   { root, buildDir: join(root, 'build'), log: (l) => lines.push(l) },
 );
-afterAll(async () => { await bundles.stop(); rmSync(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await bundles.stop();
+  rmSync(root, { recursive: true, force: true });
+});
 
 const word = (w: string) => `export const word = ${JSON.stringify(w)};\n`;
 writeFileSync(join(root, 'lib', 'word.ts'), word('first'));
-writeFileSync(join(root, 'functions', 'greet.ts'),
-  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word });\n");
-writeFileSync(join(root, 'functions', 'other.ts'), 'export const handler = async () => ({ statusCode: 204 });\n');
+writeFileSync(
+  join(root, 'functions', 'greet.ts'),
+  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word });\n",
+);
+writeFileSync(
+  join(root, 'functions', 'other.ts'),
+  'export const handler = async () => ({ statusCode: 204 });\n',
+);
 
 it('rebuilds what a saved file is part of, says so, and serves the new code within 5 s', async () => {
   await bundles.start(true);
@@ -32,7 +43,8 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   const generation = bundles.generation;
   const saved = Date.now();
   writeFileSync(join(root, 'lib', 'word.ts'), word('second'));
-  while (bundles.generation === generation && Date.now() - saved < 5_000) await new Promise((r) => setTimeout(r, 25));
+  while (bundles.generation === generation && Date.now() - saved < 5_000)
+    await new Promise((r) => setTimeout(r, 25));
   expect(await (await bundles.load('Greeter')).handler({}, {})).toEqual({ statusCode: 200, body: 'second' });
   expect(Date.now() - saved).toBeLessThan(5_000);
   expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter in \d+ ms/);

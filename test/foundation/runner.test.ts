@@ -14,7 +14,10 @@ describe('local runner', () => {
       if (r.method === 'ANY') continue;
       const path = r.path.replace(/\{(\w+)\}/g, '1');
       const res = await http(r.method, path);
-      const unknownRoute = res.status === 404 && (res.body?.description === 'No route matches this method and path' || (res.body?.response === 'notFound' && r.apiId !== 'NewsApi'));
+      const unknownRoute =
+        res.status === 404 &&
+        (res.body?.description === 'No route matches this method and path' ||
+          (res.body?.response === 'notFound' && r.apiId !== 'NewsApi'));
       expect(unknownRoute, `${r.method} ${r.path} -> ${res.status} ${res.text}`).toBe(false);
     }
   });
@@ -22,7 +25,10 @@ describe('local runner', () => {
   it('an unknown path is 404 in the dialect of the API it falls under', async () => {
     expect(await http('GET', '/v1/no-such-thing')).toMatchObject({ status: 404, body: { code: 40400 } });
     expect(await http('GET', '/v1')).toMatchObject({ status: 404 });
-    expect(await http('GET', '/api/v1/no-such-thing')).toMatchObject({ status: 404, body: { error: true, response: 'notFound' } });
+    expect(await http('GET', '/api/v1/no-such-thing')).toMatchObject({
+      status: 404,
+      body: { error: true, response: 'notFound' },
+    });
   });
 
   it('a known path with a wrong method is 405 with Allow', async () => {
@@ -36,7 +42,9 @@ describe('local runner', () => {
   });
 
   it('CORS preflight succeeds with the allowed methods', async () => {
-    const res = await http('OPTIONS', '/v1/me', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } });
+    const res = await http('OPTIONS', '/v1/me', {
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('GET');
@@ -82,13 +90,21 @@ describe.skipIf(!local)('local runner: refusals', () => {
 
   it('a body over 10 MB is 413 before authentication, announced or streamed', async () => {
     const big = Buffer.alloc(11 * 1024 * 1024, 0x61);
-    const announced = await http('POST', '/v1/notes', { raw: big, headers: { 'Content-Type': 'application/json' } });
+    const announced = await http('POST', '/v1/notes', {
+      raw: big,
+      headers: { 'Content-Type': 'application/json' },
+    });
     refusal(announced, 413);
     expect(announced.body).toMatchObject({ code: 41300 });
     // Chunked, no Content-Length: refused once 10 MB have arrived (the rest is not kept).
-    const chunks = async function* () { for (let i = 0; i < 44; i += 1) yield Buffer.alloc(256 * 1024, 0x61); };
+    const chunks = async function* () {
+      for (let i = 0; i < 44; i += 1) yield Buffer.alloc(256 * 1024, 0x61);
+    };
     const res = await fetch(`${process.env.TEST_BASE_URL}/api/transfers`, {
-      method: 'POST', body: ReadableStream.from(chunks()), duplex: 'half', headers: { 'Content-Type': 'application/json' },
+      method: 'POST',
+      body: ReadableStream.from(chunks()),
+      duplex: 'half',
+      headers: { 'Content-Type': 'application/json' },
     } as RequestInit).catch((err: Error) => err);
     if (res instanceof Error) throw res;
     refusal(res, 413);
@@ -100,7 +116,14 @@ describe.skipIf(!local)('local runner: refusals', () => {
     const { localClientConfig } = await import('../../infra/local/services.ts');
     const s3 = new S3Client({ ...localClientConfig(process.env.LOCAL_S3_ENDPOINT!), forcePathStyle: true });
     const key = `test/${randomUUID()}.png`;
-    await s3.send(new PutObjectCommand({ Bucket: process.env.BUCKET_NAME!, Key: key, Body: Buffer.from('png?'), ContentType: 'image/png' }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: process.env.BUCKET_NAME!,
+        Key: key,
+        Body: Buffer.from('png?'),
+        ContentType: 'image/png',
+      }),
+    );
     s3.destroy();
     const obj = await http('GET', `/_images/${key}`);
     expect(obj.status).toBe(200);

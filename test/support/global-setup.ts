@@ -25,12 +25,21 @@ export default async function setup() {
   };
   try {
     stack = await startLocalStack({ scratchDir: scratch });
-    if (FAIL_AFTER_STACK) throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
+    if (FAIL_AFTER_STACK)
+      throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
     const port = await freePort();
     const env = functionEnvironment(stack, `http://localhost:${port}`);
-    Object.assign(process.env, env, { LOCAL_S3_ENDPOINT: stack.s3Endpoint, LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint });
-    runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName,
-      buildDir: join(scratch, 'build') });
+    Object.assign(process.env, env, {
+      LOCAL_S3_ENDPOINT: stack.s3Endpoint,
+      LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+    });
+    runner = await startRunner({
+      port,
+      env,
+      s3Endpoint: stack.s3Endpoint,
+      bucketName: stack.bucketName,
+      buildDir: join(scratch, 'build'),
+    });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
     if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();
   } catch (err) {

@@ -5,7 +5,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export const MARKER = 'TRI_API_TEST_MARKER';
 
-export interface Proc { pid: number; args: string }
+export interface Proc {
+  pid: number;
+  args: string;
+}
 
 /** Live processes whose environment carries MARKER=marker (zombies excluded). */
 export function marked(marker: string): Proc[] {
@@ -16,8 +19,13 @@ export function marked(marker: string): Proc[] {
     try {
       if (!`${readFileSync(`/proc/${name}/environ`, 'latin1')}\0`.includes(needle)) continue;
       if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${name}/stat`, 'utf8'))) continue;
-      out.push({ pid: Number(name), args: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
-    } catch { /* gone meanwhile, or not ours */ }
+      out.push({
+        pid: Number(name),
+        args: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(),
+      });
+    } catch {
+      /* gone meanwhile, or not ours */
+    }
   }
   return out;
 }
@@ -35,5 +43,11 @@ export async function leftAfter(marker: string, ms: number): Promise<Proc[]> {
 
 /** Kills every marked process (cleanup after a failed assertion; never leaves a tree behind). */
 export function killMarked(marker: string): void {
-  for (const p of marked(marker)) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
+  for (const p of marked(marker)) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }
