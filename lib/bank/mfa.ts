@@ -52,7 +52,7 @@ export class MfaService {
     const secret = e.kind === 'otp' ? newTotpSecret() : undefined;
     const existing = await this.store.listDevices(e.userId);
     const device: Device = {
-      id: newDeviceId(), userId: e.userId, kind: e.kind, name: e.name ?? `${e.kind} factor`, default: existing.length === 0,
+      id: newDeviceId(this.clock.now()), userId: e.userId, kind: e.kind, name: e.name ?? `${e.kind} factor`, default: existing.length === 0,
       created: this.now(), last_used: null, address: address ?? null, sealedSecret: secret ? encryptSecret(secret) : null, lastStep: null,
     };
     await this.store.putDevice(device);
