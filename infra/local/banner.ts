@@ -63,8 +63,8 @@ export async function printBanner(
   for (const line of await describeData(runner.url, demo)) lines.push(`  ${line}`);
   lines.push(
     '',
-    `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  `
-      + `Key: ${env.INTERNAL_API_KEY}`,
+    `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  ` +
+      `Key: ${env.INTERNAL_API_KEY}`,
   );
   lines.push(
     `  curl -H 'Origin: ${env.INTERNAL_EDGE_ORIGIN}' -H 'Host: ${env.INTERNAL_API_HOST}' ` +

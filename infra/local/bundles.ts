@@ -228,8 +228,8 @@ export class Bundles {
       for (const id of affected) this.drop(id);
       for (const id of affected) this.built.delete(id);
       log(
-        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n`
-          + buildErrors(err),
+        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n` +
+          buildErrors(err),
       );
     }
     this.generation += 1;
