@@ -36,8 +36,8 @@ export interface BundlesOptions {
   maxWarm?: number;
 }
 
-/** Default for BundlesOptions.maxWarm (each loaded bundle holds its own SDK, zod and middy copies). */
-export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
+/** Default for BundlesOptions.maxWarm (above the 37 functions of template.yaml). */
+export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 40);
 interface Built {
   file: string;
   inputs: Set<string>;
@@ -165,6 +165,7 @@ export class Bundles {
       target: 'node24',
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
+      plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
       metafile: true,
@@ -243,6 +244,30 @@ export class Bundles {
     this.loaded.clear();
     rmSync(this.outdir, { recursive: true, force: true });
   }
+}
+
+/**
+ * npm packages are not bundled into each function here: they are required from the repository's
+ * node_modules by absolute path, so all functions share one loaded copy of the AWS SDK, middy, zod
+ * and the rest (one process serves every function; a copy per function cost ~27 MB each). The
+ * functions' own code (functions/, lib/) is bundled per function, as in Lambda. A package that
+ * cannot be required (no `require` export) is bundled after all.
+ */
+function sharedPackages(root: string): esbuild.Plugin {
+  const fromRoot = createRequire(join(root, 'package.json'));
+  return {
+    name: 'shared-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./#]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        try {
+          return { path: fromRoot.resolve(args.path), external: true };
+        } catch {
+          return undefined;
+        }
+      });
+    },
+  };
 }
 
 export const buildErrors = (err: unknown): string =>
