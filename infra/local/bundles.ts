@@ -224,7 +224,7 @@ export class Bundles {
     const t0 = performance.now();
     try {
       await this.build(affected);
-      log(`changed ${names}: rebuilt ${affected.join(', ')} in ${Math.round(performance.now() - t0)} ms`);
+      log(`changed ${names}: rebuilt ${summary(affected)} in ${Math.round(performance.now() - t0)} ms`);
     } catch (err) {
       for (const id of affected) this.drop(id);
       for (const id of affected) this.built.delete(id);
@@ -269,6 +269,10 @@ function sharedPackages(root: string): esbuild.Plugin {
     },
   };
 }
+
+/** Function ids for a log line: all of a few, or the first ones and how many. */
+const summary = (ids: string[]) =>
+  ids.length <= 4 ? ids.join(', ') : `${ids.length} functions (${ids.slice(0, 3).join(', ')}, ...)`;
 
 export const buildErrors = (err: unknown): string =>
   ((err as esbuild.BuildFailure).errors ?? [])
