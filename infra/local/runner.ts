@@ -12,7 +12,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { DynamoMeter } from '../../lib/data/metering.ts';
 import { Bundles } from './bundles.ts';
 import { localEndpoints, type LocalEndpoint } from './endpoints.ts';
-import { BodyTooLarge, proxyEvent, readBody } from './event.ts';
+import { BodyTooLarge, discardRest, proxyEvent, readBody } from './event.ts';
 import { installScopedEnv } from './function-env.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
@@ -127,7 +127,7 @@ class LocalGateway {
       body = await readBody(r.req);
     } catch (err) {
       if (!(err instanceof BodyTooLarge)) throw err;
-      r.res.setHeader('Connection', 'close');
+      discardRest(r.req);
       return this.refuse(r, {
         apiId: route.apiId,
         type: 'REQUEST_TOO_LARGE',
