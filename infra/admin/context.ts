@@ -3,6 +3,7 @@
 // environment). Sets the same variables the functions read, before any lib module creates a client.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOCAL_SECRETS } from '../local/secrets-manager.ts';
 import { ROOT } from '../local/template.ts';
 
 export interface Target { kind: 'local' | 'deployed'; tableName: string; bucketName?: string; dataDir?: string; url?: string }
@@ -15,12 +16,9 @@ export function targetLocal(dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
     AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint, AWS_ENDPOINT_URL_S3: s.s3Endpoint, S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: s.tableName, BUCKET_NAME: s.bucketName, CODE_SENDER: 'outbox',
+    // The MFA key, from the running stack's stand-in Secrets Manager (as the functions read it).
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: s.secretsEndpoint, MFA_ENCRYPTION_KEY_ARN: LOCAL_SECRETS.MFA_ENCRYPTION_KEY_ARN.id,
   });
-  const secretsFile = join(dataDir, 'secrets.json');
-  if (existsSync(secretsFile)) {
-    const secrets = JSON.parse(readFileSync(secretsFile, 'utf8'));
-    process.env.MFA_ENCRYPTION_KEY ??= secrets.mfaEncryptionKey;
-  }
   return { kind: 'local', tableName: s.tableName, bucketName: s.bucketName, dataDir, url: s.url };
 }
 

@@ -14,6 +14,7 @@ import { localClientConfig } from './services.ts';
 import { binaryMediaTypes, gatewayResponses, type GatewayResponse, listFunctions, listRoutes, loadTemplate, ROOT, type Route, type Template } from './template.ts';
 import { renderHeader, renderTemplate } from './vtl.ts';
 import { installScopedEnv, literalFunctionEnv, withFunctionEnv } from './function-env.ts';
+import { startLocalSecretsManager } from './secrets-manager.ts';
 
 export const STAGE = 'local';
 
@@ -57,6 +58,7 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const template = opts.template ?? loadTemplate();
   Object.assign(process.env, opts.env);
+  const secrets = await startLocalSecretsManager(opts.env); Object.assign(process.env, secrets.env);
   installScopedEnv();
   const functionEnv = literalFunctionEnv(template);
   const routes = listRoutes(template).map(compile);
@@ -218,6 +220,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await bundles.stop();
+      await secrets.close();
       s3.destroy();
     },
   };

@@ -28,7 +28,7 @@ try {
   await stack.stop();
   throw err;
 }
-writeFileSync(stackFile, JSON.stringify({ pid: process.pid, url: runner.url, dynamoEndpoint: stack.dynamoEndpoint, s3Endpoint: stack.s3Endpoint, tableName: stack.tableName, bucketName: stack.bucketName }, null, 2));
+writeFileSync(stackFile, JSON.stringify({ pid: process.pid, url: runner.url, dynamoEndpoint: stack.dynamoEndpoint, s3Endpoint: stack.s3Endpoint, tableName: stack.tableName, bucketName: stack.bucketName, secretsEndpoint: process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER }, null, 2));
 
 let demo: DemoCredentials;
 if (existsSync(demoFile)) {

@@ -44,7 +44,7 @@ export class MfaService {
     const existing = await this.store.listDevices(e.userId);
     const device: Device = {
       id: newDeviceId(), userId: e.userId, kind: e.kind, name: e.name ?? `${e.kind} factor`, default: existing.length === 0,
-      created: nowSeconds(), last_used: null, address: address ?? null, sealedSecret: secret ? encryptSecret(secret) : null, lastStep: null,
+      created: nowSeconds(), last_used: null, address: address ?? null, sealedSecret: secret ? await encryptSecret(secret) : null, lastStep: null,
     };
     await this.store.putDevice(device);
     return { device: presentDevice(device), ...(secret ? { secret, otpauth_uri: totpUri(secret, e.account ?? e.userId) } : {}) };
@@ -80,7 +80,7 @@ export class MfaService {
     let outbox;
     if (device.kind !== 'otp') {
       const code = newCode();
-      verification.codeHash = hashCode(verification.id, code);
+      verification.codeHash = await hashCode(verification.id, code);
       outbox = await this.sender().send({ device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at });
     }
     const result = presentVerification(verification);
@@ -102,8 +102,8 @@ export class MfaService {
     let step: number | undefined;
     let valid: boolean;
     if (proof.code === undefined) valid = token !== undefined && token.userId === userId && token.expires_at > now;
-    else if (v.kind === 'otp') valid = (step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now)) !== undefined;
-    else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
+    else if (v.kind === 'otp') valid = (step = await verifyTotp(await decryptSecret(v.sealedSecret!), proof.code, now)) !== undefined;
+    else valid = sameHash(v.codeHash!, await hashCode(v.id, proof.code));
     if (!valid) return this.fail(v, field, log);
 
     const result = { id: v.id, status: 'approved' as const };

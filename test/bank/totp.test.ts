@@ -35,14 +35,14 @@ describe('TOTP', () => {
     expect(await verifyTotp(secret, code, now, { afterStep: step })).toBeUndefined();
   });
 
-  it('secrets are sealed with AES-256-GCM; the URI carries the secret for authenticator apps', () => {
+  it('secrets are sealed with AES-256-GCM; the URI carries the secret for authenticator apps', async () => {
     const secret = newTotpSecret();
-    const sealed = encryptSecret(secret);
+    const sealed = await encryptSecret(secret);
     expect(sealed).not.toContain(secret);
-    expect(encryptSecret(secret)).not.toBe(sealed);
-    expect(decryptSecret(sealed)).toBe(secret);
+    expect(await encryptSecret(secret)).not.toBe(sealed);
+    expect(await decryptSecret(sealed)).toBe(secret);
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}A`;
-    expect(() => decryptSecret(tampered)).toThrow();
+    await expect(decryptSecret(tampered)).rejects.toThrow();
     expect(totpUri(secret, 'demo')).toMatch(new RegExp(`^otpauth://totp/.*secret=${secret}`));
   });
 });
