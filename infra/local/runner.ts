@@ -12,7 +12,7 @@ import { metered } from '../../lib/data/metering.ts';
 import { Bundles } from './bundles.ts';
 import { localClientConfig } from './services.ts';
 import { binaryMediaTypes, gatewayResponses, type GatewayResponse, listFunctions, listRoutes, loadTemplate, ROOT, type Route, type Template } from './template.ts';
-import { renderHeader, renderTemplate } from './vtl.ts';
+import { assertGatewayResponsesRenderable, renderHeader, renderTemplate } from './vtl.ts';
 import { installScopedEnv, literalFunctionEnv, withFunctionEnv } from './function-env.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 
@@ -61,6 +61,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const secrets = await startLocalSecretsManager(opts.env); Object.assign(process.env, secrets.env);
   installScopedEnv();
   const functionEnv = literalFunctionEnv(template);
+  assertGatewayResponsesRenderable(template);
   const routes = listRoutes(template).map(compile);
   const bundles = new Bundles(listFunctions(template).map((f) => ({ id: f.id, entry: f.entry })));
   await bundles.start(opts.watch ?? false);
@@ -191,7 +192,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       if (!result || typeof result.statusCode !== 'number') throw new Error('malformed Lambda proxy response');
     } catch (err) {
       console.error(`[runner] ${route.functionId} failed: ${(err as Error).stack ?? err}`);
-      return gatewayResponse(res, route.apiId, 'INTEGRATION_FAILURE', { requestId, resourcePath: route.path, method, path, message: 'Internal server error' });
+      return gatewayResponse(res, route.gatewayApiId, 'INTEGRATION_FAILURE', { requestId, resourcePath: route.path, method, path, message: 'Internal server error' });
     }
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) out[k] = String(v);
