@@ -4,7 +4,7 @@
 // BuildProperties key (snake_case → kebab-case: `true` → --key, string → --key=value, list →
 // --key:item). One esbuild run per function, from the CodeUri folder (the repository root).
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
@@ -62,6 +62,10 @@ const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: 
 export async function buildFunctions(outRoot: string, mode: 'exact' | 'shared', template: Template = loadTemplate()):
   Promise<BuiltFunction[]> {
   rmSync(outRoot, { recursive: true, force: true });
+  mkdirSync(outRoot, { recursive: true });
+  // Lambda's /var/task has no package.json, so a .js bundle is CommonJS there; under this repository
+  // ("type": "module") it would load as ESM. This file restores Lambda's reading.
+  writeFileSync(join(outRoot, 'package.json'), '{ "type": "commonjs" }\n');
   const functions = listFunctions(template);
   if (mode === 'shared') {
     const flags = (fn: (typeof functions)[number]) => samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outRoot)
