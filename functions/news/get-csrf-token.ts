@@ -1,9 +1,10 @@
 // GET /api/internal/v1/csrf: a signed, expiring anti-forgery token for the internal edge only;
 // any other caller gets the same 404 notFound as an unknown route. No DynamoDB request.
 import { config } from '#lib/config.ts';
-import { csrfSigningSecret, internalApiKey } from '#lib/data/secrets.ts';
 import { issueCsrfToken, isInternalRequest } from '#lib/news/csrf.ts';
-import { newsOperation, notFound, ok } from '#lib/http/news.ts';
+import { notFound, ok } from '#lib/http/news.ts';
+import { newsOperation } from '#lib/news/http/operation.ts';
+import { csrfSigningSecret, internalApiKey } from '#lib/news/wiring.ts';
 
 export const handler = newsOperation({}, async ({ headers }) => {
   const internal = isInternalRequest(

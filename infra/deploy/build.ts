@@ -38,8 +38,8 @@ export function samEsbuildArgs(buildProperties: Record<string, unknown>, outdir:
 export interface BuiltFunction {
   id: string;
   entry: string;
-  handler: string;            // exported name (Handler: <file>.<name>)
-  file: string;               // the bundle Lambda loads: <outdir>/<file>.js
+  handler: string; // exported name (Handler: <file>.<name>)
+  file: string; // the bundle Lambda loads: <outdir>/<file>.js
   args: string[];
   code: string;
   /** Source files that put code in the bundle (from its source map), with their text. */
@@ -47,7 +47,10 @@ export interface BuiltFunction {
 }
 
 const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: string[]): BuiltFunction => {
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {
+    sources: string[];
+    sourcesContent?: string[];
+  };
   const sources = map.sources.map((path, i) => ({ path, content: map.sourcesContent?.[i] ?? '' }));
   const handler = String(fn.properties.Handler).split('.').pop()!;
   return { id: fn.id, entry: fn.entry, handler, file, args, code: readFileSync(file, 'utf8'), sources };
@@ -59,8 +62,11 @@ const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: 
  * run with every entry point and the same flags (plus --outbase=., which only places the files);
  * without code splitting each bundle is the same as its own run's.
  */
-export async function buildFunctions(outRoot: string, mode: 'exact' | 'shared', template: Template = loadTemplate()):
-  Promise<BuiltFunction[]> {
+export async function buildFunctions(
+  outRoot: string,
+  mode: 'exact' | 'shared',
+  template: Template = loadTemplate(),
+): Promise<BuiltFunction[]> {
   rmSync(outRoot, { recursive: true, force: true });
   mkdirSync(outRoot, { recursive: true });
   // Lambda's /var/task has no package.json, so a .js bundle is CommonJS there; under this repository
@@ -68,14 +74,15 @@ export async function buildFunctions(outRoot: string, mode: 'exact' | 'shared', 
   writeFileSync(join(outRoot, 'package.json'), '{ "type": "commonjs" }\n');
   const functions = listFunctions(template);
   if (mode === 'shared') {
-    const flags = (fn: (typeof functions)[number]) => samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outRoot)
-      .filter((a) => a.startsWith('--'));
+    const flags = (fn: (typeof functions)[number]) =>
+      samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outRoot).filter((a) => a.startsWith('--'));
     const common = flags(functions[0]);
     const odd = functions.find((fn) => flags(fn).join(' ') !== common.join(' '));
     if (odd) return buildFunctions(outRoot, 'exact', template); // different BuildProperties: one run each
     const args = [...functions.map((fn) => fn.entry), ...common, '--outbase=.'];
     await run(ESBUILD, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-    return functions.map((fn) => load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, '.js')), args))
+    return functions
+      .map((fn) => load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, '.js')), args))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
   const built: BuiltFunction[] = [];

@@ -15,23 +15,43 @@ import { buildFunctions } from './build.ts';
 import { syncTemplate } from './sync.ts';
 
 const run = promisify(execFile);
-const fail = (message: string): never => { console.error(`deploy:check: ${message}`); process.exit(1); };
+const fail = (message: string): never => {
+  console.error(`deploy:check: ${message}`);
+  process.exit(1);
+};
 const step = (name: string) => console.log(`\n== ${name}`);
 
 step('cfn-lint template.yaml --include-checks I');
-const lint = spawnSync('python3', ['-c', 'import sys; from cfnlint.runner import main; sys.exit(main())',
-  '--include-checks', 'I', '--', 'template.yaml'], { cwd: ROOT, encoding: 'utf8' });
-if (lint.error || /No module named/.test(lint.stderr)) fail('cfn-lint is not installed for python3 (pip install cfn-lint)');
+const lint = spawnSync(
+  'python3',
+  [
+    '-c',
+    'import sys; from cfnlint.runner import main; sys.exit(main())',
+    '--include-checks',
+    'I',
+    '--',
+    'template.yaml',
+  ],
+  { cwd: ROOT, encoding: 'utf8' },
+);
+if (lint.error || /No module named/.test(lint.stderr))
+  fail('cfn-lint is not installed for python3 (pip install cfn-lint)');
 if (lint.status !== 0) fail(`cfn-lint reported:\n${lint.stdout}${lint.stderr}`);
 console.log('no findings');
 
 step('SAM transform (aws-sam-translator)');
-const transform = spawnSync('python3', ['infra/deploy/transform.py', 'template.yaml'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+const transform = spawnSync('python3', ['infra/deploy/transform.py', 'template.yaml'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  maxBuffer: 64 << 20,
+});
 if (transform.status !== 0) fail(`the transform failed:\n${transform.stderr}`);
 const { transformed, packagedBytes } = JSON.parse(transform.stdout);
 const count = Object.keys(transformed.Resources).length;
-console.log(`${count} resources (CloudFormation allows 500); packaged template ${packagedBytes} bytes`
-  + `${packagedBytes > 51_200 ? ' (over 51,200: sam deploy uploads it to the resolve_s3 bucket)' : ''}`);
+console.log(
+  `${count} resources (CloudFormation allows 500); packaged template ${packagedBytes} bytes` +
+    `${packagedBytes > 51_200 ? ' (over 51,200: sam deploy uploads it to the resolve_s3 bucket)' : ''}`,
+);
 
 step("esbuild, one run per function with SAM's flags");
 const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');
@@ -46,18 +66,25 @@ console.log('policies, log groups and alarms match the bundles');
 step(`load every handler in a fresh Node ${process.version} process`);
 const queue = [...built];
 const failures: string[] = [];
-await Promise.all([0, 1].map(async () => {
-  for (let fn = queue.shift(); fn; fn = queue.shift()) {
-    const probe = `const m = require(${JSON.stringify(fn.file)}); if (typeof m[${JSON.stringify(fn.handler)}] !== 'function') `
-      + `{ console.error('no ${fn.handler} function exported'); process.exit(2); }`;
-    const started = performance.now();
-    try {
-      await run(process.execPath, ['-e', probe], { env: { ...process.env, NODE_OPTIONS: '--enable-source-maps' } });
-      console.log(`  ${fn.id.padEnd(34)} ${(readFileSync(fn.file).length / 1024).toFixed(0).padStart(5)} KiB  ${(performance.now() - started).toFixed(0)} ms`);
-    } catch (err) {
-      failures.push(`${fn.id}: ${(err as { stderr?: string }).stderr ?? err}`);
+await Promise.all(
+  [0, 1].map(async () => {
+    for (let fn = queue.shift(); fn; fn = queue.shift()) {
+      const probe =
+        `const m = require(${JSON.stringify(fn.file)}); if (typeof m[${JSON.stringify(fn.handler)}] !== 'function') ` +
+        `{ console.error('no ${fn.handler} function exported'); process.exit(2); }`;
+      const started = performance.now();
+      try {
+        await run(process.execPath, ['-e', probe], {
+          env: { ...process.env, NODE_OPTIONS: '--enable-source-maps' },
+        });
+        console.log(
+          `  ${fn.id.padEnd(34)} ${(readFileSync(fn.file).length / 1024).toFixed(0).padStart(5)} KiB  ${(performance.now() - started).toFixed(0)} ms`,
+        );
+      } catch (err) {
+        failures.push(`${fn.id}: ${(err as { stderr?: string }).stderr ?? err}`);
+      }
     }
-  }
-}));
+  }),
+);
 if (failures.length) fail(`handlers that do not load:\n${failures.join('\n')}`);
 console.log('\ndeploy:check passed');

@@ -7,18 +7,36 @@ import type { Template } from '../local/template.ts';
 import type { BuiltFunction } from './build.ts';
 
 export type Resource = string | { Ref: string } | { 'Fn::GetAtt': [string, string] } | { 'Fn::Sub': string };
-export interface Statement { Sid: string; Action: string[]; Resource: Resource[] }
-export interface Command { service: string; operation: string }
+export interface Statement {
+  Sid: string;
+  Action: string[];
+  Resource: Resource[];
+}
+export interface Command {
+  service: string;
+  operation: string;
+}
 
 /** @aws-sdk/lib-dynamodb document commands → the DynamoDB operation they send. */
 const DOCUMENT_COMMANDS: Record<string, string> = {
-  GetCommand: 'GetItem', PutCommand: 'PutItem', UpdateCommand: 'UpdateItem', DeleteCommand: 'DeleteItem',
-  QueryCommand: 'Query', ScanCommand: 'Scan', BatchGetCommand: 'BatchGetItem', BatchWriteCommand: 'BatchWriteItem',
-  TransactGetCommand: 'TransactGetItems', TransactWriteCommand: 'TransactWriteItems',
+  GetCommand: 'GetItem',
+  PutCommand: 'PutItem',
+  UpdateCommand: 'UpdateItem',
+  DeleteCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+  ScanCommand: 'Scan',
+  BatchGetCommand: 'BatchGetItem',
+  BatchWriteCommand: 'BatchWriteItem',
+  TransactGetCommand: 'TransactGetItems',
+  TransactWriteCommand: 'TransactWriteItems',
 };
 const SERVICES: Record<string, string> = {
-  '@aws-sdk/lib-dynamodb': 'dynamodb', '@aws-sdk/client-dynamodb': 'dynamodb', '@aws-sdk/client-s3': 's3',
-  '@aws-sdk/client-sns': 'sns', '@aws-sdk/client-sesv2': 'ses', '@aws-sdk/client-secrets-manager': 'secretsmanager',
+  '@aws-sdk/lib-dynamodb': 'dynamodb',
+  '@aws-sdk/client-dynamodb': 'dynamodb',
+  '@aws-sdk/client-s3': 's3',
+  '@aws-sdk/client-sns': 'sns',
+  '@aws-sdk/client-sesv2': 'ses',
+  '@aws-sdk/client-secrets-manager': 'secretsmanager',
 };
 
 const IMPORT = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"](@aws-sdk\/[\w-]+)['"]/g;
@@ -33,18 +51,27 @@ export function commandsOf(fn: BuiltFunction): Command[] {
         const name = raw.trim().split(/\s+as\s+/)[0];
         if (!name.endsWith('Command') || name.startsWith('type ')) continue;
         const service = SERVICES[pkg];
-        if (!service) throw new Error(`${fn.id}: ${name} from ${pkg}: no IAM mapping for this package (infra/deploy/iam.ts)`);
-        const operation = pkg === '@aws-sdk/lib-dynamodb' ? DOCUMENT_COMMANDS[name] : name.replace(/Command$/, '');
-        if (!operation) throw new Error(`${fn.id}: ${name} from ${pkg}: unknown document command (infra/deploy/iam.ts)`);
+        if (!service)
+          throw new Error(
+            `${fn.id}: ${name} from ${pkg}: no IAM mapping for this package (infra/deploy/iam.ts)`,
+          );
+        const operation =
+          pkg === '@aws-sdk/lib-dynamodb' ? DOCUMENT_COMMANDS[name] : name.replace(/Command$/, '');
+        if (!operation)
+          throw new Error(`${fn.id}: ${name} from ${pkg}: unknown document command (infra/deploy/iam.ts)`);
         found.set(`${service}:${operation}`, { service, operation });
       }
     }
   }
-  return [...found.values()].sort((a, b) => `${a.service}:${a.operation}`.localeCompare(`${b.service}:${b.operation}`));
+  return [...found.values()].sort((a, b) =>
+    `${a.service}:${a.operation}`.localeCompare(`${b.service}:${b.operation}`),
+  );
 }
 
 const logicalIdOf = (t: Template, type: string): string => {
-  const ids = Object.entries(t.Resources).filter(([, r]) => r.Type === type).map(([id]) => id);
+  const ids = Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id]) => id);
   if (ids.length !== 1) throw new Error(`expected one ${type} in the template, found ${ids.length}`);
   return ids[0];
 };
@@ -75,30 +102,60 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
   for (const { service, operation } of commandsOf(fn)) {
     const command = `${service}:${operation}`;
     if (service === 'dynamodb') {
-      const actions = operation === 'TransactWriteItems' ? ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']
-        : operation === 'TransactGetItems' ? ['GetItem'] : [operation];
+      const actions =
+        operation === 'TransactWriteItems'
+          ? ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']
+          : operation === 'TransactGetItems'
+            ? ['GetItem']
+            : [operation];
       const onIndexes = operation === 'Query' || operation === 'Scan';
-      allow('Table', actions.filter(() => !onIndexes).map((a) => `dynamodb:${a}`), [{ 'Fn::GetAtt': [table, 'Arn'] }]);
+      allow(
+        'Table',
+        actions.filter(() => !onIndexes).map((a) => `dynamodb:${a}`),
+        [{ 'Fn::GetAtt': [table, 'Arn'] }],
+      );
       if (onIndexes) {
-        allow('TableAndIndexes', [`dynamodb:${operation}`], [{ 'Fn::GetAtt': [table, 'Arn'] }, { 'Fn::Sub': `\${${table}.Arn}/index/*` }]);
+        allow(
+          'TableAndIndexes',
+          [`dynamodb:${operation}`],
+          [{ 'Fn::GetAtt': [table, 'Arn'] }, { 'Fn::Sub': `\${${table}.Arn}/index/*` }],
+        );
       }
     } else if (service === 's3') {
       const objectActions: Record<string, string[]> = {
-        PutObject: ['s3:PutObject'], GetObject: ['s3:GetObject'], HeadObject: ['s3:GetObject'],
-        DeleteObject: ['s3:DeleteObject'], DeleteObjects: ['s3:DeleteObject'], CopyObject: ['s3:GetObject', 's3:PutObject'],
+        PutObject: ['s3:PutObject'],
+        GetObject: ['s3:GetObject'],
+        HeadObject: ['s3:GetObject'],
+        DeleteObject: ['s3:DeleteObject'],
+        DeleteObjects: ['s3:DeleteObject'],
+        CopyObject: ['s3:GetObject', 's3:PutObject'],
       };
-      if (objectActions[operation]) allow('BucketObjects', objectActions[operation], [{ 'Fn::Sub': `\${${bucket}.Arn}/*` }]);
-      else if (operation === 'ListObjectsV2' || operation === 'ListObjects') allow('Bucket', ['s3:ListBucket'], [{ 'Fn::GetAtt': [bucket, 'Arn'] }]);
+      if (objectActions[operation])
+        allow('BucketObjects', objectActions[operation], [{ 'Fn::Sub': `\${${bucket}.Arn}/*` }]);
+      else if (operation === 'ListObjectsV2' || operation === 'ListObjects')
+        allow('Bucket', ['s3:ListBucket'], [{ 'Fn::GetAtt': [bucket, 'Arn'] }]);
       else throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);
     } else if (command === 'sns:Publish') {
       // SMS to a phone number: AWS gives no resource narrower than '*' for direct publishes.
       allow('SmsCodes', ['sns:Publish'], ['*']);
     } else if (command === 'ses:SendEmail') {
-      allow('EmailCodes', ['ses:SendEmail'], [{ 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*' }]);
+      allow(
+        'EmailCodes',
+        ['ses:SendEmail'],
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+        [{ 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*' }],
+      );
     } else if (command === 'secretsmanager:GetSecretValue') {
-      const read = [...secretVariables(t, fn.id)].filter(([name]) => fn.code.includes(`"${name}"`)).map(([, id]) => id);
-      if (read.length === 0) throw new Error(`${fn.id}: sends GetSecretValue but reads no <NAME>_ARN secret variable`);
-      allow('Secrets', ['secretsmanager:GetSecretValue'], read.sort().map((id) => ({ Ref: id })));
+      const read = [...secretVariables(t, fn.id)]
+        .filter(([name]) => fn.code.includes(`"${name}"`))
+        .map(([, id]) => id);
+      if (read.length === 0)
+        throw new Error(`${fn.id}: sends GetSecretValue but reads no <NAME>_ARN secret variable`);
+      allow(
+        'Secrets',
+        ['secretsmanager:GetSecretValue'],
+        read.sort().map((id) => ({ Ref: id })),
+      );
     } else {
       throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);
     }
@@ -109,6 +166,12 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
 }
 
 /** Every (action, resource) pair of a list of statements, as comparable strings. */
-export const grants = (statements: Array<{ Effect?: string; Action: string | string[]; Resource: unknown }>): string[] =>
-  statements.filter((s) => (s.Effect ?? 'Allow') === 'Allow').flatMap((s) =>
-    [s.Action].flat().flatMap((a) => [s.Resource].flat().map((r) => `${a} ${JSON.stringify(r)}`))).sort();
+export const grants = (
+  statements: Array<{ Effect?: string; Action: string | string[]; Resource: unknown }>,
+): string[] =>
+  statements
+    .filter((s) => (s.Effect ?? 'Allow') === 'Allow')
+    .flatMap((s) =>
+      [s.Action].flat().flatMap((a) => [s.Resource].flat().map((r) => `${a} ${JSON.stringify(r)}`)),
+    )
+    .sort();

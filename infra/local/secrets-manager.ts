@@ -11,7 +11,11 @@ export const LOCAL_SECRETS = {
   INTERNAL_API_KEY_ARN: { id: 'tri-api-local/internal-api-key', from: 'INTERNAL_API_KEY' },
 } as const;
 
-export interface LocalSecretsManager { endpoint?: string; env: Record<string, string>; close(): Promise<void> }
+export interface LocalSecretsManager {
+  endpoint?: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
 
 const reply = (status: number, body: unknown) => ({ status, body: JSON.stringify(body) });
 
@@ -20,13 +24,25 @@ function answer(target: string | undefined, raw: string, values: Map<string, str
     return reply(400, { __type: 'UnknownOperationException', message: `${target} is not emulated` });
   }
   let id: unknown;
-  try { id = JSON.parse(raw).SecretId; } catch { return reply(400, { __type: 'SerializationException' }); }
+  try {
+    id = JSON.parse(raw).SecretId;
+  } catch {
+    return reply(400, { __type: 'SerializationException' });
+  }
   const value = typeof id === 'string' ? values.get(id) : undefined;
   if (value === undefined) {
-    return reply(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });
+    return reply(400, {
+      __type: 'ResourceNotFoundException',
+      message: "Secrets Manager can't find the specified secret.",
+    });
   }
   return reply(200, {
-    ARN: id, Name: id, SecretString: value, VersionId: 'local', VersionStages: ['AWSCURRENT'], CreatedDate: 0,
+    ARN: id,
+    Name: id,
+    SecretString: value,
+    VersionId: 'local',
+    VersionStages: ['AWSCURRENT'],
+    CreatedDate: 0,
   });
 }
 
@@ -45,7 +61,11 @@ export async function startLocalSecretsManager(env: Record<string, string>): Pro
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const target = req.headers['x-amz-target'];
-      const { status, body } = answer(Array.isArray(target) ? target[0] : target, Buffer.concat(chunks).toString(), values);
+      const { status, body } = answer(
+        Array.isArray(target) ? target[0] : target,
+        Buffer.concat(chunks).toString(),
+        values,
+      );
       res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' }).end(body);
     });
   });
@@ -53,7 +73,12 @@ export async function startLocalSecretsManager(env: Record<string, string>): Pro
   const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   out.AWS_ENDPOINT_URL_SECRETS_MANAGER = endpoint;
   return {
-    endpoint, env: out,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    endpoint,
+    env: out,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

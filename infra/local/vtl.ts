@@ -5,19 +5,33 @@
 // never would.
 import type { Template } from './template.ts';
 
-export interface GatewayContext { requestId: string; resourcePath: string; httpMethod: string; path: string; errorMessage: string }
+export interface GatewayContext {
+  requestId: string;
+  resourcePath: string;
+  httpMethod: string;
+  path: string;
+  errorMessage: string;
+}
 
-const DIRECTIVE = /#(?:\{)?(?:if|elseif|else|end|set|foreach|break|stop|macro|define|parse|include|evaluate)\b/;
+const DIRECTIVE =
+  /#(?:\{)?(?:if|elseif|else|end|set|foreach|break|stop|macro|define|parse|include|evaluate)\b/;
 
 const variable = (name: string, c: GatewayContext): string => {
   switch (name) {
-    case 'context.requestId': return c.requestId;
-    case 'context.resourcePath': return c.resourcePath;
-    case 'context.httpMethod': return c.httpMethod;
-    case 'context.path': return c.path;
-    case 'context.error.messageString': return JSON.stringify(c.errorMessage);
-    case 'context.error.message': return c.errorMessage;
-    default: return ''; // other $context / $stageVariables values: none locally
+    case 'context.requestId':
+      return c.requestId;
+    case 'context.resourcePath':
+      return c.resourcePath;
+    case 'context.httpMethod':
+      return c.httpMethod;
+    case 'context.path':
+      return c.path;
+    case 'context.error.messageString':
+      return JSON.stringify(c.errorMessage);
+    case 'context.error.message':
+      return c.errorMessage;
+    default:
+      return ''; // other $context / $stageVariables values: none locally
   }
 };
 
@@ -27,9 +41,12 @@ export const directiveIn = (template: string): string | undefined => DIRECTIVE.e
 /** Simple substitution of $context.x / ${context.x} and $stageVariables.x, nothing else. */
 export function renderTemplate(template: string, c: GatewayContext): string {
   const directive = directiveIn(template);
-  if (directive) throw new Error(`gateway response template uses ${directive}, which API Gateway does not run`);
-  return template.replace(/\$\{((?:context|stageVariables)(?:\.\w+)+)\}|\$((?:context|stageVariables)(?:\.[A-Za-z]\w*)+)/g,
-    (_m, braced: string | undefined, bare: string | undefined) => variable(braced ?? bare!, c));
+  if (directive)
+    throw new Error(`gateway response template uses ${directive}, which API Gateway does not run`);
+  return template.replace(
+    /\$\{((?:context|stageVariables)(?:\.\w+)+)\}|\$((?:context|stageVariables)(?:\.[A-Za-z]\w*)+)/g,
+    (_m, braced: string | undefined, bare: string | undefined) => variable(braced ?? bare!, c),
+  );
 }
 
 /** A gateway response header value: 'static' or a context.* mapping expression. */
@@ -44,8 +61,10 @@ export function assertGatewayResponsesRenderable(template: Template): void {
       for (const body of Object.values<string>(gr.ResponseTemplates ?? {})) {
         const directive = directiveIn(String(body));
         if (directive) {
-          throw new Error(`${apiId} ${type}: gateway response templates get no VTL on API Gateway, only $context `
-            + `substitution; ${directive} would reach clients as text`);
+          throw new Error(
+            `${apiId} ${type}: gateway response templates get no VTL on API Gateway, only $context ` +
+              `substitution; ${directive} would reach clients as text`,
+          );
         }
       }
     }

@@ -17,7 +17,9 @@ function secret(envName: string): () => Promise<string> {
       if (!out.SecretString) throw new Error(`secret ${envName} has no SecretString`);
       return out.SecretString;
     });
-    pending.catch(() => { if (value === pending) value = undefined; }); // a failed read is retried
+    pending.catch(() => {
+      if (value === pending) value = undefined;
+    }); // a failed read is retried
     value = pending;
     return pending;
   };

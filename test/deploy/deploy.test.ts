@@ -12,14 +12,22 @@ import { syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
-const python = (args: string[]) => spawnSync('python3', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const python = (args: string[]) =>
+  spawnSync('python3', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 const has = (module: string) => python(['-c', `import ${module}`]).status === 0;
 const cfnLint = has('cfnlint.runner');
 const samTranslator = has('samtranslator');
-if (!cfnLint) console.log('[deploy test] cfn-lint is not installed for python3 (pip install cfn-lint): lint check skipped');
-if (!samTranslator) console.log('[deploy test] aws-sam-translator is not installed for python3: transform checks skipped');
+if (!cfnLint)
+  console.log(
+    '[deploy test] cfn-lint is not installed for python3 (pip install cfn-lint): lint check skipped',
+  );
+if (!samTranslator)
+  console.log('[deploy test] aws-sam-translator is not installed for python3: transform checks skipped');
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
 let built: BuiltFunction[];
 let transformed: { Resources: Resources };
 let packagedBytes: number;
@@ -34,22 +42,38 @@ beforeAll(async () => {
 }, 300_000);
 
 const byType = (type: string) => Object.entries(transformed.Resources).filter(([, r]) => r.Type === type);
-const inlineStatements = (roleId: string) => (transformed.Resources[roleId]?.Properties.Policies ?? [])
-  .flatMap((p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement);
+const inlineStatements = (roleId: string) =>
+  (transformed.Resources[roleId]?.Properties.Policies ?? []).flatMap(
+    (p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement,
+  );
 
 describe('cfn-lint', () => {
-  it.skipIf(!cfnLint)('template.yaml has no finding, informational ones included', () => {
-    const out = python(['-c', 'import sys; from cfnlint.runner import main; sys.exit(main())',
-      '--format', 'json', '--include-checks', 'I', '--', 'template.yaml']);
-    expect(JSON.parse(out.stdout || '[]')).toEqual([]);
-    expect(out.status).toBe(0);
-  }, 120_000);
+  it.skipIf(!cfnLint)(
+    'template.yaml has no finding, informational ones included',
+    () => {
+      const out = python([
+        '-c',
+        'import sys; from cfnlint.runner import main; sys.exit(main())',
+        '--format',
+        'json',
+        '--include-checks',
+        'I',
+        '--',
+        'template.yaml',
+      ]);
+      expect(JSON.parse(out.stdout || '[]')).toEqual([]);
+      expect(out.status).toBe(0);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!samTranslator)('the transformed template', () => {
   it('stays well under CloudFormation limits; the packaged template needs an S3 bucket', () => {
     const count = Object.keys(transformed.Resources).length;
-    console.log(`[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`);
+    console.log(
+      `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
+    );
     expect(count).toBeLessThan(400); // 500 is CloudFormation's limit: room for ~20 more functions
     expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
   });
@@ -58,8 +82,9 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     for (const fn of built) {
       const derived = grants(derivePolicy(fn, template).map((s) => ({ ...s, Effect: 'Allow' })));
       expect(grants(inlineStatements(`${fn.id}Role`)), fn.id).toEqual(derived);
-      expect(transformed.Resources[`${fn.id}Role`].Properties.ManagedPolicyArns, fn.id)
-        .toEqual(['arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole']);
+      expect(transformed.Resources[`${fn.id}Role`].Properties.ManagedPolicyArns, fn.id).toEqual([
+        'arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+      ]);
     }
   });
 
@@ -73,16 +98,23 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
   });
 
   it('only the functions whose bundles read a secret may read it; no secret value in any environment', () => {
-    const readers = built.filter((fn) => commandsOf(fn).some((c) => c.operation === 'GetSecretValue')).map((f) => f.id);
+    const readers = built
+      .filter((fn) => commandsOf(fn).some((c) => c.operation === 'GetSecretValue'))
+      .map((f) => f.id);
     expect(readers).toEqual(expect.arrayContaining(['NewsGetCsrfTokenFunction', 'BankVerifyFunction']));
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       const env = JSON.stringify(fn.Properties.Environment ?? {});
       expect(env, id).not.toMatch(/resolve:secretsmanager|InternalApiKey"/);
-      const canRead = grants(inlineStatements(`${id}Role`)).some((g) => g.startsWith('secretsmanager:GetSecretValue'));
+      const canRead = grants(inlineStatements(`${id}Role`)).some((g) =>
+        g.startsWith('secretsmanager:GetSecretValue'),
+      );
       expect(canRead, id).toBe(readers.includes(id));
     }
     for (const id of ['CsrfSigningSecret', 'MfaEncryptionKey']) {
-      expect(transformed.Resources[id], id).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(transformed.Resources[id], id).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
     }
   });
 
@@ -94,9 +126,16 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
       const group = transformed.Resources[logging.LogGroup.Ref];
       expect(group?.Properties.RetentionInDays, id).toEqual({ Ref: 'LogRetentionDays' });
       expect(fn.Properties.TracingConfig, id).toBeUndefined();
-      const alarm = alarms.find((a) => JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${id}"}}`));
+      const alarm = alarms.find((a) =>
+        JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${id}"}}`),
+      );
       expect(alarm, id).toBeDefined();
-      expect(alarm!.Metrics.map((m: any) => m.MetricStat?.Metric.MetricName).filter(Boolean).sort(), id).toEqual(['Errors', 'Throttles']);
+      expect(
+        alarm!.Metrics.map((m: any) => m.MetricStat?.Metric.MetricName)
+          .filter(Boolean)
+          .sort(),
+        id,
+      ).toEqual(['Errors', 'Throttles']);
       expect(alarm!.AlarmActions, id).toEqual([{ Ref: 'AlarmTopicArn' }]);
     }
     expect((template.Parameters!.LogRetentionDays as { Default: number }).Default).toBe(30);
@@ -107,20 +146,29 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     for (const [id, stage] of byType('AWS::ApiGateway::Stage')) {
       const setting = stage.Properties.AccessLogSetting;
       expect(setting?.DestinationArn?.['Fn::GetAtt']?.[1], id).toBe('Arn');
-      expect(Object.keys(JSON.parse(setting.Format)), id).toEqual(expect.arrayContaining(['requestId', 'status', 'path']));
+      expect(Object.keys(JSON.parse(setting.Format)), id).toEqual(
+        expect.arrayContaining(['requestId', 'status', 'path']),
+      );
     }
     for (const [id, api] of byType('AWS::ApiGateway::RestApi')) {
       const name = api.Properties.Name['Fn::Sub'];
-      const alarm = alarms.find((a) => a.MetricName === '5XXError' && a.Dimensions?.[0]?.Value?.['Fn::Sub'] === name);
+      const alarm = alarms.find(
+        (a) => a.MetricName === '5XXError' && a.Dimensions?.[0]?.Value?.['Fn::Sub'] === name,
+      );
       expect(alarm?.AlarmActions, id).toEqual([{ Ref: 'AlarmTopicArn' }]);
     }
   });
 
   it('the images bucket refuses requests without TLS', () => {
     const policy = transformed.Resources.ImagesBucketPolicy.Properties.PolicyDocument.Statement;
-    expect(policy).toContainEqual(expect.objectContaining({
-      Effect: 'Deny', Principal: '*', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-    }));
+    expect(policy).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
   });
 });
 
@@ -132,23 +180,58 @@ describe('one source of truth for IAM', () => {
 
   it('the derivation is not vacuous: a bundle that could Scan would need dynamodb:Scan', () => {
     const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
-    const scanning = { ...fn, sources: [...fn.sources, { path: 'lib/x.ts', content: "import { ScanCommand } from '@aws-sdk/lib-dynamodb';" }] };
-    expect(grants(derivePolicy(scanning, template).map((s) => ({ ...s, Effect: 'Allow' })))).toContain('dynamodb:Scan {"Fn::GetAtt":["Table","Arn"]}');
-    const unmapped = { ...fn, sources: [{ path: 'lib/x.ts', content: "import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';" }] };
+    const scanning = {
+      ...fn,
+      sources: [
+        ...fn.sources,
+        { path: 'lib/x.ts', content: "import { ScanCommand } from '@aws-sdk/lib-dynamodb';" },
+      ],
+    };
+    expect(grants(derivePolicy(scanning, template).map((s) => ({ ...s, Effect: 'Allow' })))).toContain(
+      'dynamodb:Scan {"Fn::GetAtt":["Table","Arn"]}',
+    );
+    const unmapped = {
+      ...fn,
+      sources: [
+        { path: 'lib/x.ts', content: "import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';" },
+      ],
+    };
     expect(() => derivePolicy(unmapped, template)).toThrow(/no IAM mapping/);
   });
 
   it("builds with the flags SAM's esbuild workflow passes for the BuildProperties", () => {
-    expect(samEsbuildArgs({ EntryPoints: ['functions/notes/get-me.ts'], Target: 'es2023', Minify: true, Sourcemap: true, External: ['x'] }, 'out'))
-      .toEqual(['functions/notes/get-me.ts', '--bundle', '--platform=node', '--outdir=out', '--format=cjs',
-        '--target=es2023', '--minify', '--sourcemap', '--external:x']);
+    expect(
+      samEsbuildArgs(
+        {
+          EntryPoints: ['functions/notes/get-me.ts'],
+          Target: 'es2023',
+          Minify: true,
+          Sourcemap: true,
+          External: ['x'],
+        },
+        'out',
+      ),
+    ).toEqual([
+      'functions/notes/get-me.ts',
+      '--bundle',
+      '--platform=node',
+      '--outdir=out',
+      '--format=cjs',
+      '--target=es2023',
+      '--minify',
+      '--sourcemap',
+      '--external:x',
+    ]);
     for (const fn of listFunctions(template)) expect(fn.metadata.BuildProperties.Sourcemap, fn.id).toBe(true);
   });
 
   it('a built handler loads in a fresh Node process and exports its handler', () => {
     const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
-    const out = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`],
-      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const out = execFileSync(
+      process.execPath,
+      ['-e', `const m = require(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
     expect(out).toBe('function');
   });
 });

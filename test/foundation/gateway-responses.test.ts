@@ -12,7 +12,10 @@ import { renderTemplate } from '../../infra/local/vtl.ts';
 const real = loadTemplate();
 const broken = (id: string) => ({
   ...real.Resources[id],
-  Metadata: { ...real.Resources[id].Metadata, BuildProperties: { EntryPoints: ['functions/news/missing-on-purpose.ts'] } },
+  Metadata: {
+    ...real.Resources[id].Metadata,
+    BuildProperties: { EntryPoints: ['functions/news/missing-on-purpose.ts'] },
+  },
 });
 const template: Template = {
   ...real,
@@ -24,10 +27,18 @@ const template: Template = {
   },
 };
 const start = async (t: Template) =>
-  startRunner({ port: await freePort(), env: {}, s3Endpoint: process.env.LOCAL_S3_ENDPOINT!, bucketName: process.env.BUCKET_NAME!, template: t });
+  startRunner({
+    port: await freePort(),
+    env: {},
+    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
+    bucketName: process.env.BUCKET_NAME!,
+    template: t,
+  });
 
 let runner: Runner;
-beforeAll(async () => { runner = await start(template); });
+beforeAll(async () => {
+  runner = await start(template);
+});
 afterAll(() => runner.close());
 
 describe('News API while its functions cannot run', () => {
@@ -36,7 +47,10 @@ describe('News API while its functions cannot run', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(await res.json()).toEqual({ error: true, response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 } });
+    expect(await res.json()).toEqual({
+      error: true,
+      response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 },
+    });
   });
 
   it('another route answers with the internalError envelope', async () => {
@@ -48,25 +62,48 @@ describe('News API while its functions cannot run', () => {
   it('the status route is reached through NewsApi, which proxies it to NewsStatusApi', () => {
     const status = listRoutes(real).find((r) => r.functionId === 'NewsGetStatusFunction')!;
     expect(status).toMatchObject({ apiId: 'NewsApi', gatewayApiId: 'NewsStatusApi', method: 'GET' });
-    const proxy = real.Resources.NewsApi.Properties!.DefinitionBody.paths[status.path].get['x-amazon-apigateway-integration'];
+    const proxy =
+      real.Resources.NewsApi.Properties!.DefinitionBody.paths[status.path].get[
+        'x-amazon-apigateway-integration'
+      ];
     expect(proxy.type).toBe('http_proxy');
-    expect(proxy.uri['Fn::Sub']).toBe('https://${NewsStatusApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}/api/v1/status/web-api');
+    expect(proxy.uri['Fn::Sub']).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+      'https://${NewsStatusApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}/api/v1/status/web-api',
+    );
   });
 });
 
 describe('gateway response rendering (API Gateway rules)', () => {
-  const ctx = { requestId: 'r-1', resourcePath: '/v1/x', httpMethod: 'GET', path: '/v1/x', errorMessage: 'Bad "input"' };
+  const ctx = {
+    requestId: 'r-1',
+    resourcePath: '/v1/x',
+    httpMethod: 'GET',
+    path: '/v1/x',
+    errorMessage: 'Bad "input"',
+  };
 
   it('substitutes $context variables and nothing else', () => {
-    expect(renderTemplate('{"id":"$context.requestId","m":$context.error.messageString,"p":"${context.path}"}', ctx))
-      .toBe('{"id":"r-1","m":"Bad \\"input\\"","p":"/v1/x"}');
+    expect(
+      renderTemplate(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: API Gateway's ${context.x} form
+        '{"id":"$context.requestId","m":$context.error.messageString,"p":"${context.path}"}',
+        ctx,
+      ),
+    ).toBe('{"id":"r-1","m":"Bad \\"input\\"","p":"/v1/x"}');
     expect(renderTemplate('{"stage":"$stageVariables.color"}', ctx)).toBe('{"stage":""}');
   });
 
   it('the runner refuses, at start, a gateway response template with a VTL directive', async () => {
-    for (const directive of ['#if($context.path == "/x")a#else b#end', '#set($a = 1)$a', '#foreach($h in [1])x#end']) {
+    for (const directive of [
+      '#if($context.path == "/x")a#else b#end',
+      '#set($a = 1)$a',
+      '#foreach($h in [1])x#end',
+    ]) {
       const withDirective = structuredClone(template);
-      withDirective.Resources.NewsApi.Properties!.GatewayResponses.DEFAULT_5XX.ResponseTemplates['application/json'] = directive;
+      withDirective.Resources.NewsApi.Properties!.GatewayResponses.DEFAULT_5XX.ResponseTemplates[
+        'application/json'
+      ] = directive;
       await expect(start(withDirective)).rejects.toThrow(/NewsApi DEFAULT_5XX: .*no VTL/);
     }
   });

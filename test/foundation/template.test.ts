@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { TABLE_KEYS } from '../../lib/data/keys.ts';
-import { gatewayResponses, listFunctions, listRoutes, loadTemplate, ROOT } from '../../infra/local/template.ts';
+import {
+  gatewayResponses,
+  listFunctions,
+  listRoutes,
+  loadTemplate,
+  ROOT,
+} from '../../infra/local/template.ts';
 
 const template = loadTemplate();
 const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'vendor', 'sam.schema.json'), 'utf8'));
@@ -46,11 +52,18 @@ describe('template.yaml', () => {
       const routes = listRoutes(template);
       const apiId = routes.find((r) => r.functionId === fn.id)!.apiId;
       const expected: Record<string, string[]> = {};
-      for (const r of routes) if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
-      const declared: Record<string, string> = JSON.parse(fn.properties.Environment.Variables.ALLOWED_METHODS);
-      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()])))
-        .toEqual(Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])));
-      const anyPaths = routes.filter((r) => r.functionId === fn.id).map((r) => r.path).sort();
+      for (const r of routes)
+        if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
+      const declared: Record<string, string> = JSON.parse(
+        fn.properties.Environment.Variables.ALLOWED_METHODS,
+      );
+      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()]))).toEqual(
+        Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])),
+      );
+      const anyPaths = routes
+        .filter((r) => r.functionId === fn.id)
+        .map((r) => r.path)
+        .sort();
       expect(anyPaths).toEqual(Object.keys(expected).sort());
     }
   });
@@ -74,9 +87,14 @@ describe('template.yaml', () => {
     expect(table.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
     expect(table.TimeToLiveSpecification.Enabled).toBe(true);
     // The key names the code uses (lib/data/keys.ts) are the table's.
-    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual([TABLE_KEYS.pk, TABLE_KEYS.sk]);
+    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual([
+      TABLE_KEYS.pk,
+      TABLE_KEYS.sk,
+    ]);
     expect(table.TimeToLiveSpecification.AttributeName).toBe(TABLE_KEYS.ttl);
-    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([...TABLE_KEYS.indexes]);
+    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([
+      ...TABLE_KEYS.indexes,
+    ]);
     const block = template.Resources.ImagesBucket.Properties!.PublicAccessBlockConfiguration;
     expect(Object.values(block).every(Boolean)).toBe(true);
   });
