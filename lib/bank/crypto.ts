@@ -1,7 +1,15 @@
 // Secrets at rest: OTP secrets are encrypted with AES-256-GCM under SHA-256(MFA encryption key, given);
 // sms/voice/email codes are kept as an HMAC under the same key (a 6-digit code's plain hash could
 // be brute-forced); mfa_tokens and idempotency keys as SHA-256. Comparisons are constant-time.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const derive = (key: string) => createHash('sha256').update(key).digest();
 
@@ -26,7 +34,8 @@ export function decryptSecret(sealed: string, key: string): string {
 export const hashCode = (key: string, verificationId: string, code: string) =>
   createHmac('sha256', derive(key)).update(`${verificationId}:${code}`).digest('hex');
 
-export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+export const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export const newCode = () => String(randomInt(1_000_000)).padStart(6, '0');
 export const newMfaToken = () => `mfa_${randomBytes(32).toString('base64url')}`;
