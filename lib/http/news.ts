@@ -7,7 +7,7 @@ import type { Context } from 'aws-lambda';
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { ApiError, ErrorType } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { newsCounters } from '../news/counters.ts';
 
 const ENVELOPE_ERRORS: Partial<Record<ErrorType, string>> = {
@@ -46,7 +46,7 @@ const deferredFlushDialect: Dialect = dialect('deferred');
  * An operation of the News API (no request bodies: every route is a GET). Query and path schemas
  * type the parsed input; `counterFlush: 'deferred'` keeps counter writes off the call's path.
  */
-export const newsOperation = <Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export const newsOperation = <Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
   spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
   operation: Operation<undefined, Q, P>,
   options: { counterFlush?: CounterFlush } = {},

@@ -1,7 +1,7 @@
 // The REST dialect of seed 002 (Notes and Bank): JSON bodies as they are; errors as
 // {code, message, description, errors?: [{field, message}]}.
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ERRORS, type ApiError } from './errors.ts';
 
 export const restDialect: Dialect = {
@@ -16,7 +16,7 @@ export const restDialect: Dialect = {
 };
 
 /** An operation of the Notes or Bank API. */
-export const restOperation = <B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export const restOperation = <B extends z.ZodMiniType | undefined = undefined, Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
   spec: OperationSpec<B, Q, P>,
   operation: Operation<B, Q, P>,
 ) => defineOperation(restDialect, spec, operation);

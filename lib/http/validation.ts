@@ -1,6 +1,12 @@
 // zod schemas validate path, query and body; failures become ApiErrors that name every field.
-import type { z } from 'zod';
+// Schemas are zod/mini (docs/validation.md): zod's own checks and messages without the classic API's
+// 440 KiB of methods. zod/mini loads no locale (every issue would read "Invalid input"), so this
+// module, through which every request is parsed, loads the English messages zod classic has.
+import { config, type z } from 'zod/mini';
+import { en } from 'zod/locales';
 import { ApiError, type FieldError } from './errors.ts';
+
+config(en());
 
 export type Part = 'path' | 'query' | 'body' | 'header';
 
@@ -18,7 +24,7 @@ export function issuesToFields(issues: z.core.$ZodIssue[], part: Part): FieldErr
 }
 
 /** Parses `value` with `schema`; body failures are 422, path/query/header failures 400. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, part: Part): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, part: Part): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = issuesToFields(result.error.issues, part);
