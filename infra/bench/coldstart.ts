@@ -164,6 +164,7 @@ export async function coldStart(opts: { outdir: string; pairs: number; only?: (i
     }
     const ratios = { bundle: fnBuilt.bytes / floor.bytes, load: median(loadRatios), memory: median(rssRatios) };
     for (const [k, v] of Object.entries(ratios)) if (v > FAIL_RATIO) problems.push(`${k} ${v.toFixed(2)}× its floor (limit ${FAIL_RATIO}×)`);
+    process.stderr.write(`cold start: ${fn.id} load ${ratios.load.toFixed(2)}× memory ${ratios.memory.toFixed(2)}×\n`);
     rows.push({
       id: fn.id, floor: floorName, clients: fnBuilt.clients, bytes: fnBuilt.bytes, floorBytes: floor.bytes,
       loadMs: median(fnSamples.map((s) => s.ms)), floorLoadMs: median(floorSamples.map((s) => s.ms)),
