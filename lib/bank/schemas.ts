@@ -1,11 +1,10 @@
 // Request and response schemas of the Bank API: they validate input (lib/http/validation.ts turns
 // failures into errors naming each field) and generate openapi/bank.json.
 import * as z from 'zod/mini';
-import { DEVICE_ID, TRANSFER_ID } from './ids.ts';
-import { FACTOR_KINDS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
+import { DEVICE_ID, MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
+import { FACTOR_KINDS, MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-export const MAX_AMOUNT = 99_999_999;
 
 const currency = z.pipe(
   z.string().check(z.refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code')),
@@ -15,7 +14,7 @@ const destination = z.string().check(z.minLength(1), z.maxLength(255));
 const description = z.nullable(z.string().check(z.maxLength(1000)));
 const metadataKey = z.string().check(z.minLength(1), z.maxLength(40), z.regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'));
 const metadata = z.record(metadataKey, z.string().check(z.maxLength(500)))
-  .check(z.refine((m) => Object.keys(m).length <= 50, 'At most 50 keys'));
+  .check(z.refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `At most ${MAX_METADATA_KEYS} keys`));
 const immutable = (name: string) => z.optional(z.never({ error: `${name} cannot be changed after the transfer is created` }));
 
 export const createTransferBody = z.strictObject({
@@ -25,7 +24,7 @@ export const createTransferBody = z.strictObject({
   destination,
   description: z.optional(description),
   metadata: z.optional(metadata).check(z.describe(
-    'At most 50 keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped')),
+    `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped`)),
 });
 
 /** PUT: replaces description and metadata; an absent one is cleared. */
@@ -47,7 +46,7 @@ const integer = (min: number, max: number) => z.pipe(
   z.number().check(z.int(), z.gte(min), z.lte(max)),
 );
 const transferCursor = z.string().check(z.regex(TRANSFER_ID, 'Must be a transfer id'));
-const seconds = integer(0, 36 ** 7 - 1);
+const seconds = integer(0, MAX_TRANSFER_SECONDS);
 const amount = integer(0, MAX_AMOUNT);
 
 export const listTransfersQuery = z.strictObject({
