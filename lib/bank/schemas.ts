@@ -24,7 +24,9 @@ export const createTransferBody = z.strictObject({
   destination,
   description: z.optional(description),
   metadata: z.optional(metadata).check(z.describe(
-    `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped`)),
+    `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; ` +
+      'empty values are dropped',
+  )),
 });
 
 /** PUT: replaces description and metadata; an absent one is cleared. */

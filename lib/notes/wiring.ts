@@ -21,7 +21,7 @@ const noImages: ImageStore = {
   deleteAll: () => Promise.reject(new Error('this function has no image store')),
 };
 
-export const notes = once(() => build(noImages));
+export const notes = /* @__PURE__ */ once(() => build(noImages));
 
 /** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
-export const notesWithImages = once(() => build(new S3ImageStore()));
+export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore()));
