@@ -1,12 +1,8 @@
-// zod schemas validate path, query and body; failures become ApiErrors that name every field.
-// Schemas are zod/mini (docs/validation.md): zod's own checks and messages without the classic API's
-// 440 KiB of methods. zod/mini loads no locale (every issue would read "Invalid input"), so this
-// module, through which every request is parsed, loads the English messages zod classic has.
-import { config, type z } from 'zod/mini';
-import { en } from 'zod/locales';
+// zod/mini schemas (docs/validation.md) validate path, query and body; failures become ApiErrors
+// that name every field, in zod's English messages.
+import type * as z from 'zod/mini';
+import '../domain/zod-locale.ts';
 import { ApiError, type FieldError } from './errors.ts';
-
-config(en());
 
 export type Part = 'path' | 'query' | 'body' | 'header';
 
