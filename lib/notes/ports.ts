@@ -19,7 +19,7 @@ export interface StoredNote {
 export interface NotesStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
-  /** Writes a new note, its content, permalink guard and the creator's history entry; Conflict('permalink'). */
+  /** Writes a new note, its content, permalink guard and the creator's visit; Conflict('permalink'). */
   createNote(note: NoteRecord, content: string, creatorId: string): Promise<void>;
   /**
    * Replaces `previous` with `next` if no one changed it since it was read (version condition);
