@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/service.ts';
 
 export const handler = restOperation({ auth: true, body: { schema: createNoteBody, optional: true } }, async ({ principal, body }) => {
   const created = await notes.createNote(principal.userId, body);
-  return singleNote(created);
+  return singleNote(principal.userId, created);
 });

@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/service.ts';
 
 export const handler = restOperation({ auth: true, path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, async ({ principal, path, body }) => {
   const created = await notes.createNote(principal.userId, body, path.teamPath);
-  return singleNote(created);
+  return singleNote(principal.userId, created);
 });

@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/service.ts';
 
 export const handler = restOperation({ auth: true, path: notePath }, async ({ principal, path, headers }) => {
   const note = await notes.getNote(principal.userId, path.noteId);
-  return conditionalGet(headers, note);
+  return conditionalGet(principal.userId, headers, note);
 });

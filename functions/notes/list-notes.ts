@@ -1,9 +1,13 @@
-// GET /v1/notes: the caller's own notes, most recently changed first (seed 000 ListNotes).
-import { ok, restOperation } from '#lib/http/rest.ts';
-import { presentNote } from '#lib/notes/present.ts';
+// GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
+// recently changed first, with their folderPaths (seed 000 ListNotes).
+import { restOperation } from '#lib/http/rest.ts';
+import { notesQuery } from '#lib/notes/folder-schemas.ts';
+import { noteList } from '#lib/notes/http.ts';
 import { notes } from '#lib/notes/service.ts';
+import { folders } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: true }, async ({ principal }) => {
-  const list = await notes.listNotes(principal.userId);
-  return ok(list.map(presentNote));
+export const handler = restOperation({ auth: true, query: notesQuery }, async ({ principal, query }) => {
+  const { userId } = principal;
+  const list = query.folderId ? await folders().notesIn(userId, query.folderId) : await notes.listNotes(userId);
+  return noteList(userId, list);
 });

@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/service.ts';
 
 export const handler = restOperation({ auth: true, path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes.updateNote(principal.userId, path.noteId, body, { ifMatch: headers['if-match'] });
-  return singleNote(updated);
+  return singleNote(principal.userId, updated);
 });

@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/service.ts';
 
 export const handler = restOperation({ auth: true, path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes.updateNote(principal.userId, path.noteId, body, { teamPath: path.teamPath, ifMatch: headers['if-match'] });
-  return singleNote(updated);
+  return singleNote(principal.userId, updated);
 });

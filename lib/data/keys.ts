@@ -60,6 +60,24 @@ export const notesKeys = {
   permalink: (owner: NoteOwnerKey, permalink: string): Key => ({ PK: `PERMALINK#${noteOwner(owner)}`, SK: `PERMALINK#${permalink}` }),
 };
 
+// Folders of one owner (a user or a team) live in one partition, so one Query reads the whole tree
+// (at most MAX_FOLDERS items): FOLDER#<id> items, the TREE item (version of the tree's structure,
+// the optimistic lock of every create/move/delete) and one ORDER#<userId> item per user's ordering.
+// A note in a folder carries GSI3 keys (the folder's notes, most recently changed first).
+const folderPartition = (owner: NoteOwnerKey) => `FOLDERS#${noteOwner(owner)}`;
+export const folderKeys = {
+  folderPartition,
+  folder: (owner: NoteOwnerKey, folderId: string): Key => ({ PK: folderPartition(owner), SK: `FOLDER#${folderId}` }),
+  folderPrefix: 'FOLDER#',
+  tree: (owner: NoteOwnerKey): Key => ({ PK: folderPartition(owner), SK: 'TREE' }),
+  order: (owner: NoteOwnerKey, userId: string): Key => ({ PK: folderPartition(owner), SK: `ORDER#${userId}` }),
+  orderPrefix: 'ORDER#',
+  /** GSI3 keys of a note's META item while it sits in a folder. */
+  notesOfFolder: (folderId: string, lastChangedAt: number, shortId: string) =>
+    ({ GSI3PK: `FOLDERNOTES#${folderId}`, GSI3SK: `${pad(lastChangedAt)}#${shortId}` }),
+  notesOfFolderPartition: (folderId: string): string => `FOLDERNOTES#${folderId}`,
+};
+
 // ---- news -------------------------------------------------------------------------------------
 // Entities: one item each. Lists (the news list, each user's articles) are dense rank indexes:
 // item i of a list has SK RANK#<i> (1-based, zero-padded), so page p is one Query with SK BETWEEN.

@@ -6,21 +6,16 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { doc } from '../data/clients.ts';
-import { notesKeys as k, type NoteOwnerKey } from '../data/keys.ts';
+import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../data/keys.ts';
+import { folderCountUpdate } from './adapters/dynamo-folders.ts';
+import { toRecord } from './adapters/note-items.ts';
+import { UnknownFolderError } from './folders.ts';
 import type { NoteRecord } from './model.ts';
 import { PermalinkTakenError, type NotesStore, type StoredNote } from './store.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const NOTE_FIELDS = [
-  'id', 'shortId', 'ownerId', 'userPath', 'teamPath', 'title', 'explicitTitle', 'tags', 'description', 'createdAt',
-  'lastChangedAt', 'titleUpdatedAt', 'tagsUpdatedAt', 'lastChangeUser', 'publishType', 'publishedAt', 'permalink',
-  'readPermission', 'writePermission', 'commentPermission', 'suggestEditPermission', 'parentFolderId', 'origin',
-  'noteFeatures', 'version',
-] as const satisfies readonly (keyof NoteRecord)[];
-
-const toRecord = (item: Item): NoteRecord => Object.fromEntries(NOTE_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as NoteRecord;
 const ownerOf = (note: NoteRecord): NoteOwnerKey => (note.teamPath ? { teamPath: note.teamPath } : { userId: note.ownerId! });
 /** TransactWriteItems takes at most 100 items; a delete keeps 3 for META, CONTENT and the permalink guard. */
 const TRANSACTION_ITEMS = 100;
@@ -51,8 +46,9 @@ export class DynamoNotesStore implements NotesStore {
       this.visitPut(note, creatorId),
     ];
     if (note.permalink) items.push(this.permalinkPut(note));
+    const folderIndex = this.folderMoves(items, undefined, note);
     // A false here is a collision of 60-bit random shortIds: not worth a retry path.
-    if (!(await this.transact(items, note.permalink ? items.length - 1 : -1))) throw new Error(`note ${note.shortId} already exists`);
+    if (!(await this.transact(items, note.permalink ? 3 : -1, folderIndex))) throw new Error(`note ${note.shortId} already exists`);
   }
 
   async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<boolean> {
@@ -69,7 +65,7 @@ export class DynamoNotesStore implements NotesStore {
       if (old.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(old), old.permalink) } });
       if (next.permalink) { permalinkIndex = items.length; items.push(this.permalinkPut(next)); }
     }
-    return this.transact(items, permalinkIndex);
+    return this.transact(items, permalinkIndex, this.folderMoves(items, old, next));
   }
 
   async recordVisit(note: NoteRecord, userId: string): Promise<boolean> {
@@ -130,7 +126,17 @@ export class DynamoNotesStore implements NotesStore {
   }
 
   private metaItem(note: NoteRecord): Item {
-    return { ...k.noteMeta(note.shortId), ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId), type: 'note', ...note };
+    const folder = note.parentFolderId ? folderKeys.notesOfFolder(note.parentFolderId, note.lastChangedAt, note.shortId) : {};
+    return { ...k.noteMeta(note.shortId), ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId), ...folder, type: 'note', ...note };
+  }
+
+  /** Counts the note out of its old folder and into its new one; the index of the latter, or -1. */
+  private folderMoves(items: TransactItem[], old: NoteRecord | undefined, next: NoteRecord): number {
+    if (old?.parentFolderId === next.parentFolderId) return -1;
+    if (old?.parentFolderId) items.push(folderCountUpdate(this.table(), ownerOf(old), old.parentFolderId, -1));
+    if (!next.parentFolderId) return -1;
+    items.push(folderCountUpdate(this.table(), ownerOf(next), next.parentFolderId, 1));
+    return items.length - 1;
   }
 
   private visitPut(note: NoteRecord, userId: string): TransactItem {
@@ -143,7 +149,7 @@ export class DynamoNotesStore implements NotesStore {
   }
 
   /** Runs a transaction: false when a condition failed or it conflicted; PermalinkTakenError for the guard. */
-  private async transact(items: TransactItem[], permalinkIndex: number): Promise<boolean> {
+  private async transact(items: TransactItem[], permalinkIndex: number, folderIndex = -1): Promise<boolean> {
     try {
       await doc.send(new TransactWriteCommand({ TransactItems: items }));
       return true;
@@ -151,6 +157,7 @@ export class DynamoNotesStore implements NotesStore {
       const reasons = cancellation(err);
       if (!reasons) throw err;
       if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw new PermalinkTakenError('permalink taken');
+      if (folderIndex >= 0 && reasons[folderIndex] === 'ConditionalCheckFailed') throw new UnknownFolderError('no such folder');
       if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
       throw err;
     }

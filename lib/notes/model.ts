@@ -78,7 +78,8 @@ export interface NoteCreation {
 }
 
 /** What the caller may change (only the fields present change). */
-export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink' | 'parentFolderId'>;
+export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink'>
+  & { parentFolderId?: string | null };
 
 /** Fields only the note's owner (team notes: any member) may change. */
 export const MANAGER_FIELDS = ['readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const satisfies readonly (keyof NoteChanges)[];

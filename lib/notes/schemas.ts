@@ -25,7 +25,7 @@ export const noteCreation = z.strictObject({
   commentPermission: z.enum(COMMENT_PERMISSIONS),
   suggestEditPermission: z.enum(SUGGEST_EDIT_PERMISSIONS),
   permalink: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, "_", "." and "-" (at most 100)'),
-  parentFolderId: z.string().min(1).max(128),
+  parentFolderId: z.string().max(128).describe('a folder of the note\'s workspace; "" = the top level'),
   origin: z.string().max(2048),
   noteFeatures: z.record(z.string().max(64), z.string().max(64)),
 }).partial();
@@ -39,7 +39,9 @@ export const createNoteBody = z.preprocess(
 export const createNoteBodyDocumented = z.union([z.string().describe('The note content'), noteCreation]);
 
 export const noteChanges = noteCreation.pick({
-  title: true, tags: true, description: true, content: true, readPermission: true, writePermission: true, permalink: true, parentFolderId: true,
+  title: true, tags: true, description: true, content: true, readPermission: true, writePermission: true, permalink: true,
+}).extend({
+  parentFolderId: z.string().max(128).nullable().optional().describe('a folder of the note\'s workspace; null or "" = the top level'),
 });
 
 export const historyQuery = z.object({

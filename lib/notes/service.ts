@@ -14,6 +14,7 @@ import {
   permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
+import { unknownFolder, UnknownFolderError } from './folders.ts';
 import { S3ImageStore } from './s3-images.ts';
 import { PermalinkTakenError, type Directory, type ImageStore, type NotesStore, type StoredNote } from './store.ts';
 
@@ -95,13 +96,14 @@ export class NotesService {
       lastChangeUser: simpleProfile(caller.user!), publishType: 'edit', publishedAt: null, permalink: input.permalink ?? null,
       readPermission, writePermission,
       commentPermission: input.commentPermission ?? 'signed_in_users', suggestEditPermission: input.suggestEditPermission ?? 'signed_in_users',
-      parentFolderId: input.parentFolderId ?? null, origin: input.origin ?? null, noteFeatures: input.noteFeatures ?? null,
+      parentFolderId: input.parentFolderId || null, origin: input.origin ?? null, noteFeatures: input.noteFeatures ?? null,
       version: 1,
     };
     try {
       await this.store.createNote(note, content, userId);
     } catch (err) {
       if (err instanceof PermalinkTakenError) throw permalinkTaken(note.permalink);
+      if (err instanceof UnknownFolderError) throw unknownFolder();
       throw err;
     }
     return { note, content };
@@ -141,6 +143,7 @@ export class NotesService {
         if (await this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId)) return next;
       } catch (err) {
         if (err instanceof PermalinkTakenError) throw permalinkTaken(next.note.permalink);
+        if (err instanceof UnknownFolderError) throw unknownFolder();
         throw err;
       }
     }
@@ -225,7 +228,7 @@ function applyChanges(stored: StoredNote, changes: NoteChanges, editor: User): (
     readPermission: changes.readPermission ?? old.readPermission,
     writePermission: changes.writePermission ?? old.writePermission,
     permalink: changes.permalink ?? old.permalink,
-    parentFolderId: changes.parentFolderId ?? old.parentFolderId,
+    parentFolderId: changes.parentFolderId === undefined ? old.parentFolderId : changes.parentFolderId || null,
   };
   const changed = contentChanged || explicitTitle !== old.explicitTitle ||
     (['title', 'tags', 'description', 'readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const)

@@ -47,6 +47,6 @@ export async function createNote(token: string, body: unknown = {}, teamPath?: s
 }
 
 export const NOTE_FIELDS = [
-  'createdAt', 'description', 'id', 'lastChangeUser', 'lastChangedAt', 'permalink', 'publishLink', 'publishType', 'publishedAt',
+  'createdAt', 'description', 'folderPaths', 'id', 'lastChangeUser', 'lastChangedAt', 'permalink', 'publishLink', 'publishType', 'publishedAt',
   'readPermission', 'shortId', 'tags', 'tagsUpdatedAt', 'teamPath', 'title', 'titleUpdatedAt', 'userPath', 'writePermission',
 ];

@@ -17,7 +17,7 @@ export function registerNotesCommands(program: Command): void {
     .action(async (o) => {
       const { notes, presentNote } = await lib();
       const list = o.team ? await notes.listTeamNotes(o.user, o.team) : await notes.listNotes(o.user);
-      print(list.map(presentNote));
+      print(list.map((n) => presentNote(n)));
     });
 
   program.command('create-note').description('create a note for a user (or in a team the user belongs to)')
@@ -51,6 +51,6 @@ export function registerNotesCommands(program: Command): void {
     .option('--limit <n>', 'at most n entries (1..1000)', limit, 1000)
     .action(async (o) => {
       const { notes, presentNote } = await lib();
-      print((await notes.history(o.user, o.limit)).map(presentNote));
+      print((await notes.history(o.user, o.limit)).map((n) => presentNote(n)));
     });
 }
