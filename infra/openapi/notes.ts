@@ -6,6 +6,7 @@ import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes
 import * as f from '../../lib/notes/folder-schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
 import * as s from '../../lib/notes/schemas.ts';
+import * as t from '../../lib/notes/trash-schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -62,7 +63,7 @@ const updateNote = (summary: string, operationId: string, params: unknown[]) => 
 });
 const deleteNote = (summary: string, operationId: string, params: unknown[]) => ({
   operationId, summary, parameters: params,
-  responses: { 204: { description: 'Deleted, with its history entries and images' }, ...errors('bad_request', 'forbidden', 'not_found', 'conflict') },
+  responses: { 204: { description: 'Moved to the trash (restorable for the retention period; see /v1/trash)' }, ...errors('bad_request', 'forbidden', 'not_found', 'conflict') },
 });
 
 const note = pathParams(s.notePath);
@@ -155,6 +156,29 @@ export const buildNotesDocument = () => document({
       delete: deleteNote('Delete a team note', 'DeleteTeamNote', teamNote),
     },
     ...folderRoutes('/v1', [], folder, false),
+    '/v1/trash': {
+      get: { operationId: 'ListPersonalTrash', summary: 'The caller\'s trashed personal notes, most recently deleted first', responses: { 200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'), ...errors() } },
+    },
+    '/v1/trash/{noteId}/restore': {
+      put: {
+        operationId: 'RestoreNote', summary: 'Restore a trashed note with its content, images, history and folder (its owner; for a team note the team\'s admin or the member who deleted it)', parameters: note,
+        responses: { 204: { description: 'Restored' }, ...errors('bad_request', 'forbidden', 'not_found', 'conflict') },
+      },
+    },
+    '/v1/trash/batch-restore': {
+      put: {
+        operationId: 'BatchRestore', summary: 'Restore several trashed notes',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('BatchRestoreTrashBody') } } },
+        responses: {
+          200: json(ref('TrashBatchOperationResponse'), 'Every note was restored'),
+          207: json(ref('TrashBatchOperationResponse'), 'Outcomes differ: each note id with success, or failure and its reason'),
+          ...errors('not_found', 'validation_failed', 'unsupported_media_type'),
+        },
+      },
+    },
+    '/v1/teams/{teamPath}/trash': {
+      get: { operationId: 'ListTeamTrash', summary: 'The team\'s trashed notes (the team\'s admin only)', parameters: teamOnly, responses: { 200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'), ...errors('bad_request', 'forbidden', 'not_found') } },
+    },
     ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
   },
   components: {
@@ -167,6 +191,9 @@ export const buildNotesDocument = () => document({
       NoteChanges: inputSchema(s.noteChanges),
       Error: schema(s.restError),
       ApiFolder: schema(f.apiFolder),
+      ApiTrashNote: schema(t.apiTrashNote),
+      TrashBatchOperationResponse: schema(t.trashBatchResult),
+      BatchRestoreTrashBody: inputSchema(t.batchRestoreBody),
       ApiFolderOrder: schema(f.apiFolderOrder),
       CreateFolderBody: inputSchema(f.folderCreation),
       UpdateFolderBody: inputSchema(f.folderChanges),

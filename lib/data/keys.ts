@@ -78,6 +78,19 @@ export const folderKeys = {
   notesOfFolderPartition: (folderId: string): string => `FOLDERNOTES#${folderId}`,
 };
 
+// Trash: a trashed note keeps its items (META, CONTENT, VISIT#, permalink guard), each with `ttl`;
+// its META leaves the owner's GSI1 list for the owner's trash list and joins the expiry index
+// (GSI2, one partition ordered by purge time: what a sweep purges). History entries drop their GSI2 keys.
+export const trashKeys = {
+  trashOfOwner: (owner: NoteOwnerKey, deletedAt: number, shortId: string) =>
+    ({ GSI1PK: `TRASH#${noteOwner(owner)}`, GSI1SK: `${pad(deletedAt)}#${shortId}` }),
+  trashOfOwnerPartition: (owner: NoteOwnerKey): string => `TRASH#${noteOwner(owner)}`,
+  expiry: (purgeAt: number, shortId: string) => ({ GSI2PK: 'TRASH#EXPIRY', GSI2SK: `${pad(purgeAt)}#${shortId}` }),
+  expiryPartition: 'TRASH#EXPIRY',
+  /** GSI2SK upper bound of the notes to purge at `until` (epoch ms). */
+  expiryUntil: (until: number): string => `${pad(until)}#~`,
+};
+
 // ---- news -------------------------------------------------------------------------------------
 // Entities: one item each. Lists (the news list, each user's articles) are dense rank indexes:
 // item i of a list has SK RANK#<i> (1-based, zero-padded), so page p is one Query with SK BETWEEN.

@@ -33,7 +33,7 @@ export class DynamoNotesStore implements NotesStore {
     const items = await this.queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
     const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
     const content = items.find((i) => i.SK === k.noteContent(shortId).SK);
-    if (!meta || !content) return undefined;
+    if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
     const stored: StoredNote = { note: toRecord(meta), content: String(content.content ?? ''), visitSeq: Number(content.visitSeq ?? 0) };
     if (opts.visitors) stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
     return stored;
@@ -72,7 +72,7 @@ export class DynamoNotesStore implements NotesStore {
     // Bumping visitSeq on CONTENT makes a concurrent DeleteNote (conditional on visitSeq) retry, so it
     // sees this entry; the existence condition keeps entries of deleted notes from being written.
     const items: TransactItem[] = [
-      { Update: { TableName: this.table(), Key: k.noteContent(note.shortId), UpdateExpression: 'ADD visitSeq :one', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } } },
+      { Update: { TableName: this.table(), Key: k.noteContent(note.shortId), UpdateExpression: 'ADD visitSeq :one', ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt)', ExpressionAttributeValues: { ':one': 1 } } },
       this.visitPut(note, userId),
     ];
     for (let attempt = 1; ; attempt += 1) {

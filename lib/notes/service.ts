@@ -16,6 +16,7 @@ import {
 } from './model.ts';
 import { unknownFolder, UnknownFolderError } from './folders.ts';
 import { S3ImageStore } from './s3-images.ts';
+import { trash } from './wiring.ts';
 import { PermalinkTakenError, type Directory, type ImageStore, type NotesStore, type StoredNote } from './store.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -60,8 +61,14 @@ function assertPermissions(read: NoteRecord['readPermission'], write: NoteRecord
 
 const permalinkTaken = (permalink: string | null) => new ApiError('conflict', `The permalink "${permalink}" is already used by another note of the same owner`, { fields: [{ field: 'permalink', message: 'already in use' }] });
 
+/** Where DeleteNote puts a note (lib/notes/trash.ts). */
+export interface Bin { moveToTrash(stored: StoredNote, userId: string): Promise<boolean> }
+
 export class NotesService {
-  constructor(private readonly store: NotesStore, private readonly images: ImageStore, private readonly directory: Directory) {}
+  constructor(
+    private readonly store: NotesStore, private readonly images: ImageStore, private readonly directory: Directory,
+    private readonly bin: Bin,
+  ) {}
 
   listNotes(userId: string): Promise<NoteRecord[]> {
     return this.store.listNotes({ userId });
@@ -155,10 +162,7 @@ export class NotesService {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const { stored, access } = await this.locate(caller, ref, teamPath, { visitors: true });
       if (!access.manage) throw forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`);
-      if (await this.store.deleteNote(stored)) {
-        await this.images.deleteAll(stored.note.id);
-        return;
-      }
+      if (await this.bin.moveToTrash(stored, userId)) return;
     }
     throw new ApiError('conflict', 'The note is being changed concurrently; retry the request');
   }
@@ -244,4 +248,7 @@ function applyChanges(stored: StoredNote, changes: NoteChanges, editor: User): (
 }
 
 /** The container's notes service, over DynamoDB, S3 and the identity directory. */
-export const notes = new NotesService(new DynamoNotesStore(() => config.tableName), new S3ImageStore(() => config.bucketName), identity);
+export const notes = new NotesService(
+  new DynamoNotesStore(() => config.tableName), new S3ImageStore(() => config.bucketName), identity,
+  { moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId) },
+);

@@ -38,7 +38,7 @@ export function registerNotesCommands(program: Command): void {
       print(presentSingleNote(await notes.getNote(o.user, o.note)));
     });
 
-  program.command('delete-note').description('delete a note with its history entries and images, as the given user')
+  program.command('delete-note').description('move a note to the trash (restorable for the retention period), as the given user')
     .requiredOption('--user <id>', 'user id (owner, or a member of the note\'s team)')
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
@@ -52,5 +52,12 @@ export function registerNotesCommands(program: Command): void {
     .action(async (o) => {
       const { notes, presentNote } = await lib();
       print((await notes.history(o.user, o.limit)).map((n) => presentNote(n)));
+    });
+
+  program.command('purge-trash')
+    .description('purge the trashed notes whose retention is over, images included (deployed, TTL and the table stream do this)')
+    .action(async () => {
+      const { trash } = await import('../../../lib/notes/wiring.ts');
+      print({ purged: await trash().purgeDue() });
     });
 }
