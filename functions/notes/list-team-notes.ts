@@ -1,16 +1,19 @@
 // GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
 // folders), most recently changed first, with their folderPaths (seed 000 ListTeamNotes).
 import { restOperation } from '#lib/http/rest.ts';
+import { authenticate } from '#lib/identity/wiring.ts';
 import { notesQuery } from '#lib/notes/folder-schemas.ts';
-import { noteList } from '#lib/notes/http.ts';
+import { noteList } from '#lib/notes/http/glue.ts';
 import { teamPathOnly } from '#lib/notes/schemas.ts';
-import { notes } from '#lib/notes/service.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folders, notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: true, path: teamPathOnly, query: notesQuery }, async ({ principal, path, query }) => {
-  const { userId } = principal;
-  const list = query.folderId
-    ? await folders().notesIn(userId, query.folderId, path.teamPath)
-    : await notes.listTeamNotes(userId, path.teamPath);
-  return noteList(userId, list);
-});
+export const handler = restOperation(
+  { auth: authenticate, path: teamPathOnly, query: notesQuery },
+  async ({ principal, path, query }) => {
+    const { userId } = principal;
+    const list = query.folderId
+      ? await folders().notesIn(userId, query.folderId, path.teamPath)
+      : await notes().listTeamNotes(userId, path.teamPath);
+    return noteList(userId, list);
+  },
+);

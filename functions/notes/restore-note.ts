@@ -1,9 +1,10 @@
 // PUT /v1/trash/{noteId}/restore: a trashed note back, with content, images and history (HackMD RestoreNote).
 import { noContent, restOperation } from '#lib/http/rest.ts';
+import { authenticate } from '#lib/identity/wiring.ts';
 import { notePath } from '#lib/notes/schemas.ts';
 import { trash } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: true, path: notePath }, async ({ principal, path }) => {
+export const handler = restOperation({ auth: authenticate, path: notePath }, async ({ principal, path }) => {
   await trash().restore(principal.userId, path.noteId);
   return noContent();
 });

@@ -4,10 +4,10 @@
 // again; another request under the key, or one while the first is in flight, is refused (409).
 // A request that fails releases its key, so it can be retried.
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../http/errors.ts';
+import { seconds, type Clock } from '../domain/clock.ts';
+import { KeyInUse } from '../domain/errors.ts';
 import { sha256 } from './crypto.ts';
-import { nowSeconds } from './model.ts';
-import type { BankStore, Completion, StoredResponse } from './store.ts';
+import type { Completion, IdempotencyStore, StoredResponse } from './ports.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -30,12 +30,12 @@ const canonical = (value: unknown): string => {
 export const requestFingerprint = (method: string, path: string, body: unknown) => sha256(`${method} ${path}\n${canonical(body)}`);
 
 export class IdempotencyKeys {
-  constructor(private readonly store: BankStore) {}
+  constructor(private readonly store: IdempotencyStore, private readonly clock: Clock) {}
 
   async reserve(userId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | { reservation: Reservation }> {
     const keyHash = sha256(key);
     const leaseId = randomUUID();
-    const held = await this.store.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, nowSeconds());
+    const held = await this.store.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, seconds(this.clock));
     if (!held) {
       return {
         reservation: {
@@ -44,8 +44,10 @@ export class IdempotencyKeys {
         },
       };
     }
-    if (held.fingerprint !== fingerprint) throw new ApiError('idempotency_error', 'This Idempotency-Key was already used for a different request');
-    if (held.state === 'in_progress' || !held.response) throw new ApiError('idempotency_error', 'A request with this Idempotency-Key is still in progress; retry later');
+    if (held.fingerprint !== fingerprint) throw new KeyInUse('This Idempotency-Key was already used for a different request');
+    if (held.state === 'in_progress' || !held.response) {
+      throw new KeyInUse('A request with this Idempotency-Key is still in progress; retry later');
+    }
     return { replay: held.response };
   }
 }

@@ -8,21 +8,39 @@ const teamPath = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a
 export const folderPath = z.object({ folderId });
 export const teamFolderPath = z.object({ teamPath, folderId });
 
-const color = z.string().regex(/^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be #RGB, #RGBA, #RRGGBB or #RRGGBBAA')
+const color = z
+  .string()
+  .regex(/^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be #RGB, #RGBA, #RRGGBB or #RRGGBBAA')
   .describe('Display color in hexadecimal');
-const icon = z.string().regex(/^[0-9A-Fa-f]{2,6}(-[0-9A-Fa-f]{2,6}){0,7}$/, 'must be an emoji codepoint string such as 1F525 or 2764-FE0F')
+const icon = z
+  .string()
+  .regex(
+    /^[0-9A-Fa-f]{2,6}(-[0-9A-Fa-f]{2,6}){0,7}$/,
+    'must be an emoji codepoint string such as 1F525 or 2764-FE0F',
+  )
   .describe('Emoji unified codepoint string, e.g. 1F525');
-const name = z.string().max(MAX_FOLDER_NAME).describe(`Folder name (at most ${MAX_FOLDER_NAME}; "" or absent: Untitled)`);
+const name = z
+  .string()
+  .max(MAX_FOLDER_NAME)
+  .describe(`Folder name (at most ${MAX_FOLDER_NAME}; "" or absent: Untitled)`);
 const description = z.string().max(MAX_FOLDER_DESCRIPTION);
 const parent = z.string().max(128).describe('Parent folder id; "" = the top level');
 
-export const folderCreation = z.strictObject({ name, description, icon, color, parentFolderId: parent }).partial();
-export const folderChanges = z.strictObject({
-  name, description: description.nullable(), icon: icon.nullable(), color: color.nullable(),
-  parentFolderId: parent.nullable().describe('New parent folder id; null or "" = the top level'),
-}).partial();
+export const folderCreation = z
+  .strictObject({ name, description, icon, color, parentFolderId: parent })
+  .partial();
+export const folderChanges = z
+  .strictObject({
+    name,
+    description: description.nullable(),
+    icon: icon.nullable(),
+    color: color.nullable(),
+    parentFolderId: parent.nullable().describe('New parent folder id; null or "" = the top level'),
+  })
+  .partial();
 
-const order = z.record(z.string(), z.array(z.string()).max(MAX_FOLDERS))
+const order = z
+  .record(z.string(), z.array(z.string()).max(MAX_FOLDERS))
   .describe('Parent folder id (or "root") → ordered ids of its child folders');
 export const folderOrderBody = z.strictObject({ order });
 
@@ -31,9 +49,14 @@ export const notesQuery = z.object({ folderId: folderId.optional() });
 
 // ---- responses ----
 export const apiFolder = z.strictObject({
-  id: z.string(), name: z.string(), description: z.string().nullable(), icon: z.string().nullable(),
-  color: z.string().nullable(), parentFolderId: z.string().nullable(),
-  createdAt: z.number().describe('epoch milliseconds'), updatedAt: z.number().describe('epoch milliseconds'),
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  icon: z.string().nullable(),
+  color: z.string().nullable(),
+  parentFolderId: z.string().nullable(),
+  createdAt: z.number().describe('epoch milliseconds'),
+  updatedAt: z.number().describe('epoch milliseconds'),
 });
 export const apiFolderOrder = order;
 

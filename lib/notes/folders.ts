@@ -7,11 +7,12 @@
 // - deleting a folder that still holds sub-folders or notes is refused (409); empty it first;
 // - notes point at their folder (parentFolderId); a folder's path is computed from the tree when a
 //   note is read, so moving or renaming a folder never rewrites its notes.
-import { randomUUID } from 'node:crypto';
 import type { NoteOwnerKey } from '../data/keys.ts';
-import { ApiError, forbidden, notFound, validationFailed } from '../http/errors.ts';
+import type { Clock } from '../domain/clock.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
+import type { Ids } from '../domain/ids.ts';
 import type { NoteRecord } from './model.ts';
-import type { Directory } from './store.ts';
+import type { Directory } from './ports.ts';
 
 export const MAX_FOLDER_DEPTH = 10;
 export const MAX_FOLDERS = 500;
@@ -46,7 +47,14 @@ export interface FolderFields {
 }
 
 /** HackMD's FolderPath: one breadcrumb segment (absent icon, color, parent are ""). */
-export interface FolderPath { id: string; name: string; icon: string; color: string; parentId: string; clientId: string }
+export interface FolderPath {
+  id: string;
+  name: string;
+  icon: string;
+  color: string;
+  parentId: string;
+  clientId: string;
+}
 
 export interface FolderTree {
   folders: FolderRecord[];
@@ -69,7 +77,12 @@ export interface FolderStore {
    * Sets the fields of `changes` (all but parentFolderId when `version` is undefined). False when the
    * folder is gone or (with `version`) the tree changed.
    */
-  update(owner: NoteOwnerKey, folderId: string, changes: FolderFields & { updatedAt: number }, version?: number): Promise<boolean>;
+  update(
+    owner: NoteOwnerKey,
+    folderId: string,
+    changes: FolderFields & { updatedAt: number },
+    version?: number,
+  ): Promise<boolean>;
   /** Deletes the folder if it holds no note and the tree is still at `version`. */
   delete(owner: NoteOwnerKey, folderId: string, version: number): Promise<FolderDeletion>;
   putOrder(owner: NoteOwnerKey, userId: string, order: FolderOrder): Promise<void>;
@@ -79,8 +92,11 @@ export interface FolderStore {
 
 type Access = Pick<Directory, 'isMember' | 'getTeam'>;
 
-const invalid = (field: string, message: string) => validationFailed([{ field, message }]);
-const byCreation = (a: FolderRecord, b: FolderRecord) => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+const invalid = (field: string, message: string) =>
+  new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
+const concurrently = () => new Conflict('The folders are being changed concurrently; retry the request');
+const byCreation = (a: FolderRecord, b: FolderRecord) =>
+  a.createdAt - b.createdAt || a.id.localeCompare(b.id);
 
 /** Depth of a folder (1 at the root) within `byId`. */
 function depthOf(id: string, byId: Map<string, FolderRecord>): number {
@@ -110,8 +126,19 @@ function childrenOf(folders: FolderRecord[]): Map<string, FolderRecord[]> {
 /** The breadcrumb from the top level down to `folderId` (empty for none or an unknown folder). */
 export function folderPathOf(folderId: string | null, byId: Map<string, FolderRecord>): FolderPath[] {
   const path: FolderPath[] = [];
-  for (let f = folderId ? byId.get(folderId) : undefined; f && path.length < MAX_FOLDER_DEPTH; f = f.parentFolderId ? byId.get(f.parentFolderId) : undefined) {
-    path.unshift({ id: f.id, name: f.name, icon: f.icon ?? '', color: f.color ?? '', parentId: f.parentFolderId ?? '', clientId: f.id });
+  for (
+    let f = folderId ? byId.get(folderId) : undefined;
+    f && path.length < MAX_FOLDER_DEPTH;
+    f = f.parentFolderId ? byId.get(f.parentFolderId) : undefined
+  ) {
+    path.unshift({
+      id: f.id,
+      name: f.name,
+      icon: f.icon ?? '',
+      color: f.color ?? '',
+      parentId: f.parentFolderId ?? '',
+      clientId: f.id,
+    });
   }
   return path;
 }
@@ -129,7 +156,12 @@ export function normalizeOrder(folders: FolderRecord[], stored: FolderOrder = {}
 }
 
 export class FolderService {
-  constructor(private readonly store: FolderStore, private readonly directory: Access) {}
+  constructor(
+    private readonly store: FolderStore,
+    private readonly directory: Access,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {}
 
   async list(userId: string, teamPath?: string): Promise<FolderRecord[]> {
     const owner = await this.owner(userId, teamPath);
@@ -139,7 +171,7 @@ export class FolderService {
   async get(userId: string, folderId: string, teamPath?: string): Promise<FolderRecord> {
     const owner = await this.owner(userId, teamPath);
     const folder = await this.store.get(owner, folderId);
-    if (!folder) throw notFound('The folder does not exist');
+    if (!folder) throw new NotFound('The folder does not exist');
     return folder;
   }
 
@@ -147,31 +179,45 @@ export class FolderService {
     const owner = await this.owner(userId, teamPath);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const tree = await this.store.tree(owner);
-      if (tree.folders.length >= MAX_FOLDERS) throw invalid('parentFolderId', `a workspace holds at most ${MAX_FOLDERS} folders`);
+      if (tree.folders.length >= MAX_FOLDERS)
+        throw invalid('parentFolderId', `a workspace holds at most ${MAX_FOLDERS} folders`);
       const parentFolderId = input.parentFolderId || null;
       const byId = new Map(tree.folders.map((f) => [f.id, f]));
-      if (parentFolderId && !byId.has(parentFolderId)) throw invalid('parentFolderId', 'no such folder in this workspace');
+      if (parentFolderId && !byId.has(parentFolderId))
+        throw invalid('parentFolderId', 'no such folder in this workspace');
       if (parentFolderId && depthOf(parentFolderId, byId) + 1 > MAX_FOLDER_DEPTH) {
         throw invalid('parentFolderId', `folders nest at most ${MAX_FOLDER_DEPTH} levels deep`);
       }
-      const now = Date.now();
+      const now = this.clock.now();
       const folder: FolderRecord = {
-        id: randomUUID(), name: input.name || DEFAULT_FOLDER_NAME, description: input.description ?? null,
-        icon: input.icon ?? null, color: input.color ?? null, parentFolderId, createdAt: now, updatedAt: now, noteCount: 0,
+        id: this.ids.uuid(),
+        name: input.name || DEFAULT_FOLDER_NAME,
+        description: input.description ?? null,
+        icon: input.icon ?? null,
+        color: input.color ?? null,
+        parentFolderId,
+        createdAt: now,
+        updatedAt: now,
+        noteCount: 0,
       };
       if (await this.store.create(owner, folder, tree.version)) return folder;
     }
-    throw new ApiError('conflict', 'The folders are being changed concurrently; retry the request');
+    throw concurrently();
   }
 
-  async update(userId: string, folderId: string, changes: FolderFields, teamPath?: string): Promise<FolderRecord> {
+  async update(
+    userId: string,
+    folderId: string,
+    changes: FolderFields,
+    teamPath?: string,
+  ): Promise<FolderRecord> {
     const owner = await this.owner(userId, teamPath);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const tree = await this.store.tree(owner);
       const byId = new Map(tree.folders.map((f) => [f.id, f]));
       const current = byId.get(folderId);
-      if (!current) throw notFound('The folder does not exist');
-      const fields: FolderFields & { updatedAt: number } = { ...changes, updatedAt: Date.now() };
+      if (!current) throw new NotFound('The folder does not exist');
+      const fields: FolderFields & { updatedAt: number } = { ...changes, updatedAt: this.clock.now() };
       if (changes.name !== undefined) fields.name = changes.name || DEFAULT_FOLDER_NAME;
       let version: number | undefined;
       if (changes.parentFolderId !== undefined) {
@@ -182,24 +228,25 @@ export class FolderService {
         }
       }
       if (version === undefined) delete fields.parentFolderId;
-      if (await this.store.update(owner, folderId, fields, version)) return { ...current, ...fields } as FolderRecord;
-      if (version === undefined) throw notFound('The folder does not exist');
+      if (await this.store.update(owner, folderId, fields, version))
+        return { ...current, ...fields } as FolderRecord;
+      if (version === undefined) throw new NotFound('The folder does not exist');
     }
-    throw new ApiError('conflict', 'The folders are being changed concurrently; retry the request');
+    throw concurrently();
   }
 
   async delete(userId: string, folderId: string, teamPath?: string): Promise<void> {
     const owner = await this.owner(userId, teamPath);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const tree = await this.store.tree(owner);
-      if (!tree.folders.some((f) => f.id === folderId)) throw notFound('The folder does not exist');
+      if (!tree.folders.some((f) => f.id === folderId)) throw new NotFound('The folder does not exist');
       const subFolders = tree.folders.filter((f) => f.parentFolderId === folderId).length;
       if (subFolders) throw notEmpty(`it holds ${subFolders} sub-folder(s)`);
       const outcome = await this.store.delete(owner, folderId, tree.version);
       if (outcome === 'deleted') return;
       if (outcome === 'not-empty') throw notEmpty('it holds notes');
     }
-    throw new ApiError('conflict', 'The folders are being changed concurrently; retry the request');
+    throw concurrently();
   }
 
   async getOrder(userId: string, teamPath?: string): Promise<FolderOrder> {
@@ -217,7 +264,9 @@ export class FolderService {
       const field = `order.${parent}`;
       if (parent !== ROOT && !byId.has(parent)) throw invalid(field, 'no such folder in this workspace');
       if (new Set(ids).size !== ids.length) throw invalid(field, 'lists a folder twice');
-      const stranger = ids.find((id) => (byId.get(id)?.parentFolderId ?? (byId.has(id) ? ROOT : undefined)) !== parent);
+      const stranger = ids.find(
+        (id) => (byId.get(id)?.parentFolderId ?? (byId.has(id) ? ROOT : undefined)) !== parent,
+      );
       if (stranger) throw invalid(field, `"${stranger}" is not a folder directly under ${parent}`);
     }
     await this.store.putOrder(owner, userId, normalizeOrder(tree.folders, order));
@@ -258,7 +307,8 @@ export class FolderService {
     const byId = new Map(folders.map((f) => [f.id, f]));
     if (!byId.has(parentId)) throw invalid('parentFolderId', 'no such folder in this workspace');
     for (let f = byId.get(parentId); f; f = f.parentFolderId ? byId.get(f.parentFolderId) : undefined) {
-      if (f.id === folderId) throw invalid('parentFolderId', 'a folder cannot move into itself or one of its sub-folders');
+      if (f.id === folderId)
+        throw invalid('parentFolderId', 'a folder cannot move into itself or one of its sub-folders');
     }
     if (depthOf(parentId, byId) + heightOf(folderId, childrenOf(folders)) > MAX_FOLDER_DEPTH) {
       throw invalid('parentFolderId', `folders nest at most ${MAX_FOLDER_DEPTH} levels deep`);
@@ -269,22 +319,28 @@ export class FolderService {
   private async owner(userId: string, teamPath?: string): Promise<NoteOwnerKey> {
     if (!teamPath) return { userId };
     if (await this.directory.isMember(teamPath, userId)) return { teamPath };
-    if (await this.directory.getTeam(teamPath)) throw forbidden(`You are not a member of team "${teamPath}"`);
-    throw notFound(`Team "${teamPath}" does not exist`);
+    if (await this.directory.getTeam(teamPath))
+      throw new Forbidden(`You are not a member of team "${teamPath}"`);
+    throw new NotFound(`Team "${teamPath}" does not exist`);
   }
 }
 
 /** At most this many notes are listed per folder (one Query page). */
 export const MAX_FOLDER_NOTES = 1000;
 
-const notEmpty = (why: string) => new ApiError('conflict', `The folder is not empty (${why}); move or delete its contents first`);
+const notEmpty = (why: string) =>
+  new Conflict(`The folder is not empty (${why}); move or delete its contents first`);
 
-/** The parentFolderId names no folder of the note's workspace. */
-export class UnknownFolderError extends Error {}
-export const unknownFolder = () => invalid('parentFolderId', 'no such folder in the note\'s workspace');
+export const unknownFolder = () => invalid('parentFolderId', "no such folder in the note's workspace");
 
 /** HackMD's ApiFolder. */
 export const presentFolder = (f: FolderRecord) => ({
-  id: f.id, name: f.name, description: f.description, icon: f.icon, color: f.color,
-  parentFolderId: f.parentFolderId, createdAt: f.createdAt, updatedAt: f.updatedAt,
+  id: f.id,
+  name: f.name,
+  description: f.description,
+  icon: f.icon,
+  color: f.color,
+  parentFolderId: f.parentFolderId,
+  createdAt: f.createdAt,
+  updatedAt: f.updatedAt,
 });

@@ -1,18 +1,43 @@
-// Builds the Notes adapters and hands them to the domain, lazily: nothing is created before first
-// use, one getter per service so a function bundles only what it calls.
+// The one place the Notes adapters are chosen and handed to its domain; built on first use.
+// Only the functions that touch images reach the S3 adapter (and bundle the S3 client).
 import { config } from '../config.ts';
-import { identity } from '../identity/service.ts';
+import { systemClock } from '../domain/clock.ts';
+import { systemIds } from '../domain/ids.ts';
+import { once } from '../domain/once.ts';
+import { identity } from '../identity/wiring.ts';
+import type { ImageStore } from './ports.ts';
+import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
+import { S3ImageStore } from './adapters/s3-images.ts';
 import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
 import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
-import { S3ImageStore } from './s3-images.ts';
+import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 
-let folderService: FolderService | undefined;
-export const folders = (): FolderService => (folderService ??= new FolderService(new DynamoFolderStore(() => config.tableName), identity));
+const build = (images: ImageStore) => new NotesService({
+  store: new DynamoNotesStore(), images, directory: identity(), clock: systemClock, ids: systemIds,
+  imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
+  bin: { moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId) },
+});
 
-let trashService: TrashService | undefined;
-export const trash = (): TrashService => (trashService ??= new TrashService(
-  new DynamoTrashStore(() => config.tableName), new S3ImageStore(() => config.bucketName), identity, () => config.trashRetentionDays,
+/** No image store: for operations that never touch images. */
+const noImages: ImageStore = {
+  put: () => Promise.reject(new Error('this function has no image store')),
+  deleteAll: () => Promise.reject(new Error('this function has no image store')),
+};
+
+export const notes = once(() => build(noImages));
+
+/** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
+export const notesWithImages = once(() => build(new S3ImageStore()));
+
+export const folders = once(() => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds));
+
+/** The trash: purging deletes images, so it holds the S3 image store (built on first use). */
+export const trash = once(() => new TrashService(
+  new DynamoTrashStore(), lazyImages, identity(), () => config.trashRetentionDays, systemClock,
 ));
+const s3Images = once(() => new S3ImageStore());
+const lazyImages = { deleteAll: (noteId: string) => s3Images().deleteAll(noteId) };
+
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';

@@ -7,7 +7,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as purgeFromStream } from '../../functions/notes/purge-trashed-notes.ts';
 import { config } from '../../lib/config.ts';
-import { doc } from '../../lib/data/clients.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
 import { DAY_MS } from '../../lib/notes/trash.ts';
 import { trash } from '../../lib/notes/wiring.ts';
@@ -16,25 +16,48 @@ import { call, createNote, expectBudget, multipart, PNG } from './helpers.ts';
 
 const upload = async (token: string, noteId: string): Promise<string> => {
   const form = multipart([{ name: 'image', filename: 'a.png', type: 'image/png', data: PNG }]);
-  return (await call('POST', `/v1/notes/${noteId}/images`, { token, raw: form.raw, headers: form.headers })).body.data.link;
+  return (await call('POST', `/v1/notes/${noteId}/images`, { token, raw: form.raw, headers: form.headers }))
+    .body.data.link;
 };
 const ids = (res: { body: { id: string }[] }) => res.body.map((n) => n.id);
-const partition = async (shortId: string) => (await doc.send(new QueryCommand({
-  TableName: config.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
-}))).Items ?? [];
+const partition = async (shortId: string) =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
+      }),
+    )
+  ).Items ?? [];
 
 describe('trash', () => {
-  it('a deleted note is 404 everywhere and listed in the trash with HackMD\'s ApiTrashNote', async () => {
+  it("a deleted note is 404 everywhere and listed in the trash with HackMD's ApiTrashNote", async () => {
     const me = await newUser('Trash Owner');
     const folder = (await call('POST', '/v1/folders', { token: me.token, body: { name: 'F' } })).body;
     const n = await createNote(me.token, { content: '# Doomed', tags: ['x'], parentFolderId: folder.id });
     const del = await call('DELETE', `/v1/notes/${n.id}`, { token: me.token });
     expect(del.status).toBe(204);
-    for (const [method, path] of [['GET', `/v1/notes/${n.id}`], ['PATCH', `/v1/notes/${n.shortId}`], ['DELETE', `/v1/notes/${n.id}`]]) {
-      expect((await call(method, path, { token: me.token, body: method === 'PATCH' ? { title: 't' } : undefined })).status).toBe(404);
+    for (const [method, path] of [
+      ['GET', `/v1/notes/${n.id}`],
+      ['PATCH', `/v1/notes/${n.shortId}`],
+      ['DELETE', `/v1/notes/${n.id}`],
+    ]) {
+      expect(
+        (await call(method, path, { token: me.token, body: method === 'PATCH' ? { title: 't' } : undefined }))
+          .status,
+      ).toBe(404);
     }
     const form = multipart([{ name: 'image', filename: 'a.png', type: 'image/png', data: PNG }]);
-    expect((await call('POST', `/v1/notes/${n.id}/images`, { token: me.token, raw: form.raw, headers: form.headers })).status).toBe(404);
+    expect(
+      (
+        await call('POST', `/v1/notes/${n.id}/images`, {
+          token: me.token,
+          raw: form.raw,
+          headers: form.headers,
+        })
+      ).status,
+    ).toBe(404);
     expect(ids(await call('GET', '/v1/notes', { token: me.token }))).toEqual([]);
     expect(ids(await call('GET', `/v1/notes?folderId=${folder.id}`, { token: me.token }))).toEqual([]);
     expect(ids(await call('GET', '/v1/history', { token: me.token }))).toEqual([]);
@@ -45,8 +68,15 @@ describe('trash', () => {
     expect(listed.body).toHaveLength(1);
     const [entry] = listed.body;
     expect(entry).toEqual({
-      id: n.id, title: 'Doomed', tags: ['x'], deletedAt: expect.any(Number), ownerId: me.id, teamId: null,
-      shortId: n.shortId, publishType: 'edit', permanentDeletedAt: entry.deletedAt + config.trashRetentionDays * DAY_MS,
+      id: n.id,
+      title: 'Doomed',
+      tags: ['x'],
+      deletedAt: expect.any(Number),
+      ownerId: me.id,
+      teamId: null,
+      shortId: n.shortId,
+      publishType: 'edit',
+      permanentDeletedAt: entry.deletedAt + config.trashRetentionDays * DAY_MS,
     });
     // the folder no longer counts the trashed note: it can be deleted
     expect((await call('DELETE', `/v1/folders/${folder.id}`, { token: me.token })).status).toBe(204);
@@ -56,13 +86,20 @@ describe('trash', () => {
     const me = await newUser('Restorer');
     const reader = await newUser('Restore Reader');
     const folder = (await call('POST', '/v1/folders', { token: me.token, body: { name: 'Kept' } })).body;
-    const n = await createNote(me.token, { content: '# Back\nbody', readPermission: 'signed_in', permalink: 'back-again', parentFolderId: folder.id });
+    const n = await createNote(me.token, {
+      content: '# Back\nbody',
+      readPermission: 'signed_in',
+      permalink: 'back-again',
+      parentFolderId: folder.id,
+    });
     const link = await upload(me.token, n.id);
     await call('GET', `/v1/notes/${n.id}`, { token: reader.token });
     await call('DELETE', `/v1/notes/${n.id}`, { token: me.token });
     expect(ids(await call('GET', '/v1/history', { token: reader.token }))).toEqual([]);
     // the permalink stays reserved while the note is in the trash
-    expect((await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'back-again' } })).status).toBe(409);
+    expect(
+      (await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'back-again' } })).status,
+    ).toBe(409);
 
     const restored = await call('PUT', `/v1/trash/${n.id}/restore`, { token: me.token });
     expect(restored.status).toBe(204);
@@ -90,23 +127,35 @@ describe('trash', () => {
   it('batch restore: 200 when all are restored, 207 with per-note outcomes when they differ, 404 when none is found', async () => {
     const me = await newUser('Batch Owner');
     const other = await newUser('Batch Other');
-    const [a, b] = [await createNote(me.token, { content: 'a' }), await createNote(me.token, { content: 'b' })];
+    const [a, b] = [
+      await createNote(me.token, { content: 'a' }),
+      await createNote(me.token, { content: 'b' }),
+    ];
     const theirs = await createNote(other.token, { content: 'c' });
     for (const n of [a, b]) await call('DELETE', `/v1/notes/${n.id}`, { token: me.token });
     await call('DELETE', `/v1/notes/${theirs.id}`, { token: other.token });
 
-    const all = await call('PUT', '/v1/trash/batch-restore', { token: me.token, body: { noteIds: [a.id, b.shortId] } });
+    const all = await call('PUT', '/v1/trash/batch-restore', {
+      token: me.token,
+      body: { noteIds: [a.id, b.shortId] },
+    });
     expect(all.status).toBe(200);
     expect(all.body).toEqual({ [a.id]: { status: 'success' }, [b.shortId]: { status: 'success' } });
     await call('DELETE', `/v1/notes/${a.id}`, { token: me.token });
-    const mixed = await call('PUT', '/v1/trash/batch-restore', { token: me.token, body: { noteIds: [a.id, theirs.id, 'ZZZZZZZZZZ'] } });
+    const mixed = await call('PUT', '/v1/trash/batch-restore', {
+      token: me.token,
+      body: { noteIds: [a.id, theirs.id, 'ZZZZZZZZZZ'] },
+    });
     expect(mixed.status).toBe(207);
     expect(mixed.body).toEqual({
       [a.id]: { status: 'success' },
       [theirs.id]: { status: 'failure', reason: 'NOT_FOUND' },
       ZZZZZZZZZZ: { status: 'failure', reason: 'NOT_FOUND' },
     });
-    const none = await call('PUT', '/v1/trash/batch-restore', { token: me.token, body: { noteIds: [theirs.id] } });
+    const none = await call('PUT', '/v1/trash/batch-restore', {
+      token: me.token,
+      body: { noteIds: [theirs.id] },
+    });
     expect(none.status).toBe(404);
     expect(none.body.code).toBe(40400);
     for (const body of [{}, { noteIds: [] }, { noteIds: ['bad id!'] }, { noteIds: Array(101).fill(a.id) }]) {
@@ -120,8 +169,14 @@ describe('trash', () => {
     const member = await newUser('Team Member');
     const outsider = await newUser('Team Outsider');
     const team = await newTeam(admin, [deleter, member]);
-    const [n1, n2] = [await createNote(admin.token, { content: '# one' }, team.path), await createNote(admin.token, { content: '# two' }, team.path)];
-    for (const n of [n1, n2]) expect((await call('DELETE', `/v1/teams/${team.path}/notes/${n.id}`, { token: deleter.token })).status).toBe(204);
+    const [n1, n2] = [
+      await createNote(admin.token, { content: '# one' }, team.path),
+      await createNote(admin.token, { content: '# two' }, team.path),
+    ];
+    for (const n of [n1, n2])
+      expect(
+        (await call('DELETE', `/v1/teams/${team.path}/notes/${n.id}`, { token: deleter.token })).status,
+      ).toBe(204);
 
     const listed = await call('GET', `/v1/teams/${team.path}/trash`, { token: admin.token });
     expect(listed.status).toBe(200);
@@ -134,30 +189,55 @@ describe('trash', () => {
 
     expect((await call('PUT', `/v1/trash/${n1.id}/restore`, { token: member.token })).status).toBe(403);
     expect((await call('PUT', `/v1/trash/${n1.id}/restore`, { token: outsider.token })).status).toBe(404);
-    const mixed = await call('PUT', '/v1/trash/batch-restore', { token: member.token, body: { noteIds: [n1.id] } });
+    const mixed = await call('PUT', '/v1/trash/batch-restore', {
+      token: member.token,
+      body: { noteIds: [n1.id] },
+    });
     expect(mixed.body).toEqual({ [n1.id]: { status: 'failure', reason: 'PERMISSION_DENIED' } });
     expect((await call('PUT', `/v1/trash/${n1.id}/restore`, { token: deleter.token })).status).toBe(204);
     expect((await call('PUT', `/v1/trash/${n2.id}/restore`, { token: admin.token })).status).toBe(204);
-    expect(ids(await call('GET', `/v1/teams/${team.path}/notes`, { token: member.token })).sort()).toEqual([n1.id, n2.id].sort());
+    expect(ids(await call('GET', `/v1/teams/${team.path}/notes`, { token: member.token })).sort()).toEqual(
+      [n1.id, n2.id].sort(),
+    );
   });
 
   it('after the retention, the TTL stream function purges the note for good, images included', async () => {
     const me = await newUser('Purged By Stream');
     const reader = await newUser('Purge Reader');
-    const n = await createNote(me.token, { content: 'x', readPermission: 'signed_in', permalink: 'purged-one' });
+    const n = await createNote(me.token, {
+      content: 'x',
+      readPermission: 'signed_in',
+      permalink: 'purged-one',
+    });
     const link = await upload(me.token, n.id);
     await call('GET', `/v1/notes/${n.id}`, { token: reader.token });
     await call('DELETE', `/v1/notes/${n.id}`, { token: me.token });
     // What DynamoDB's TTL does at expiry: remove the META item; the stream then carries its old image.
-    const meta = (await doc.send(new GetCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(n.shortId) }))).Item!;
+    const meta = (
+      await documentClient().send(
+        new GetCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(n.shortId) }),
+      )
+    ).Item!;
     expect(meta.ttl).toBe(Math.ceil(meta.purgeAt / 1000));
-    await doc.send(new DeleteCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(n.shortId) }));
-    const event = { Records: [{ eventName: 'REMOVE', userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' }, dynamodb: { OldImage: marshall(meta, { removeUndefinedValues: true }) } }] };
+    await documentClient().send(
+      new DeleteCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(n.shortId) }),
+    );
+    const event = {
+      Records: [
+        {
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: { OldImage: marshall(meta, { removeUndefinedValues: true }) },
+        },
+      ],
+    };
     await purgeFromStream(event as unknown as DynamoDBStreamEvent);
     expect(await partition(n.shortId)).toEqual([]);
     expect((await fetch(link)).status).toBe(404);
     expect((await call('PUT', `/v1/trash/${n.id}/restore`, { token: me.token })).status).toBe(404);
-    expect((await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'purged-one' } })).status).toBe(200);
+    expect(
+      (await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'purged-one' } })).status,
+    ).toBe(200);
   });
 
   it('locally, the sweep (npm run admin -- purge-trash) purges what is due, and nothing restorable', async () => {
@@ -169,7 +249,9 @@ describe('trash', () => {
     await trash().purgeDue(Date.now());
     expect(await partition(due.shortId)).not.toEqual([]);
     // The sweep at the end of the retention purges it (and never a note that is not in the trash).
-    expect(await trash().purgeDue(Date.now() + config.trashRetentionDays * DAY_MS + 1000)).toBeGreaterThanOrEqual(1);
+    expect(
+      await trash().purgeDue(Date.now() + config.trashRetentionDays * DAY_MS + 1000),
+    ).toBeGreaterThanOrEqual(1);
     expect(await partition(due.shortId)).toEqual([]);
     expect((await fetch(link)).status).toBe(404);
     expect((await call('GET', `/v1/notes/${kept.id}`, { token: me.token })).status).toBe(200);

@@ -1,14 +1,25 @@
 // DynamoDB adapter of the folder store. One partition per workspace (keys: lib/data/keys.ts,
 // folderKeys): FOLDER#<id> items, the TREE item (structure version) and ORDER#<userId> items.
 // Structural writes are transactions with the TREE item's version as their condition.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { doc } from '../../data/clients.ts';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
+import { cancellationReasons, storeFailure } from '../../data/failures.ts';
 import { folderKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import type {
-  FolderDeletion, FolderFields, FolderOrder, FolderRecord, FolderStore, FolderTree,
+  FolderDeletion,
+  FolderFields,
+  FolderOrder,
+  FolderRecord,
+  FolderStore,
+  FolderTree,
 } from '../folders.ts';
 import type { NoteRecord } from '../model.ts';
 import { toRecord } from './note-items.ts';
@@ -16,23 +27,37 @@ import { toRecord } from './note-items.ts';
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const FIELDS = ['id', 'name', 'description', 'icon', 'color', 'parentFolderId', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  'id',
+  'name',
+  'description',
+  'icon',
+  'color',
+  'parentFolderId',
+  'createdAt',
+  'updatedAt',
+] as const;
 const toFolder = (i: Item): FolderRecord => ({
   ...(Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as FolderRecord),
   noteCount: Number(i.noteCount ?? 0),
 });
 
-const reasons = (err: unknown): string[] | undefined =>
-  err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None') : undefined;
+const reasons = cancellationReasons;
 
 export class DynamoFolderStore implements FolderStore {
-  constructor(private readonly table: () => string) {}
+  private table(): string {
+    return config.tableName;
+  }
 
   async tree(owner: NoteOwnerKey, orderOf?: string): Promise<FolderTree> {
-    const { Items = [] } = await doc.send(new QueryCommand({
-      TableName: this.table(), ConsistentRead: true,
-      KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': k.folderPartition(owner) },
-    }));
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        ConsistentRead: true,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': k.folderPartition(owner) },
+      }),
+    );
     const tree = Items.find((i) => i.SK === k.tree(owner).SK);
     const order = orderOf ? Items.find((i) => i.SK === k.order(owner, orderOf).SK) : undefined;
     return {
@@ -43,22 +68,39 @@ export class DynamoFolderStore implements FolderStore {
   }
 
   async get(owner: NoteOwnerKey, folderId: string): Promise<FolderRecord | undefined> {
-    const { Item } = await doc.send(new GetCommand({ TableName: this.table(), Key: k.folder(owner, folderId) }));
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: this.table(), Key: k.folder(owner, folderId) }),
+    );
     return Item ? toFolder(Item) : undefined;
   }
 
   create(owner: NoteOwnerKey, folder: FolderRecord, version: number): Promise<boolean> {
     return this.transact([
       this.bumpTree(owner, version),
-      { Put: { TableName: this.table(), Item: { ...k.folder(owner, folder.id), type: 'folder', ...folder }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: this.table(),
+          Item: { ...k.folder(owner, folder.id), type: 'folder', ...folder },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
     ]);
   }
 
-  async update(owner: NoteOwnerKey, folderId: string, changes: FolderFields & { updatedAt: number }, version?: number): Promise<boolean> {
-    const entries = Object.entries(changes).filter(([f, v]) => v !== undefined && (version !== undefined || f !== 'parentFolderId'));
+  async update(
+    owner: NoteOwnerKey,
+    folderId: string,
+    changes: FolderFields & { updatedAt: number },
+    version?: number,
+  ): Promise<boolean> {
+    const entries = Object.entries(changes).filter(
+      ([f, v]) => v !== undefined && (version !== undefined || f !== 'parentFolderId'),
+    );
     const update: TransactItem = {
       Update: {
-        TableName: this.table(), Key: k.folder(owner, folderId), ConditionExpression: 'attribute_exists(PK)',
+        TableName: this.table(),
+        Key: k.folder(owner, folderId),
+        ConditionExpression: 'attribute_exists(PK)',
         UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([f], i) => [`#f${i}`, f])),
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
@@ -69,38 +111,55 @@ export class DynamoFolderStore implements FolderStore {
 
   async delete(owner: NoteOwnerKey, folderId: string, version: number): Promise<FolderDeletion> {
     try {
-      await doc.send(new TransactWriteCommand({
-        TransactItems: [
-          this.bumpTree(owner, version),
-          {
-            Delete: {
-              TableName: this.table(), Key: k.folder(owner, folderId), ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(noteCount) OR noteCount = :zero)',
-              ExpressionAttributeValues: { ':zero': 0 },
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            this.bumpTree(owner, version),
+            {
+              Delete: {
+                TableName: this.table(),
+                Key: k.folder(owner, folderId),
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                ConditionExpression:
+                  'attribute_exists(PK) AND (attribute_not_exists(noteCount) OR noteCount = :zero)',
+                ExpressionAttributeValues: { ':zero': 0 },
+              },
             },
-          },
-        ],
-      }));
+          ],
+        }),
+      );
       return 'deleted';
     } catch (err) {
       const why = reasons(err);
-      if (!why) throw err;
+      if (!why) throw storeFailure(err);
       const items = (err as TransactionCanceledException).CancellationReasons ?? [];
-      if (why[1] === 'ConditionalCheckFailed' && why[0] !== 'ConditionalCheckFailed' && items[1]?.Item) return 'not-empty';
+      if (why[1] === 'ConditionalCheckFailed' && why[0] !== 'ConditionalCheckFailed' && items[1]?.Item)
+        return 'not-empty';
       if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return 'changed';
-      throw err;
+      throw storeFailure(err);
     }
   }
 
   async putOrder(owner: NoteOwnerKey, userId: string, order: FolderOrder): Promise<void> {
-    await doc.send(new PutCommand({ TableName: this.table(), Item: { ...k.order(owner, userId), type: 'folder-order', order } }));
+    await documentClient().send(
+      new PutCommand({
+        TableName: this.table(),
+        Item: { ...k.order(owner, userId), type: 'folder-order', order },
+      }),
+    );
   }
 
   async notesIn(folderId: string, limit: number): Promise<NoteRecord[]> {
-    const { Items = [] } = await doc.send(new QueryCommand({
-      TableName: this.table(), IndexName: 'GSI3', ScanIndexForward: false, Limit: limit,
-      KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': k.notesOfFolderPartition(folderId) },
-    }));
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        IndexName: 'GSI3',
+        ScanIndexForward: false,
+        Limit: limit,
+        KeyConditionExpression: 'GSI3PK = :pk',
+        ExpressionAttributeValues: { ':pk': k.notesOfFolderPartition(folderId) },
+      }),
+    );
     return Items.map(toRecord);
   }
 
@@ -108,7 +167,9 @@ export class DynamoFolderStore implements FolderStore {
   private bumpTree(owner: NoteOwnerKey, version: number): TransactItem {
     return {
       Update: {
-        TableName: this.table(), Key: k.tree(owner), UpdateExpression: 'SET version = :next',
+        TableName: this.table(),
+        Key: k.tree(owner),
+        UpdateExpression: 'SET version = :next',
         ConditionExpression: version === 0 ? 'attribute_not_exists(version)' : 'version = :v',
         ExpressionAttributeValues: version === 0 ? { ':next': 1 } : { ':next': version + 1, ':v': version },
       },
@@ -117,12 +178,12 @@ export class DynamoFolderStore implements FolderStore {
 
   private async transact(items: TransactItem[]): Promise<boolean> {
     try {
-      await doc.send(new TransactWriteCommand({ TransactItems: items }));
+      await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (err) {
       const why = reasons(err);
       if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
-      throw err;
+      throw storeFailure(err);
     }
   }
 }
@@ -132,11 +193,19 @@ export class DynamoFolderStore implements FolderStore {
  * folder's noteCount, conditional on the folder existing (so a note never points at a deleted
  * folder, and a folder holding notes cannot be deleted).
  */
-export function folderCountUpdate(table: string, owner: NoteOwnerKey, folderId: string, delta: 1 | -1): TransactItem {
+export function folderCountUpdate(
+  table: string,
+  owner: NoteOwnerKey,
+  folderId: string,
+  delta: 1 | -1,
+): TransactItem {
   return {
     Update: {
-      TableName: table, Key: k.folder(owner, folderId), UpdateExpression: 'ADD noteCount :d',
-      ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':d': delta },
+      TableName: table,
+      Key: k.folder(owner, folderId),
+      UpdateExpression: 'ADD noteCount :d',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':d': delta },
     },
   };
 }

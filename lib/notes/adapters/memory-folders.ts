@@ -2,13 +2,23 @@
 // version as the lock of structural writes, deletes refused while noteCount > 0).
 import type { NoteOwnerKey } from '../../data/keys.ts';
 import type {
-  FolderDeletion, FolderFields, FolderOrder, FolderRecord, FolderStore, FolderTree,
+  FolderDeletion,
+  FolderFields,
+  FolderOrder,
+  FolderRecord,
+  FolderStore,
+  FolderTree,
 } from '../folders.ts';
 import type { NoteRecord } from '../model.ts';
 
-interface Workspace { folders: Map<string, FolderRecord>; version: number; orders: Map<string, FolderOrder> }
+interface Workspace {
+  folders: Map<string, FolderRecord>;
+  version: number;
+  orders: Map<string, FolderOrder>;
+}
 
-const keyOf = (owner: NoteOwnerKey) => ('userId' in owner ? `user:${owner.userId}` : `team:${owner.teamPath}`);
+const keyOf = (owner: NoteOwnerKey) =>
+  'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamPath}`;
 const copy = <T>(v: T): T => structuredClone(v);
 
 export class MemoryFolderStore implements FolderStore {
@@ -18,13 +28,18 @@ export class MemoryFolderStore implements FolderStore {
 
   private ws(owner: NoteOwnerKey): Workspace {
     const key = keyOf(owner);
-    if (!this.workspaces.has(key)) this.workspaces.set(key, { folders: new Map(), version: 0, orders: new Map() });
+    if (!this.workspaces.has(key))
+      this.workspaces.set(key, { folders: new Map(), version: 0, orders: new Map() });
     return this.workspaces.get(key)!;
   }
 
   async tree(owner: NoteOwnerKey, orderOf?: string): Promise<FolderTree> {
     const ws = this.ws(owner);
-    return { folders: [...ws.folders.values()].map(copy), version: ws.version, order: orderOf ? copy(ws.orders.get(orderOf)) : undefined };
+    return {
+      folders: [...ws.folders.values()].map(copy),
+      version: ws.version,
+      order: orderOf ? copy(ws.orders.get(orderOf)) : undefined,
+    };
   }
 
   async get(owner: NoteOwnerKey, folderId: string): Promise<FolderRecord | undefined> {
@@ -39,11 +54,18 @@ export class MemoryFolderStore implements FolderStore {
     return true;
   }
 
-  async update(owner: NoteOwnerKey, folderId: string, changes: FolderFields & { updatedAt: number }, version?: number): Promise<boolean> {
+  async update(
+    owner: NoteOwnerKey,
+    folderId: string,
+    changes: FolderFields & { updatedAt: number },
+    version?: number,
+  ): Promise<boolean> {
     const ws = this.ws(owner);
     const folder = ws.folders.get(folderId);
     if (!folder || (version !== undefined && ws.version !== version)) return false;
-    const fields = Object.entries(changes).filter(([f, v]) => v !== undefined && (version !== undefined || f !== 'parentFolderId'));
+    const fields = Object.entries(changes).filter(
+      ([f, v]) => v !== undefined && (version !== undefined || f !== 'parentFolderId'),
+    );
     Object.assign(folder, Object.fromEntries(fields));
     if (version !== undefined) ws.version += 1;
     return true;

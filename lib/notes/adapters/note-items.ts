@@ -2,10 +2,32 @@
 import type { NoteRecord } from '../model.ts';
 
 export const NOTE_FIELDS = [
-  'id', 'shortId', 'ownerId', 'userPath', 'teamPath', 'title', 'explicitTitle', 'tags', 'description', 'createdAt',
-  'lastChangedAt', 'titleUpdatedAt', 'tagsUpdatedAt', 'lastChangeUser', 'publishType', 'publishedAt', 'permalink',
-  'readPermission', 'writePermission', 'commentPermission', 'suggestEditPermission', 'parentFolderId', 'origin',
-  'noteFeatures', 'version',
+  'id',
+  'shortId',
+  'ownerId',
+  'userPath',
+  'teamPath',
+  'title',
+  'explicitTitle',
+  'tags',
+  'description',
+  'createdAt',
+  'lastChangedAt',
+  'titleUpdatedAt',
+  'tagsUpdatedAt',
+  'lastChangeUser',
+  'publishType',
+  'publishedAt',
+  'permalink',
+  'readPermission',
+  'writePermission',
+  'commentPermission',
+  'suggestEditPermission',
+  'parentFolderId',
+  'origin',
+  'noteFeatures',
+  'version',
 ] as const satisfies readonly (keyof NoteRecord)[];
 
-export const toRecord = (item: Record<string, unknown>): NoteRecord => Object.fromEntries(NOTE_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as NoteRecord;
+export const toRecord = (item: Record<string, unknown>): NoteRecord =>
+  Object.fromEntries(NOTE_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as NoteRecord;

@@ -1,0 +1,6 @@
+// The SNS client, created on first use; only the code sender that texts codes imports this module.
+import { SNSClient } from '@aws-sdk/client-sns';
+
+let client: SNSClient | undefined;
+
+export const snsClient = (): SNSClient => (client ??= new SNSClient({}));

@@ -1,0 +1,60 @@
+// HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
+// responses with their validators, conditional GET, If-Match, and the multipart parser of image uploads.
+import type { MiddlewareObj } from '@middy/core';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import type { Context } from 'aws-lambda';
+import { etagListed, isNotModified } from '../../http/conditional.ts';
+import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../../http/rest.ts';
+import { etagOf, MAX_IMAGE_BYTES, type NoteRecord, type NoteWithContent } from '../model.ts';
+import { presentNote, presentSingleNote } from '../present.ts';
+import type { Precondition } from '../service.ts';
+import { folders } from '../wiring.ts';
+
+const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
+
+/** 200 with the single note (its folderPaths as the viewer may see them), its ETag and Last-Modified. */
+export async function singleNote(viewerId: string, n: NoteWithContent): Promise<HttpResult> {
+  const pathOf = await folders().pathsFor(viewerId, [n.note]);
+  return ok(presentSingleNote(n, pathOf(n.note)), validators(n));
+}
+
+/** 200 with the notes, each with its folderPaths as the viewer may see them. */
+export async function noteList(viewerId: string, list: NoteRecord[]): Promise<HttpResult> {
+  const pathOf = await folders().pathsFor(viewerId, list);
+  return ok(list.map((n) => presentNote(n, pathOf(n))));
+}
+
+/** GetNote: 304 (empty) when If-None-Match lists the ETag, or, without it, If-Modified-Since is not older. */
+export async function conditionalGet(viewerId: string, headers: Record<string, string | undefined>, n: NoteWithContent): Promise<HttpResult> {
+  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(viewerId, n);
+}
+
+/** If-Match (strong comparison) as the domain's precondition on the note; none without the header. */
+export const ifMatch = (headers: Record<string, string | undefined>): Precondition | undefined => {
+  const header = headers['if-match'];
+  return header === undefined ? undefined : (note) => etagListed(header, etagOf(note), false);
+};
+
+/**
+ * multipart/form-data (base64 from API Gateway's binary media types); an image over the limit is 413
+ * naming it. The content type is checked here: middy's own check rejects RFC 2046 boundaries with
+ * "_", which axios (and so the official client) generates.
+ */
+export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
+  const parser = httpMultipartBodyParser({ disableContentTypeCheck: true, busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: 1 } } });
+  return {
+    before: async (request) => {
+      const type = request.event.headers?.['content-type'] ?? '';
+      if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=/i.test(type)) {
+        throw new ApiError('unsupported_media_type', 'The request body must be multipart/form-data with a part named image');
+      }
+      try {
+        await parser.before!(request as never);
+      } catch (err) {
+        if ((err as { statusCode?: number }).statusCode !== 413) throw err;
+        const description = `image must be at most ${MAX_IMAGE_BYTES} bytes`;
+        throw new ApiError('payload_too_large', description, { fields: [{ field: 'image', message: description }] });
+      }
+    },
+  };
+}
