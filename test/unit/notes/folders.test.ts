@@ -1,7 +1,6 @@
 // Folder rules against the in-memory store: nesting limit, cycles, non-empty deletes, ordering,
 // team workspaces and the folderPaths of notes.
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../lib/domain/clock.ts';
 import { systemIds } from '../../../lib/domain/ids.ts';
 import { MemoryFolderStore } from '../../../lib/notes/adapters/memory-folders.ts';
 import { FolderService, MAX_FOLDER_DEPTH, ROOT } from '../../../lib/notes/folders.ts';
@@ -12,9 +11,14 @@ const directory = {
   isMember: async (team: string, user: string) => members.get(team)?.has(user) ?? false,
   getTeam: async (team: string) => (members.has(team) ? ({ path: team } as never) : undefined),
 };
+/** A clock one millisecond further at each reading: creation order is unambiguous. */
+const tick = () => {
+  let ms = Date.UTC(2026, 0, 1);
+  return { now: () => (ms += 1) };
+};
 const setup = () => {
   const store = new MemoryFolderStore();
-  return { store, folders: new FolderService(store, directory, systemClock, systemIds) };
+  return { store, folders: new FolderService(store, directory, tick(), systemIds) };
 };
 const kind = (p: Promise<unknown>) =>
   p.then(
