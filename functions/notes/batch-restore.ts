@@ -1,12 +1,12 @@
 // PUT /v1/trash/batch-restore: restore several notes; 200 all restored, else 207 per note (HackMD BatchRestore).
 import { restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { authenticateCounted } from '#lib/identity/wiring.ts';
 import { allRestored } from '#lib/notes/trash.ts';
 import { batchRestoreBody } from '#lib/notes/trash-schemas.ts';
 import { trash } from '#lib/notes/wiring.ts';
 
 export const handler = restOperation(
-  { auth: authenticate, body: { schema: batchRestoreBody } },
+  { auth: authenticateCounted, body: { schema: batchRestoreBody } },
   async ({ principal, body }) => {
     const outcomes = await trash().batchRestore(principal.userId, body.noteIds);
     return { status: allRestored(outcomes) ? 200 : 207, body: outcomes };

@@ -1,12 +1,12 @@
 // GET /v1/teams/{teamPath}/folders/{folderId}: one folder of the team's workspace (HackMD GetTeamFolder).
 import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { authenticateCounted } from '#lib/identity/wiring.ts';
 import { teamFolderPath } from '#lib/notes/folder-schemas.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 
 export const handler = restOperation(
-  { auth: authenticate, path: teamFolderPath },
+  { auth: authenticateCounted, path: teamFolderPath },
   async ({ principal, path }) => {
     const folder = await folders().get(principal.userId, path.folderId, path.teamPath);
     return ok(presentFolder(folder));

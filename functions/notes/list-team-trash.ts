@@ -1,12 +1,12 @@
 // GET /v1/teams/{teamPath}/trash: the team's trashed notes, for the team's admin (HackMD ListTeamTrash).
 import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { authenticateCounted } from '#lib/identity/wiring.ts';
 import { teamPathOnly } from '#lib/notes/schemas.ts';
 import { presentTrashNote } from '#lib/notes/trash.ts';
 import { trash } from '#lib/notes/wiring.ts';
 
 export const handler = restOperation(
-  { auth: authenticate, path: teamPathOnly },
+  { auth: authenticateCounted, path: teamPathOnly },
   async ({ principal, path }) => {
     const { team, trashed } = await trash().listTeam(principal.userId, path.teamPath);
     return ok(trashed.map((t) => presentTrashNote(t, team)));

@@ -1,12 +1,12 @@
 // PATCH /v1/teams/{teamPath}/folders/{folderId}: rename, restyle or move a folder (202) (HackMD UpdateTeamFolder).
 import { accepted, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { authenticateCounted } from '#lib/identity/wiring.ts';
 import { folderChanges, teamFolderPath } from '#lib/notes/folder-schemas.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 
 export const handler = restOperation(
-  { auth: authenticate, path: teamFolderPath, body: { schema: folderChanges } },
+  { auth: authenticateCounted, path: teamFolderPath, body: { schema: folderChanges } },
   async ({ principal, path, body }) => {
     const folder = await folders().update(principal.userId, path.folderId, body, path.teamPath);
     return accepted(presentFolder(folder));

@@ -76,7 +76,10 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
-  for (const key of ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL']) {
+  const explicit = ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL'];
+  // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts); tests and the bench raise it.
+  explicit.push('NOTES_RATE_LIMIT', 'NOTES_RATE_WINDOW_SECONDS', 'NOTES_TRASH_RETENTION_DAYS');
+  for (const key of explicit) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }
   return defaults;

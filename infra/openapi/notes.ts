@@ -24,8 +24,20 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   validation_failed: 'Malformed JSON or invalid/unknown body fields (each named in errors[]); an unknown parentFolderId; a folder move making a cycle or nesting too deep',
   internal_error: 'Unexpected server failure',
 };
-const errors = (...types: ErrorType[]) =>
-  Object.fromEntries([...types, 'unauthorized', 'internal_error'].map((t) => [String(ERRORS[t as ErrorType].status), errorResponse(ERROR_DESCRIPTIONS[t as ErrorType]!)]));
+const rateHeaders = {
+  'X-RateLimit-UserLimit': { description: 'Calls the token may make per window', schema: { type: 'integer' } },
+  'X-RateLimit-UserRemaining': { description: 'Calls left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-UserReset': { description: 'Epoch seconds when the window starts over', schema: { type: 'integer' } },
+};
+const tooManyRequests = {
+  ...errorResponse('Over the token\'s rate limit for the current window'),
+  headers: { 'Retry-After': { description: 'Seconds until the window starts over', schema: { type: 'integer' } }, ...rateHeaders },
+};
+/** Every operation can answer 401, 429 (the token's rate limit) and 500 besides its own errors. */
+const errors = (...types: ErrorType[]) => ({
+  ...Object.fromEntries([...types, 'unauthorized', 'internal_error'].map((t) => [String(ERRORS[t as ErrorType].status), errorResponse(ERROR_DESCRIPTIONS[t as ErrorType]!)])),
+  429: tooManyRequests,
+});
 
 const validatorHeaders = {
   ETag: { description: 'Entity tag of the note version', schema: { type: 'string' } },
@@ -118,6 +130,7 @@ export const buildNotesDocument = () => document({
     `Folders: at most ${MAX_FOLDERS} per workspace, nested at most ${MAX_FOLDER_DEPTH} deep; a non-empty folder cannot be deleted (409).`,
     `Limits: content ${MAX_CONTENT_BYTES} bytes of UTF-8; images ${MAX_IMAGE_BYTES} bytes (PNG, JPEG, GIF, WebP); history limit 1..${MAX_HISTORY}.`,
     'Errors: {code, message, description, errors?: [{field, message}]}. Decisions: docs/notes.md.',
+    'Rate limit per API token (default 100 calls per 300 s): every response to a valid token carries X-RateLimit-UserLimit, X-RateLimit-UserRemaining and X-RateLimit-UserReset (epoch seconds); over the limit, 429 with Retry-After.',
   ].join('\n'),
   security: true,
   paths: {

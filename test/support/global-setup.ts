@@ -14,6 +14,9 @@ export default async function setup() {
   const stack = await startLocalStack({ scratchDir: scratch });
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
+  // One runner serves every test file: no shared token may hit the Notes rate limit. The rate-limit
+  // tests give their tokens a small limit of their own (identity.issueToken(user, { rateLimit })).
+  process.env.NOTES_RATE_LIMIT ??= '1000000';
   const env = functionEnvironment(stack, baseUrl);
   Object.assign(process.env, env, { LOCAL_S3_ENDPOINT: stack.s3Endpoint, LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint });
   const runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName });
