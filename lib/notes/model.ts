@@ -89,6 +89,21 @@ export function headingOf(content: string): string | undefined {
   return match?.[1].trim() || undefined;
 }
 
+/** At most this many tags of at most MAX_TAG_LENGTH characters (the request schema's limits too). */
+export const MAX_TAGS = 64;
+export const MAX_TAG_LENGTH = 64;
+
+/**
+ * HackMD's tags line: the first `###### tags: \`a\` \`b\`` line of the content gives its backtick-quoted
+ * tags (trimmed, empty and duplicate ones dropped, cut to the limits); undefined without such a line.
+ */
+export function tagsOf(content: string): string[] | undefined {
+  const line = /^#{6}[ \t]+tags[ \t]*:(.*)$/im.exec(content);
+  if (!line) return undefined;
+  const tags = [...line[1].matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim().slice(0, MAX_TAG_LENGTH)).filter(Boolean);
+  return [...new Set(tags)].slice(0, MAX_TAGS);
+}
+
 export const titleFor = (explicitTitle: string | null, content: string): string => explicitTitle ?? headingOf(content) ?? UNTITLED;
 
 const BREADTH: Record<PermissionRole, number> = { owner: 0, signed_in: 1, guest: 2 };

@@ -11,7 +11,7 @@ import type { Ids } from '../domain/ids.ts';
 import { simpleProfile, type User } from '../identity/model.ts';
 import {
   ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, noteIdOf, opensToSignedIn,
-  permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
+  permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, tagsOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
 import { unknownFolder } from './folders.ts';
@@ -114,7 +114,7 @@ export class NotesService {
       id, shortId: shortIdOf(id),
       ownerId: teamPath ? null : userId, userPath: teamPath ? null : caller.user!.userPath, teamPath: teamPath ?? null,
       title: titleFor(explicitTitle, content), explicitTitle,
-      tags: input.tags ?? [], description: input.description ?? '',
+      tags: input.tags ?? tagsOf(content) ?? [], description: input.description ?? '',
       createdAt: now, lastChangedAt: now, titleUpdatedAt: null, tagsUpdatedAt: null,
       lastChangeUser: simpleProfile(caller.user!), publishType: 'edit', publishedAt: null, permalink: input.permalink ?? null,
       readPermission, writePermission,
@@ -245,7 +245,8 @@ function applyChanges(
   const content = changes.content ?? stored.content;
   const explicitTitle = changes.title === undefined ? old.explicitTitle : changes.title || null;
   const title = titleFor(explicitTitle, content);
-  const tags = changes.tags ?? old.tags;
+  // Explicit tags win; otherwise new content with a tags line sets them (as a heading sets the title).
+  const tags = changes.tags ?? (changes.content === undefined ? undefined : tagsOf(content)) ?? old.tags;
   const contentChanged = content !== stored.content;
   const tagsChanged = JSON.stringify(tags) !== JSON.stringify(old.tags);
   const note: NoteRecord = {
