@@ -1,18 +1,14 @@
 // GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
 // recently changed first, with their folderPaths (seed 000 ListNotes).
-import { restOperation } from '#lib/http/rest.ts';
-import { authenticateCounted } from '#lib/identity/wiring.ts';
 import { notesQuery } from '#lib/notes/folder-schemas.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folders, notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation(
-  { auth: authenticateCounted, query: notesQuery },
-  async ({ principal, query }) => {
-    const { userId } = principal;
-    const list = query.folderId
-      ? await folders().notesIn(userId, query.folderId)
-      : await notes().listNotes(userId);
-    return noteList(userId, list);
-  },
-);
+export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {
+  const { userId } = principal;
+  const list = query.folderId
+    ? await folders().notesIn(userId, query.folderId)
+    : await notes().listNotes(userId);
+  return noteList(userId, list);
+});

@@ -1,6 +1,6 @@
-// OpenAPI 3.1 document of the Bank API (seed 002 + spec/bank.md), generated from the zod schemas
+// OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
 // in lib/bank/schemas.ts that validate requests and describe responses.
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
 import { MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS } from '../../lib/bank/model.ts';
@@ -24,11 +24,11 @@ const errors = (specific: Described, ...common: ErrorType[]) => {
   return Object.fromEntries(Object.entries(described).map(([t, d]) => [String(ERRORS[t as ErrorType].status), errorResponse(d!)]));
 };
 
-const pathParams = (p: z.ZodObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
+const pathParams = (p: z.ZodMiniObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
 const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
 const idempotencyKey = header('Idempotency-Key', `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a request in flight is 409. Keys are per caller; a failed request releases its key.`);
 const stepUp = header('X-MFA-Verification', 'Step-up: id of an approved, unused verification of the user from the last 5 minutes; consumed by the call');
-const body = (sch: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema: inputSchema(sch) } } });
+const body = (sch: z.ZodMiniType, required = true) => ({ required, content: { 'application/json': { schema: inputSchema(sch) } } });
 const validators = {
   ETag: { description: 'Strong entity tag of the representation', schema: { type: 'string' } },
   'Last-Modified': { description: '`updated` as an HTTP date', schema: { type: 'string' } },
@@ -36,8 +36,9 @@ const validators = {
 const replayed = { 'Idempotent-Replayed': { description: '"true" when the response is a replay', schema: { type: 'string' } } };
 const withHeaders = (response: Record<string, unknown>, headers: Record<string, unknown>) => ({ ...response, headers });
 
-const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodObject).shape).map(([name, sch]) => ({
-  name, in: 'query', required: false, schema: inputSchema(sch as z.ZodType), ...((sch as z.ZodType).description ? { description: (sch as z.ZodType).description } : {}),
+const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniObject).shape).map(([name, sch]) => ({
+  name, in: 'query', required: false, schema: inputSchema(sch as z.ZodMiniType),
+  ...(z.globalRegistry.get(sch as z.ZodMiniType)?.description ? { description: z.globalRegistry.get(sch as z.ZodMiniType)!.description } : {}),
 }));
 
 const transfer = pathParams(s.transferPath);
@@ -52,7 +53,7 @@ export const buildBankDocument = () => document({
   title: 'Bank API (transfers and multi-factor authentication)',
   version: '1.0.0',
   description: [
-    'Seed 002 with the decisions of spec/bank.md. Every operation needs `Authorization: Bearer <token>`.',
+    'Seed 002 with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
     'Times are unix seconds. Amounts are integer minor units. Errors: {code, message, description, errors?: [{field, message}]}.',
     'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
   ].join('\n'),

@@ -7,7 +7,7 @@ import type { Context } from 'aws-lambda';
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { ApiError, ErrorType } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** What the dialect needs from the API's status counters. */
 export interface ResponseCounters {
@@ -58,7 +58,7 @@ const dialect = (counters: Counters, flush: CounterFlush): Dialect => ({
 export function newsOperations(counters: Counters) {
   const inline = dialect(counters, 'inline');
   const deferred = dialect(counters, 'deferred');
-  const newsOperation = <Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  const newsOperation = <Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
     spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
     operation: Operation<undefined, Q, P>,
     options: { counterFlush?: CounterFlush } = {},

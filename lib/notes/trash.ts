@@ -59,7 +59,6 @@ export type RestoreOutcome =
   | { status: 'success' }
   | { status: 'failure'; reason: 'NOT_FOUND' | 'PERMISSION_DENIED' | 'INTERNAL_ERROR' };
 
-
 export class TrashService {
   constructor(
     private readonly store: TrashStore,

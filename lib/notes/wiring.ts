@@ -26,18 +26,22 @@ const noImages: ImageStore = {
   deleteAll: () => Promise.reject(new Error('this function has no image store')),
 };
 
-export const notes = once(() => build(noImages));
+export const notes = /* @__PURE__ */ once(() => build(noImages));
 
 /** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
-export const notesWithImages = once(() => build(new S3ImageStore()));
+export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore()));
 
-export const folders = once(() => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds));
+export const folders = /* @__PURE__ */ once(
+  () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),
+);
 
-/** The trash: purging deletes images, so it holds the S3 image store (built on first use). */
-export const trash = once(() => new TrashService(
-  new DynamoTrashStore(), lazyImages, identity(), () => config.trashRetentionDays, systemClock,
-));
-const s3Images = once(() => new S3ImageStore());
-const lazyImages = { deleteAll: (noteId: string) => s3Images().deleteAll(noteId) };
+const s3Images = /* @__PURE__ */ once(() => new S3ImageStore());
+/** The trash: purging deletes images through the S3 image store (built on first use). */
+export const trash = /* @__PURE__ */ once(
+  () => new TrashService(
+    new DynamoTrashStore(), { deleteAll: (noteId) => s3Images().deleteAll(noteId) }, identity(),
+    () => config.trashRetentionDays, systemClock,
+  ),
+);
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
