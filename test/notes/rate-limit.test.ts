@@ -8,7 +8,7 @@ import { config } from '../../lib/config.ts';
 import { identity } from '../../lib/identity/wiring.ts';
 import { baseUrl } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
-import { call, expectBudget } from './helpers.ts';
+import { call, expectBudget, local } from './helpers.ts';
 
 const limitedToken = async (rateLimit: number) =>
   identity().issueToken((await newUser('Rate Limited')).id, { rateLimit });
@@ -29,6 +29,12 @@ describe('per-token rate limit', () => {
     expect(header(missing, 'x-ratelimit-userremaining')).toBe(header(ok, 'x-ratelimit-userremaining') - 1);
     // authentication and counting are one request: GET /v1/me stays within its budget
     expectBudget(await call('GET', '/v1/me', { token: me.token }), 2);
+    if (local) {
+      // a fresh token's first call also starts its window: one UpdateItem more, once per window
+      const fresh = await identity().issueToken(me.id);
+      const used = async () => Number((await call('GET', '/v1/me', { token: fresh })).headers.get('x-local-dynamo-requests'));
+      expect([await used(), await used()]).toEqual([3, 2]);
+    }
   });
 
   it('counts exactly under 30 concurrent calls with one token: 10 pass, 20 get 429 with Retry-After', async () => {
