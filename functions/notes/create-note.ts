@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, async ({ principal, body }) => {
   const created = await notes().createNote(principal.userId, body);
-  return singleNote(created);
+  return singleNote(principal.userId, created);
 });

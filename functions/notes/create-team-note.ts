@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, async ({ principal, path, body }) => {
   const created = await notes().createNote(principal.userId, body, path.teamPath);
-  return singleNote(created);
+  return singleNote(principal.userId, created);
 });

@@ -37,6 +37,9 @@ export interface NotesStore {
   history(userId: string, limit: number): Promise<NoteRecord[]>;
 }
 
+/** Where DeleteNote puts a note (lib/notes/trash.ts); false when the note changed since read. */
+export interface Bin { moveToTrash(stored: StoredNote, userId: string): Promise<boolean> }
+
 export interface ImageStore {
   /** Stores an image of the note; returns its object key. */
   put(noteId: string, bytes: Buffer, type: { mime: string; ext: string }): Promise<string>;

@@ -5,18 +5,28 @@ import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
 import { etagListed, isNotModified } from '../../http/conditional.ts';
 import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../../http/rest.ts';
-import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from '../model.ts';
-import { presentSingleNote } from '../present.ts';
+import { etagOf, MAX_IMAGE_BYTES, type NoteRecord, type NoteWithContent } from '../model.ts';
+import { presentNote, presentSingleNote } from '../present.ts';
 import type { Precondition } from '../service.ts';
+import { folders } from '../wiring.ts';
 
 const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
 
-/** 200 with the single note, its ETag and Last-Modified. */
-export const singleNote = (n: NoteWithContent): HttpResult => ok(presentSingleNote(n), validators(n));
+/** 200 with the single note (its folderPaths as the viewer may see them), its ETag and Last-Modified. */
+export async function singleNote(viewerId: string, n: NoteWithContent): Promise<HttpResult> {
+  const pathOf = await folders().pathsFor(viewerId, [n.note]);
+  return ok(presentSingleNote(n, pathOf(n.note)), validators(n));
+}
+
+/** 200 with the notes, each with its folderPaths as the viewer may see them. */
+export async function noteList(viewerId: string, list: NoteRecord[]): Promise<HttpResult> {
+  const pathOf = await folders().pathsFor(viewerId, list);
+  return ok(list.map((n) => presentNote(n, pathOf(n))));
+}
 
 /** GetNote: 304 (empty) when If-None-Match lists the ETag, or, without it, If-Modified-Since is not older. */
-export function conditionalGet(headers: Record<string, string | undefined>, n: NoteWithContent): HttpResult {
-  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(n);
+export async function conditionalGet(viewerId: string, headers: Record<string, string | undefined>, n: NoteWithContent): Promise<HttpResult> {
+  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(viewerId, n);
 }
 
 /** If-Match (strong comparison) as the domain's precondition on the note; none without the header. */
