@@ -8,5 +8,5 @@ import { mfa } from '#lib/bank/service.ts';
 export const handler = restOperation({ auth: true, path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
   await assertAdmin(req.principal.userId);
   return idempotent(req, created, (complete) =>
-    mfa.issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete));
+    mfa.issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete), { seal: true });
 });

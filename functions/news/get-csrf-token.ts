@@ -11,4 +11,4 @@ export const handler = newsOperation({}, async ({ headers }) => {
   );
   if (!internal) throw notFound('No route matches this method and path');
   return ok(issueCsrfToken(config.csrfSigningSecret));
-}, { counterFlush: 'deferred' });
+});

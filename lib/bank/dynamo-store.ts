@@ -6,8 +6,10 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { doc } from '../data/clients.ts';
+import { completionItem, releaseIdempotencyKey, reserveIdempotencyKey } from '../data/idempotency.ts';
 import { bankKeys as k } from '../data/keys.ts';
 import { transferIdCeiling, transferIdFloor } from './ids.ts';
+import { LimitReached, retryAfter, rolled, type LimitSlot } from './limits.ts';
 import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification, VerificationStatus } from './model.ts';
 import {
   UnknownCursor, WriteRefused, type Approval, type BankStore, type Completion, type IdempotencyRecord, type ListPage,
@@ -20,7 +22,10 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 interface Write { item: TransactItem; refusal: Refusal }
 
 const DAY = 86_400;
-const IDEMPOTENCY_LEASE_SECONDS = 30;
+/** A limit counter that moves to a new window under concurrent requests: attempts before giving up (409). */
+const LIMIT_ATTEMPTS = 3;
+/** A number attribute, marshalled ({N: "1"}) or not. */
+const numberOf = (v: unknown): number => Number(v && typeof v === 'object' && 'N' in v ? (v as { N: string }).N : v);
 /** Filtered listings evaluate at most SCAN_PAGE items per Query and MAX_QUERIES Queries per call. */
 export const SCAN_PAGE = 100;
 export const MAX_QUERIES = 5;
@@ -157,10 +162,22 @@ export class DynamoBankStore implements BankStore {
   }
 
   // ---- verifications ------------------------------------------------------------------------
-  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion }): Promise<void> {
+  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.writeVerification(v, opts);
+      } catch (err) {
+        if (!(err instanceof WriteRefused && err.reason === 'limit' && opts.start) || attempt === LIMIT_ATTEMPTS) throw err;
+        await this.settleLimit(opts.start, err.item, v.created);
+      }
+    }
+  }
+
+  private async writeVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
     const ttl = v.expires_at + DAY;
     const outbox = opts.outbox;
     await this.transact([
+      ...(opts.start ? [{ item: { Update: this.countLimit(opts.start) }, refusal: 'limit' as const }] : []),
       { item: { Put: { TableName: this.table(), Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl }, ConditionExpression: 'attribute_not_exists(PK)' } }, refusal: 'state' },
       ...(outbox ? [{ item: { Put: { TableName: this.table(), Item: { ...k.outbox(outbox.userId, outbox.sent * 1000, outbox.verificationId), type: 'outbox', ...outbox, ttl: outbox.expires_at } } }, refusal: 'state' as const }] : []),
       ...this.complete(opts.completion),
@@ -220,6 +237,7 @@ export class DynamoBankStore implements BankStore {
         refusal: a.step === undefined ? 'missing' : 'replay',
       },
       ...(a.token ? [this.useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
+      ...(a.release ? [this.releaseLimit(a.release)] : []),
       ...this.complete(a.completion),
     ];
     await this.transact(writes);
@@ -264,50 +282,72 @@ export class DynamoBankStore implements BankStore {
       .map((i) => pick<OutboxEntry>(i, ['userId', 'verificationId', 'deviceId', 'channel', 'to', 'code', 'sent', 'expires_at']));
   }
 
-  // ---- idempotency --------------------------------------------------------------------------
-  async reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number): Promise<IdempotencyRecord | undefined> {
-    const Key = k.idempotency(userId, keyHash);
-    try {
-      await doc.send(new PutCommand({
-        TableName: this.table(),
-        Item: { ...Key, type: 'idempotency', state: 'in_progress', fingerprint, leaseId, leaseUntil: now + IDEMPOTENCY_LEASE_SECONDS, ttl: now + DAY },
-        // Free, expired (TTL deletes lazily), or abandoned by a request that never finished.
-        ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :inProgress AND leaseUntil < :now)',
-        ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
-        ExpressionAttributeValues: { ':now': now, ':inProgress': 'in_progress' },
-      }));
-      return undefined;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      const { Item } = await doc.send(new GetCommand({ TableName: this.table(), Key, ConsistentRead: true }));
-      // Released between our write and this read: report it as still in flight; a retry will win.
-      return Item ? pick<IdempotencyRecord>(Item, ['state', 'fingerprint', 'response']) : { state: 'in_progress', fingerprint };
+  // ---- abuse limits (lib/bank/limits.ts) -----------------------------------------------------
+  async takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await doc.send(new UpdateCommand(this.countLimit(slot)));
+        return;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException) || attempt === LIMIT_ATTEMPTS) throw err;
+        await this.settleLimit(slot, err.Item, now);
+      }
     }
   }
 
+  /** Counts one event: the first ever creates the counter; else it must be this window's and under its cap. */
+  private countLimit(slot: LimitSlot) {
+    return {
+      TableName: this.table(), Key: k.mfaLimit(slot.userId, slot.name, slot.subject),
+      UpdateExpression: 'SET #type = :type, #window = if_not_exists(#window, :window), #cap = if_not_exists(#cap, :max), #ttl = :ttl ADD #count :one',
+      ConditionExpression: 'attribute_not_exists(PK) OR (#window = :window AND #count < #cap)',
+      ExpressionAttributeNames: { '#type': 'type', '#window': 'window', '#cap': 'cap', '#count': 'count', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':type': 'mfa-limit', ':window': slot.window, ':max': slot.max, ':ttl': slot.ttl, ':one': 1 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
+  }
+
+  /** A refused count: LimitReached in the same window; else the counter moves to this window (and is retried). */
+  private async settleLimit(slot: LimitSlot, item: Record<string, unknown> | undefined, now: number): Promise<void> {
+    const stored = item ? { window: numberOf(item.window), count: numberOf(item.count), cap: numberOf(item.cap) } : undefined;
+    if (stored && stored.window === slot.window) throw new LimitReached(slot, retryAfter(slot, stored, now));
+    const next = rolled(slot, stored);
+    try {
+      await doc.send(new PutCommand({
+        TableName: this.table(),
+        Item: { ...k.mfaLimit(slot.userId, slot.name, slot.subject), type: 'mfa-limit', ...next, ttl: slot.ttl },
+        ConditionExpression: stored ? '#window = :window AND #count = :count' : 'attribute_not_exists(PK)',
+        ExpressionAttributeNames: stored ? { '#window': 'window', '#count': 'count' } : undefined,
+        ExpressionAttributeValues: stored ? { ':window': stored.window, ':count': stored.count } : undefined,
+      }));
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err; // moved by a concurrent request
+    }
+  }
+
+  private releaseLimit(slot: LimitSlot): Write {
+    return {
+      item: {
+        Update: {
+          TableName: this.table(), Key: k.mfaLimit(slot.userId, slot.name, slot.subject),
+          UpdateExpression: 'ADD #count :minusOne', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+      refusal: 'state',
+    };
+  }
+
+  // ---- idempotency --------------------------------------------------------------------------
+  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number): Promise<IdempotencyRecord | undefined> {
+    return reserveIdempotencyKey(this.table(), k.idempotency(userId, keyHash), fingerprint, leaseId, now);
+  }
+
   async releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void> {
-    await this.conditional(doc.send(new DeleteCommand({
-      TableName: this.table(), Key: k.idempotency(userId, keyHash),
-      ConditionExpression: 'leaseId = :lease AND #state = :inProgress',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':lease': leaseId, ':inProgress': 'in_progress' },
-    })), 'idempotency').catch((err) => { if (!(err instanceof WriteRefused)) throw err; });
+    await releaseIdempotencyKey(this.table(), k.idempotency(userId, keyHash), leaseId);
   }
 
   private complete(c: Completion | undefined): Write[] {
-    if (!c) return [];
-    return [{
-      item: {
-        Update: {
-          TableName: this.table(), Key: k.idempotency(c.userId, c.keyHash),
-          UpdateExpression: 'SET #state = :completed, #response = :response REMOVE leaseUntil',
-          ConditionExpression: '#state = :inProgress AND leaseId = :lease',
-          ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':response': c.response, ':inProgress': 'in_progress', ':lease': c.leaseId },
-        },
-      },
-      refusal: 'idempotency',
-    }];
+    return c ? [{ item: completionItem(this.table(), k.idempotency(c.userId, c.keyHash), c), refusal: 'idempotency' }] : [];
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -346,7 +386,7 @@ export class DynamoBankStore implements BankStore {
         const w = writes[failed];
         // A device update that failed because the device is gone is not a replay.
         if (w.refusal === 'replay' && !reasons[failed].Item) throw new WriteRefused('missing');
-        throw new WriteRefused(w.refusal);
+        throw new WriteRefused(w.refusal, reasons[failed].Item as Record<string, unknown> | undefined);
       }
       if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new WriteRefused('state');
       throw err;

@@ -1,41 +1,25 @@
 // What the Bank handlers share on the HTTP side: the Idempotency-Key wrapper, the step-up header,
 // the security log, the Link header of listings and conditional GET.
-import { badRequest, type HttpRequest, type HttpResult } from '../http/rest.ts';
+import { idempotent as idempotentRequest } from '../http/idempotency.ts';
+import type { HttpRequest, HttpResult } from '../http/rest.ts';
 import { isNotModified as notModifiedSince } from '../http/conditional.ts';
 import { logger } from '../http/logger.ts';
-import { sha256 } from './crypto.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from './idempotency.ts';
+import { decryptSecret, encryptSecret, sha256 } from './crypto.ts';
 import type { Transfer } from './model.ts';
 import type { SecurityLog } from './mfa.ts';
 import type { Complete } from './refusals.ts';
 import { idempotencyKeys } from './service.ts';
 import type { TransferPage } from './transfers.ts';
 
-/**
- * Runs `work` under the request's Idempotency-Key, if it has one: a retry replays the stored
- * response (header Idempotent-Replayed: true); `work` gets the completion to write with its result.
- */
-export async function idempotent<T>(req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>): Promise<HttpResult> {
-  const key = req.headers['idempotency-key'];
-  if (key === undefined) return respond(await work(undefined));
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest(`The Idempotency-Key header must have 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, [{ field: 'Idempotency-Key', message: `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
-  }
-  const fingerprint = requestFingerprint(req.event.httpMethod, req.event.path, req.event.body);
-  const held = await idempotencyKeys.reserve(req.principal.userId, key, fingerprint);
-  if ('replay' in held) {
-    const { status, body, headers } = held.replay;
-    return { status, body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
-  }
-  try {
-    return respond(await work((result) => held.reservation.completion(stored(respond(result)))));
-  } catch (err) {
-    await held.reservation.release();
-    throw err;
-  }
-}
+const sealer = { seal: encryptSecret, open: decryptSecret };
 
-const stored = ({ status, body, headers }: HttpResult) => ({ status, body: body ?? null, ...(headers ? { headers } : {}) });
+/**
+ * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts); `seal`:
+ * the response carries a secret (an mfa_token) and is stored encrypted.
+ */
+export const idempotent = <T>(
+  req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>, opts: { seal?: boolean } = {},
+): Promise<HttpResult> => idempotentRequest(req, { keys: idempotencyKeys, sealer: opts.seal ? sealer : undefined }, respond, work);
 
 /** The X-MFA-Verification header (a verification id), if sent. */
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];

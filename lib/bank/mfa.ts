@@ -7,13 +7,14 @@ import {
   MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS, nowSeconds, VERIFICATION_TTL_SECONDS,
   type Device, type FactorKind, type MfaTokenRecord, type Verification,
 } from './model.ts';
-import type { CodeSender } from './senders.ts';
+import { LimitReached, limitSlot, MFA_LIMITS } from './limits.ts';
+import type { CodeMessage, CodeSender } from './senders.ts';
 import { stepUpFor, stepUpRequired } from './step-up.ts';
 import { refusalToError, type Complete } from './refusals.ts';
 import { WriteRefused, type BankStore } from './store.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 
-export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued';
+export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued' | 'mfa_limit_reached';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
@@ -31,6 +32,22 @@ export const presentDevice = (d: Device): PublicDevice => ({ id: d.id, kind: d.k
 const presentVerification = (v: Verification): PublicVerification => ({ id: v.id, device_id: v.deviceId, status: v.status, expires_at: v.expires_at });
 
 const tooManyAttempts = () => new ApiError('too_many_requests', `The verification failed ${MAX_ATTEMPTS} times; start a new one`, { headers: { 'Retry-After': '0' }, extra: { attempts_left: 0 } });
+
+/** Runs `write`; a reached limit is 429 with Retry-After and a security event. */
+async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!(err instanceof LimitReached)) throw err;
+    const { slot, retryAfterSeconds } = err;
+    const { max, windowSeconds } = MFA_LIMITS[slot.name];
+    log('mfa_limit_reached', slot.userId, { limit: slot.name, subject: slot.subject, max, windowSeconds, retryAfterSeconds });
+    const what = { starts: 'verification starts of this factor', codeFailures: 'failed codes of this factor', tokenFailures: 'failed mfa_token checks of this user' }[slot.name];
+    throw new ApiError('too_many_requests', `Too many ${what} (at most ${max} per ${windowSeconds / 60} minutes); retry after ${retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
 
 export class MfaService {
   constructor(private readonly store: BankStore, private readonly sender: () => CodeSender) {}
@@ -69,7 +86,7 @@ export class MfaService {
     log('factor_deleted', userId, { deviceId, verificationId });
   }
 
-  async startVerification(userId: string, deviceId: string, complete?: Complete<PublicVerification>): Promise<PublicVerification> {
+  async startVerification(userId: string, deviceId: string, log: SecurityLog, complete?: Complete<PublicVerification>): Promise<PublicVerification> {
     const device = await this.store.getDevice(userId, deviceId);
     if (!device) throw validationFailed([{ field: 'device_id', message: 'No such factor of this user' }]);
     const now = nowSeconds();
@@ -77,14 +94,18 @@ export class MfaService {
       id: newVerificationId(), userId, deviceId, kind: device.kind, status: 'pending', attempts: 0, created: now,
       expires_at: now + VERIFICATION_TTL_SECONDS, codeHash: null, sealedSecret: device.sealedSecret, approvedAt: null, consumedAt: null,
     };
-    let outbox;
+    const sender = this.sender();
+    let message: CodeMessage | undefined;
     if (device.kind !== 'otp') {
       const code = newCode();
       verification.codeHash = hashCode(verification.id, code);
-      outbox = await this.sender().send({ device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at });
+      message = { device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at };
     }
     const result = presentVerification(verification);
-    await this.store.createVerification(verification, { outbox, completion: complete?.(result) });
+    const start = limitSlot('starts', userId, deviceId, now);
+    const outbox = message && sender.stored(message);
+    await limited(log, () => this.store.createVerification(verification, { outbox, completion: complete?.(result), start }));
+    if (message) await sender.deliver(message);
     return result;
   }
 
@@ -99,6 +120,9 @@ export class MfaService {
     if (v.expires_at <= now) throw new ApiError('gone', 'The verification expired; start a new one');
 
     const field = proof.code === undefined ? 'mfa_token' : 'code';
+    // Counted as a failure before the proof is checked; given back by the approval if it is right.
+    const attempt = field === 'code' ? limitSlot('codeFailures', userId, v.deviceId, now) : limitSlot('tokenFailures', userId, 'USER', now);
+    await limited(log, () => this.store.takeLimitSlot(attempt, now));
     let step: number | undefined;
     let valid: boolean;
     if (proof.code === undefined) valid = token !== undefined && token.userId === userId && token.expires_at > now;
@@ -108,7 +132,7 @@ export class MfaService {
 
     const result = { id: v.id, status: 'approved' as const };
     try {
-      await this.store.approve(v, { now, step, token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined, completion: complete?.(result) });
+      await this.store.approve(v, { now, step, token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined, completion: complete?.(result), release: attempt });
     } catch (err) {
       // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
       if (err instanceof WriteRefused && (err.reason === 'replay' || err.reason === 'token')) return this.fail(v, field, log);
@@ -129,8 +153,8 @@ export class MfaService {
   }
 
   /** Codes sent through the outbox sender that have not expired (admin CLI). */
-  outbox(userId: string) {
-    return this.store.listOutbox(userId, nowSeconds());
+  async outbox(userId: string) {
+    return (await this.store.listOutbox(userId, nowSeconds())).map((e) => ({ ...e, code: decryptSecret(e.code) }));
   }
 
   private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {

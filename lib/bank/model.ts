@@ -54,7 +54,7 @@ export interface Verification {
 
 export interface MfaTokenRecord { tokenHash: string; userId: string; reusable: boolean; expires_at: number; created: number }
 
-/** A code delivered through the outbox sender (the local stand-in for phones and mailboxes). */
+/** A code delivered through the outbox sender (the local stand-in for phones and mailboxes); stored sealed. */
 export interface OutboxEntry { userId: string; verificationId: string; deviceId: string; channel: FactorKind; to: string | null; code: string; sent: number; expires_at: number }
 
 export const MAX_ATTEMPTS = 5;

@@ -7,12 +7,16 @@ import { FACTOR_KINDS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 export const MAX_AMOUNT = 99_999_999;
 
+// Three ASCII letters first: upper-casing folds some other letters to ASCII ("uſd" → "USD").
 const currency = z.string()
+  .regex(/^[A-Za-z]{3}$/, 'Must be three ASCII letters (an ISO 4217 currency code)')
   .refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code')
   .transform((c) => c.toLowerCase());
 const destination = z.string().min(1).max(255);
 const description = z.string().max(1000).nullable();
-const metadata = z.record(z.string().min(1).max(40).regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'), z.string().max(500))
+// `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
+const metadata = z.record(z.string().min(1).max(40).regex(/^[^[\]]*$/, 'Keys must not contain [ or ]')
+  .refine((key) => key !== '__proto__', 'The key __proto__ is reserved'), z.string().max(500))
   .refine((m) => Object.keys(m).length <= 50, 'At most 50 keys');
 const immutable = (name: string) => z.never({ error: `${name} cannot be changed after the transfer is created` }).optional();
 

@@ -9,40 +9,44 @@ import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { PublishCommand } from '@aws-sdk/client-sns';
 import { ses, sns } from '../data/messaging.ts';
 import { config } from '../config.ts';
+import { encryptSecret } from './crypto.ts';
 import type { Device, OutboxEntry } from './model.ts';
 
 export interface CodeMessage { device: Device; verificationId: string; code: string; sent: number; expires_at: number }
 
 export interface CodeSender {
-  /** Delivers the code; returns an outbox entry to store with the verification, or undefined if delivered. */
-  send(message: CodeMessage): Promise<OutboxEntry | undefined>;
+  /** The outbox entry to store with the verification (in its transaction), or undefined if delivered. */
+  stored(message: CodeMessage): OutboxEntry | undefined;
+  /** Delivers the code, once the verification is stored (so a refused start sends nothing). */
+  deliver(message: CodeMessage): Promise<void>;
 }
 
+/** The code is stored encrypted (lib/bank/crypto.ts); MfaService.outbox decrypts it for the admin CLI. */
 const outboxEntry = (m: CodeMessage): OutboxEntry => ({
   userId: m.device.userId, verificationId: m.verificationId, deviceId: m.device.id, channel: m.device.kind,
-  to: m.device.address, code: m.code, sent: m.sent, expires_at: m.expires_at,
+  to: m.device.address, code: encryptSecret(m.code), sent: m.sent, expires_at: m.expires_at,
 });
 
-export const outboxSender: CodeSender = { send: async (m) => outboxEntry(m) };
+export const outboxSender: CodeSender = { stored: outboxEntry, deliver: async () => {} };
 
 const text = (m: CodeMessage) => `Your verification code is ${m.code}. It expires in 10 minutes.`;
+/** sms and voice through SNS, email through SES: the kinds with an address and a delivery service. */
+const delivered = ({ kind, address }: Device) => Boolean(address) && (kind === 'sms' || kind === 'voice' || kind === 'email');
 
 export const awsSender: CodeSender = {
-  send: async (m) => {
+  stored: (m) => (delivered(m.device) ? undefined : outboxEntry(m)),
+  deliver: async (m) => {
     const { kind, address } = m.device;
-    if ((kind === 'sms' || kind === 'voice') && address) {
-      await sns.send(new PublishCommand({ PhoneNumber: address, Message: text(m) }));
-      return undefined;
+    if (!delivered(m.device)) return;
+    if (kind === 'sms' || kind === 'voice') {
+      await sns.send(new PublishCommand({ PhoneNumber: address!, Message: text(m) }));
+      return;
     }
-    if (kind === 'email' && address) {
-      await ses.send(new SendEmailCommand({
-        FromEmailAddress: config.emailFrom,
-        Destination: { ToAddresses: [address] },
-        Content: { Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } } },
-      }));
-      return undefined;
-    }
-    return outboxEntry(m);
+    await ses.send(new SendEmailCommand({
+      FromEmailAddress: config.emailFrom,
+      Destination: { ToAddresses: [address!] },
+      Content: { Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } } },
+    }));
   },
 };
 

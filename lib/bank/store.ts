@@ -1,17 +1,13 @@
 // The bank port: what the domain needs from storage. lib/bank/dynamo-store.ts is the DynamoDB
 // adapter. Conditional writes that fail throw WriteRefused naming which condition failed.
+import type { Completion, IdempotencyStore } from '../domain/idempotency.ts';
+import type { LimitSlot } from './limits.ts';
 import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification, VerificationStatus } from './model.ts';
 
 /** Consume an approved, unused verification of `userId` approved at or after `approvedSince`. */
 export interface StepUp { userId: string; verificationId: string; approvedSince: number; now: number }
 
-/** A response stored under an Idempotency-Key and replayed for retries. */
-export interface StoredResponse { status: number; body: unknown; headers?: Record<string, string> }
-
-/** Completes a reserved Idempotency-Key in the same transaction as the operation's own writes. */
-export interface Completion { userId: string; keyHash: string; leaseId: string; response: StoredResponse }
-
-export interface IdempotencyRecord { state: 'in_progress' | 'completed'; fingerprint: string; response?: StoredResponse }
+export type { Completion, IdempotencyRecord, StoredResponse } from '../domain/idempotency.ts';
 
 export interface ListQuery {
   userId: string;
@@ -33,10 +29,11 @@ export interface ListQuery {
 /** `resumeFrom`: the read bound was hit; the listing continues after (before) this transfer id. */
 export interface ListPage { data: TransferRecord[]; hasMore: boolean; resumeFrom?: string }
 
-export type Refusal = 'step_up' | 'idempotency' | 'version' | 'missing' | 'replay' | 'token' | 'state';
+export type Refusal = 'step_up' | 'idempotency' | 'version' | 'missing' | 'replay' | 'token' | 'state' | 'limit';
 
 export class WriteRefused extends Error {
-  constructor(readonly reason: Refusal) { super(`write refused: ${reason}`); }
+  /** `item`: the item as it was, when the write asked for it. */
+  constructor(readonly reason: Refusal, readonly item?: Record<string, unknown>) { super(`write refused: ${reason}`); }
 }
 
 /** The cursor of a listing does not name a transfer of the caller. */
@@ -49,9 +46,11 @@ export interface Approval {
   /** mfa_token used instead of a code: deleted when single-use, else checked. */
   token?: { tokenHash: string; consume: boolean };
   completion?: Completion;
+  /** The failure counted before the proof was checked, given back since the proof was right. */
+  release?: LimitSlot;
 }
 
-export interface BankStore {
+export interface BankStore extends IdempotencyStore {
   putTransfer(transfer: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void>;
   getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined>;
   /** Writes the next version of a transfer; WriteRefused('version') when it changed meanwhile. */
@@ -63,7 +62,10 @@ export interface BankStore {
   listDevices(userId: string): Promise<Device[]>;
   deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void>;
 
-  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion }): Promise<void>;
+  /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
+  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void>;
+  /** Counts one event of a limit; LimitReached (nothing counted) when the limit is reached. */
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<void>;
   /** The verification and, when asked, an mfa_token, in one read. */
   getVerification(userId: string, verificationId: string, tokenHash?: string): Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
   /** Records a failed attempt if the verification is still as read; WriteRefused('state') otherwise. */
@@ -72,8 +74,4 @@ export interface BankStore {
 
   putMfaToken(token: MfaTokenRecord, completion?: Completion): Promise<void>;
   listOutbox(userId: string, now: number): Promise<OutboxEntry[]>;
-
-  /** Reserves a key: undefined when reserved for this caller, else the record that holds it. */
-  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number): Promise<IdempotencyRecord | undefined>;
-  releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void>;
 }

@@ -55,9 +55,20 @@ export const validationFailed = (fields: FieldError[], description = 'One or mor
 export const unauthorized = (description: string) =>
   new ApiError('unauthorized', description, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 
-/** Maps any thrown value to an ApiError: ours pass through; middy's http errors keep their status; the rest are 500. */
+/** A dependency that did not answer in time or throttled (lib/data/fail-fast.ts): 503 + Retry-After. */
+export const serviceUnavailable = (retryAfterSeconds: number, extra?: Record<string, unknown>) =>
+  new ApiError('service_unavailable', 'A dependency of this service is unavailable; retry later', {
+    headers: { 'Retry-After': String(retryAfterSeconds) }, extra,
+  });
+
+/**
+ * Maps any thrown value to an ApiError: ours pass through; an unavailable dependency is 503; middy's
+ * http errors keep their status; the rest are 500.
+ */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
+  const unavailable = err as { unavailable?: boolean; retryAfterSeconds?: number };
+  if (unavailable?.unavailable === true) return { error: serviceUnavailable(unavailable.retryAfterSeconds ?? 1), unexpected: false };
   const e = err as { statusCode?: number; message?: string; cause?: { package?: string } };
   const status = e?.statusCode;
   if (status && status >= 400 && status < 500) {

@@ -1,8 +1,10 @@
 // Status counters of the News API. Every News response is recorded in memory by the dialect's
 // middleware (lib/http/news.ts); a container adds its counts to one of SHARDS counter items (its
 // own partition key, chosen at random per container) at most once per NEWS_COUNTER_FLUSH_MS
-// (default 10 s), and whenever the status route runs. The first flush of a shard stamps its
-// startedAt; the earliest stamp is the service's start time.
+// (default 10 s), after a response (never on its path), and whenever the status route runs. One
+// flush at a time per container; a failed flush keeps its counts and waits out the interval before
+// the next try. The first flush of a shard stamps its startedAt; the earliest stamp is the
+// service's start time.
 import { config } from '../config.ts';
 import { logger } from '../http/logger.ts';
 import { DynamoNewsStore } from './dynamo-store.ts';
@@ -21,6 +23,7 @@ export class StatusCounters {
   private errors = 0;
   /** 0: a container's first counted response flushes at once (so the start time is stored early). */
   private lastFlush = 0;
+  private flushing = false;
   private readonly shard = Math.floor(Math.random() * COUNTER_SHARDS);
 
   constructor(private readonly store: NewsStore) {}
@@ -33,13 +36,14 @@ export class StatusCounters {
 
   /** Flushes when counts are pending and the interval has passed. */
   async flushIfDue(now = Date.now()): Promise<void> {
-    if ((this.served || this.errors) && now - this.lastFlush >= flushInterval()) await this.flush(now);
+    if (this.flushing || !(this.served || this.errors) || now - this.lastFlush < flushInterval()) return;
+    await this.flush(now);
   }
 
   /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: on failure the counts stay pending. */
   async flush(now = Date.now()): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
-    this.served = 0; this.errors = 0; this.lastFlush = now;
+    this.served = 0; this.errors = 0; this.lastFlush = now; this.flushing = true;
     try {
       await this.store.addStatusCounts(this.shard, served, errors, Math.floor(now / 1000));
       return true;
@@ -47,6 +51,8 @@ export class StatusCounters {
       this.served += served; this.errors += errors;
       logger.warn('status counters not flushed', { error: error as Error });
       return false;
+    } finally {
+      this.flushing = false;
     }
   }
 }

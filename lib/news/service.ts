@@ -1,5 +1,6 @@
 // News use cases on the request path: pages of ids, articles, users with privacy, tags, status.
 import { config } from '../config.ts';
+import { RETRY_AFTER_SECONDS } from '../data/fail-fast.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { COUNTER_SHARDS, newsCounters, type StatusCounters } from './counters.ts';
 import { DynamoNewsStore } from './dynamo-store.ts';
@@ -52,10 +53,13 @@ export class NewsService {
 
   async tagSummary(id: number) { return presentTagSummary(found(await this.store.getTag(id), `tag ${id}`)); }
 
-  /** Flushes this container's counts, then sums every shard. Unreachable data: 503 with the offline body. */
+  /**
+   * Flushes this container's counts, then sums every shard. Unreachable data (the flush failed, or
+   * the read): 503 with the offline body, after one bounded attempt (lib/data/fail-fast.ts).
+   */
   async status(now = Date.now()) {
     try {
-      await this.counters.flush(now);
+      if (!(await this.counters.flush(now))) throw new Error('status counters could not be written');
       const shards = await this.store.readStatusShards(COUNTER_SHARDS);
       const starts = shards.map((s) => s.startedAt).filter((t): t is number => t !== undefined);
       const startedAt = starts.length ? Math.min(...starts) : Math.floor(now / 1000);
@@ -66,7 +70,7 @@ export class NewsService {
         requestsServed: shards.reduce((n, s) => n + s.served, 0),
       };
     } catch (error) {
-      throw new ApiError('service_unavailable', `status counters unreachable: ${(error as Error).message}`, { extra: { response: OFFLINE_STATUS }, headers: { 'Retry-After': '5' } });
+      throw new ApiError('service_unavailable', `status counters unreachable: ${(error as Error).message}`, { extra: { response: OFFLINE_STATUS }, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
     }
   }
 }

@@ -6,9 +6,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { doc } from '../data/clients.ts';
+import { completionItem, releaseIdempotencyKey, reserveIdempotencyKey } from '../data/idempotency.ts';
+import type { Completion, IdempotencyRecord } from '../domain/idempotency.ts';
 import { notesKeys as k, type NoteOwnerKey } from '../data/keys.ts';
 import type { NoteRecord } from './model.ts';
-import { PermalinkTakenError, type NotesStore, type StoredNote } from './store.ts';
+import { IdempotencyLeaseLost, PermalinkTakenError, type NotesStore, type StoredNote } from './store.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -44,15 +46,25 @@ export class DynamoNotesStore implements NotesStore {
     return stored;
   }
 
-  async createNote(note: NoteRecord, content: string, creatorId: string): Promise<void> {
+  async createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void> {
     const items: TransactItem[] = [
       { Put: { TableName: this.table(), Item: this.metaItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
       { Put: { TableName: this.table(), Item: { ...k.noteContent(note.shortId), type: 'note-content', content, visitSeq: 0 } } },
       this.visitPut(note, creatorId),
     ];
-    if (note.permalink) items.push(this.permalinkPut(note));
-    // A false here is a collision of 60-bit random shortIds: not worth a retry path.
-    if (!(await this.transact(items, note.permalink ? items.length - 1 : -1))) throw new Error(`note ${note.shortId} already exists`);
+    const permalinkIndex = note.permalink ? items.push(this.permalinkPut(note)) - 1 : -1;
+    if (completion) items.push(completionItem(this.table(), k.idempotency(completion.userId, completion.keyHash), completion));
+    // False: a collision of 60-bit random shortIds (not worth a retry path), or the Idempotency-Key's
+    // lease was taken over by a retry while this request ran.
+    if (!(await this.transact(items, permalinkIndex))) throw new IdempotencyLeaseLost(`note ${note.shortId} not created`);
+  }
+
+  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number): Promise<IdempotencyRecord | undefined> {
+    return reserveIdempotencyKey(this.table(), k.idempotency(userId, keyHash), fingerprint, leaseId, now);
+  }
+
+  async releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void> {
+    await releaseIdempotencyKey(this.table(), k.idempotency(userId, keyHash), leaseId);
   }
 
   async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<boolean> {

@@ -3,12 +3,20 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
-import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpResult } from '../http/rest.ts';
+import type { Completion } from '../domain/idempotency.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { ApiError, notModified, ok, validationFailed, type ApiEvent, type ApiResult, type HttpRequest, type HttpResult } from '../http/rest.ts';
 import { isNotModified } from '../http/conditional.ts';
 import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from './model.ts';
 import { presentSingleNote } from './present.ts';
+import { notesIdempotency } from './service.ts';
 
 const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
+
+/** Runs a create under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts). */
+export const idempotentCreate = (
+  req: HttpRequest, work: (complete: ((created: NoteWithContent) => Completion) | undefined) => Promise<NoteWithContent>,
+): Promise<HttpResult> => idempotent(req, { keys: notesIdempotency }, singleNote, work);
 
 /** 200 with the single note, its ETag and Last-Modified. */
 export const singleNote = (n: NoteWithContent): HttpResult => ok(presentSingleNote(n), validators(n));
@@ -18,13 +26,24 @@ export function conditionalGet(headers: Record<string, string | undefined>, n: N
   return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(n);
 }
 
+const MAX_FILE_PARTS = 4;
+
+/** Anything but exactly one part named image: 422 naming each offending part. */
+function exactlyOneImage(parts: Record<string, unknown>): void {
+  const only = 'only one part, named image, is allowed';
+  const fields = Object.keys(parts).filter((name) => name !== 'image').map((field) => ({ field, message: only }));
+  if (Array.isArray(parts.image)) fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
+  if (fields.length) throw validationFailed(fields, 'The multipart body must hold exactly one part, named image');
+}
+
 /**
  * multipart/form-data (base64 from API Gateway's binary media types); an image over the limit is 413
  * naming it. The content type is checked here: middy's own check rejects RFC 2046 boundaries with
  * "_", which axios (and so the official client) generates.
  */
 export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
-  const parser = httpMultipartBodyParser({ disableContentTypeCheck: true, busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: 1 } } });
+  // More file parts than one are parsed (busboy would drop them silently), then refused by name.
+  const parser = httpMultipartBodyParser({ disableContentTypeCheck: true, busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: MAX_FILE_PARTS } } });
   return {
     before: async (request) => {
       const type = request.event.headers?.['content-type'] ?? '';
@@ -38,6 +57,7 @@ export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, C
         const description = `image must be at most ${MAX_IMAGE_BYTES} bytes`;
         throw new ApiError('payload_too_large', description, { fields: [{ field: 'image', message: description }] });
       }
+      exactlyOneImage(request.event.body as unknown as Record<string, unknown>);
     },
   };
 }

@@ -27,7 +27,8 @@ export const noteCreation = z.strictObject({
   permalink: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, "_", "." and "-" (at most 100)'),
   parentFolderId: z.string().min(1).max(128),
   origin: z.string().max(2048),
-  noteFeatures: z.record(z.string().max(64), z.string().max(64)),
+  // `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
+  noteFeatures: z.record(z.string().max(64).refine((key) => key !== '__proto__', 'The key __proto__ is reserved'), z.string().max(64)),
 }).partial();
 
 /** CreateNote body: a JSON string (the content), the creation object, or nothing (an empty note). */

@@ -3,6 +3,7 @@
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
 import { fileTypeFromBuffer } from 'file-type';
+import { IdempotencyKeys, type Completion } from '../domain/idempotency.ts';
 import { config } from '../config.ts';
 import { etagListed } from '../http/conditional.ts';
 import { ApiError, forbidden, notFound, unauthorized, validationFailed } from '../http/errors.ts';
@@ -14,8 +15,9 @@ import {
   permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
+import { isPolyglot } from './polyglot.ts';
 import { S3ImageStore } from './s3-images.ts';
-import { PermalinkTakenError, type Directory, type ImageStore, type NotesStore, type StoredNote } from './store.ts';
+import { IdempotencyLeaseLost, PermalinkTakenError, type Directory, type ImageStore, type NotesStore, type StoredNote } from './store.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Attempts of a read-modify-write before giving up under contention. */
@@ -75,7 +77,8 @@ export class NotesService {
     return this.store.history(userId, limit);
   }
 
-  async createNote(userId: string, input: NoteCreation, teamPath?: string): Promise<NoteWithContent> {
+  /** `complete`: the request's Idempotency-Key completion, written with the note. */
+  async createNote(userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion): Promise<NoteWithContent> {
     assertContentSize(input.content);
     const readPermission = input.readPermission ?? 'owner';
     const writePermission = input.writePermission ?? 'owner';
@@ -99,9 +102,10 @@ export class NotesService {
       version: 1,
     };
     try {
-      await this.store.createNote(note, content, userId);
+      await this.store.createNote(note, content, userId, complete?.({ note, content }));
     } catch (err) {
       if (err instanceof PermalinkTakenError) throw permalinkTaken(note.permalink);
+      if (err instanceof IdempotencyLeaseLost) throw new ApiError('idempotency_error', 'The Idempotency-Key was taken over by another request; retry');
       throw err;
     }
     return { note, content };
@@ -166,6 +170,9 @@ export class NotesService {
     const type = await fileTypeFromBuffer(bytes);
     if (!type || !IMAGE_TYPES.has(type.mime)) {
       throw new ApiError('unsupported_media_type', 'image must be a PNG, JPEG, GIF or WebP image', { fields: [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }] });
+    }
+    if (isPolyglot(bytes, type.mime)) {
+      throw new ApiError('unsupported_media_type', 'image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
     }
     const { stored, access } = await this.locate(this.caller(userId), ref);
     if (!access.write) throw forbidden('You may read this note but not change it');
@@ -241,4 +248,6 @@ function applyChanges(stored: StoredNote, changes: NoteChanges, editor: User): (
 }
 
 /** The container's notes service, over DynamoDB, S3 and the identity directory. */
-export const notes = new NotesService(new DynamoNotesStore(() => config.tableName), new S3ImageStore(() => config.bucketName), identity);
+const notesStore = new DynamoNotesStore(() => config.tableName);
+export const notes = new NotesService(notesStore, new S3ImageStore(() => config.bucketName), identity);
+export const notesIdempotency = new IdempotencyKeys(notesStore);

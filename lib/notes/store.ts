@@ -2,6 +2,7 @@
 // and from the identity directory (lib/identity's service satisfies Directory).
 import type { Team, User } from '../identity/model.ts';
 import type { NoteOwnerKey } from '../data/keys.ts';
+import type { Completion, IdempotencyStore } from '../domain/idempotency.ts';
 import type { NoteRecord } from './model.ts';
 
 /** A note as read from its partition. */
@@ -14,11 +15,14 @@ export interface StoredNote {
   visitorIds?: string[];
 }
 
-export interface NotesStore {
+export interface NotesStore extends IdempotencyStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
-  /** Writes a new note with its content, permalink guard and the creator's history entry. */
-  createNote(note: NoteRecord, content: string, creatorId: string): Promise<void>;
+  /**
+   * Writes a new note with its content, permalink guard and the creator's history entry, and
+   * completes the request's Idempotency-Key (when given) in the same transaction.
+   */
+  createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void>;
   /**
    * Replaces `previous` with `next` if no one changed it since it was read (version condition);
    * writes `content` when given; moves the permalink guard; records the editor's history entry.
@@ -37,6 +41,9 @@ export interface NotesStore {
 
 /** The permalink is already used by another note of the same owner. */
 export class PermalinkTakenError extends Error {}
+
+/** A create that could not commit: its Idempotency-Key was taken over meanwhile (or an id collided). */
+export class IdempotencyLeaseLost extends Error {}
 
 export interface ImageStore {
   /** Stores an image of the note; returns its object key. */

@@ -1,0 +1,147 @@
+// Dependencies fail fast (issue 10, item 1). With DynamoDB Local paused (SIGSTOP: connections are
+// accepted, nothing answers), every route of template.yaml answers within 3 s with 503 in its API's
+// dialect and Retry-After; the News status answers its offline body; routes that need no table
+// (CSRF, validation failures, a missing token, a wrong method) answer without waiting for it, even
+// though every News response is counted (NEWS_COUNTER_FLUSH_MS=0: a flush is due after each one).
+// After SIGCONT the first request succeeds. Runs on a stack of its own (test/faults/isolated-stack.ts).
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRoutes } from '../../infra/local/template.ts';
+import { startIsolatedStack, type IsolatedStack } from './isolated-stack.ts';
+
+const WITHIN_MS = 3_000;
+const CONCURRENCY = 6;
+/** A call that waited for DynamoDB takes at least 2 attempts x 0.7 s (lib/data/fail-fast.ts). */
+const NO_WAIT_MS = 1_200;
+
+let stack: IsolatedStack;
+let paused = false;
+const ids: Record<string, string> = {};
+let token = '';
+let adminToken = '';
+
+/** node:http, not fetch: fetch fixes Host, and the CSRF route's caller is recognised by it. */
+function call(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const started = performance.now();
+  return new Promise<{ status: number; headers: Headers; body: any; ms: number }>((resolve, reject) => {
+    const req = request(`${stack.url}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => {
+        let body: unknown = text;
+        try { body = JSON.parse(text); } catch { /* not JSON */ }
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        resolve({ status: res.statusCode ?? 0, headers: h, body, ms: performance.now() - started });
+      });
+    });
+    req.on('error', reject);
+    req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  });
+}
+
+const pause = () => { process.kill(stack.javaPid, 'SIGSTOP'); paused = true; };
+const resume = () => { process.kill(stack.javaPid, 'SIGCONT'); paused = false; };
+
+const BODIES: Record<string, unknown> = {
+  'POST /v1/notes': { title: 'x', content: 'y' },
+  'PATCH /v1/notes/{noteId}': { content: 'z' },
+  'POST /v1/teams/{teamPath}/notes': { content: 'y' },
+  'PATCH /v1/teams/{teamPath}/notes/{noteId}': { content: 'z' },
+  'POST /api/transfers': { amount: 100, currency: 'usd', destination: 'acct_1' },
+  'PUT /api/transfers/{transferId}': { description: 'd' },
+  'POST /api/transfers/{transferId}': { description: 'd' },
+  'POST /api/users/{userId}/verifications': { device_id: 'dev' },
+  'POST /api/users/{userId}/verifications/{verificationId}': { code: '123456' },
+  'POST /api/users/{userId}/mfa_token': {},
+};
+
+/** Every operation of the template (not the 405 fallbacks), as a concrete, well-formed request. */
+const operations = () => listRoutes().filter((r) => r.method !== 'ANY').map((r) => {
+  const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? '1');
+  const key = `${r.method} ${r.path}`;
+  return { key, api: r.apiId, method: r.method, path, body: BODIES[key] };
+});
+
+beforeAll(async () => {
+  stack = await startIsolatedStack({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+  const { identity } = await import('../../lib/identity/service.ts');
+  const user = await identity.createUser({ name: 'Pause', userPath: `pause-${Date.now()}` });
+  await identity.grantRole(user.id, 'admin');
+  token = await identity.issueToken(user.id);
+  adminToken = token;
+  const team = await identity.createTeam({ ownerId: user.id, path: `pause-${Date.now()}`, name: 'Pause', visibility: 'private' });
+  ids.userId = user.id; ids.teamPath = team.path;
+  ids.noteId = (await call('POST', '/v1/notes', { token, body: { content: 'n' } })).body.id;
+  ids.transferId = (await call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] })).body.id;
+  // Warm every function (bundle loaded, SDK connection open, error path run once), as a running
+  // service would be: the measured pause below is about timeouts, not first-run compilation.
+  for (const op of operations()) await call(op.method, op.path, { token: adminToken, body: op.body });
+  pause();
+  await Promise.all(operations().map((op) => call(op.method, op.path, { token: adminToken, body: op.body })));
+  resume();
+  expect((await call('GET', '/v1/me', { token })).status).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  if (paused) resume();
+  await stack?.stop();
+}, 60_000);
+
+describe('DynamoDB unresponsive (SIGSTOP)', () => {
+  it('every route: 503 in its dialect with Retry-After within 3 s; status offline; table-free routes do not wait; SIGCONT: back', async () => {
+    pause();
+    // No table needed: a validation failure, the CSRF route, a missing token, a wrong method.
+    const internal = { Origin: process.env.INTERNAL_EDGE_ORIGIN!, Host: process.env.INTERNAL_API_HOST!, Key: process.env.INTERNAL_API_KEY! };
+    const quick = [
+      ['News 400', await call('GET', '/api/v1/news/abc'), 400],
+      ['News 400 again (a counter flush is due after every response)', await call('GET', '/api/v1/tags/0'), 400],
+      ['CSRF token', await call('GET', '/api/internal/v1/csrf', { headers: internal }), 200],
+      ['Notes without a token', await call('GET', '/v1/me'), 401],
+      ['Bank without a token', await call('POST', '/api/transfers', { body: {} }), 401],
+      ['wrong method', await call('DELETE', '/api/v1/news'), 405],
+    ] as const;
+    for (const [what, res, status] of quick) {
+      expect(res.status, what).toBe(status);
+      expect(res.ms, `${what}: ${res.ms.toFixed(0)} ms`).toBeLessThan(NO_WAIT_MS);
+    }
+    console.log(`[faults] table-free routes with DynamoDB paused: ${quick.map(([w, r]) => `${w} ${r.ms.toFixed(0)} ms`).join(', ')}`);
+
+    const ops = operations();
+    // A few at a time, as one container's worth of traffic; all of them at once measures the CPU.
+    const results: Awaited<ReturnType<typeof call>>[] = [];
+    for (let i = 0; i < ops.length; i += CONCURRENCY) {
+      const batch = ops.slice(i, i + CONCURRENCY);
+      results.push(...await Promise.all(batch.map((op) => call(op.method, op.path, { token: adminToken, body: op.body }))));
+    }
+    const slowest = Math.max(...results.map((r) => r.ms));
+    const times = results.map((r) => r.ms).sort((a, b) => a - b);
+    console.log(`[faults] ${ops.length} routes with DynamoDB paused: fastest ${times[0].toFixed(0)} ms, `
+      + `median ${times[times.length >> 1].toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms`);
+    ops.forEach((op, i) => {
+      const res = results[i];
+      const what = `${op.key} → ${res.status} in ${res.ms.toFixed(0)} ms: ${JSON.stringify(res.body).slice(0, 200)}`;
+      expect(res.ms, what).toBeLessThan(WITHIN_MS);
+      if (op.key === 'GET /api/internal/v1/csrf') { expect(res.status, what).toBe(404); return; } // not the internal edge: no table
+      expect(res.status, what).toBe(503);
+      expect(Number(res.headers.get('retry-after')), what).toBeGreaterThan(0);
+      if (op.key === 'GET /api/v1/status/web-api') {
+        expect(res.body, what).toEqual({ error: true, response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 } });
+      } else if (op.api === 'NewsApi') {
+        expect(res.body, what).toEqual({ error: true, response: 'serviceUnavailable' });
+      } else {
+        expect(res.body, what).toMatchObject({ code: 50300, message: 'Service unavailable', description: expect.any(String) });
+      }
+    });
+
+    resume();
+    const me = await call('GET', '/v1/me', { token });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect((await call('GET', '/api/v1/status/web-api')).body).toMatchObject({ error: false, response: { vg: true } });
+    expect((await call('GET', `/api/transfers/${ids.transferId}`, { token })).status).toBe(200);
+  }, 60_000);
+});
