@@ -3,45 +3,41 @@
 // dialect and Retry-After; the News status answers its offline body; routes that need no table
 // (CSRF, validation failures, a missing token, a wrong method) answer without waiting for it, even
 // though every News response is counted (NEWS_COUNTER_FLUSH_MS=0: a flush is due after each one).
-// After SIGCONT the first request succeeds. Runs on a stack of its own (test/faults/isolated-stack.ts).
-import { request } from 'node:http';
+// After SIGCONT the first request succeeds. Every handler of template.yaml is invoked in this
+// process with API Gateway events, against a DynamoDB Local of its own (test/faults/isolated-stack.ts).
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRoutes } from '../../infra/local/template.ts';
-import { startIsolatedStack, type IsolatedStack } from './isolated-stack.ts';
+import { listRoutes, ROOT } from '../../infra/local/template.ts';
+import type { EventInput } from '../support/events.ts';
+import { startIsolatedDynamo, type IsolatedDynamo } from './isolated-stack.ts';
 
 const WITHIN_MS = 3_000;
 const CONCURRENCY = 6;
 /** A call that waited for DynamoDB takes at least 2 attempts x 0.7 s (lib/data/fail-fast.ts). */
 const NO_WAIT_MS = 1_200;
 
-let stack: IsolatedStack;
+let stack: IsolatedDynamo;
 let paused = false;
 const ids: Record<string, string> = {};
 let token = '';
 let adminToken = '';
 
-/** node:http, not fetch: fetch fixes Host, and the CSRF route's caller is recognised by it. */
-function call(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body?: string }>;
+const handlers = new Map<string, Handler>();
+let invokeEvent: typeof import('../support/events.ts').invoke;
+
+/** Invokes the route's handler (as API Gateway would) and times it. */
+async function call(method: string, resource: string, opts: Omit<EventInput, 'method' | 'resource'> = {}) {
+  const route = listRoutes().find((r) => r.path === resource && r.method === method)
+    ?? listRoutes().find((r) => r.path === resource && r.method === 'ANY')!;
+  let handler = handlers.get(route.functionId);
+  if (!handler) {
+    handler = (await import(join(ROOT, route.entry)))[route.handler] as Handler;
+    handlers.set(route.functionId, handler);
+  }
   const started = performance.now();
-  return new Promise<{ status: number; headers: Headers; body: any; ms: number }>((resolve, reject) => {
-    const req = request(`${stack.url}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('end', () => {
-        let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        resolve({ status: res.statusCode ?? 0, headers: h, body, ms: performance.now() - started });
-      });
-    });
-    req.on('error', reject);
-    req.end(opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  });
+  const res = await invokeEvent(handler, { method, resource, ...opts });
+  return { status: res.status, headers: new Headers(res.headers), body: res.body, ms: performance.now() - started };
 }
 
 const pause = () => { process.kill(stack.javaPid, 'SIGSTOP'); paused = true; };
@@ -60,15 +56,19 @@ const BODIES: Record<string, unknown> = {
   'POST /api/users/{userId}/mfa_token': {},
 };
 
-/** Every operation of the template (not the 405 fallbacks), as a concrete, well-formed request. */
+/** Every operation of the template (not the 405 fallbacks), as a well-formed request. */
 const operations = () => listRoutes().filter((r) => r.method !== 'ANY').map((r) => {
-  const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? '1');
+  const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const pathParameters = Object.fromEntries(names.map((name) => [name, ids[name] ?? '1']));
   const key = `${r.method} ${r.path}`;
-  return { key, api: r.apiId, method: r.method, path, body: BODIES[key] };
+  return { key, api: r.apiId, method: r.method, resource: r.path, pathParameters, body: BODIES[key] };
 });
+const send = (op: ReturnType<typeof operations>[number]) =>
+  call(op.method, op.resource, { token: adminToken, pathParameters: op.pathParameters, body: op.body });
 
 beforeAll(async () => {
-  stack = await startIsolatedStack({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+  stack = await startIsolatedDynamo({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+  invokeEvent = (await import('../support/events.ts')).invoke;
   const { identity } = await import('../../lib/identity/service.ts');
   const user = await identity.createUser({ name: 'Pause', userPath: `pause-${Date.now()}` });
   await identity.grantRole(user.id, 'admin');
@@ -78,19 +78,20 @@ beforeAll(async () => {
   ids.userId = user.id; ids.teamPath = team.path;
   ids.noteId = (await call('POST', '/v1/notes', { token, body: { content: 'n' } })).body.id;
   ids.transferId = (await call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] })).body.id;
-  // Warm every function (bundle loaded, SDK connection open, error path run once), as a running
-  // service would be: the measured pause below is about timeouts, not first-run compilation.
-  for (const op of operations()) await call(op.method, op.path, { token: adminToken, body: op.body });
+  // Every handler loaded, the SDK connection open and the error path run once, as in a running
+  // service: the measured pause below is about timeouts, not first-run compilation.
+  for (const op of operations()) await send(op);
   pause();
-  await Promise.all(operations().map((op) => call(op.method, op.path, { token: adminToken, body: op.body })));
+  await Promise.all(operations().map(send));
   resume();
   expect((await call('GET', '/v1/me', { token })).status).toBe(200);
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   if (paused) resume();
   await stack?.stop();
 }, 60_000);
+
 
 describe('DynamoDB unresponsive (SIGSTOP)', () => {
   it('every route: 503 in its dialect with Retry-After within 3 s; status offline; table-free routes do not wait; SIGCONT: back', async () => {
@@ -98,8 +99,8 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
     // No table needed: a validation failure, the CSRF route, a missing token, a wrong method.
     const internal = { Origin: process.env.INTERNAL_EDGE_ORIGIN!, Host: process.env.INTERNAL_API_HOST!, Key: process.env.INTERNAL_API_KEY! };
     const quick = [
-      ['News 400', await call('GET', '/api/v1/news/abc'), 400],
-      ['News 400 again (a counter flush is due after every response)', await call('GET', '/api/v1/tags/0'), 400],
+      ['News 400', await call('GET', '/api/v1/news/{id}', { pathParameters: { id: 'abc' } }), 400],
+      ['News 400 again (a counter flush is due after every response)', await call('GET', '/api/v1/tags/{id}', { pathParameters: { id: '0' } }), 400],
       ['CSRF token', await call('GET', '/api/internal/v1/csrf', { headers: internal }), 200],
       ['Notes without a token', await call('GET', '/v1/me'), 401],
       ['Bank without a token', await call('POST', '/api/transfers', { body: {} }), 401],
@@ -116,12 +117,13 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
     const results: Awaited<ReturnType<typeof call>>[] = [];
     for (let i = 0; i < ops.length; i += CONCURRENCY) {
       const batch = ops.slice(i, i + CONCURRENCY);
-      results.push(...await Promise.all(batch.map((op) => call(op.method, op.path, { token: adminToken, body: op.body }))));
+      results.push(...await Promise.all(batch.map(send)));
     }
     const slowest = Math.max(...results.map((r) => r.ms));
     const times = results.map((r) => r.ms).sort((a, b) => a - b);
     console.log(`[faults] ${ops.length} routes with DynamoDB paused: fastest ${times[0].toFixed(0)} ms, `
-      + `median ${times[times.length >> 1].toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms`);
+      + `median ${times[times.length >> 1].toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms `
+      + `(${ops.map((op, i) => [op.key, results[i].ms] as const).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')})`);
     ops.forEach((op, i) => {
       const res = results[i];
       const what = `${op.key} → ${res.status} in ${res.ms.toFixed(0)} ms: ${JSON.stringify(res.body).slice(0, 200)}`;
@@ -142,6 +144,6 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
     const me = await call('GET', '/v1/me', { token });
     expect(me.status, JSON.stringify(me.body)).toBe(200);
     expect((await call('GET', '/api/v1/status/web-api')).body).toMatchObject({ error: false, response: { vg: true } });
-    expect((await call('GET', `/api/transfers/${ids.transferId}`, { token })).status).toBe(200);
+    expect((await call('GET', '/api/transfers/{transferId}', { token, pathParameters: { transferId: ids.transferId } })).status).toBe(200);
   }, 60_000);
 });

@@ -1,51 +1,33 @@
-// A stack of its own for tests that break their dependencies (pausing DynamoDB Local would fail
-// every other test file of the run): DynamoDB Local, the S3 emulator and a runner, in this test
-// file's process. Call before importing anything from lib/ (SDK clients read the environment).
+// A DynamoDB Local of its own, for a test that breaks it (pausing the run's shared one would fail
+// every other test file): started in this test file's process, with the table of template.yaml,
+// and the function environment pointing at it. Call before importing anything from lib/ or
+// functions/ (SDK clients read the environment when they are created).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startRunner, type Runner } from '../../infra/local/runner.ts';
-import {
-  ensureBucket, ensureTable, freePort, startDynamoDbLocal, startS3Local, type DynamoLocal, type S3Local,
-} from '../../infra/local/services.ts';
+import { ensureTable, freePort, startDynamoDbLocal } from '../../infra/local/services.ts';
 import { functionEnvironment, LOCAL_BUCKET, LOCAL_TABLE, localSecrets, type LocalStack } from '../../infra/local/stack.ts';
 
-export interface IsolatedStack {
-  url: string;
-  runner: Runner;
+export interface IsolatedDynamo {
   /** The pid of DynamoDB Local's Java process (its shell guard is the parent). */
   javaPid: number;
   stop(): Promise<void>;
 }
 
-export async function startIsolatedStack(extraEnv: Record<string, string> = {}): Promise<IsolatedStack> {
-  const scratch = mkdtempSync(join(tmpdir(), 'tri-api-faults-'));
-  let dynamo: DynamoLocal | undefined;
-  let s3: S3Local | undefined;
-  let runner: Runner | undefined;
-  const stop = async () => {
-    await runner?.close().catch(() => {});
-    await Promise.all([dynamo?.stop(), s3?.stop()].map((p) => p?.catch(() => {})));
-    rmSync(scratch, { recursive: true, force: true });
-  };
+export async function startIsolatedDynamo(extraEnv: Record<string, string> = {}): Promise<IsolatedDynamo> {
+  const dynamo = await startDynamoDbLocal();
   try {
-    [dynamo, s3] = await Promise.all([startDynamoDbLocal(), startS3Local({ directory: join(scratch, 's3') })]);
-    await Promise.all([ensureTable(dynamo.endpoint, LOCAL_TABLE), ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
+    await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+    // Nothing listens on the S3 port: the routes that reach S3 do so only after the table.
+    const s3Endpoint = `http://127.0.0.1:${await freePort()}`;
     const stack = {
-      dataDir: undefined, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE,
+      dataDir: undefined, dynamoEndpoint: dynamo.endpoint, s3Endpoint, tableName: LOCAL_TABLE,
       bucketName: LOCAL_BUCKET, secrets: localSecrets(undefined), stop: async () => {},
     } satisfies LocalStack;
-    const port = await freePort();
-    const env = { ...functionEnvironment(stack, `http://localhost:${port}`), ...extraEnv };
-    Object.assign(process.env, env, { LOCAL_DYNAMODB_ENDPOINT: dynamo.endpoint, LOCAL_S3_ENDPOINT: s3.endpoint });
-    runner = await startRunner({ port, env, s3Endpoint: s3.endpoint, bucketName: LOCAL_BUCKET });
-    process.env.TEST_BASE_URL = runner.url;
+    Object.assign(process.env, functionEnvironment(stack, 'http://localhost:3000'), extraEnv, { LOCAL_DYNAMODB_ENDPOINT: dynamo.endpoint });
     const javaPid = Number(execFileSync('pgrep', ['-P', String(dynamo.process.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
     if (!Number.isInteger(javaPid) || javaPid <= 0) throw new Error('DynamoDB Local has no Java process');
-    return { url: runner.url, runner, javaPid, stop };
+    return { javaPid, stop: () => dynamo.stop() };
   } catch (err) {
-    await stop();
+    await dynamo.stop();
     throw err;
   }
 }
