@@ -139,11 +139,12 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
       headers[name] = value;
-      (multiValueHeaders[name] ??= []).push(value);
+      // Own keys only: a header named `constructor` or `__proto__` is a header like any other.
+      multiValueHeaders[name] = [...(Object.hasOwn(multiValueHeaders, name) ? multiValueHeaders[name] : []), value];
     }
     const query: Record<string, string> = {};
     const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) { query[k] = v; (multiQuery[k] ??= []).push(v); }
+    for (const [k, v] of url.searchParams) { query[k] = v; multiQuery[k] = [...(Object.hasOwn(multiQuery, k) ? multiQuery[k] : []), v]; }
     const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const binary = (binaryTypes.get(route.apiId) ?? []).some((t) => t === contentType || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))) || t === '*/*');
     const now = Date.now();

@@ -52,7 +52,7 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}). Is Java 17 installed?\n${output}`);
     try { await client.send(new DescribeTableCommand({ TableName: '__probe__' })); break; } catch (err) {
       if ((err as Error).name === 'ResourceNotFoundException') break;
-      if (Date.now() - started > 30_000) { child.stdin!.end(); throw new Error(`DynamoDB Local did not start in 30 s\n${output}`); }
+      if (Date.now() - started > 150_000) { child.stdin!.end(); throw new Error(`DynamoDB Local did not start in 30 s\n${output}`); }
       await new Promise((r) => setTimeout(r, 100));
     }
   }

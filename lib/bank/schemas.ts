@@ -9,7 +9,7 @@ export const MAX_AMOUNT = 99_999_999;
 
 // Three ASCII letters first: upper-casing folds some other letters to ASCII ("uſd" → "USD").
 const currency = z.string()
-  .regex(/^[A-Za-z]{3}$/, 'Must be three ASCII letters (an ISO 4217 currency code)')
+  .regex(/^[A-Za-z]{3}$/, { error: 'Must be three ASCII letters (an ISO 4217 currency code)', abort: true })
   .refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code')
   .transform((c) => c.toLowerCase());
 const destination = z.string().min(1).max(255);

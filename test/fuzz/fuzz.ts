@@ -125,7 +125,11 @@ export function request(op: Operation, fixtures: Fixtures): fc.Arbitrary<FuzzReq
   return fc.record({
     path: pathArb, query: queryArb, headers: headersArb, body: bodyArb,
     auth: fc.constantFrom<FuzzRequest['auth']>('token', 'token', 'token', 'token', 'none', 'bogus'),
-  }).map(({ path, query, headers, body, auth }) => ({ op, path, query, headers, ...body, auth }));
+  }).map(({ path, query, headers, body, auth }) => {
+    const r: FuzzRequest = { op, path, query, headers, ...body, auth };
+    // Reports show the request, not the operation's schema.
+    return Object.assign(r, { [fc.toStringMethod]: () => JSON.stringify({ request: `${op.method} ${path}${queryString(query)}`, headers, body: body.body, raw: body.raw, auth }) });
+  });
 }
 
 const queryString = (q: [string, string][]) => (q.length ? `?${new URLSearchParams(q).toString()}` : '');
