@@ -1,10 +1,10 @@
 // GET /api/users/{userId}/devices: the user's enrolled factors (never their secrets).
 import { ok, restOperation } from '#lib/http/rest.ts';
-import { assertMayActFor } from '#lib/bank/access.ts';
+import { authenticate } from '#lib/identity/wiring.ts';
 import { userPath } from '#lib/bank/schemas.ts';
-import { mfa } from '#lib/bank/service.ts';
+import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = restOperation({ auth: true, path: userPath }, async (req) => {
-  await assertMayActFor(req.principal.userId, req.path.userId);
-  return ok(await mfa.listDevices(req.path.userId));
+export const handler = restOperation({ auth: authenticate, path: userPath }, async (req) => {
+  await access().assertMayActFor(req.principal.userId, req.path.userId);
+  return ok(await mfa().listDevices(req.path.userId));
 });

@@ -1,11 +1,12 @@
 // POST /api/transfers/{transferId}: partial update (metadata merges; "" removes a key); Idempotency-Key.
 import { ok, restOperation } from '#lib/http/rest.ts';
-import { cacheHeaders, idempotent } from '#lib/bank/http.ts';
+import { authenticate } from '#lib/identity/wiring.ts';
+import { cacheHeaders, idempotent } from '#lib/bank/http/glue.ts';
 import type { Transfer } from '#lib/bank/model.ts';
 import { transferPath, updateTransferBody } from '#lib/bank/schemas.ts';
-import { transfers } from '#lib/bank/service.ts';
+import { transfers } from '#lib/bank/wiring.ts';
 
 const respond = (t: Transfer) => ok(t, cacheHeaders(t));
 
-export const handler = restOperation({ auth: true, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
-  idempotent(req, respond, (complete) => transfers.update(req.principal.userId, req.path.transferId, req.body, complete)));
+export const handler = restOperation({ auth: authenticate, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
+  idempotent(req, respond, (complete) => transfers().update(req.principal.userId, req.path.transferId, req.body, complete)));

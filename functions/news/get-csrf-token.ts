@@ -2,7 +2,8 @@
 // any other caller gets the same 404 notFound as an unknown route. No DynamoDB request.
 import { config } from '#lib/config.ts';
 import { issueCsrfToken, isInternalRequest } from '#lib/news/csrf.ts';
-import { newsOperation, notFound, ok } from '#lib/http/news.ts';
+import { notFound, ok } from '#lib/http/news.ts';
+import { newsOperation } from '#lib/news/http/operation.ts';
 
 export const handler = newsOperation({}, async ({ headers }) => {
   const internal = isInternalRequest(

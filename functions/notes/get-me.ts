@@ -1,10 +1,11 @@
 // GET /v1/me: the current user's profile and teams (seed 000 GetCurrentUser).
-import { identity } from '#lib/identity/service.ts';
+import { identity } from '#lib/identity/wiring.ts';
 import { ok, restOperation, unauthorized } from '#lib/http/rest.ts';
+import { authenticate } from '#lib/identity/wiring.ts';
 import { presentUser } from '#lib/notes/present.ts';
 
-export const handler = restOperation({ auth: true }, async ({ principal }) => {
-  const me = await identity.getUserWithTeams(principal.userId);
+export const handler = restOperation({ auth: authenticate }, async ({ principal }) => {
+  const me = await identity().getUserWithTeams(principal.userId);
   if (!me) throw unauthorized('The token belongs to a user that no longer exists');
   return ok(presentUser(me.user, me.teams));
 });

@@ -5,8 +5,6 @@ import { registerNotesCommands } from './commands/notes.ts';
 import { registerNewsCommands } from './commands/news.ts';
 import { registerBankCommands } from './commands/bank.ts';
 
-export const print = (value: unknown): void => { process.stdout.write(`${JSON.stringify(value, null, 2)}\n`); };
-
 export function buildProgram(): Command {
   const program = new Command('admin')
     .description('tri-api admin CLI. Targets the running local stack, or a deployed one with --table/--region.')

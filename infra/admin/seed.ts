@@ -1,16 +1,16 @@
 // Demo data for npm start and `npm run admin -- seed`: identity first, then each API's own seeder.
-import { identity } from '../../lib/identity/service.ts';
+import { identity as identityService } from '../../lib/identity/wiring.ts';
+import type { DemoCredentials, DemoUser, SeedContext } from '../seed/context.ts';
 import { seedNotes } from '../seed/notes.ts';
 import { seedNews } from '../seed/news.ts';
 import { seedBank } from '../seed/bank.ts';
 
-export interface DemoUser { name: string; id: string; userPath: string; token: string; note?: string }
-export interface DemoCredentials { users: DemoUser[]; team: string; notes: string[] }
-export interface SeedContext { demo: DemoUser; alice: DemoUser; bob: DemoUser; teamPath: string }
+export type { DemoCredentials, DemoUser, SeedContext } from '../seed/context.ts';
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
 export async function seedDemo(): Promise<DemoCredentials> {
+  const identity = identityService();
   const tag = suffix();
   const make = async (name: string, path: string, email: string, note?: string): Promise<DemoUser> => {
     const u = await identity.createUser({ name, email, userPath: `${path}-${tag}` });

@@ -1,9 +1,10 @@
 import type { NewTransfer } from '../../lib/bank/transfers.ts';
-import type { SeedContext } from '../admin/seed.ts';
+import { mfa as bankMfa, transfers as bankTransfers } from '../../lib/bank/wiring.ts';
+import type { SeedContext } from './context.ts';
 
 /** Bank demo data: transfers and an OTP factor for the demo user (an admin); returns lines to print. */
 export async function seedBank(ctx: SeedContext): Promise<string[]> {
-  const { mfa, transfers } = await import('../../lib/bank/service.ts');
+  const [mfa, transfers] = [bankMfa(), bankTransfers()];
   const samples: NewTransfer[] = [
     { amount: 125_00, currency: 'eur', destination: 'DE89 3704 0044 0532 0130 00', description: 'Rent March', metadata: { category: 'home' } },
     { amount: 42_50, currency: 'usd', destination: 'acct_groceries', description: 'Groceries', metadata: { category: 'food' } },

@@ -1,7 +1,8 @@
 // News demo content, generated deterministically in code: users at every privacy level (with and
 // without avatar), tags, and articles with one or two authors. Used by the seed, tests and bench.
-import type { SeedContext } from '../admin/seed.ts';
+import type { SeedContext } from './context.ts';
 import type { ImportArticle, ImportTag, ImportUser } from '../../lib/news/import.ts';
+import { importIntoTable } from '../../lib/news/wiring.ts';
 
 export interface NewsData { users: ImportUser[]; tags: ImportTag[]; articles: ImportArticle[] }
 export interface NewsDataOptions { users?: number; tags?: number; articles?: number; idBase?: number; newest?: number }
@@ -57,10 +58,7 @@ export function generateNewsData(o: NewsDataOptions = {}): NewsData {
 
 /** News demo data; returns lines to print with the credentials. */
 export async function seedNews(_ctx: SeedContext): Promise<string[]> {
-  const { importNews } = await import('../../lib/news/import.ts');
-  const { DynamoNewsStore } = await import('../../lib/news/dynamo-store.ts');
-  const { config } = await import('../../lib/config.ts');
   const data = generateNewsData();
-  const summary = await importNews(data, new DynamoNewsStore(() => config.tableName));
+  const summary = await importIntoTable(data);
   return [`News: ${summary.articlesTotal} articles, users 1-${data.users.length} (every privacy level; odd ids without avatar), tags 1-${data.tags.length}: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`];
 }

@@ -1,9 +1,10 @@
 // Notes demo data: personal notes of the demo user (one readable by every signed-in user, with a
 // permalink), notes of the demo team, and a history entry of Alice's.
-import type { SeedContext } from '../admin/seed.ts';
+import { notes as notesService } from '../../lib/notes/wiring.ts';
+import type { SeedContext } from './context.ts';
 
 export async function seedNotes(ctx: SeedContext): Promise<string[]> {
-  const { notes } = await import('../../lib/notes/service.ts');
+  const notes = notesService();
   const { demo, alice } = ctx;
   await notes.createNote(demo.id, { content: '# Welcome\n\nThis is your first note. Edit it with PATCH /v1/notes/{noteId}.', tags: ['demo'] });
   await notes.createNote(demo.id, { title: 'Groceries', content: '- milk\n- bread\n- coffee', tags: ['todo'] });

@@ -1,14 +1,18 @@
-// Who may act on /api/users/{userId}/...: the user themself, or an admin. The caller's roles are
+// Who may act on a user's factors and tokens: the user themself, or an admin. The caller's roles are
 // read only when the target is someone else, so self-service calls cost no extra read.
-import { forbidden } from '../http/errors.ts';
-import { identity } from '../identity/service.ts';
+import { Forbidden } from '../domain/errors.ts';
+import type { Admins } from './ports.ts';
 
-const isAdmin = async (userId: string) => (await identity.getUser(userId))?.roles.includes('admin') ?? false;
+export class BankAccess {
+  constructor(private readonly admins: Admins) {}
 
-export async function assertMayActFor(callerId: string, userId: string): Promise<void> {
-  if (callerId !== userId && !(await isAdmin(callerId))) throw forbidden('Only the user themself or an admin may do this');
-}
+  async assertMayActFor(callerId: string, userId: string): Promise<void> {
+    if (callerId !== userId && !(await this.admins.isAdmin(callerId))) {
+      throw new Forbidden('Only the user themself or an admin may do this');
+    }
+  }
 
-export async function assertAdmin(callerId: string): Promise<void> {
-  if (!(await isAdmin(callerId))) throw forbidden('Only an admin may do this');
+  async assertAdmin(callerId: string): Promise<void> {
+    if (!(await this.admins.isAdmin(callerId))) throw new Forbidden('Only an admin may do this');
+  }
 }

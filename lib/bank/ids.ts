@@ -7,6 +7,8 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const random = (n: number) => Array.from({ length: n }, () => ALPHABET[randomInt(36)]).join('');
 
 const TIME_WIDTH = 7;
+/** The last second a transfer id can carry (7 base-36 digits). */
+export const MAX_TRANSFER_SECONDS = 36 ** TIME_WIDTH - 1;
 export const TRANSFER_ID = /^tr_[0-9a-z]{23}$/;
 export const DEVICE_ID = /^dev_[0-9a-z]{20}$/;
 export const VERIFICATION_ID = /^ver_[0-9a-z]{20}$/;

@@ -4,6 +4,8 @@
 // window length ever holds more than `max` events. A failed code is counted before the code is
 // checked (and given back when it was right), so parallel guesses cannot outrun the count, and a
 // right code is refused like any other while the limit is reached.
+import { LimitReached } from '../domain/errors.ts';
+
 export const MFA_LIMITS = {
   /** Verification starts per factor. */
   starts: { max: 5, windowSeconds: 600 },
@@ -16,10 +18,21 @@ export const MFA_LIMITS = {
 export type LimitName = keyof typeof MFA_LIMITS;
 
 /** One counted event of a limit: whose (user, factor or 'user'), which window. */
-export interface LimitSlot { name: LimitName; userId: string; subject: string; window: number; max: number; ttl: number }
+export interface LimitSlot {
+  name: LimitName;
+  userId: string;
+  subject: string;
+  window: number;
+  max: number;
+  ttl: number;
+}
 
 /** The stored state of a limit: the window it counts and what that window may admit. */
-export interface LimitState { window: number; count: number; cap: number }
+export interface LimitState {
+  window: number;
+  count: number;
+  cap: number;
+}
 
 export function limitSlot(name: LimitName, userId: string, subject: string, now: number): LimitSlot {
   const { max, windowSeconds } = MFA_LIMITS[name];
@@ -40,9 +53,22 @@ export function retryAfter(slot: LimitSlot, state: LimitState, now: number): num
   return Math.max(1, (slot.window + windows) * windowSeconds - now);
 }
 
-/** The limit is reached: refused without looking at the proof. */
-export class LimitReached extends Error {
-  constructor(readonly slot: LimitSlot, readonly retryAfterSeconds: number) {
-    super(`limit ${slot.name} reached`);
+const WHAT: Record<LimitName, string> = {
+  starts: 'verification starts of this factor',
+  codeFailures: 'failed codes of this factor',
+  tokenFailures: 'failed mfa_token checks of this user',
+};
+
+/** The limit is reached: refused without looking at the proof (429 + Retry-After). */
+export class MfaLimitReached extends LimitReached {
+  constructor(
+    readonly slot: LimitSlot,
+    retryAfterSeconds: number,
+  ) {
+    const { max, windowSeconds } = MFA_LIMITS[slot.name];
+    super(
+      `Too many ${WHAT[slot.name]} (at most ${max} per ${windowSeconds / 60} minutes); retry after ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
   }
 }

@@ -1,17 +1,16 @@
 // Multi-factor: enrolment (admin CLI), listing and deleting factors, verifications with codes,
 // TOTP or recovery mfa_tokens, and issuing mfa_tokens. Knows nothing of HTTP.
-import { ApiError, conflict, notFound, validationFailed } from '../http/errors.ts';
+import { seconds, type Clock } from '../domain/clock.ts';
+import { Conflict, Gone, Invalid, isConflict, LimitReached, NotFound, StepUpRequired } from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
-  MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS, nowSeconds, VERIFICATION_TTL_SECONDS,
-  type Device, type FactorKind, type MfaTokenRecord, type Verification,
+  MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS, VERIFICATION_TTL_SECONDS,
+  type Device, type FactorKind, type MfaTokenRecord, type OutboxEntry, type Verification,
 } from './model.ts';
-import { LimitReached, limitSlot, MFA_LIMITS } from './limits.ts';
-import type { CodeMessage, CodeSender } from './senders.ts';
-import { stepUpFor, stepUpRequired } from './step-up.ts';
-import { refusalToError, type Complete } from './refusals.ts';
-import { WriteRefused, type BankStore } from './store.ts';
+import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
+import type { CodeMessage, CodeSender, FactorStore } from './ports.ts';
+import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 
 export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued' | 'mfa_limit_reached';
@@ -31,37 +30,44 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const presentDevice = (d: Device): PublicDevice => ({ id: d.id, kind: d.kind, name: d.name, default: d.default, created: d.created, last_used: d.last_used });
 const presentVerification = (v: Verification): PublicVerification => ({ id: v.id, device_id: v.deviceId, status: v.status, expires_at: v.expires_at });
 
-const tooManyAttempts = () => new ApiError('too_many_requests', `The verification failed ${MAX_ATTEMPTS} times; start a new one`, { headers: { 'Retry-After': '0' }, extra: { attempts_left: 0 } });
-
-/** Runs `write`; a reached limit is 429 with Retry-After and a security event. */
+/** Runs `write`; a reached MFA limit is logged as a security event and thrown on (429 + Retry-After). */
 async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (err) {
-    if (!(err instanceof LimitReached)) throw err;
-    const { slot, retryAfterSeconds } = err;
-    const { max, windowSeconds } = MFA_LIMITS[slot.name];
-    log('mfa_limit_reached', slot.userId, { limit: slot.name, subject: slot.subject, max, windowSeconds, retryAfterSeconds });
-    const what = { starts: 'verification starts of this factor', codeFailures: 'failed codes of this factor', tokenFailures: 'failed mfa_token checks of this user' }[slot.name];
-    throw new ApiError('too_many_requests', `Too many ${what} (at most ${max} per ${windowSeconds / 60} minutes); retry after ${retryAfterSeconds} s`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+    if (err instanceof MfaLimitReached) {
+      const { max, windowSeconds } = MFA_LIMITS[err.slot.name];
+      log('mfa_limit_reached', err.slot.userId, { limit: err.slot.name, subject: err.slot.subject, max, windowSeconds, retryAfterSeconds: err.retryAfterSeconds });
+    }
+    throw err;
   }
 }
 
+const tooManyAttempts = () =>
+  new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, { details: { attempts_left: 0 } });
+const invalid = (field: string, message: string) => new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
+
 export class MfaService {
-  constructor(private readonly store: BankStore, private readonly sender: () => CodeSender) {}
+  constructor(
+    private readonly store: FactorStore,
+    private readonly sender: () => CodeSender,
+    private readonly clock: Clock,
+  ) {}
+
+  private now(): number { return seconds(this.clock); }
 
   /** Enrols a factor; for otp the secret and otpauth:// URI are returned, this once. */
   async enroll(e: Enrolment): Promise<{ device: PublicDevice; secret?: string; otpauth_uri?: string }> {
     const address = e.kind === 'sms' || e.kind === 'voice' ? e.phone : e.kind === 'email' ? e.email : undefined;
-    if ((e.kind === 'sms' || e.kind === 'voice') && !(address && PHONE.test(address))) throw validationFailed([{ field: 'phone', message: `A ${e.kind} factor needs an E.164 phone number (+15551234567)` }]);
-    if (e.kind === 'email' && !(address && EMAIL.test(address))) throw validationFailed([{ field: 'email', message: 'An email factor needs an email address' }]);
+    if ((e.kind === 'sms' || e.kind === 'voice') && !(address && PHONE.test(address))) {
+      throw invalid('phone', `A ${e.kind} factor needs an E.164 phone number (+15551234567)`);
+    }
+    if (e.kind === 'email' && !(address && EMAIL.test(address))) throw invalid('email', 'An email factor needs an email address');
     const secret = e.kind === 'otp' ? newTotpSecret() : undefined;
     const existing = await this.store.listDevices(e.userId);
     const device: Device = {
       id: newDeviceId(), userId: e.userId, kind: e.kind, name: e.name ?? `${e.kind} factor`, default: existing.length === 0,
-      created: nowSeconds(), last_used: null, address: address ?? null, sealedSecret: secret ? encryptSecret(secret) : null, lastStep: null,
+      created: this.now(), last_used: null, address: address ?? null, sealedSecret: secret ? encryptSecret(secret) : null, lastStep: null,
     };
     await this.store.putDevice(device);
     return { device: presentDevice(device), ...(secret ? { secret, otpauth_uri: totpUri(secret, e.account ?? e.userId) } : {}) };
@@ -74,22 +80,24 @@ export class MfaService {
 
   async deleteDevice(userId: string, deviceId: string, verificationId: string | undefined, log: SecurityLog): Promise<void> {
     const why = 'Deleting a factor needs a step-up';
-    const stepUp = stepUpFor(userId, verificationId, nowSeconds(), why);
-    if (!DEVICE_ID.test(deviceId)) throw notFound(`Factor ${deviceId} does not exist`);
+    const stepUp = stepUpFor(userId, verificationId, this.now(), why);
+    if (!DEVICE_ID.test(deviceId)) throw new NotFound(`Factor ${deviceId} does not exist`);
     try {
       await this.store.deleteDevice(userId, deviceId, stepUp);
     } catch (err) {
-      if (err instanceof WriteRefused && err.reason === 'step_up') throw stepUpRequired(why);
-      if (err instanceof WriteRefused && err.reason === 'missing') throw notFound(`Factor ${deviceId} does not exist`);
-      throw refusalToError(err);
+      if (err instanceof StepUpRequired) throw stepUpRequired(why);
+      if (err instanceof NotFound) throw new NotFound(`Factor ${deviceId} does not exist`);
+      throw err;
     }
     log('factor_deleted', userId, { deviceId, verificationId });
   }
 
-  async startVerification(userId: string, deviceId: string, log: SecurityLog, complete?: Complete<PublicVerification>): Promise<PublicVerification> {
+  async startVerification(
+    userId: string, deviceId: string, complete?: Complete<PublicVerification>, log: SecurityLog = () => {},
+  ): Promise<PublicVerification> {
     const device = await this.store.getDevice(userId, deviceId);
-    if (!device) throw validationFailed([{ field: 'device_id', message: 'No such factor of this user' }]);
-    const now = nowSeconds();
+    if (!device) throw invalid('device_id', 'No such factor of this user');
+    const now = this.now();
     const verification: Verification = {
       id: newVerificationId(), userId, deviceId, kind: device.kind, status: 'pending', attempts: 0, created: now,
       expires_at: now + VERIFICATION_TTL_SECONDS, codeHash: null, sealedSecret: device.sealedSecret, approvedAt: null, consumedAt: null,
@@ -103,21 +111,21 @@ export class MfaService {
     }
     const result = presentVerification(verification);
     const start = limitSlot('starts', userId, deviceId, now);
-    const outbox = message && sender.stored(message);
+    const outbox: OutboxEntry | undefined = message && sender.stored(message);
     await limited(log, () => this.store.createVerification(verification, { outbox, completion: complete?.(result), start }));
     if (message) await sender.deliver(message);
     return result;
   }
 
   async verify(userId: string, verificationId: string, proof: Proof, log: SecurityLog, complete?: Complete<{ id: string; status: 'approved' }>) {
-    if (!VERIFICATION_ID.test(verificationId)) throw notFound(`Verification ${verificationId} does not exist`);
+    if (!VERIFICATION_ID.test(verificationId)) throw new NotFound(`Verification ${verificationId} does not exist`);
     const tokenHash = proof.mfa_token === undefined ? undefined : sha256(proof.mfa_token);
     const { verification: v, token } = await this.store.getVerification(userId, verificationId, tokenHash);
-    if (!v) throw notFound(`Verification ${verificationId} does not exist`);
-    if (v.status === 'approved') throw conflict('The verification is already approved');
+    if (!v) throw new NotFound(`Verification ${verificationId} does not exist`);
+    if (v.status === 'approved') throw new Conflict('The verification is already approved');
     if (v.status === 'max_attempts_reached') throw tooManyAttempts();
-    const now = nowSeconds();
-    if (v.expires_at <= now) throw new ApiError('gone', 'The verification expired; start a new one');
+    const now = this.now();
+    if (v.expires_at <= now) throw new Gone('The verification expired; start a new one');
 
     const field = proof.code === undefined ? 'mfa_token' : 'code';
     // Counted as a failure before the proof is checked; given back by the approval if it is right.
@@ -126,8 +134,10 @@ export class MfaService {
     let step: number | undefined;
     let valid: boolean;
     if (proof.code === undefined) valid = token !== undefined && token.userId === userId && token.expires_at > now;
-    else if (v.kind === 'otp') valid = (step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now)) !== undefined;
-    else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
+    else if (v.kind === 'otp') {
+      step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now);
+      valid = step !== undefined;
+    } else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
     if (!valid) return this.fail(v, field, log);
 
     const result = { id: v.id, status: 'approved' as const };
@@ -135,15 +145,15 @@ export class MfaService {
       await this.store.approve(v, { now, step, token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined, completion: complete?.(result), release: attempt });
     } catch (err) {
       // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
-      if (err instanceof WriteRefused && (err.reason === 'replay' || err.reason === 'token')) return this.fail(v, field, log);
-      if (err instanceof WriteRefused && err.reason === 'missing') throw new ApiError('gone', 'The factor of this verification was deleted');
-      throw refusalToError(err);
+      if (isConflict(err, 'replay') || isConflict(err, 'token')) return this.fail(v, field, log);
+      if (err instanceof NotFound) throw new Gone('The factor of this verification was deleted');
+      throw err;
     }
     return result;
   }
 
   async issueMfaToken(userId: string, opts: { expires_in?: number; reusable?: boolean }, log: SecurityLog, complete?: Complete<IssuedMfaToken>): Promise<IssuedMfaToken> {
-    const now = nowSeconds();
+    const now = this.now();
     const token = newMfaToken();
     const record: MfaTokenRecord = { tokenHash: sha256(token), userId, reusable: opts.reusable ?? false, expires_at: now + (opts.expires_in ?? MFA_TOKEN_MAX_SECONDS), created: now };
     const issued = { mfa_token: token, expires_at: record.expires_at, reusable: record.reusable };
@@ -154,21 +164,17 @@ export class MfaService {
 
   /** Codes sent through the outbox sender that have not expired (admin CLI). */
   async outbox(userId: string) {
-    return (await this.store.listOutbox(userId, nowSeconds())).map((e) => ({ ...e, code: decryptSecret(e.code) }));
+    return (await this.store.listOutbox(userId, this.now())).map((e) => ({ ...e, code: decryptSecret(e.code) }));
   }
 
   private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {
     const attempts = v.attempts + 1;
     const exhausted = attempts >= MAX_ATTEMPTS;
-    try {
-      await this.store.recordFailure(v, attempts, exhausted ? 'max_attempts_reached' : 'pending');
-    } catch (err) {
-      throw refusalToError(err);
-    }
+    await this.store.recordFailure(v, attempts, exhausted ? 'max_attempts_reached' : 'pending');
     log('verification_failed', v.userId, { verificationId: v.id, deviceId: v.deviceId, attempts });
     if (exhausted) throw tooManyAttempts();
-    throw new ApiError('validation_failed', `The ${field === 'code' ? 'code' : 'mfa_token'} is wrong`, {
-      fields: [{ field, message: 'Wrong or already used' }], extra: { attempts_left: MAX_ATTEMPTS - attempts },
+    throw new Invalid(`The ${field === 'code' ? 'code' : 'mfa_token'} is wrong`, {
+      fields: [{ field, message: 'Wrong or already used' }], details: { attempts_left: MAX_ATTEMPTS - attempts },
     });
   }
 }

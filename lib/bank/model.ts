@@ -62,4 +62,10 @@ export const VERIFICATION_TTL_SECONDS = 600;
 export const STEP_UP_WINDOW_SECONDS = 300;
 export const MFA_TOKEN_MAX_SECONDS = 259_200;
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const DAY_SECONDS = 86_400;
+export { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS } from '../domain/idempotency.ts';
+
+/** Largest transfer amount, in minor units (amounts sort as 8 digits). */
+export const MAX_AMOUNT = 99_999_999;
+/** Most metadata keys a transfer carries. */
+export const MAX_METADATA_KEYS = 50;

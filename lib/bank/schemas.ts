@@ -1,11 +1,10 @@
 // Request and response schemas of the Bank API: they validate input (lib/http/validation.ts turns
 // failures into errors naming each field) and generate openapi/bank.json.
 import { z } from 'zod';
-import { DEVICE_ID, TRANSFER_ID } from './ids.ts';
-import { FACTOR_KINDS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
+import { DEVICE_ID, MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
+import { FACTOR_KINDS, MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-export const MAX_AMOUNT = 99_999_999;
 
 // Three ASCII letters first: upper-casing folds some other letters to ASCII ("uſd" → "USD").
 const currency = z.string()
@@ -17,7 +16,7 @@ const description = z.string().max(1000).nullable();
 // `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
 const metadata = z.record(z.string().min(1).max(40).regex(/^[^[\]]*$/, 'Keys must not contain [ or ]')
   .refine((key) => key !== '__proto__', 'The key __proto__ is reserved'), z.string().max(500))
-  .refine((m) => Object.keys(m).length <= 50, 'At most 50 keys');
+  .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `At most ${MAX_METADATA_KEYS} keys`);
 const immutable = (name: string) => z.never({ error: `${name} cannot be changed after the transfer is created` }).optional();
 
 export const createTransferBody = z.strictObject({
@@ -25,7 +24,7 @@ export const createTransferBody = z.strictObject({
   currency: currency.describe('ISO 4217 code, any case; returned lower-case'),
   destination,
   description: description.optional(),
-  metadata: metadata.optional().describe('At most 50 keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped'),
+  metadata: metadata.optional().describe(`At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped`),
 });
 
 /** PUT: replaces description and metadata; an absent one is cleared. */
@@ -45,7 +44,7 @@ export const updateTransferBody = z.strictObject({
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d{1,12}$/, 'Must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
 const transferCursor = z.string().regex(TRANSFER_ID, 'Must be a transfer id');
-const seconds = integer(0, 36 ** 7 - 1);
+const seconds = integer(0, MAX_TRANSFER_SECONDS);
 const amount = integer(0, MAX_AMOUNT);
 
 export const listTransfersQuery = z.strictObject({

@@ -1,15 +1,36 @@
 // Transfers: create (with step-up over the threshold), read, replace, partial update, and listing
 // with cursor pagination, sorting, filtering and search. Knows nothing of HTTP.
-import { badRequest, conflict, notFound, validationFailed } from '../http/errors.ts';
+import { BadInput, Conflict, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
+import { seconds, type Clock } from '../domain/clock.ts';
 import { newTransferId, TRANSFER_ID } from './ids.ts';
-import { nowSeconds, type Transfer, type TransferRecord } from './model.ts';
-import type { ListTransfersQuery } from './schemas.ts';
-import { stepUpFor, stepUpRequired } from './step-up.ts';
-import { refusalToError, type Complete } from './refusals.ts';
-import { UnknownCursor, WriteRefused, type BankStore, type ListQuery } from './store.ts';
+import { MAX_METADATA_KEYS, type Transfer, type TransferRecord } from './model.ts';
+import type { ListPage, ListQuery, TransferStore } from './ports.ts';
+import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 
-export interface NewTransfer { amount: number; currency: string; destination: string; description?: string | null; metadata?: Record<string, string> }
+export interface NewTransfer {
+  amount: number;
+  currency: string;
+  destination: string;
+  description?: string | null;
+  metadata?: Record<string, string>;
+}
 export interface TransferChanges { description?: string | null; metadata?: Record<string, string> | null }
+
+/** Bounds of a listing; gt/lt are exclusive, gte/lte inclusive; the tighter bound wins. */
+export interface Bounds { gte?: number; gt?: number; lte?: number; lt?: number }
+
+export interface ListParams {
+  sort?: 'created' | '-created' | 'amount' | '-amount';
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
+  currency?: string;
+  destination?: string;
+  created?: Bounds;
+  amount?: Bounds;
+  /** Case-insensitive search text. */
+  q?: string;
+}
 
 export interface TransferPage {
   data: Transfer[];
@@ -19,17 +40,21 @@ export interface TransferPage {
   prev?: { ending_before: string };
 }
 
-const MAX_METADATA_KEYS = 50;
+export const DEFAULT_PAGE_SIZE = 10;
 const UPDATE_ATTEMPTS = 3;
 
 export const present = ({ userId: _u, version: _v, ...t }: TransferRecord): Transfer => t;
 const withoutEmpty = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== ''));
 
 export class TransferService {
-  constructor(private readonly store: BankStore, private readonly stepUpAmount: () => number) {}
+  constructor(
+    private readonly store: TransferStore,
+    private readonly stepUpAmount: () => number,
+    private readonly clock: Clock,
+  ) {}
 
   async create(userId: string, input: NewTransfer, opts: { verificationId?: string; complete?: Complete<Transfer> }): Promise<Transfer> {
-    const now = nowSeconds();
+    const now = seconds(this.clock);
     const record: TransferRecord = {
       id: newTransferId(now), userId, amount: input.amount, currency: input.currency, destination: input.destination,
       description: input.description ?? null, metadata: withoutEmpty(input.metadata ?? {}), created: now, updated: now, version: 1,
@@ -40,8 +65,8 @@ export class TransferService {
     try {
       await this.store.putTransfer(record, { stepUp, completion: opts.complete?.(transfer) });
     } catch (err) {
-      if (err instanceof WriteRefused && err.reason === 'step_up') throw stepUpRequired(why);
-      throw refusalToError(err);
+      if (err instanceof StepUpRequired) throw stepUpRequired(why);
+      throw err;
     }
     return transfer;
   }
@@ -52,7 +77,8 @@ export class TransferService {
 
   /** PUT: description and metadata are replaced; absent means cleared. */
   replace(userId: string, transferId: string, changes: TransferChanges, complete?: Complete<Transfer>): Promise<Transfer> {
-    return this.change(userId, transferId, () => ({ description: changes.description ?? null, metadata: withoutEmpty(changes.metadata ?? {}) }), complete);
+    const apply = () => ({ description: changes.description ?? null, metadata: withoutEmpty(changes.metadata ?? {}) });
+    return this.change(userId, transferId, apply, complete);
   }
 
   /** POST: only what is sent changes; metadata keys merge, "" removes a key, null clears all. */
@@ -63,22 +89,21 @@ export class TransferService {
     }), complete);
   }
 
-  async list(userId: string, params: ListTransfersQuery): Promise<TransferPage> {
+  async list(userId: string, params: ListParams): Promise<TransferPage> {
     const sort = params.sort ?? '-created';
     const query: ListQuery = {
-      userId, by: sort.endsWith('amount') ? 'amount' : 'created', descending: sort.startsWith('-'), limit: params.limit ?? 10,
-      after: params.starting_after, before: params.ending_before, currency: params.currency, destination: params.destination,
-      created: range(params['created[gte]'], params['created[gt]'], params['created[lte]'], params['created[lt]']),
-      amount: range(params['amount[gte]'], params['amount[gt]'], params['amount[lte]'], params['amount[lt]']),
-      q: params.q?.toLowerCase(),
+      userId, by: sort.endsWith('amount') ? 'amount' : 'created', descending: sort.startsWith('-'),
+      limit: params.limit ?? DEFAULT_PAGE_SIZE, after: params.starting_after, before: params.ending_before,
+      currency: params.currency, destination: params.destination,
+      created: inclusive(params.created), amount: inclusive(params.amount), q: params.q?.toLowerCase(),
     };
-    let page;
+    let page: ListPage;
     try {
       page = await this.store.listTransfers(query);
     } catch (err) {
-      if (!(err instanceof UnknownCursor)) throw err;
+      if (!(err instanceof BadInput && err.reason === 'cursor')) throw err;
       const field = query.after ? 'starting_after' : 'ending_before';
-      throw badRequest(`${field} does not name one of your transfers`, [{ field, message: 'Unknown transfer' }]);
+      throw new BadInput(`${field} does not name one of your transfers`, { fields: [{ field, message: 'Unknown transfer' }] });
     }
     const data = page.data.map(present);
     const first = data[0]?.id;
@@ -95,33 +120,38 @@ export class TransferService {
 
   private async record(userId: string, transferId: string): Promise<TransferRecord> {
     const record = TRANSFER_ID.test(transferId) ? await this.store.getTransfer(userId, transferId) : undefined;
-    if (!record) throw notFound(`Transfer ${transferId} does not exist`);
+    if (!record) throw new NotFound(`Transfer ${transferId} does not exist`);
     return record;
   }
 
   /** Read, apply, write conditionally on the version read; retried when another update won. */
-  private async change(userId: string, transferId: string, apply: (t: TransferRecord) => Pick<Transfer, 'description' | 'metadata'>, complete?: Complete<Transfer>): Promise<Transfer> {
+  private async change(
+    userId: string, transferId: string,
+    apply: (t: TransferRecord) => Pick<Transfer, 'description' | 'metadata'>, complete?: Complete<Transfer>,
+  ): Promise<Transfer> {
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const current = await this.record(userId, transferId);
-      const next: TransferRecord = { ...current, ...apply(current), updated: nowSeconds(), version: current.version + 1 };
+      const next: TransferRecord = { ...current, ...apply(current), updated: seconds(this.clock), version: current.version + 1 };
       if (Object.keys(next.metadata).length > MAX_METADATA_KEYS) {
-        throw validationFailed([{ field: 'metadata', message: `A transfer has at most ${MAX_METADATA_KEYS} metadata keys` }]);
+        throw new Invalid('One or more fields are invalid', {
+          fields: [{ field: 'metadata', message: `A transfer has at most ${MAX_METADATA_KEYS} metadata keys` }],
+        });
       }
       const transfer = present(next);
       try {
         await this.store.saveTransfer(next, complete?.(transfer));
         return transfer;
       } catch (err) {
-        if (!(err instanceof WriteRefused && err.reason === 'version')) throw refusalToError(err);
+        if (!isConflict(err, 'version')) throw err;
       }
     }
-    throw conflict('The transfer kept changing while it was being updated; retry');
+    throw new Conflict('The transfer kept changing while it was being updated; retry');
   }
 }
 
 /** gt/lt become inclusive bounds (values are integers); the tighter bound wins. */
-function range(gte?: number, gt?: number, lte?: number, lt?: number) {
-  const lows = [gte, gt === undefined ? undefined : gt + 1].filter((v): v is number => v !== undefined);
-  const highs = [lte, lt === undefined ? undefined : lt - 1].filter((v): v is number => v !== undefined);
+function inclusive(b: Bounds = {}): { gte?: number; lte?: number } {
+  const lows = [b.gte, b.gt === undefined ? undefined : b.gt + 1].filter((v): v is number => v !== undefined);
+  const highs = [b.lte, b.lt === undefined ? undefined : b.lt - 1].filter((v): v is number => v !== undefined);
   return { gte: lows.length ? Math.max(...lows) : undefined, lte: highs.length ? Math.min(...highs) : undefined };
 }

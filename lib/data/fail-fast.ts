@@ -2,7 +2,8 @@
 // bounded retries, so an unresponsive DynamoDB costs a request at most ~1.5 s (2 attempts of 0.7 s
 // plus the SDK's jittered backoff), far under the functions' 10 s timeout. What is still failing
 // after the retries (timeouts, throttling, refused or reset connections, service faults) is thrown
-// as DependencyUnavailable, which every dialect answers with 503 and Retry-After.
+// as the domain's Unavailable, which every dialect answers with 503 and Retry-After.
+import { Unavailable } from '../domain/errors.ts';
 /** Seconds a client is told to wait before retrying a request that met an unavailable dependency. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -21,23 +22,41 @@ export function failFast(kind: keyof typeof TIMEOUTS) {
   return { maxAttempts, requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true } };
 }
 
-/** A dependency did not answer in time, throttled us, or failed on its side: 503 + Retry-After. */
-export class DependencyUnavailable extends Error {
-  readonly unavailable = true;
-  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
-  constructor(readonly dependency: string, cause: unknown) {
-    super(`${dependency} unavailable: ${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? cause}`, { cause });
-    this.name = 'DependencyUnavailable';
-  }
+/** The Unavailable (503 + Retry-After) a dependency's failure becomes, keeping the SDK error as its cause. */
+function unavailable(dependency: string, cause: unknown): Unavailable {
+  const err = new Unavailable(
+    `${dependency} unavailable: ${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? cause}`,
+    RETRY_AFTER_SECONDS,
+  );
+  return Object.assign(err, { cause });
 }
 
 const UNAVAILABLE_NAMES = new Set([
-  'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError',
-  'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown',
-  'InternalServerError', 'InternalFailure', 'ServiceUnavailable', 'ServiceUnavailableException',
-  'LimitExceededException', 'TooManyRequestsException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'AbortError',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'SlowDown',
+  'InternalServerError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'LimitExceededException',
+  'TooManyRequestsException',
 ]);
-const UNAVAILABLE_CODES = new Set(['ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const UNAVAILABLE_CODES = new Set([
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /** What a retry later could fix: timeouts, throttling, network failures, server-side faults. */
 export function isUnavailable(err: unknown): boolean {
@@ -48,7 +67,7 @@ export function isUnavailable(err: unknown): boolean {
   return e.$fault === 'server' && (status === undefined || status >= 500);
 }
 
-/** Adds to `client` the outermost middleware that turns unavailability into DependencyUnavailable. */
+/** Adds to `client` the outermost middleware that turns unavailability into Unavailable. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Stack = { middlewareStack: { add(middleware: any, options: Record<string, unknown>): void } };
 
@@ -58,7 +77,7 @@ export function reportUnavailable<C extends Stack>(client: C, dependency: string
       try {
         return await next(args);
       } catch (err) {
-        throw isUnavailable(err) ? new DependencyUnavailable(dependency, err) : err;
+        throw isUnavailable(err) ? unavailable(dependency, err) : err;
       }
     },
     { step: 'initialize', name: 'reportUnavailable', priority: 'high' },

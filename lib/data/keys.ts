@@ -15,9 +15,12 @@ export interface Key { PK: string; SK: string }
 export const pad = (n: number, width = 16): string => Math.trunc(n).toString().padStart(width, '0');
 
 // ---- identity (users, teams, memberships, API tokens, roles) ----------------------------------
+const PROFILE = 'PROFILE';
 export const identityKeys = {
   /** User profile. Item also carries `roles`. */
-  user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
+  user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: PROFILE }),
+  /** SK of the profile item in a user's partition. */
+  profileSk: PROFILE,
   /** Uniqueness guard for a user's path. */
   userPath: (userPath: string): Key => ({ PK: `USERPATH#${userPath}`, SK: 'USERPATH' }),
   /** Everything under a user's partition: PROFILE and MEMBER# items (one Query for /me). */
@@ -96,8 +99,13 @@ const transfersOfIn = (userId: string, currency: string) => `TRANSFERS#${userId}
 /** Amount then id: amounts are at most 8 digits. */
 const amountKey = (amount: number, id: string) => `${pad(amount, 8)}#${id}`;
 
+const TRANSFER = 'TRANSFER#';
+const MFATOKEN = 'MFATOKEN';
+
 export const bankKeys = {
-  transfer: (userId: string, transferId: string): Key => ({ PK: bankPartition(userId), SK: `TRANSFER#${transferId}` }),
+  transfer: (userId: string, transferId: string): Key => ({ PK: bankPartition(userId), SK: `${TRANSFER}${transferId}` }),
+  /** The transfer id of a transfer item's SK. */
+  transferIdOf: (sk: string): string => sk.slice(TRANSFER.length),
   /** GSI1: by amount; GSI2: by currency, by created; GSI3: by currency, by amount. */
   transferIndexes: (t: { userId: string; id: string; amount: number; currency: string }) => ({
     GSI1PK: transfersOf(t.userId), GSI1SK: amountKey(t.amount, t.id),
@@ -110,7 +118,7 @@ export const bankKeys = {
    */
   transferOrder: (userId: string, by: 'created' | 'amount', currency?: string) => {
     const sortKeyOf = by === 'created'
-      ? (t: { id: string }) => (currency ? t.id : `TRANSFER#${t.id}`)
+      ? (t: { id: string }) => (currency ? t.id : `${TRANSFER}${t.id}`)
       : (t: { id: string; amount: number }) => amountKey(t.amount, t.id);
     if (by === 'created' && !currency) return { index: undefined, pk: 'PK', sk: 'SK', partition: bankPartition(userId), sortKeyOf };
     if (by === 'created') return { index: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', partition: transfersOfIn(userId, currency!), sortKeyOf };
@@ -126,7 +134,8 @@ export const bankKeys = {
   outbox: (userId: string, sentAtMs: number, verificationId: string): Key => ({ PK: bankPartition(userId), SK: `OUTBOX#${pad(sentAtMs, 15)}#${verificationId}` }),
   outboxPrefix: 'OUTBOX#',
   /** A recovery mfa_token, keyed by its SHA-256. */
-  mfaToken: (tokenHash: string): Key => ({ PK: `MFATOKEN#${tokenHash}`, SK: 'MFATOKEN' }),
+  mfaToken: (tokenHash: string): Key => ({ PK: `${MFATOKEN}#${tokenHash}`, SK: MFATOKEN }),
+  mfaTokenSk: MFATOKEN,
   /** The counter of an MFA abuse limit (lib/bank/limits.ts) of a factor, or of the user ('USER'). */
   mfaLimit: (userId: string, limit: string, subject: string): Key => ({ PK: bankPartition(userId), SK: `LIMIT#${limit}#${subject}` }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */

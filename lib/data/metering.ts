@@ -9,7 +9,8 @@ export interface DynamoMeter { requests: number; capacity: number; operations: s
 
 const key = Symbol.for('tri-api.dynamo-meter');
 const globals = globalThis as unknown as Record<symbol, AsyncLocalStorage<DynamoMeter>>;
-const storage: AsyncLocalStorage<DynamoMeter> = (globals[key] ??= new AsyncLocalStorage<DynamoMeter>());
+globals[key] ??= new AsyncLocalStorage<DynamoMeter>();
+const storage: AsyncLocalStorage<DynamoMeter> = globals[key];
 
 export async function metered<T>(fn: () => Promise<T>): Promise<{ result: T; meter: DynamoMeter }> {
   const meter: DynamoMeter = { requests: 0, capacity: 0, operations: [] };

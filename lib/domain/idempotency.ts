@@ -6,21 +6,46 @@
 // key, or one while the first is in flight, is refused (409). A request that fails releases its
 // key, so it can be retried. Each API's store implements IdempotencyStore on its own key space.
 import { createHash, randomUUID } from 'node:crypto';
-import { ApiError } from '../http/errors.ts';
+import { seconds, type Clock } from './clock.ts';
+import { KeyInUse } from './errors.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** A reservation whose request never finished is free again after this. */
+export const IDEMPOTENCY_LEASE_SECONDS = 30;
+/** How long a completed key replays its response. */
+export const IDEMPOTENCY_RETENTION_SECONDS = 86_400;
 
 /** A response stored under an Idempotency-Key and replayed for retries. */
-export interface StoredResponse { status: number; body: unknown; headers?: Record<string, string> }
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
 /** Completes a reserved Idempotency-Key in the same transaction as the operation's own writes. */
-export interface Completion { userId: string; keyHash: string; leaseId: string; response: StoredResponse }
+export interface Completion {
+  userId: string;
+  keyHash: string;
+  leaseId: string;
+  response: StoredResponse;
+}
 
-export interface IdempotencyRecord { state: 'in_progress' | 'completed'; fingerprint: string; response?: StoredResponse }
+export interface IdempotencyRecord {
+  state: 'in_progress' | 'completed';
+  fingerprint: string;
+  response?: StoredResponse;
+}
 
 export interface IdempotencyStore {
   /** Reserves a key: undefined when reserved for this caller, else the record that holds it. */
-  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number): Promise<IdempotencyRecord | undefined>;
+  reserveIdempotencyKey(
+    userId: string,
+    keyHash: string,
+    fingerprint: string,
+    leaseId: string,
+    now: number,
+  ): Promise<IdempotencyRecord | undefined>;
+  /** Frees a key this lease still holds (no error when it does not). */
   releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void>;
 }
 
@@ -36,21 +61,38 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 };
 
 /** What "the same request" means: method, path and body. */
-export const requestFingerprint = (method: string, path: string, body: unknown) => sha256(`${method} ${path}\n${canonical(body)}`);
+export const requestFingerprint = (method: string, path: string, body: unknown) =>
+  sha256(`${method} ${path}\n${canonical(body)}`);
 
 export class IdempotencyKeys {
-  constructor(private readonly store: IdempotencyStore, private readonly now = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly clock: Clock,
+  ) {}
 
-  async reserve(userId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | { reservation: Reservation }> {
+  async reserve(
+    userId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<{ replay: StoredResponse } | { reservation: Reservation }> {
     const keyHash = sha256(key);
     const leaseId = randomUUID();
-    const held = await this.store.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, this.now());
+    const held = await this.store.reserveIdempotencyKey(
+      userId,
+      keyHash,
+      fingerprint,
+      leaseId,
+      seconds(this.clock),
+    );
     if (!held) {
       return {
         reservation: {
@@ -59,8 +101,11 @@ export class IdempotencyKeys {
         },
       };
     }
-    if (held.fingerprint !== fingerprint) throw new ApiError('idempotency_error', 'This Idempotency-Key was already used for a different request');
-    if (held.state === 'in_progress' || !held.response) throw new ApiError('idempotency_error', 'A request with this Idempotency-Key is still in progress; retry later');
+    if (held.fingerprint !== fingerprint)
+      throw new KeyInUse('This Idempotency-Key was already used for a different request');
+    if (held.state === 'in_progress' || !held.response) {
+      throw new KeyInUse('A request with this Idempotency-Key is still in progress; retry later');
+    }
     return { replay: held.response };
   }
 }

@@ -10,9 +10,9 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { ApiError, toApiError } from './errors.ts';
+import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
-import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate } from './middleware.ts';
+import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Authenticate } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
 import type { z } from 'zod';
 
@@ -29,8 +29,8 @@ type Schema = z.ZodType | undefined;
 
 /** What an operation declares; the types of its parsed input are inferred from the schemas. */
 export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
-  /** Require `Authorization: Bearer <token>`. */
-  auth?: boolean;
+  /** Require `Authorization: Bearer <token>`, resolved by this function (the API's identity). */
+  auth?: Authenticate;
   /** JSON body: `schema` validates it; `optional` allows no body at all. */
   body?: { schema: NonNullable<B>; optional?: boolean };
   /** Raw body handling for non-JSON operations (multipart); replaces the JSON parser. */
@@ -71,7 +71,7 @@ export function defineOperation<B extends Schema = undefined, Q extends Schema =
     .use(httpEventNormalizer());
   // Authentication comes before the body is parsed: an anonymous caller gets 401 whatever it sent,
   // and costs no parsing of a (possibly 4 MiB multipart) body.
-  if (spec.auth) stack.use(bearerAuth());
+  if (spec.auth) stack.use(bearerAuth(spec.auth));
   if (spec.bodyParser) stack.use(spec.bodyParser);
   else if (spec.body) stack.use(jsonBody(spec.body.optional ?? false));
   stack

@@ -1,5 +1,7 @@
-// The one registry of error codes for the REST dialect (Notes, Bank). The News API maps the same
-// errors to its envelope strings. Domain modules throw these; middleware renders them.
+// The one registry of error codes for the REST dialect (Notes, Bank), and the one place domain
+// errors (lib/domain/errors.ts) become status codes. The News dialect maps the same ErrorTypes to its
+// envelope strings. The domain throws DomainErrors; lib/http and lib/<api>/http throw ApiErrors.
+import { DomainError, LimitReached, Unavailable } from '../domain/errors.ts';
 
 export interface FieldError { field: string; message: string }
 
@@ -55,20 +57,39 @@ export const validationFailed = (fields: FieldError[], description = 'One or mor
 export const unauthorized = (description: string) =>
   new ApiError('unauthorized', description, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 
-/** A dependency that did not answer in time or throttled (lib/data/fail-fast.ts): 503 + Retry-After. */
-export const serviceUnavailable = (retryAfterSeconds: number, extra?: Record<string, unknown>) =>
-  new ApiError('service_unavailable', 'A dependency of this service is unavailable; retry later', {
-    headers: { 'Retry-After': String(retryAfterSeconds) }, extra,
-  });
+/** Each kind of domain error, as an ErrorType of this registry. */
+const DOMAIN_ERRORS: Record<string, ErrorType> = {
+  invalid: 'validation_failed',
+  bad_input: 'bad_request',
+  unauthenticated: 'unauthorized',
+  forbidden: 'forbidden',
+  step_up_required: 'step_up_required',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  key_in_use: 'idempotency_error',
+  gone: 'gone',
+  precondition_failed: 'precondition_failed',
+  too_large: 'payload_too_large',
+  unsupported: 'unsupported_media_type',
+  limit_reached: 'too_many_requests',
+  unavailable: 'service_unavailable',
+};
+
+export function fromDomainError(err: DomainError): ApiError {
+  const type = DOMAIN_ERRORS[err.kind] ?? 'internal_error';
+  const retryAfter = err instanceof LimitReached || err instanceof Unavailable ? err.retryAfterSeconds : undefined;
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+  if (type === 'unauthorized') headers['WWW-Authenticate'] = 'Bearer realm="api"';
+  return new ApiError(type, err.message, { fields: err.fields, headers, extra: err.details });
+}
 
 /**
- * Maps any thrown value to an ApiError: ours pass through; an unavailable dependency is 503; middy's
+ * Maps any thrown value to an ApiError: ours pass through; domain errors by their kind; middy's
  * http errors keep their status; the rest are 500.
  */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
-  const unavailable = err as { unavailable?: boolean; retryAfterSeconds?: number };
-  if (unavailable?.unavailable === true) return { error: serviceUnavailable(unavailable.retryAfterSeconds ?? 1), unexpected: false };
+  if (err instanceof DomainError) return { error: fromDomainError(err), unexpected: false };
   const e = err as { statusCode?: number; message?: string; cause?: { package?: string } };
   const status = e?.statusCode;
   if (status && status >= 400 && status < 500) {

@@ -2,9 +2,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
-import { identity } from '../identity/service.ts';
-import type { Principal } from '../identity/model.ts';
+import type { z } from 'zod';
+import type { Principal } from '../domain/principal.ts';
 import { unauthorized } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
 import { parseWith } from './validation.ts';
@@ -46,14 +45,17 @@ export const jsonBody = (optional: boolean): M => {
   };
 };
 
+/** Resolves a bearer token to its caller, or undefined; given by the API (lib/identity/wiring.ts). */
+export type Authenticate = (token: string) => Promise<Principal | undefined>;
+
 /** Bearer token authentication; sets request.context.principal. 401 with WWW-Authenticate otherwise. */
-export const bearerAuth = (): M => ({
+export const bearerAuth = (authenticate: Authenticate): M => ({
   before: async (request) => {
     const header = request.event.headers?.authorization ?? request.event.headers?.Authorization;
     if (!header) throw unauthorized('The Authorization header is missing');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
-    const principal = await identity.authenticate(match[1]);
+    const principal = await authenticate(match[1]);
     if (!principal) throw unauthorized('The token is invalid or has been revoked');
     inputOf(request.context).principal = principal;
   },

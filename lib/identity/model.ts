@@ -26,8 +26,7 @@ export interface Team {
   createdAt: number;
 }
 
-/** Who is calling: resolved from the API token by the auth middleware. */
-export interface Principal { userId: string; tokenHash: string }
+export type { Principal } from '../domain/principal.ts';
 
 /** seed 000 SimpleUserProfile */
 export const simpleProfile = (u: User) => ({ name: u.name, userPath: u.userPath, photo: u.photo, biography: u.biography });

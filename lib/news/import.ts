@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { deriveExcerpt } from './excerpt.ts';
 import { newestFirst, type Article, type CatalogEntry, type NewsUser, type Tag } from './model.ts';
-import type { ImportPlan, ListRef, NewsStore, RankChange } from './store.ts';
+import type { ImportPlan, ImportStore, ListRef, RankChange } from './ports.ts';
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const timestamp = z.number().int().min(0).max(253402300799);
@@ -89,7 +89,7 @@ function parseAll<S extends z.ZodType>(collection: string, schema: S, records: u
 }
 
 /** Validates the whole document; throws ImportValidationError listing every problem. */
-export async function validateImport(input: unknown, store: NewsStore) {
+export async function validateImport(input: unknown, store: ImportStore) {
   const top = importDocument.safeParse(input);
   if (!top.success) throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : i.message}`));
   const problems: string[] = [];
@@ -141,7 +141,7 @@ const tagCounts = (catalog: CatalogEntry[]): Map<number, number> => {
 };
 
 /** Validates and upserts `input`; idempotent. */
-export async function importNews(input: unknown, store: NewsStore, opts: ImportOptions = {}): Promise<ImportSummary> {
+export async function importNews(input: unknown, store: ImportStore, opts: ImportOptions = {}): Promise<ImportSummary> {
   const progress = opts.progress ?? (() => {});
   progress('validate', 0, 1);
   const data = await validateImport(input, store);

@@ -1,23 +1,21 @@
 // News use cases on the request path: pages of ids, articles, users with privacy, tags, status.
-import { config } from '../config.ts';
-import { RETRY_AFTER_SECONDS } from '../data/fail-fast.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { COUNTER_SHARDS, newsCounters, type StatusCounters } from './counters.ts';
-import { DynamoNewsStore } from './dynamo-store.ts';
+import type { Clock } from '../domain/clock.ts';
+import { NotFound, Unavailable } from '../domain/errors.ts';
+import { COUNTER_SHARDS, type StatusCounters } from './counters.ts';
 import { pagesOf, USER_ARTICLES_PER_PAGE } from './model.ts';
 import { presentArticle, presentArticleSummary, presentTag, presentTagSummary, presentUser, presentUserSummary } from './present.ts';
-import type { NewsStore } from './store.ts';
+import type { NewsReader, StatusStore } from './ports.ts';
 
-/** The status body the gateway also serves when no function can run (template.yaml). */
-export const OFFLINE_STATUS = { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 } as const;
+/** How long a caller should wait before asking for the status again when the counters are unreachable. */
+export const STATUS_RETRY_SECONDS = 5;
 
 const found = <T>(value: T | undefined, what: string): T => {
-  if (value === undefined) throw notFound(`${what} does not exist`);
+  if (value === undefined) throw new NotFound(`${what} does not exist`);
   return value;
 };
 
 export class NewsService {
-  constructor(private readonly store: NewsStore, private readonly counters: StatusCounters) {}
+  constructor(private readonly store: NewsReader) {}
 
   async newsPage(page: number, perPage: number) {
     const { ids, total } = await this.store.newsPage((page - 1) * perPage + 1, perPage);
@@ -52,14 +50,19 @@ export class NewsService {
   async tag(id: number) { return presentTag(found(await this.store.getTag(id), `tag ${id}`)); }
 
   async tagSummary(id: number) { return presentTagSummary(found(await this.store.getTag(id), `tag ${id}`)); }
+}
+
+/** The live status of the service, summed over every container's counter shard. */
+export class StatusService {
+  constructor(private readonly store: StatusStore, private readonly counters: StatusCounters, private readonly clock: Clock) {}
 
   /**
-   * Flushes this container's counts, then sums every shard. Unreachable data (the flush failed, or
-   * the read): 503 with the offline body, after one bounded attempt (lib/data/fail-fast.ts).
+   * Flushes this container's counts, then sums every shard. Unreachable counters (the flush or the
+   * read failed, each after one bounded attempt): Unavailable.
    */
-  async status(now = Date.now()) {
+  async status(now = this.clock.now()) {
     try {
-      if (!(await this.counters.flush(now))) throw new Error('status counters could not be written');
+      if (!(await this.counters.flush(now))) throw new Error('the status counters could not be written');
       const shards = await this.store.readStatusShards(COUNTER_SHARDS);
       const starts = shards.map((s) => s.startedAt).filter((t): t is number => t !== undefined);
       const startedAt = starts.length ? Math.min(...starts) : Math.floor(now / 1000);
@@ -70,9 +73,7 @@ export class NewsService {
         requestsServed: shards.reduce((n, s) => n + s.served, 0),
       };
     } catch (error) {
-      throw new ApiError('service_unavailable', `status counters unreachable: ${(error as Error).message}`, { extra: { response: OFFLINE_STATUS }, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+      throw new Unavailable(`status counters unreachable: ${(error as Error).message}`, STATUS_RETRY_SECONDS);
     }
   }
 }
-
-export const news = new NewsService(new DynamoNewsStore(() => config.tableName), newsCounters);

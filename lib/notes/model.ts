@@ -1,6 +1,4 @@
 // Notes as the domain sees them. Field names follow seed 000's NoteType; timestamps are epoch ms.
-import { randomBytes } from 'node:crypto';
-
 export const PUBLISH_TYPES = ['edit', 'view', 'slide', 'book'] as const;
 export const PERMISSION_ROLES = ['owner', 'signed_in', 'guest'] as const;
 export const COMMENT_PERMISSIONS = ['disabled', 'forbidden', 'owners', 'signed_in_users', 'everyone'] as const;
@@ -22,7 +20,8 @@ export const UNTITLED = 'Untitled';
 /** `id` is 22 URL-safe characters (128 random bits); its first SHORT_ID_LENGTH characters are the shortId. */
 export const ID_LENGTH = 22;
 export const SHORT_ID_LENGTH = 10;
-export const newNoteId = (): string => randomBytes(16).toString('base64url');
+/** A note id from 16 random bytes (128 bits). */
+export const noteIdOf = (random: Buffer): string => random.toString('base64url');
 export const shortIdOf = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
 
 export interface SimpleUserProfile { name: string; userPath: string; photo: string; biography: string | null }

@@ -1,23 +1,22 @@
-// Notes use cases. Plain values in, records out; failures are ApiErrors. Permissions (spec/notes.md):
+// Notes use cases. Plain values in, records out; failures are domain errors (lib/domain/errors.ts). Permissions (spec/notes.md):
 // read = owner, a member of the note's team, or anyone signed in when readPermission is broader than
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
 import { fileTypeFromBuffer } from 'file-type';
-import { IdempotencyKeys, type Completion } from '../domain/idempotency.ts';
-import { config } from '../config.ts';
-import { etagListed } from '../http/conditional.ts';
-import { ApiError, forbidden, notFound, unauthorized, validationFailed } from '../http/errors.ts';
-import { identity } from '../identity/service.ts';
-import { simpleProfile, type User } from '../identity/model.ts';
-import { DynamoNotesStore } from './dynamo-store.ts';
+import type { Completion } from '../domain/idempotency.ts';
+import { isPolyglot } from './polyglot.ts';
+import type { Clock } from '../domain/clock.ts';
 import {
-  etagOf, ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, newNoteId, opensToSignedIn,
+  Conflict, Forbidden, Invalid, isConflict, NotFound, PreconditionFailed, TooLarge, Unauthenticated, Unsupported,
+} from '../domain/errors.ts';
+import type { Ids } from '../domain/ids.ts';
+import { simpleProfile, type User } from '../identity/model.ts';
+import {
+  ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, noteIdOf, opensToSignedIn,
   permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
-import { isPolyglot } from './polyglot.ts';
-import { S3ImageStore } from './s3-images.ts';
-import { IdempotencyLeaseLost, PermalinkTakenError, type Directory, type ImageStore, type NotesStore, type StoredNote } from './store.ts';
+import type { Directory, ImageStore, NotesStore, StoredNote } from './ports.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Attempts of a read-modify-write before giving up under contention. */
@@ -44,8 +43,7 @@ class Caller {
 interface Access { read: boolean; write: boolean; manage: boolean }
 interface Located { stored: StoredNote; access: Access }
 
-const tooLarge = (field: string, description: string) =>
-  new ApiError('payload_too_large', description, { fields: [{ field, message: description }] });
+const tooLarge = (field: string, description: string) => new TooLarge(description, { fields: [{ field, message: description }] });
 
 function assertContentSize(content: string | undefined): void {
   if (content !== undefined && Buffer.byteLength(content, 'utf8') > MAX_CONTENT_BYTES) {
@@ -55,14 +53,37 @@ function assertContentSize(content: string | undefined): void {
 
 function assertPermissions(read: NoteRecord['readPermission'], write: NoteRecord['writePermission']): void {
   if (!permissionsConsistent(read, write)) {
-    throw validationFailed([{ field: 'writePermission', message: `writePermission "${write}" is broader than readPermission "${read}"` }]);
+    const message = `writePermission "${write}" is broader than readPermission "${read}"`;
+    throw new Invalid('One or more fields are invalid', { fields: [{ field: 'writePermission', message }] });
   }
 }
 
-const permalinkTaken = (permalink: string | null) => new ApiError('conflict', `The permalink "${permalink}" is already used by another note of the same owner`, { fields: [{ field: 'permalink', message: 'already in use' }] });
+const permalinkTaken = (permalink: string | null) =>
+  new Conflict(`The permalink "${permalink}" is already used by another note of the same owner`, {
+    fields: [{ field: 'permalink', message: 'already in use' }],
+  });
+const concurrently = () => new Conflict('The note is being changed concurrently; retry the request');
+
+export interface NotesDependencies {
+  store: NotesStore;
+  images: ImageStore;
+  directory: Directory;
+  clock: Clock;
+  ids: Ids;
+  /** The public link of a stored image, from its object key. */
+  imageUrl: (key: string) => string;
+}
+
+/** A condition the caller holds on the note (e.g. an If-Match ETag): false means it changed. */
+export type Precondition = (note: NoteRecord) => boolean;
 
 export class NotesService {
-  constructor(private readonly store: NotesStore, private readonly images: ImageStore, private readonly directory: Directory) {}
+  private readonly store: NotesStore;
+  private readonly images: ImageStore;
+  private readonly directory: Directory;
+  constructor(private readonly deps: NotesDependencies) {
+    ({ store: this.store, images: this.images, directory: this.directory } = deps);
+  }
 
   listNotes(userId: string): Promise<NoteRecord[]> {
     return this.store.listNotes({ userId });
@@ -78,7 +99,9 @@ export class NotesService {
   }
 
   /** `complete`: the request's Idempotency-Key completion, written with the note. */
-  async createNote(userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion): Promise<NoteWithContent> {
+  async createNote(
+    userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion,
+  ): Promise<NoteWithContent> {
     assertContentSize(input.content);
     const readPermission = input.readPermission ?? 'owner';
     const writePermission = input.writePermission ?? 'owner';
@@ -86,8 +109,8 @@ export class NotesService {
     const caller = await this.signedIn(userId);
     if (teamPath) await this.requireMember(caller, teamPath);
     const content = input.content ?? '';
-    const id = newNoteId();
-    const now = Date.now();
+    const id = noteIdOf(this.deps.ids.bytes(16));
+    const now = this.deps.clock.now();
     const explicitTitle = input.title || null;
     const note: NoteRecord = {
       id, shortId: shortIdOf(id),
@@ -104,8 +127,7 @@ export class NotesService {
     try {
       await this.store.createNote(note, content, userId, complete?.({ note, content }));
     } catch (err) {
-      if (err instanceof PermalinkTakenError) throw permalinkTaken(note.permalink);
-      if (err instanceof IdempotencyLeaseLost) throw new ApiError('idempotency_error', 'The Idempotency-Key was taken over by another request; retry');
+      if (isConflict(err, 'permalink')) throw permalinkTaken(note.permalink);
       throw err;
     }
     return { note, content };
@@ -114,54 +136,63 @@ export class NotesService {
   /** Reads a note and records the read in the caller's history. */
   async getNote(userId: string, ref: string, teamPath?: string): Promise<NoteWithContent> {
     const { stored } = await this.locate(this.caller(userId), ref, teamPath);
-    if (!(await this.store.recordVisit(stored.note, userId))) throw notFound('The note does not exist');
+    await this.store.recordVisit(stored.note, userId);
     return stored;
   }
 
   /**
-   * Changes the fields present in `changes`. `ifMatch` (an If-Match value) must list the current
-   * ETag (412 otherwise). Concurrent writers never overwrite each other: each write is conditional on
-   * the version read; without If-Match a lost race is retried on the fresh note.
+   * Changes the fields present in `changes`. `precondition` (the caller's If-Match) must hold on the
+   * current note (PreconditionFailed otherwise). Concurrent writers never overwrite each other: each
+   * write is conditional on the version read; without a precondition a lost race is retried on the fresh note.
    */
-  async updateNote(userId: string, ref: string, changes: NoteChanges, opts: { teamPath?: string; ifMatch?: string } = {}): Promise<NoteWithContent> {
+  async updateNote(
+    userId: string, ref: string, changes: NoteChanges, opts: { teamPath?: string; precondition?: Precondition } = {},
+  ): Promise<NoteWithContent> {
     assertContentSize(changes.content);
     const caller = await this.signedIn(userId);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const { stored, access } = await this.locate(caller, ref, opts.teamPath);
-      if (opts.ifMatch !== undefined && !etagListed(opts.ifMatch, etagOf(stored.note), false)) {
-        throw new ApiError('precondition_failed', 'The note has changed since the ETag in If-Match was issued');
+      if (opts.precondition && !opts.precondition(stored.note)) {
+        throw new PreconditionFailed('The note has changed since the ETag in If-Match was issued');
       }
-      if (!access.write) throw forbidden('You may read this note but not change it');
+      if (!access.write) throw new Forbidden('You may read this note but not change it');
       if (MANAGER_FIELDS.some((f) => changes[f] !== undefined) && !access.manage) {
-        throw forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may change ${MANAGER_FIELDS.join(', ')}`);
+        const who = stored.note.teamPath ? 'team members' : 'owner';
+        throw new Forbidden(`Only the note's ${who} may change ${MANAGER_FIELDS.join(', ')}`);
       }
-      const next = applyChanges(stored, changes, caller.user!);
-      if (!next) {
-        if (!(await this.store.recordVisit(stored.note, userId))) continue;
-        return stored;
-      }
-      assertPermissions(next.note.readPermission, next.note.writePermission);
+      const next = applyChanges(stored, changes, caller.user!, this.deps.clock.now());
       try {
-        if (await this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId)) return next;
+        if (!next) {
+          await this.store.recordVisit(stored.note, userId);
+          return stored;
+        }
+        assertPermissions(next.note.readPermission, next.note.writePermission);
+        await this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
+        return next;
       } catch (err) {
-        if (err instanceof PermalinkTakenError) throw permalinkTaken(next.note.permalink);
-        throw err;
+        if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);
+        // Changed or deleted meanwhile: read it again (a deleted note is then 404).
+        if (!isConflict(err, 'version') && !(err instanceof NotFound)) throw err;
       }
     }
-    throw new ApiError('conflict', 'The note is being changed concurrently; retry the request');
+    throw concurrently();
   }
 
   async deleteNote(userId: string, ref: string, teamPath?: string): Promise<void> {
     const caller = this.caller(userId);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const { stored, access } = await this.locate(caller, ref, teamPath, { visitors: true });
-      if (!access.manage) throw forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`);
-      if (await this.store.deleteNote(stored)) {
-        await this.images.deleteAll(stored.note.id);
-        return;
+      if (!access.manage) throw new Forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`);
+      try {
+        await this.store.deleteNote(stored);
+      } catch (err) {
+        if (isConflict(err, 'version')) continue;
+        throw err;
       }
+      await this.images.deleteAll(stored.note.id);
+      return;
     }
-    throw new ApiError('conflict', 'The note is being changed concurrently; retry the request');
+    throw concurrently();
   }
 
   /** Stores an image for the note; returns its public link. */
@@ -169,15 +200,16 @@ export class NotesService {
     if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge('image', `image must be at most ${MAX_IMAGE_BYTES} bytes`);
     const type = await fileTypeFromBuffer(bytes);
     if (!type || !IMAGE_TYPES.has(type.mime)) {
-      throw new ApiError('unsupported_media_type', 'image must be a PNG, JPEG, GIF or WebP image', { fields: [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }] });
+      const fields = [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }];
+      throw new Unsupported('image must be a PNG, JPEG, GIF or WebP image', { fields });
     }
     if (isPolyglot(bytes, type.mime)) {
-      throw new ApiError('unsupported_media_type', 'image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
+      throw new Unsupported('image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
     }
     const { stored, access } = await this.locate(this.caller(userId), ref);
-    if (!access.write) throw forbidden('You may read this note but not change it');
+    if (!access.write) throw new Forbidden('You may read this note but not change it');
     const key = await this.images.put(stored.note.id, bytes, type);
-    return `${config.imageBaseUrl}/${key}`;
+    return this.deps.imageUrl(key);
   }
 
   private caller(userId: string): Caller {
@@ -187,15 +219,15 @@ export class NotesService {
   /** The caller with their profile and teams (one read), for operations that write notes. */
   private async signedIn(userId: string): Promise<Caller> {
     const me = await this.directory.getUserWithTeams(userId);
-    if (!me) throw unauthorized('The token belongs to a user that no longer exists');
+    if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
     return new Caller(userId, this.directory, me.user, me.teams.map((t) => t.path));
   }
 
   /** 403 for a team the caller is not a member of, 404 for an unknown team. */
   private async requireMember(caller: Caller, teamPath: string): Promise<void> {
     if (await caller.isMember(teamPath)) return;
-    if (await this.directory.getTeam(teamPath)) throw forbidden(`You are not a member of team "${teamPath}"`);
-    throw notFound(`Team "${teamPath}" does not exist`);
+    if (await this.directory.getTeam(teamPath)) throw new Forbidden(`You are not a member of team "${teamPath}"`);
+    throw new NotFound(`Team "${teamPath}" does not exist`);
   }
 
   /** Finds a note by id or shortId (within the team when given) that the caller may read. */
@@ -205,7 +237,7 @@ export class NotesService {
     const stored = shortId ? await this.store.getNote(shortId, opts) : undefined;
     const found = stored && (ref.length !== ID_LENGTH || stored.note.id === ref) && (!teamPath || stored.note.teamPath === teamPath);
     const access = found ? await this.access(stored.note, caller) : undefined;
-    if (!stored || !access?.read) throw notFound('The note does not exist');
+    if (!stored || !access?.read) throw new NotFound('The note does not exist');
     return { stored, access };
   }
 
@@ -216,9 +248,10 @@ export class NotesService {
 }
 
 /** The note after `changes`, or undefined when nothing would change. */
-function applyChanges(stored: StoredNote, changes: NoteChanges, editor: User): (NoteWithContent & { contentChanged: boolean }) | undefined {
+function applyChanges(
+  stored: StoredNote, changes: NoteChanges, editor: User, now: number,
+): (NoteWithContent & { contentChanged: boolean }) | undefined {
   const old = stored.note;
-  const now = Date.now();
   const content = changes.content ?? stored.content;
   const explicitTitle = changes.title === undefined ? old.explicitTitle : changes.title || null;
   const title = titleFor(explicitTitle, content);
@@ -246,8 +279,3 @@ function applyChanges(stored: StoredNote, changes: NoteChanges, editor: User): (
   });
   return { note, content, contentChanged };
 }
-
-/** The container's notes service, over DynamoDB, S3 and the identity directory. */
-const notesStore = new DynamoNotesStore(() => config.tableName);
-export const notes = new NotesService(notesStore, new S3ImageStore(() => config.bucketName), identity);
-export const notesIdempotency = new IdempotencyKeys(notesStore);

@@ -1,6 +1,6 @@
 // Shared helpers of the Bank tests: documented HTTP calls, DynamoDB request counts, factors.
 import { expect } from 'vitest';
-import { mfa } from '../../lib/bank/service.ts';
+import { mfa } from '../../lib/bank/wiring.ts';
 import type { FactorKind } from '../../lib/bank/model.ts';
 import { http, type HttpResponse } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
@@ -28,11 +28,11 @@ export function expectError(res: HttpResponse, status: number, fields: string[] 
 }
 
 export const enroll = (user: TestUser, kind: FactorKind, extra: { phone?: string; email?: string } = {}) =>
-  mfa.enroll({ userId: user.id, kind, phone: kind === 'sms' || kind === 'voice' ? '+15551234567' : extra.phone, email: kind === 'email' ? 'me@example.test' : extra.email });
+  mfa().enroll({ userId: user.id, kind, phone: kind === 'sms' || kind === 'voice' ? '+15551234567' : extra.phone, email: kind === 'email' ? 'me@example.test' : extra.email });
 
 /** The code the outbox holds for a verification. */
 export async function outboxCode(userId: string, verificationId: string): Promise<string> {
-  const entry = (await mfa.outbox(userId)).find((e) => e.verificationId === verificationId);
+  const entry = (await mfa().outbox(userId)).find((e) => e.verificationId === verificationId);
   expect(entry, `outbox entry of ${verificationId}`).toBeDefined();
   return entry!.code;
 }

@@ -5,7 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/bank/list-transfers.ts';
 import { newTransferId } from '../../lib/bank/ids.ts';
 import type { Transfer, TransferRecord } from '../../lib/bank/model.ts';
-import { bankStore, transfers } from '../../lib/bank/service.ts';
+import { DynamoTransferStore } from '../../lib/bank/adapters/dynamo-transfers.ts';
+import { transfers } from '../../lib/bank/wiring.ts';
+
+const bankStore = new DynamoTransferStore();
 import { invoke } from '../support/events.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { call, expectError, expectRequests } from './helpers.ts';
@@ -87,7 +90,7 @@ describe('listing 500 transfers', () => {
 
   it('transfers created between pages never shift a page: nothing repeated or skipped', async () => {
     const made: Transfer[] = [];
-    const between = async () => { made.push(await transfers.create(user.id, { amount: 500, currency: 'eur', destination: 'acct_new' }, {})); };
+    const between = async () => { made.push(await transfers().create(user.id, { amount: 500, currency: 'eur', destination: 'acct_new' }, {})); };
     const desc = await pageAll({ limit: '50' }, { between });
     expect(desc.map((t) => t.id)).toEqual(expected('-created'));
     const asc = await pageAll({ sort: 'amount', limit: '50', currency: 'eur' }, { between });

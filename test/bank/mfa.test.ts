@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
-import { doc } from '../../lib/data/clients.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
 import { bankKeys } from '../../lib/data/keys.ts';
 import { totpCode } from '../../lib/bank/totp.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
@@ -63,7 +63,7 @@ describe('factors', () => {
   it('a step-up older than 5 minutes is refused', async () => {
     const u = await newUser();
     const verification = await approvedVerification(u);
-    await doc.send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, verification), UpdateExpression: 'SET approvedAt = approvedAt - :old', ExpressionAttributeValues: { ':old': 301 } }));
+    await documentClient().send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, verification), UpdateExpression: 'SET approvedAt = approvedAt - :old', ExpressionAttributeValues: { ':old': 301 } }));
     const { device } = await enroll(u, 'email');
     expectError(await call('DELETE', `/api/users/${u.id}/devices/${device.id}`, { token: u.token, headers: { 'X-MFA-Verification': verification } }), 403);
   });
@@ -139,7 +139,7 @@ describe('verifications', () => {
     const { device } = await enroll(u, 'email');
     const started = await start(u, device.id);
     const code = await outboxCode(u.id, started.body.id);
-    await doc.send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, started.body.id), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': 1 } }));
+    await documentClient().send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, started.body.id), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': 1 } }));
     expectError(await check(u, started.body.id, { code }), 410);
   });
 

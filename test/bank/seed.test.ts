@@ -1,7 +1,7 @@
 // The bank seeder gives the demo user transfers and an OTP factor whose secret it prints.
 import { describe, expect, it } from 'vitest';
 import { seedBank } from '../../infra/seed/bank.ts';
-import { mfa, transfers } from '../../lib/bank/service.ts';
+import { mfa, transfers } from '../../lib/bank/wiring.ts';
 import { newUser } from '../support/identity.ts';
 
 describe('seedBank', () => {
@@ -9,7 +9,7 @@ describe('seedBank', () => {
     const demo = { ...(await newUser('Demo', { admin: true })) };
     const lines = await seedBank({ demo, alice: demo, bob: demo, teamPath: 'unused' });
     expect(lines.join('\n')).toMatch(/OTP secret [A-Z2-7]+/);
-    expect((await transfers.list(demo.id, {})).data.length).toBe(4);
-    expect((await mfa.listDevices(demo.id)).map((d) => d.kind)).toEqual(['otp']);
+    expect((await transfers().list(demo.id, {})).data.length).toBe(4);
+    expect((await mfa().listDevices(demo.id)).map((d) => d.kind)).toEqual(['otp']);
   });
 });

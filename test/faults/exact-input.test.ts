@@ -8,19 +8,35 @@ import { call as notes, GIF, multipart, PNG } from '../notes/helpers.ts';
 import { http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 
-const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+const PROTOTYPE_NAMES = [
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+];
 const prototypeKeys = Object.fromEntries(PROTOTYPE_NAMES.map((k, i) => [k, `v${i}`]));
 
 describe('map keys named like Object.prototype members', () => {
   it('transfer metadata: create, PUT and POST store them and read them back', async () => {
     const u = await newUser();
-    const created = await bank('POST', '/api/transfers', { token: u.token, body: { amount: 5, currency: 'usd', destination: 'acct', metadata: prototypeKeys } });
+    const created = await bank('POST', '/api/transfers', {
+      token: u.token,
+      body: { amount: 5, currency: 'usd', destination: 'acct', metadata: prototypeKeys },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body.metadata).toEqual(prototypeKeys);
     const id = created.body.id as string;
-    const put = await bank('PUT', `/api/transfers/${id}`, { token: u.token, body: { metadata: { constructor: 'put' } } });
+    const put = await bank('PUT', `/api/transfers/${id}`, {
+      token: u.token,
+      body: { metadata: { constructor: 'put' } },
+    });
     expect(put.status, put.text).toBe(200);
-    const post = await bank('POST', `/api/transfers/${id}`, { token: u.token, body: { metadata: { valueOf: 'post' } } });
+    const post = await bank('POST', `/api/transfers/${id}`, {
+      token: u.token,
+      body: { metadata: { valueOf: 'post' } },
+    });
     expect(post.status, post.text).toBe(200);
     const read = await bank('GET', `/api/transfers/${id}`, { token: u.token });
     expect(read.body.metadata).toEqual(post.body.metadata);
@@ -31,7 +47,10 @@ describe('map keys named like Object.prototype members', () => {
     const u = await newUser();
     const team = await newTeam(u);
     for (const path of ['/v1/notes', `/v1/teams/${team.path}/notes`]) {
-      const res = await notes('POST', path, { token: u.token, body: { content: 'x', noteFeatures: prototypeKeys } });
+      const res = await notes('POST', path, {
+        token: u.token,
+        body: { content: 'x', noteFeatures: prototypeKeys },
+      });
       expect(res.status, res.text).toBe(200);
     }
   });
@@ -39,9 +58,17 @@ describe('map keys named like Object.prototype members', () => {
   it('`__proto__` is refused (422): JavaScript objects and the DynamoDB marshaller would drop it', async () => {
     const u = await newUser();
     const raw = '{"amount":5,"currency":"usd","destination":"a","metadata":{"__proto__":"x"}}';
-    const res = await bank('POST', '/api/transfers', { token: u.token, raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await bank('POST', '/api/transfers', {
+      token: u.token,
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectError(res, 422);
-    const note = await notes('POST', '/v1/notes', { token: u.token, raw: '{"noteFeatures":{"__proto__":"x"}}', headers: { 'Content-Type': 'application/json' } });
+    const note = await notes('POST', '/v1/notes', {
+      token: u.token,
+      raw: '{"noteFeatures":{"__proto__":"x"}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(note.status, note.text).toBe(422);
     expect((await bank('GET', '/api/transfers', { token: u.token })).body.data).toEqual([]);
   });
@@ -51,12 +78,18 @@ describe('currency', () => {
   it('is exactly three ASCII letters before the ISO 4217 check (no case folding into ASCII)', async () => {
     const u = await newUser();
     for (const currency of ['uſd', 'ınr', 'US D', 'usdd', 'us', 'ｕｓｄ', 'USD\u0000']) {
-      const res = await bank('POST', '/api/transfers', { token: u.token, body: { amount: 5, currency, destination: 'a' } });
+      const res = await bank('POST', '/api/transfers', {
+        token: u.token,
+        body: { amount: 5, currency, destination: 'a' },
+      });
       expectError(res, 422, ['currency']);
     }
     const listed = await bank('GET', '/api/transfers?currency=%C5%BFsd', { token: u.token });
     expect(listed.status).toBe(400);
-    const ok = await bank('POST', '/api/transfers', { token: u.token, body: { amount: 5, currency: 'UsD', destination: 'a' } });
+    const ok = await bank('POST', '/api/transfers', {
+      token: u.token,
+      body: { amount: 5, currency: 'UsD', destination: 'a' },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.currency).toBe('usd');
   });
@@ -94,7 +127,9 @@ describe('image uploads', () => {
     gifJs.write('/*', 6, 'latin1');
     const gifJsBody = Buffer.concat([gifJs, Buffer.from('*/=1;alert(document.domain);')]);
     for (const data of [pngHtml, gifJsBody]) {
-      const res = await upload(u.token, note.body.id, [{ name: 'image', filename: 'a.png', type: 'image/png', data }]);
+      const res = await upload(u.token, note.body.id, [
+        { name: 'image', filename: 'a.png', type: 'image/png', data },
+      ]);
       expect(res.status, res.text).toBe(415);
       expect(res.body.errors).toEqual([expect.objectContaining({ field: 'image' })]);
     }
@@ -104,10 +139,12 @@ describe('image uploads', () => {
   // (deployed: the CloudFront response headers policy of template.yaml, deploy branch). Until it is
   // merged this is `it.fails`: it passes while the headers are missing, and fails (turn it into
   // `it`) once they are served.
-  it.fails('an image is served as its detected type with nosniff and CSP default-src \'none\'', async () => {
+  it.fails("an image is served as its detected type with nosniff and CSP default-src 'none'", async () => {
     const u = await newUser();
     const note = await notes('POST', '/v1/notes', { token: u.token, body: { content: 'x' } });
-    const res = await upload(u.token, note.body.id, [{ name: 'image', filename: 'a.gif', type: 'text/html', data: GIF }]);
+    const res = await upload(u.token, note.body.id, [
+      { name: 'image', filename: 'a.gif', type: 'text/html', data: GIF },
+    ]);
     expect(res.status, res.text).toBe(200);
     const served = await http('GET', new URL(res.body.data.link).pathname);
     expect(served.status).toBe(200);

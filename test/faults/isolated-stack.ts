@@ -4,7 +4,13 @@
 // functions/ (SDK clients read the environment when they are created).
 import { execFileSync } from 'node:child_process';
 import { ensureTable, freePort, startDynamoDbLocal } from '../../infra/local/services.ts';
-import { functionEnvironment, LOCAL_BUCKET, LOCAL_TABLE, localSecrets, type LocalStack } from '../../infra/local/stack.ts';
+import {
+  functionEnvironment,
+  LOCAL_BUCKET,
+  LOCAL_TABLE,
+  localSecrets,
+  type LocalStack,
+} from '../../infra/local/stack.ts';
 
 export interface IsolatedDynamo {
   /** The pid of DynamoDB Local's Java process (its shell guard is the parent). */
@@ -19,11 +25,22 @@ export async function startIsolatedDynamo(extraEnv: Record<string, string> = {})
     // Nothing listens on the S3 port: the routes that reach S3 do so only after the table.
     const s3Endpoint = `http://127.0.0.1:${await freePort()}`;
     const stack = {
-      dataDir: undefined, dynamoEndpoint: dynamo.endpoint, s3Endpoint, tableName: LOCAL_TABLE,
-      bucketName: LOCAL_BUCKET, secrets: localSecrets(undefined), stop: async () => {},
+      dataDir: undefined,
+      dynamoEndpoint: dynamo.endpoint,
+      s3Endpoint,
+      tableName: LOCAL_TABLE,
+      bucketName: LOCAL_BUCKET,
+      secrets: localSecrets(undefined),
+      stop: async () => {},
     } satisfies LocalStack;
-    Object.assign(process.env, functionEnvironment(stack, 'http://localhost:3000'), extraEnv, { LOCAL_DYNAMODB_ENDPOINT: dynamo.endpoint });
-    const javaPid = Number(execFileSync('pgrep', ['-P', String(dynamo.process.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    Object.assign(process.env, functionEnvironment(stack, 'http://localhost:3000'), extraEnv, {
+      LOCAL_DYNAMODB_ENDPOINT: dynamo.endpoint,
+    });
+    const javaPid = Number(
+      execFileSync('pgrep', ['-P', String(dynamo.process.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')[0],
+    );
     if (!Number.isInteger(javaPid) || javaPid <= 0) throw new Error('DynamoDB Local has no Java process');
     return { javaPid, stop: () => dynamo.stop() };
   } catch (err) {

@@ -7,27 +7,44 @@ import { handler as issueToken } from '../../functions/bank/create-mfa-token.ts'
 import { handler as startHandler } from '../../functions/bank/start-verification.ts';
 import { handler as verifyHandler } from '../../functions/bank/verify.ts';
 import { MFA_LIMITS } from '../../lib/bank/limits.ts';
-import { doc } from '../../lib/data/clients.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { invoke } from '../support/events.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { enroll, outboxCode } from '../bank/helpers.ts';
 
-const start = (u: TestUser, deviceId: string) => invoke(startHandler, {
-  method: 'POST', resource: '/api/users/{userId}/verifications', pathParameters: { userId: u.id }, token: u.token, body: { device_id: deviceId },
-});
-const verify = (u: TestUser, verificationId: string, body: unknown) => invoke(verifyHandler, {
-  method: 'POST', resource: '/api/users/{userId}/verifications/{verificationId}', pathParameters: { userId: u.id, verificationId }, token: u.token, body,
-});
+const start = (u: TestUser, deviceId: string) =>
+  invoke(startHandler, {
+    method: 'POST',
+    resource: '/api/users/{userId}/verifications',
+    pathParameters: { userId: u.id },
+    token: u.token,
+    body: { device_id: deviceId },
+  });
+const verify = (u: TestUser, verificationId: string, body: unknown) =>
+  invoke(verifyHandler, {
+    method: 'POST',
+    resource: '/api/users/{userId}/verifications/{verificationId}',
+    pathParameters: { userId: u.id, verificationId },
+    token: u.token,
+    body,
+  });
 
 /** Security events written to the log while `fn` runs. */
 async function securityEvents(fn: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
   const events: Array<Record<string, unknown>> = [];
-  const spy = vi.spyOn(logger, 'warn').mockImplementation(((message: string, extra: Record<string, unknown>) => {
+  const spy = vi.spyOn(logger, 'warn').mockImplementation(((
+    message: string,
+    extra: Record<string, unknown>,
+  ) => {
     if (message === 'security event') events.push(extra);
   }) as typeof logger.warn);
-  try { await fn(); } finally { spy.mockRestore(); }
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
   return events;
 }
 
@@ -38,15 +55,24 @@ describe('MFA abuse limits', () => {
     const u = await newUser();
     const { device } = await enroll(u, 'sms');
     for (let i = 0; i < MFA_LIMITS.starts.max; i++) expect((await start(u, device.id)).status).toBe(201);
-    const before = (await import('../../lib/bank/service.ts')).mfa;
+    const before = (await import('../../lib/bank/wiring.ts')).mfa();
     const sent = (await before.outbox(u.id)).length;
     let refused!: Awaited<ReturnType<typeof start>>;
-    const events = await securityEvents(async () => { refused = await start(u, device.id); });
+    const events = await securityEvents(async () => {
+      refused = await start(u, device.id);
+    });
     expect(refused.status, refused.raw).toBe(429);
     expect(refused.body).toMatchObject({ code: 42900 });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(2 * MFA_LIMITS.starts.windowSeconds);
-    expect(events).toEqual([expect.objectContaining({ event: 'mfa_limit_reached', userId: u.id, limit: 'starts', subject: device.id })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        event: 'mfa_limit_reached',
+        userId: u.id,
+        limit: 'starts',
+        subject: device.id,
+      }),
+    ]);
     expect((await before.outbox(u.id)).length, 'a refused start sends no code').toBe(sent);
     // Another factor of the same user is not affected.
     const other = await enroll(u, 'email');
@@ -69,10 +95,19 @@ describe('MFA abuse limits', () => {
     const v = await start(u, device.id);
     const code = await outboxCode(u.id, v.body.id);
     let locked!: Awaited<ReturnType<typeof verify>>;
-    const events = await securityEvents(async () => { locked = await verify(u, v.body.id, { code }); });
+    const events = await securityEvents(async () => {
+      locked = await verify(u, v.body.id, { code });
+    });
     expect(locked.status, locked.raw).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(events).toEqual([expect.objectContaining({ event: 'mfa_limit_reached', userId: u.id, limit: 'codeFailures', subject: device.id })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        event: 'mfa_limit_reached',
+        userId: u.id,
+        limit: 'codeFailures',
+        subject: device.id,
+      }),
+    ]);
     // Refused without a look at the code: the verification itself is still pending, not failed.
     expect((await verify(u, v.body.id, { code })).status).toBe(429);
   });
@@ -83,7 +118,10 @@ describe('MFA abuse limits', () => {
     const attempt = async (wrong: number) => {
       const v = await start(u, device.id);
       const code = await outboxCode(u.id, v.body.id);
-      for (let j = 0; j < wrong; j++) expect((await verify(u, v.body.id, { code: code === '999999' ? '999998' : '999999' })).status).toBe(422);
+      for (let j = 0; j < wrong; j++)
+        expect((await verify(u, v.body.id, { code: code === '999999' ? '999998' : '999999' })).status).toBe(
+          422,
+        );
       return verify(u, v.body.id, { code });
     };
     // 4 x (2 wrong + 1 right): 8 failures; were the 4 right codes counted, the factor would be locked.
@@ -95,7 +133,11 @@ describe('MFA abuse limits', () => {
     const u = await newUser();
     const admin = await newUser('Admin', { admin: true });
     const issued = await invoke(issueToken, {
-      method: 'POST', resource: '/api/users/{userId}/mfa_token', pathParameters: { userId: u.id }, token: admin.token, body: {},
+      method: 'POST',
+      resource: '/api/users/{userId}/mfa_token',
+      pathParameters: { userId: u.id },
+      token: admin.token,
+      body: {},
     });
     expect(issued.status).toBe(201);
     let failures = 0;
@@ -109,10 +151,14 @@ describe('MFA abuse limits', () => {
     const { device } = await enroll(u, 'push');
     const v = await start(u, device.id);
     let locked!: Awaited<ReturnType<typeof verify>>;
-    const events = await securityEvents(async () => { locked = await verify(u, v.body.id, { mfa_token: issued.body.mfa_token }); });
+    const events = await securityEvents(async () => {
+      locked = await verify(u, v.body.id, { mfa_token: issued.body.mfa_token });
+    });
     expect(locked.status, locked.raw).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(events).toEqual([expect.objectContaining({ event: 'mfa_limit_reached', userId: u.id, limit: 'tokenFailures' })]);
+    expect(events).toEqual([
+      expect.objectContaining({ event: 'mfa_limit_reached', userId: u.id, limit: 'tokenFailures' }),
+    ]);
     // Codes of the user's factors are a limit of their own.
     expect((await verify(u, v.body.id, { code: await outboxCode(u.id, v.body.id) })).status).toBe(200);
   });
@@ -123,9 +169,15 @@ describe('no secret at rest', () => {
     const u = await newUser();
     const admin = await newUser('Admin', { admin: true });
     const key = { 'Idempotency-Key': randomUUID() };
-    const tokenCall = () => invoke(issueToken, {
-      method: 'POST', resource: '/api/users/{userId}/mfa_token', pathParameters: { userId: u.id }, token: admin.token, body: { reusable: true }, headers: key,
-    });
+    const tokenCall = () =>
+      invoke(issueToken, {
+        method: 'POST',
+        resource: '/api/users/{userId}/mfa_token',
+        pathParameters: { userId: u.id },
+        token: admin.token,
+        body: { reusable: true },
+        headers: key,
+      });
     const issued = await tokenCall();
     expect(issued.status).toBe(201);
     const replayed = await tokenCall();
@@ -143,7 +195,9 @@ describe('no secret at rest', () => {
     const items: Record<string, unknown>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await doc.send(new ScanCommand({ TableName: config.tableName, ExclusiveStartKey }));
+      const page = await documentClient().send(
+        new ScanCommand({ TableName: config.tableName, ExclusiveStartKey }),
+      );
       items.push(...(page.Items ?? []));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -151,8 +205,11 @@ describe('no secret at rest', () => {
     const found: string[] = [];
     for (const item of items) {
       const text = JSON.stringify(item);
-      for (const secret of secrets) if (text.includes(secret)) found.push(`${item.PK}/${item.SK} holds a secret`);
-      for (const code of codes) if (new RegExp(`(?<![0-9A-Za-z_-])${code}(?![0-9A-Za-z_-])`).test(text)) found.push(`${item.PK}/${item.SK} holds code ${code}`);
+      for (const secret of secrets)
+        if (text.includes(secret)) found.push(`${item.PK}/${item.SK} holds a secret`);
+      for (const code of codes)
+        if (new RegExp(`(?<![0-9A-Za-z_-])${code}(?![0-9A-Za-z_-])`).test(text))
+          found.push(`${item.PK}/${item.SK} holds code ${code}`);
     }
     expect(found).toEqual([]);
   });

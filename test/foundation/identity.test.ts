@@ -3,9 +3,9 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as getMe } from '../../functions/notes/get-me.ts';
 import { handler as listTeams } from '../../functions/notes/list-teams.ts';
-import { doc } from '../../lib/data/clients.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
-import { identity } from '../../lib/identity/service.ts';
+import { identity } from '../../lib/identity/wiring.ts';
 import { hashToken } from '../../lib/identity/tokens.ts';
 import { invoke } from '../support/events.ts';
 import { newTeam, newUser } from '../support/identity.ts';
@@ -43,16 +43,16 @@ describe('GET /v1/me', () => {
   it('a revoked token stops working at once', async () => {
     const u = await newUser();
     expect((await invoke(getMe, { method: 'GET', resource: '/v1/me', token: u.token })).status).toBe(200);
-    expect(await identity.revokeToken(u.token)).toBe(true);
+    expect(await identity().revokeToken(u.token)).toBe(true);
     expect((await invoke(getMe, { method: 'GET', resource: '/v1/me', token: u.token })).status).toBe(401);
   });
 
   it('tokens carry 256 random bits and are stored only as a hash', async () => {
     const u = await newUser();
     expect(Buffer.from(u.token.slice(4), 'base64url')).toHaveLength(32);
-    const stored = await doc.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: identityKeys.token(hashToken(u.token)) }));
+    const stored = await documentClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: identityKeys.token(hashToken(u.token)) }));
     expect(stored.Item?.userId).toBe(u.id);
-    const everything = await doc.send(new QueryCommand({ TableName: process.env.TABLE_NAME, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `TOKENS#${u.id}` } }));
+    const everything = await documentClient().send(new QueryCommand({ TableName: process.env.TABLE_NAME, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `TOKENS#${u.id}` } }));
     expect(JSON.stringify(everything.Items)).not.toContain(u.token);
     expect(JSON.stringify(everything.Items)).not.toContain(u.token.slice(4));
   });

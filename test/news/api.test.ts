@@ -4,17 +4,18 @@
 // news list is global), and its tests run in order.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { metered } from '../../lib/data/metering.ts';
-import { config } from '../../lib/config.ts';
-import { DynamoNewsStore } from '../../lib/news/dynamo-store.ts';
+import { DynamoImportStore } from '../../lib/news/adapters/dynamo-import.ts';
+import { DynamoNewsReader } from '../../lib/news/adapters/dynamo-reader.ts';
 import { importNews, ImportValidationError } from '../../lib/news/import.ts';
-import { news } from '../../lib/news/service.ts';
+import { news } from '../../lib/news/wiring.ts';
 import { generateNewsData } from '../../infra/seed/news.ts';
 import { http, type HttpResponse } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
 import { article, articles, dataSet, newestFirst, users } from './data.ts';
 
 const local = process.env.TEST_BASE_URL === process.env.LOCAL_RUNNER_URL;
-const store = new DynamoNewsStore(() => config.tableName);
+const store = new DynamoImportStore();
+const reader = new DynamoNewsReader();
 const BUDGET = { news: 2, latest: 2, article: 2, summary: 2, tag: 2, tagSummary: 2, user: 3, userSummary: 3 } as const;
 
 async function get(path: string, budget?: number): Promise<HttpResponse> {
@@ -196,9 +197,9 @@ describe('import', () => {
     expect(text).toContain('articles[0] (id 903) authors.1');
     expect(text).toContain('articles (id 904) tags: unknown tag 777777');
     expect(text).toContain('articles[2] (id 905) (record): unknown field(s) colour');
-    expect(await store.getUser(901)).toBeUndefined();
-    expect(await store.getArticle(904)).toBeUndefined();
-    expect((await news.newsPage(1, 5)).articlesCount).toBe(45);
+    expect(await reader.getUser(901)).toBeUndefined();
+    expect(await reader.getArticle(904)).toBeUndefined();
+    expect((await news().newsPage(1, 5)).articlesCount).toBe(45);
     expect(await importNews({ articles: 'nope' }, store).catch((e) => e.message)).toMatch(/document articles/);
   });
 
@@ -239,8 +240,8 @@ describe('paging cost does not depend on the page number', () => {
     const summary = await importNews(big, store);
     console.log(`imported 2,000 articles in ${((performance.now() - started) / 1000).toFixed(1)} s (${summary.writes} writes)`);
     expect(summary.articlesTotal).toBe(2046);
-    const first = await metered(() => news.newsPage(1, 5));
-    const deep = await metered(() => news.newsPage(400, 5));
+    const first = await metered(() => news().newsPage(1, 5));
+    const deep = await metered(() => news().newsPage(400, 5));
     expect(first.meter.requests).toBe(1);
     expect(deep.meter.requests).toBe(first.meter.requests);
     expect(deep.result.articles).toHaveLength(5);

@@ -10,13 +10,14 @@ import { handler as getHistory } from '../../functions/notes/get-history.ts';
 import { handler as getNote } from '../../functions/notes/get-note.ts';
 import { handler as updateNote } from '../../functions/notes/update-note.ts';
 import { handler as uploadImage } from '../../functions/notes/upload-note-image.ts';
-import { doc, s3 } from '../../lib/data/clients.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { s3Client } from '../../lib/data/s3.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
 import { invoke } from '../support/events.ts';
 import { newUser } from '../support/identity.ts';
 import { multipart, PNG } from './helpers.ts';
 
-const partition = async (shortId: string) => (await doc.send(new QueryCommand({
+const partition = async (shortId: string) => (await documentClient().send(new QueryCommand({
   TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
 }))).Items ?? [];
 
@@ -43,7 +44,7 @@ describe('Notes handlers with API Gateway events', () => {
     const uploaded = await invoke(uploadImage, { method: 'POST', resource: '/v1/notes/{noteId}/images', pathParameters: { noteId: id }, token: me.token, headers: form.headers, body: form.raw });
     expect(uploaded.status).toBe(200);
     const key = uploaded.body.data.link.slice(`${process.env.IMAGE_BASE_URL}/`.length);
-    const object = await s3.send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }));
+    const object = await s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }));
     expect(object.ContentType).toBe('image/png');
     expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PNG);
 
@@ -51,6 +52,6 @@ describe('Notes handlers with API Gateway events', () => {
     expect((await invoke(deleteNote, { method: 'DELETE', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token })).status).toBe(204);
     expect(await partition(shortId)).toEqual([]);
     expect((await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body).toEqual([]);
-    await expect(s3.send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }))).rejects.toThrow();
+    await expect(s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }))).rejects.toThrow();
   });
 });

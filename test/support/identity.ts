@@ -1,17 +1,17 @@
 // Users, teams and tokens for tests, made through the same identity service the admin CLI uses.
 import { randomUUID } from 'node:crypto';
-import { identity } from '../../lib/identity/service.ts';
+import { identity } from '../../lib/identity/wiring.ts';
 
 export interface TestUser { id: string; name: string; userPath: string; token: string }
 
 export async function newUser(name = 'Test User', opts: { admin?: boolean } = {}): Promise<TestUser> {
-  const user = await identity.createUser({ name, email: `${randomUUID().slice(0, 8)}@example.test`, userPath: `u-${randomUUID().slice(0, 12)}` });
-  if (opts.admin) await identity.grantRole(user.id, 'admin');
-  return { id: user.id, name: user.name, userPath: user.userPath, token: await identity.issueToken(user.id) };
+  const user = await identity().createUser({ name, email: `${randomUUID().slice(0, 8)}@example.test`, userPath: `u-${randomUUID().slice(0, 12)}` });
+  if (opts.admin) await identity().grantRole(user.id, 'admin');
+  return { id: user.id, name: user.name, userPath: user.userPath, token: await identity().issueToken(user.id) };
 }
 
 export async function newTeam(owner: TestUser, members: TestUser[] = [], name = 'Test Team') {
-  const team = await identity.createTeam({ ownerId: owner.id, path: `t-${randomUUID().slice(0, 12)}`, name, visibility: 'private' });
-  for (const m of members) await identity.addMember(team.path, m.id);
+  const team = await identity().createTeam({ ownerId: owner.id, path: `t-${randomUUID().slice(0, 12)}`, name, visibility: 'private' });
+  for (const m of members) await identity().addMember(team.path, m.id);
   return team;
 }

@@ -1,11 +1,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { print } from '../program.ts';
+import { FACTOR_KINDS as KINDS } from '../../../lib/bank/model.ts';
+import { mfa } from '../../../lib/bank/wiring.ts';
+import { identity } from '../../../lib/identity/wiring.ts';
+import { print } from '../print.ts';
 
-const KINDS = ['sms', 'voice', 'otp', 'push', 'email', 'device'] as const;
 const kind = (v: string) => { if (!(KINDS as readonly string[]).includes(v)) throw new InvalidArgumentError(`one of ${KINDS.join(', ')}`); return v as (typeof KINDS)[number]; };
 const nonEmpty = (v: string) => { if (!v.trim()) throw new InvalidArgumentError('must not be empty'); return v; };
-const mfa = async () => (await import('../../../lib/bank/service.ts')).mfa;
-const identity = async () => (await import('../../../lib/identity/service.ts')).identity;
 
 /** The domain's validation errors as one readable message. */
 const explain = (err: unknown): Error => {
@@ -22,13 +22,13 @@ export function registerBankCommands(program: Command): void {
     .option('--phone <e164>', 'phone number for sms/voice, e.g. +15551234567')
     .option('--email <address>', 'email address for email')
     .action(async (o) => {
-      const user = await (await identity()).getUser(o.user);
+      const user = await identity().getUser(o.user);
       if (!user) throw new Error(`unknown user ${o.user}`);
-      const enrolled = await (await mfa()).enroll({ userId: user.id, kind: o.kind, name: o.name, phone: o.phone, email: o.email, account: user.email ?? user.userPath }).catch((err) => { throw explain(err); });
+      const enrolled = await mfa().enroll({ userId: user.id, kind: o.kind, name: o.name, phone: o.phone, email: o.email, account: user.email ?? user.userPath }).catch((err) => { throw explain(err); });
       print(enrolled);
     });
 
   program.command('outbox').description('pending verification codes sent to a user through the outbox sender (local stand-in for sms/voice/email/push)')
     .requiredOption('--user <id>', 'user id')
-    .action(async (o) => print(await (await mfa()).outbox(o.user)));
+    .action(async (o) => print(await mfa().outbox(o.user)));
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { print } from '../program.ts';
+import { importIntoTable } from '../../../lib/news/wiring.ts';
+import { print } from '../print.ts';
 
 /** News API admin commands (registered by infra/admin/program.ts). */
 export function registerNewsCommands(program: Command): void {
@@ -9,11 +10,8 @@ export function registerNewsCommands(program: Command): void {
     .action(async (file: string) => {
       let input: unknown;
       try { input = JSON.parse(readFileSync(file, 'utf8')); } catch (err) { throw new Error(`cannot read ${file} as JSON: ${(err as Error).message}`); }
-      const { importNews } = await import('../../../lib/news/import.ts');
-      const { DynamoNewsStore } = await import('../../../lib/news/dynamo-store.ts');
-      const { config } = await import('../../../lib/config.ts');
       let shown = -1;
-      const summary = await importNews(input, new DynamoNewsStore(() => config.tableName), {
+      const summary = await importIntoTable(input, {
         progress: (phase, done, total) => {
           const pct = Math.floor((done / Math.max(total, 1)) * 100);
           if (pct !== shown || done === total) { shown = pct; process.stderr.write(`\r${phase}: ${done}/${total} (${pct}%)${done === total ? '\n' : ''}`); }

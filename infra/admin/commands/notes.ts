@@ -1,22 +1,19 @@
 // Notes admin commands: list, create, show and delete notes and read history on behalf of a user
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
-import { print } from '../program.ts';
+import { presentNote, presentSingleNote } from '../../../lib/notes/present.ts';
+import { notesWithImages as notes } from '../../../lib/notes/wiring.ts';
+import { print } from '../print.ts';
 
 const noteRef = (v: string) => { if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new InvalidArgumentError('a note id or shortId'); return v; };
 const limit = (v: string) => { const n = Number(v); if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('an integer from 1 to 1000'); return n; };
-const lib = async () => {
-  const [{ notes }, { presentNote, presentSingleNote }] = await Promise.all([import('../../../lib/notes/service.ts'), import('../../../lib/notes/present.ts')]);
-  return { notes, presentNote, presentSingleNote };
-};
 
 export function registerNotesCommands(program: Command): void {
   program.command('list-notes').description("list a user's personal notes, or a team's notes (as one of its members)")
     .requiredOption('--user <id>', 'user id (owner, or a member of --team)')
     .option('--team <path>', 'team path')
     .action(async (o) => {
-      const { notes, presentNote } = await lib();
-      const list = o.team ? await notes.listTeamNotes(o.user, o.team) : await notes.listNotes(o.user);
+      const list = o.team ? await notes().listTeamNotes(o.user, o.team) : await notes().listNotes(o.user);
       print(list.map(presentNote));
     });
 
@@ -26,23 +23,21 @@ export function registerNotesCommands(program: Command): void {
     .option('--title <title>', 'explicit title')
     .option('--content <text>', 'content (markdown)', '')
     .action(async (o) => {
-      const { notes, presentSingleNote } = await lib();
-      print(presentSingleNote(await notes.createNote(o.user, { title: o.title, content: o.content }, o.team)));
+      print(presentSingleNote(await notes().createNote(o.user, { title: o.title, content: o.content }, o.team)));
     });
 
   program.command('show-note').description('show a note as the given user sees it (records a history entry)')
     .requiredOption('--user <id>', 'user id')
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
-      const { notes, presentSingleNote } = await lib();
-      print(presentSingleNote(await notes.getNote(o.user, o.note)));
+      print(presentSingleNote(await notes().getNote(o.user, o.note)));
     });
 
   program.command('delete-note').description('delete a note with its history entries and images, as the given user')
     .requiredOption('--user <id>', 'user id (owner, or a member of the note\'s team)')
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
-      await (await lib()).notes.deleteNote(o.user, o.note);
+      await notes().deleteNote(o.user, o.note);
       print({ deleted: o.note });
     });
 
@@ -50,7 +45,6 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', 'user id')
     .option('--limit <n>', 'at most n entries (1..1000)', limit, 1000)
     .action(async (o) => {
-      const { notes, presentNote } = await lib();
-      print((await notes.history(o.user, o.limit)).map(presentNote));
+      print((await notes().history(o.user, o.limit)).map(presentNote));
     });
 }

@@ -5,7 +5,7 @@ const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({ Au
 
 /** Bank API routes for npm run bench, with the issue's DynamoDB-request budgets (self calls). */
 export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<BenchRoute[]> => {
-  const { mfa } = await import('../../../lib/bank/service.ts');
+  const mfa = (await import('../../../lib/bank/wiring.ts')).mfa();
   const user = await ctx.newUser('Bench Bank');
   const auth = { Authorization: `Bearer ${user.token}` };
   const n = ctx.iterations;

@@ -7,12 +7,10 @@ const ID_BASE = 1_000_000;
 const ARTICLES = 10_000;
 
 export const scenarios: BenchScenarios = async () => {
-  const { importNews } = await import('../../../lib/news/import.ts');
-  const { DynamoNewsStore } = await import('../../../lib/news/dynamo-store.ts');
-  const { config } = await import('../../../lib/config.ts');
+  const { importIntoTable } = await import('../../../lib/news/wiring.ts');
   const data = generateNewsData({ users: 200, tags: 20, articles: ARTICLES, idBase: ID_BASE });
   const started = performance.now();
-  await importNews(data, new DynamoNewsStore(() => config.tableName));
+  await importIntoTable(data);
   process.stderr.write(`news: imported ${ARTICLES} articles in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
   const article = (i: number) => ID_BASE + 1 + (i % ARTICLES);

@@ -1,0 +1,199 @@
+// DynamoDB adapter of the factors: enrolled devices, verifications, recovery mfa_tokens and the
+// local code outbox, all in the user's partition but the tokens (keyed by their hash).
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../data/dynamo.ts';
+import { conditional, storeFailure } from '../../data/failures.ts';
+import { bankKeys as k } from '../../data/keys.ts';
+import { DAY_SECONDS, type Device, type MfaTokenRecord, type OutboxEntry, type Verification, type VerificationStatus } from '../model.ts';
+import type { LimitSlot } from '../limits.ts';
+import type { Approval, Completion, FactorStore, StepUp } from '../ports.ts';
+import { complete, consumeStepUp, pick, table, transact, type Item, type TransactItem, type Write } from './dynamo-writes.ts';
+import { LIMIT_ATTEMPTS, LimitRefusal, countWrite, releaseWrite, settleLimit, takeLimitSlot } from './dynamo-limits.ts';
+import { lost } from './lost.ts';
+
+const DEVICE_FIELDS = [
+  'id', 'userId', 'kind', 'name', 'default', 'created', 'last_used', 'address', 'sealedSecret', 'lastStep',
+] as const;
+const VERIFICATION_FIELDS = [
+  'id', 'userId', 'deviceId', 'kind', 'status', 'attempts', 'created', 'expires_at', 'codeHash', 'sealedSecret',
+  'approvedAt', 'consumedAt',
+] as const;
+const TOKEN_FIELDS = ['tokenHash', 'userId', 'reusable', 'expires_at', 'created'] as const;
+const OUTBOX_FIELDS = ['userId', 'verificationId', 'deviceId', 'channel', 'to', 'code', 'sent', 'expires_at'] as const;
+
+export class DynamoFactorStore implements FactorStore {
+  async putDevice(d: Device): Promise<void> {
+    await conditional(documentClient().send(new PutCommand({
+      TableName: table(), Item: { ...k.device(d.userId, d.id), type: 'device', ...d }, ConditionExpression: 'attribute_not_exists(PK)',
+    })), lost.state);
+  }
+
+  async getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
+    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: k.device(userId, deviceId) }));
+    return Item ? pick<Device>(Item, DEVICE_FIELDS) : undefined;
+  }
+
+  async listDevices(userId: string): Promise<Device[]> {
+    return (await queryPrefix(userId, k.devicePrefix)).map((i) => pick<Device>(i, DEVICE_FIELDS));
+  }
+
+  async deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
+    await transact([
+      consumeStepUp(stepUp, lost.stepUp),
+      {
+        item: { Delete: { TableName: table(), Key: k.device(userId, deviceId), ConditionExpression: 'attribute_exists(PK)' } },
+        lost: lost.device,
+      },
+    ]);
+  }
+
+  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.writeVerification(v, opts);
+      } catch (err) {
+        if (!(err instanceof LimitRefusal && opts.start) || attempt === LIMIT_ATTEMPTS) throw err;
+        await settleLimit(opts.start, err.old, v.created);
+      }
+    }
+  }
+
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+    return takeLimitSlot(slot, now);
+  }
+
+  private async writeVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+    const ttl = v.expires_at + DAY_SECONDS;
+    const o = opts.outbox;
+    const outbox: Write[] = o
+      ? [{
+        item: { Put: { TableName: table(), Item: { ...k.outbox(o.userId, o.sent * 1000, o.verificationId), type: 'outbox', ...o, ttl: o.expires_at } } },
+        lost: lost.state,
+      }]
+      : [];
+    await transact([
+      ...(opts.start ? [countWrite(opts.start)] : []),
+      {
+        item: {
+          Put: {
+            TableName: table(), Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        lost: lost.state,
+      },
+      ...outbox,
+      ...complete(opts.completion, lost.key),
+    ]);
+  }
+
+  async getVerification(userId: string, verificationId: string, tokenHash?: string) {
+    const verificationKey = k.verification(userId, verificationId);
+    if (!tokenHash) {
+      const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }));
+      return { verification: Item ? pick<Verification>(Item, VERIFICATION_FIELDS) : undefined };
+    }
+    const { Responses } = await documentClient().send(new BatchGetCommand({
+      RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
+    }));
+    const items = Responses?.[table()] ?? [];
+    const verification = items.find((i) => i.SK === verificationKey.SK);
+    const token = items.find((i) => i.SK === k.mfaTokenSk);
+    return {
+      verification: verification ? pick<Verification>(verification, VERIFICATION_FIELDS) : undefined,
+      token: token ? pick<MfaTokenRecord>(token, TOKEN_FIELDS) : undefined,
+    };
+  }
+
+  async recordFailure(v: Verification, attempts: number, status: VerificationStatus): Promise<void> {
+    await conditional(documentClient().send(new UpdateCommand({
+      TableName: table(), Key: k.verification(v.userId, v.id),
+      UpdateExpression: 'SET attempts = :attempts, #status = :status',
+      ConditionExpression: 'attempts = :seen AND #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':attempts': attempts, ':status': status, ':seen': v.attempts, ':pending': 'pending' },
+    })), lost.state);
+  }
+
+  async approve(v: Verification, a: Approval): Promise<void> {
+    const otp = a.step !== undefined;
+    await transact([
+      {
+        item: {
+          Update: {
+            TableName: table(), Key: k.verification(v.userId, v.id),
+            UpdateExpression: 'SET #status = :approved, approvedAt = :now',
+            ConditionExpression: 'attempts = :seen AND #status = :pending AND expires_at > :now',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':approved': 'approved', ':now': a.now, ':seen': v.attempts, ':pending': 'pending' },
+          },
+        },
+        lost: lost.state,
+      },
+      {
+        item: {
+          Update: {
+            TableName: table(), Key: k.device(v.userId, v.deviceId),
+            UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
+            ConditionExpression: otp
+              ? 'attribute_exists(PK) AND (attribute_not_exists(lastStep) OR lastStep = :null OR lastStep < :step)'
+              : 'attribute_exists(PK)',
+            ExpressionAttributeValues: otp ? { ':now': a.now, ':step': a.step, ':null': null } : { ':now': a.now },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        // A device update that failed because the device is gone is not a replay.
+        lost: (old) => (otp && old ? lost.replay() : lost.device()),
+      },
+      ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
+      ...(a.release ? [releaseWrite(a.release)] : []),
+      ...complete(a.completion, lost.key),
+    ]);
+  }
+
+  async putMfaToken(t: MfaTokenRecord, completion?: Completion): Promise<void> {
+    await transact([
+      {
+        item: {
+          Put: {
+            TableName: table(), Item: { ...k.mfaToken(t.tokenHash), type: 'mfa_token', ...t, ttl: t.expires_at },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        lost: lost.state,
+      },
+      ...complete(completion, lost.key),
+    ]);
+  }
+
+  async listOutbox(userId: string, now: number): Promise<OutboxEntry[]> {
+    const items = await queryPrefix(userId, k.outboxPrefix);
+    return items.filter((i) => Number(i.expires_at) > now).map((i) => pick<OutboxEntry>(i, OUTBOX_FIELDS));
+  }
+}
+
+function useToken(tokenHash: string, consume: boolean, now: number): Write {
+  const condition = { ConditionExpression: 'attribute_exists(PK) AND expires_at > :now', ExpressionAttributeValues: { ':now': now } };
+  const item: TransactItem = consume
+    ? { Delete: { TableName: table(), Key: k.mfaToken(tokenHash), ...condition } }
+    : { ConditionCheck: { TableName: table(), Key: k.mfaToken(tokenHash), ...condition } };
+  return { item, lost: lost.token };
+}
+
+async function queryPrefix(userId: string, prefix: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  try {
+    do {
+      const page = await documentClient().send(new QueryCommand({
+        TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': k.bankPartition(userId), ':prefix': prefix }, ExclusiveStartKey: start,
+      }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } catch (err) {
+    throw storeFailure(err);
+  }
+  return items;
+}

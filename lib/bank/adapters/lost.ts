@@ -1,0 +1,19 @@
+// The errors every Bank adapter (DynamoDB and in memory) throws for a conditional write that lost,
+// so both honour the same contract (test/contract/bank.ts).
+import { BadInput, Conflict, KeyInUse, NotFound, StepUpRequired } from '../../domain/errors.ts';
+import type { ConflictReason } from '../ports.ts';
+
+const conflict = (reason: ConflictReason) => () =>
+  new Conflict('A concurrent request changed the same resource; retry', { reason });
+
+export const lost = {
+  stepUp: () => new StepUpRequired('The step-up verification is not approved, recent and unused'),
+  key: () => new KeyInUse('The Idempotency-Key was taken over by another request; retry'),
+  version: conflict('version'),
+  state: conflict('state'),
+  replay: conflict('replay'),
+  token: conflict('token'),
+  device: () => new NotFound('The factor does not exist'),
+  /** A listing's cursor that does not name a transfer of the caller. */
+  cursor: () => new BadInput('The cursor does not name one of your transfers', { reason: 'cursor' }),
+};

@@ -1,0 +1,98 @@
+// The Bank ports: what the domain needs from storage and delivery. Adapters in ./adapters implement
+// them (dynamo-*: DynamoDB, memory-*: in memory for tests; *-sender: code delivery); ./wiring.ts
+// picks them. Failure convention (lib/data/failures.ts): a conditional write that loses throws a
+// domain error: Conflict with the reason below, StepUpRequired, KeyInUse or NotFound.
+import type { Completion } from '../domain/idempotency.ts';
+import type { LimitSlot } from './limits.ts';
+import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification, VerificationStatus } from './model.ts';
+
+/** Consume an approved, unused verification of `userId` approved at or after `approvedSince`. */
+export interface StepUp { userId: string; verificationId: string; approvedSince: number; now: number }
+
+export type { Completion, IdempotencyRecord, IdempotencyStore, StoredResponse } from '../domain/idempotency.ts';
+
+/**
+ * Reasons of a Conflict thrown by a store: `version` (the transfer changed since read), `replay`
+ * (a TOTP step not after the factor's last), `token` (the mfa_token is gone or expired), `state`
+ * (the verification changed, or a concurrent transaction won). A failed step-up is StepUpRequired,
+ * a lost Idempotency-Key KeyInUse, a missing factor NotFound.
+ */
+export type ConflictReason = 'version' | 'replay' | 'token' | 'state';
+
+export interface ListQuery {
+  userId: string;
+  by: 'created' | 'amount';
+  descending: boolean;
+  limit: number;
+  /** Position: strictly after (in the listing's order) or strictly before this transfer id. */
+  after?: string;
+  before?: string;
+  currency?: string;
+  destination?: string;
+  /** Inclusive bounds. */
+  created: { gte?: number; lte?: number };
+  amount: { gte?: number; lte?: number };
+  /** Lower-case search text. */
+  q?: string;
+}
+
+/** `resumeFrom`: the read bound was hit; the listing continues after (before) this transfer id. */
+export interface ListPage { data: TransferRecord[]; hasMore: boolean; resumeFrom?: string }
+
+export interface Approval {
+  now: number;
+  /** otp: the accepted time step, which must be after the factor's last one. */
+  step?: number;
+  /** mfa_token used instead of a code: deleted when single-use, else checked. */
+  token?: { tokenHash: string; consume: boolean };
+  completion?: Completion;
+  /** The failure counted before the proof was checked, given back since the proof was right. */
+  release?: LimitSlot;
+}
+
+export interface TransferStore {
+  /** Writes a new transfer (consuming the step-up, completing the key, in one transaction). */
+  putTransfer(transfer: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void>;
+  getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined>;
+  /** Writes the next version of a transfer; Conflict('version') when it changed meanwhile. */
+  saveTransfer(transfer: TransferRecord, completion?: Completion): Promise<void>;
+  /** BadInput when the cursor does not name a transfer of the user. */
+  listTransfers(query: ListQuery): Promise<ListPage>;
+}
+
+export interface FactorStore {
+  putDevice(device: Device): Promise<void>;
+  getDevice(userId: string, deviceId: string): Promise<Device | undefined>;
+  /** Oldest first. */
+  listDevices(userId: string): Promise<Device[]>;
+  /** NotFound when there is no such factor; StepUpRequired when the step-up does not hold. */
+  deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void>;
+
+  /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
+  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void>;
+  /** Counts one event of a limit (lib/bank/limits.ts); LimitReached, nothing counted, past it. */
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<void>;
+  /** The verification and, when asked, an mfa_token, in one read. */
+  getVerification(userId: string, verificationId: string, tokenHash?: string):
+    Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
+  /** Records a failed attempt if the verification is still as read; Conflict('state') otherwise. */
+  recordFailure(verification: Verification, attempts: number, status: VerificationStatus): Promise<void>;
+  /** Conflict('state' | 'replay' | 'token'), or NotFound when the factor was deleted. */
+  approve(verification: Verification, approval: Approval): Promise<void>;
+
+  putMfaToken(token: MfaTokenRecord, completion?: Completion): Promise<void>;
+  /** Codes in the outbox that have not expired at `now`, in sending order. */
+  listOutbox(userId: string, now: number): Promise<OutboxEntry[]>;
+}
+
+export interface CodeMessage { device: Device; verificationId: string; code: string; sent: number; expires_at: number }
+
+export interface CodeSender {
+  /** The outbox entry to store with the verification (in its transaction), or undefined if delivered. */
+  stored(message: CodeMessage): OutboxEntry | undefined;
+  /** Delivers the code once the verification is stored (so a refused start sends nothing). */
+  deliver(message: CodeMessage): Promise<void>;
+}
+
+/** Who is an admin (the identity directory answers). */
+export interface Admins { isAdmin(userId: string): Promise<boolean> }

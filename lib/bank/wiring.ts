@@ -1,0 +1,35 @@
+// The one place the Bank's adapters are chosen and handed to its domain. Nothing is built before
+// first use, and each service has its own getter, so a function bundles only the adapters (and AWS
+// clients) of the services it calls: only StartVerification reaches the SNS/SES sender.
+import { config } from '../config.ts';
+import { systemClock } from '../domain/clock.ts';
+import { once } from '../domain/once.ts';
+import { identity } from '../identity/wiring.ts';
+import { BankAccess } from './access.ts';
+import { awsCodeSender } from './adapters/aws-code-sender.ts';
+import { DynamoFactorStore } from './adapters/dynamo-factors.ts';
+import { DynamoIdempotencyStore } from './adapters/dynamo-idempotency.ts';
+import { DynamoTransferStore } from './adapters/dynamo-transfers.ts';
+import { outboxSender } from './adapters/outbox-sender.ts';
+import { IdempotencyKeys } from './idempotency.ts';
+import { MfaService } from './mfa.ts';
+import type { CodeSender } from './ports.ts';
+import { TransferService } from './transfers.ts';
+
+export const transfers = once(() => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock));
+
+/** Factors, verifications and mfa_tokens; codes go to the outbox (no delivery client bundled). */
+export const mfa = once(() => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock));
+
+/** The same, delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
+export const verifications = once(() => {
+  const sender = (): CodeSender => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
+  return new MfaService(new DynamoFactorStore(), sender, systemClock);
+});
+
+export const idempotencyKeys = once(() => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock));
+
+/** Self-or-admin checks, answered by the identity directory. */
+export const access = once(() => new BankAccess({
+  isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
+}));

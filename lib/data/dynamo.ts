@@ -1,0 +1,24 @@
+// The DynamoDB client, created on first use (so a process can set its environment first, and a
+// function that never reads the table never builds it). Endpoint and region come only from the
+// standard SDK environment (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): no "if local" here.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { failFast, reportUnavailable } from './fail-fast.ts';
+import { countDynamoRequests } from './metering.ts';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/** The document client of this container. */
+export function documentClient(): DynamoDBDocumentClient {
+  if (!client) {
+    // Timeouts and bounded retries; unavailability becomes Unavailable (lib/data/fail-fast.ts).
+    const dynamo = reportUnavailable(new DynamoDBClient(failFast('dynamodb')), 'DynamoDB');
+    countDynamoRequests(dynamo);
+    // convertClassInstanceToMap: a map from JSON.parse with a key named `constructor` is not a
+    // plain object to the marshaller's eyes; it is stored as the map it is.
+    client = DynamoDBDocumentClient.from(dynamo, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+    });
+  }
+  return client;
+}

@@ -1,0 +1,22 @@
+// The one place the News adapters are chosen and handed to its domain; built on first use.
+import { systemClock } from '../domain/clock.ts';
+import { once } from '../domain/once.ts';
+import { logger } from '../http/logger.ts';
+import { DynamoImportStore } from './adapters/dynamo-import.ts';
+import { DynamoNewsReader } from './adapters/dynamo-reader.ts';
+import { DynamoStatusStore } from './adapters/dynamo-status.ts';
+import { StatusCounters } from './counters.ts';
+import { importNews, type ImportOptions } from './import.ts';
+import { NewsService, StatusService } from './service.ts';
+
+/** This container's status counters (every News response is counted). */
+export const counters = once(() => new StatusCounters(
+  new DynamoStatusStore(), systemClock, (error) => logger.warn('status counters not flushed', { error }),
+));
+
+export const news = once(() => new NewsService(new DynamoNewsReader()));
+
+export const status = once(() => new StatusService(new DynamoStatusStore(), counters(), systemClock));
+
+/** import-news into the table (admin CLI, seed, bench). */
+export const importIntoTable = (input: unknown, opts?: ImportOptions) => importNews(input, new DynamoImportStore(), opts);

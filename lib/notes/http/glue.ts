@@ -1,0 +1,70 @@
+// HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
+// responses with their validators, conditional GET, If-Match, and the multipart parser of image uploads.
+import type { MiddlewareObj } from '@middy/core';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import type { Context } from 'aws-lambda';
+import { etagListed, isNotModified } from '../../http/conditional.ts';
+import type { Completion } from '../../domain/idempotency.ts';
+import { idempotent } from '../../http/idempotency.ts';
+import { ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpRequest, type HttpResult } from '../../http/rest.ts';
+import { etagOf, MAX_IMAGE_BYTES, type NoteWithContent } from '../model.ts';
+import { presentSingleNote } from '../present.ts';
+import type { Precondition } from '../service.ts';
+import { notesIdempotency } from '../wiring.ts';
+
+const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
+
+/** 200 with the single note, its ETag and Last-Modified. */
+export const singleNote = (n: NoteWithContent): HttpResult => ok(presentSingleNote(n), validators(n));
+
+/** GetNote: 304 (empty) when If-None-Match lists the ETag, or, without it, If-Modified-Since is not older. */
+export function conditionalGet(headers: Record<string, string | undefined>, n: NoteWithContent): HttpResult {
+  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(n);
+}
+
+/** If-Match (strong comparison) as the domain's precondition on the note; none without the header. */
+export const ifMatch = (headers: Record<string, string | undefined>): Precondition | undefined => {
+  const header = headers['if-match'];
+  return header === undefined ? undefined : (note) => etagListed(header, etagOf(note), false);
+};
+
+const MAX_FILE_PARTS = 4;
+
+/** Anything but exactly one part named image: 422 naming each offending part. */
+function exactlyOneImage(parts: Record<string, unknown>): void {
+  const only = 'only one part, named image, is allowed';
+  const fields = Object.keys(parts).filter((name) => name !== 'image').map((field) => ({ field, message: only }));
+  if (Array.isArray(parts.image)) fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
+  if (fields.length) throw new ApiError('validation_failed', 'The multipart body must hold exactly one part, named image', { fields });
+}
+
+/** Runs a create under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts). */
+export const idempotentCreate = (
+  req: HttpRequest, work: (complete: ((created: NoteWithContent) => Completion) | undefined) => Promise<NoteWithContent>,
+): Promise<HttpResult> => idempotent(req, { keys: notesIdempotency() }, singleNote, work);
+
+/**
+ * multipart/form-data (base64 from API Gateway's binary media types); an image over the limit is 413
+ * naming it. The content type is checked here: middy's own check rejects RFC 2046 boundaries with
+ * "_", which axios (and so the official client) generates.
+ */
+export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
+  // More file parts than one are parsed (busboy would drop them silently), then refused by name.
+  const parser = httpMultipartBodyParser({ disableContentTypeCheck: true, busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: MAX_FILE_PARTS } } });
+  return {
+    before: async (request) => {
+      const type = request.event.headers?.['content-type'] ?? '';
+      if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=/i.test(type)) {
+        throw new ApiError('unsupported_media_type', 'The request body must be multipart/form-data with a part named image');
+      }
+      try {
+        await parser.before!(request as never);
+      } catch (err) {
+        if ((err as { statusCode?: number }).statusCode !== 413) throw err;
+        const description = `image must be at most ${MAX_IMAGE_BYTES} bytes`;
+        throw new ApiError('payload_too_large', description, { fields: [{ field: 'image', message: description }] });
+      }
+      exactlyOneImage(request.event.body as unknown as Record<string, unknown>);
+    },
+  };
+}

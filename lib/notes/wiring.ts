@@ -1,0 +1,31 @@
+// The one place the Notes adapters are chosen and handed to its domain; built on first use.
+// Only the functions that touch images reach the S3 adapter (and bundle the S3 client).
+import { config } from '../config.ts';
+import { systemClock } from '../domain/clock.ts';
+import { systemIds } from '../domain/ids.ts';
+import { IdempotencyKeys } from '../domain/idempotency.ts';
+import { once } from '../domain/once.ts';
+import { identity } from '../identity/wiring.ts';
+import type { ImageStore } from './ports.ts';
+import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
+import { S3ImageStore } from './adapters/s3-images.ts';
+import { NotesService } from './service.ts';
+
+const build = (images: ImageStore) => new NotesService({
+  store: new DynamoNotesStore(), images, directory: identity(), clock: systemClock, ids: systemIds,
+  imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
+});
+
+/** No image store: for operations that never touch images. */
+const noImages: ImageStore = {
+  put: () => Promise.reject(new Error('this function has no image store')),
+  deleteAll: () => Promise.reject(new Error('this function has no image store')),
+};
+
+export const notes = once(() => build(noImages));
+
+/** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
+export const notesWithImages = once(() => build(new S3ImageStore()));
+
+/** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
+export const notesIdempotency = once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));

@@ -1,0 +1,10 @@
+import { MemoryFactorStore } from '../../lib/bank/adapters/memory-factors.ts';
+import { MemoryIdempotencyStore } from '../../lib/bank/adapters/memory-idempotency.ts';
+import { MemoryBankTables } from '../../lib/bank/adapters/memory-tables.ts';
+import { MemoryTransferStore } from '../../lib/bank/adapters/memory-transfers.ts';
+import { bankContract } from './bank.ts';
+
+bankContract('in memory', () => {
+  const tables = new MemoryBankTables();
+  return { transfers: new MemoryTransferStore(tables), factors: new MemoryFactorStore(tables), keys: new MemoryIdempotencyStore(tables) };
+});
