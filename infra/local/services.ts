@@ -6,7 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { tableDefinition, type Template, loadTemplate } from './template.ts';
@@ -28,45 +34,84 @@ export const freePort = (): Promise<number> =>
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
 
-export interface DynamoLocal { endpoint: string; process: ChildProcess; stop(): Promise<void> }
+/** How long DynamoDB Local may take to answer: Java starts slowly on a busy 2-core machine. */
+export const DYNAMODB_START_LIMIT_MS = 180_000;
+
+export interface DynamoLocal {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
 
 /** Starts DynamoDB Local; `dbPath` keeps data between runs, otherwise in memory. */
-export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number } = {}): Promise<DynamoLocal> {
+export async function startDynamoDbLocal(
+  opts: { dbPath?: string; port?: number } = {},
+): Promise<DynamoLocal> {
   const emulatorDir = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
   const port = opts.port ?? (await freePort());
-  const args = [`-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`, '-jar', join(emulatorDir, 'DynamoDBLocal.jar'), '-port', String(port)];
-  if (opts.dbPath) { mkdirSync(opts.dbPath, { recursive: true }); args.push('-dbPath', opts.dbPath); } else args.push('-inMemory');
+  const args = [
+    `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(emulatorDir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+  ];
+  if (opts.dbPath) {
+    mkdirSync(opts.dbPath, { recursive: true });
+    args.push('-dbPath', opts.dbPath);
+  } else args.push('-inMemory');
   // -sharedDb: one database whatever region/credentials a client uses (the admin CLI's default region may differ).
   args.push('-sharedDb');
   // Java runs under a tiny shell guard that kills it as soon as our end of its stdin closes, so no
   // Java outlives this process, whether we stop cleanly, crash, or are killed with SIGKILL.
-  const guard = 'java "$@" </dev/null & pid=$!; trap \'kill $pid 2>/dev/null\' TERM INT; read _ || true; kill $pid 2>/dev/null; wait $pid';
-  const child = spawn('sh', ['-c', guard, 'dynamodb-local', ...args], { cwd: emulatorDir, stdio: ['pipe', 'pipe', 'pipe'] });
+  const guard =
+    'java "$@" </dev/null & pid=$!; trap \'kill $pid 2>/dev/null\' TERM INT; read _ || true; kill $pid 2>/dev/null; wait $pid';
+  const child = spawn('sh', ['-c', guard, 'dynamodb-local', ...args], {
+    cwd: emulatorDir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const started = Date.now();
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}). Is Java 17 installed?\n${output}`);
-    try { await client.send(new DescribeTableCommand({ TableName: '__probe__' })); break; } catch (err) {
+    if (child.exitCode !== null)
+      throw new Error(`DynamoDB Local exited (${child.exitCode}). Is Java 17 installed?\n${output}`);
+    try {
+      await client.send(new DescribeTableCommand({ TableName: '__probe__' }));
+      break;
+    } catch (err) {
       if ((err as Error).name === 'ResourceNotFoundException') break;
-      if (Date.now() - started > 150_000) { child.stdin!.end(); throw new Error(`DynamoDB Local did not start in 30 s\n${output}`); }
-      await new Promise((r) => setTimeout(r, 100));
+      if (Date.now() - started > DYNAMODB_START_LIMIT_MS) {
+        child.stdin!.end();
+        throw new Error(`DynamoDB Local did not start in ${DYNAMODB_START_LIMIT_MS / 1000} s\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
   client.destroy();
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.stdin!.end();
-    setTimeout(() => { if (child.exitCode === null) child.kill('SIGTERM'); }, 3000).unref();
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.stdin!.end();
+      setTimeout(() => {
+        if (child.exitCode === null) child.kill('SIGTERM');
+      }, 3000).unref();
+    });
   return { endpoint, process: child, stop };
 }
 
-export interface S3Local { endpoint: string; stop(): Promise<void> }
+export interface S3Local {
+  endpoint: string;
+  stop(): Promise<void>;
+}
 
 export async function startS3Local(opts: { directory: string; port?: number }): Promise<S3Local> {
   mkdirSync(opts.directory, { recursive: true });
@@ -76,16 +121,29 @@ export async function startS3Local(opts: { directory: string; port?: number }): 
   return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
 }
 
-export const localClientConfig = (endpoint: string) => ({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+export const localClientConfig = (endpoint: string) => ({
+  endpoint,
+  region: LOCAL_REGION,
+  credentials: LOCAL_CREDENTIALS,
+});
 
 /** Creates the table exactly as template.yaml defines it (idempotent). */
-export async function ensureTable(endpoint: string, tableName: string, template: Template = loadTemplate()): Promise<void> {
+export async function ensureTable(
+  endpoint: string,
+  tableName: string,
+  template: Template = loadTemplate(),
+): Promise<void> {
   const def = tableDefinition(template);
   const client = new DynamoDBClient(localClientConfig(endpoint));
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, ...def.create }));
     if (def.ttlAttribute) {
-      await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }));
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
+        }),
+      );
     }
   } catch (err) {
     if (!(err instanceof ResourceInUseException)) throw err;
