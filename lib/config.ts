@@ -23,4 +23,9 @@ export const config = {
   /** 'outbox' stores sms/voice/email codes in the table (local); 'aws' sends through SNS/SES. */
   get codeSender() { return read('CODE_SENDER', 'outbox'); },
   get emailFrom() { return read('EMAIL_FROM', 'no-reply@example.com'); },
+  /**
+   * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 700.
+   * The local stack sets more: an emulator on a busy machine is slow, not down.
+   */
+  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '700')); },
 };

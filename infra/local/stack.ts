@@ -74,6 +74,8 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     CODE_SENDER: 'outbox',
     POWERTOOLS_SERVICE_NAME: 'tri-api',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // DynamoDB Local on a busy machine is slow, not down (deployed: 700 ms, lib/config.ts).
+    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '5000',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   for (const key of ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL']) {

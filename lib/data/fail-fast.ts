@@ -3,18 +3,20 @@
 // plus the SDK's jittered backoff), far under the functions' 10 s timeout. What is still failing
 // after the retries (timeouts, throttling, refused or reset connections, service faults) is thrown
 // as the domain's Unavailable, which every dialect answers with 503 and Retry-After.
+import { config } from '../config.ts';
 import { Unavailable } from '../domain/errors.ts';
+
 /** Seconds a client is told to wait before retrying a request that met an unavailable dependency. */
 export const RETRY_AFTER_SECONDS = 2;
 
 const TIMEOUTS = {
-  /** DynamoDB answers in milliseconds; 0.7 s is a dependency that is not there. */
-  dynamodb: { connectionTimeout: 400, requestTimeout: 700, maxAttempts: 2 },
+  /** DynamoDB answers in milliseconds; 0.7 s (config.dynamoTimeoutMs) is a dependency that is not there. */
+  dynamodb: { connectionTimeout: 400, get requestTimeout() { return config.dynamoTimeoutMs; }, maxAttempts: 2 },
   /** S3 carries image bodies of up to 4 MiB: more time per request, the same bound on attempts. */
   s3: { connectionTimeout: 1_000, requestTimeout: 4_000, maxAttempts: 2 },
   /** SNS and SES send one short message. */
   messaging: { connectionTimeout: 1_000, requestTimeout: 2_000, maxAttempts: 2 },
-} as const;
+};
 
 /** Client configuration: `new DynamoDBClient(failFast('dynamodb'))`. */
 export function failFast(kind: keyof typeof TIMEOUTS) {

@@ -84,34 +84,41 @@ const operations = () =>
 const send = (op: ReturnType<typeof operations>[number]) =>
   call(op.method, op.resource, { token: adminToken, pathParameters: op.pathParameters, body: op.body });
 
+/** Retries `fn` while DynamoDB Local (just started, its JIT cold, on a busy machine) is slow. */
+async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean = () => true): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const value = await fn();
+      if (ok(value) || attempt === 20) return value;
+    } catch (err) {
+      if ((err as { kind?: string }).kind !== 'unavailable' || attempt === 20) throw err;
+    }
+  }
+}
+
 beforeAll(async () => {
-  stack = await startIsolatedDynamo({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL' });
+  // The deployed timeout (lib/config.ts), not the local stack's patient one.
+  stack = await startIsolatedDynamo({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL', DYNAMODB_TIMEOUT_MS: '700' });
   invokeEvent = (await import('../support/events.ts')).invoke;
   const identity = (await import('../../lib/identity/wiring.ts')).identity();
-  const user = await identity.createUser({ name: 'Pause', userPath: `pause-${Date.now()}` });
-  await identity.grantRole(user.id, 'admin');
-  token = await identity.issueToken(user.id);
+  const stamp = Date.now();
+  const user = await eventually(() => identity.createUser({ name: 'Pause', userPath: `pause-${stamp}` }));
+  await eventually(() => identity.grantRole(user.id, 'admin'));
+  token = await eventually(() => identity.issueToken(user.id));
   adminToken = token;
-  const team = await identity.createTeam({
-    ownerId: user.id,
-    path: `pause-${Date.now()}`,
-    name: 'Pause',
-    visibility: 'private',
-  });
-  ids.userId = user.id;
-  ids.teamPath = team.path;
-  ids.noteId = (await call('POST', '/v1/notes', { token, body: { content: 'n' } })).body.id;
-  ids.transferId = (
-    await call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] })
-  ).body.id;
+  const team = await eventually(() => identity.createTeam({ ownerId: user.id, path: `pause-${stamp}`, name: 'Pause', visibility: 'private' }));
+  ids.userId = user.id; ids.teamPath = team.path;
+  const created = (res: { status: number }) => res.status < 300;
+  ids.noteId = (await eventually(() => call('POST', '/v1/notes', { token, body: { content: 'n' } }), created)).body.id;
+  ids.transferId = (await eventually(() => call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] }), created)).body.id;
   // Every handler loaded, the SDK connection open and the error path run once, as in a running
   // service: the measured pause below is about timeouts, not first-run compilation.
-  for (const op of operations()) await send(op);
+  for (const op of operations()) await eventually(() => send(op), (res) => res.status !== 503);
   pause();
   await Promise.all(operations().map(send));
   resume();
-  expect((await call('GET', '/v1/me', { token })).status).toBe(200);
-}, 240_000);
+  expect((await eventually(() => call('GET', '/v1/me', { token }), created)).status).toBe(200);
+}, 300_000);
 
 afterAll(async () => {
   if (paused) resume();
