@@ -14,6 +14,7 @@ import { startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { listFunctions, listRoutes, ROOT } from '../local/template.ts';
+import { loadRun } from './load.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 
 const { values: args } = parseArgs({
@@ -120,6 +121,8 @@ try {
   console.log(`\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`);
   console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
   if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
+
+  failures += await loadRun(ctx);
 
   if (!args['skip-bundles']) {
     // Bundles as `sam build` makes them (esbuild, minified, cjs, es2023), and their load time in a fresh node.
