@@ -5,6 +5,7 @@
 // though every News response is counted (NEWS_COUNTER_FLUSH_MS=0: a flush is due after each one).
 // After SIGCONT the first request succeeds. Every handler of template.yaml is invoked in this
 // process with API Gateway events, against a DynamoDB Local of its own (test/faults/isolated-stack.ts).
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes, ROOT } from '../../infra/local/template.ts';
@@ -101,12 +102,13 @@ beforeAll(async () => {
   stack = await startIsolatedDynamo({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL', DYNAMODB_TIMEOUT_MS: '700' });
   invokeEvent = (await import('../support/events.ts')).invoke;
   const identity = (await import('../../lib/identity/wiring.ts')).identity();
-  const stamp = Date.now();
-  const user = await eventually(() => identity.createUser({ name: 'Pause', userPath: `pause-${stamp}` }));
+  // A fresh path per attempt: an attempt that timed out may have committed.
+  const path = () => `pause-${randomUUID().slice(0, 12)}`;
+  const user = await eventually(() => identity.createUser({ name: 'Pause', userPath: path() }));
   await eventually(() => identity.grantRole(user.id, 'admin'));
   token = await eventually(() => identity.issueToken(user.id));
   adminToken = token;
-  const team = await eventually(() => identity.createTeam({ ownerId: user.id, path: `pause-${stamp}`, name: 'Pause', visibility: 'private' }));
+  const team = await eventually(() => identity.createTeam({ ownerId: user.id, path: path(), name: 'Pause', visibility: 'private' }));
   ids.userId = user.id; ids.teamPath = team.path;
   const created = (res: { status: number }) => res.status < 300;
   ids.noteId = (await eventually(() => call('POST', '/v1/notes', { token, body: { content: 'n' } }), created)).body.id;
