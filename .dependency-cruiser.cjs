@@ -70,7 +70,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|\\.local|openapi|coverage)/' },
+    exclude: { path: ['(^|/)(node_modules|\\.local|openapi|coverage)/', '^test/fixtures/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

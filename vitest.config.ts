@@ -2,12 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 // One DynamoDB Local, one S3 emulator and one local runner are started for the whole run
 // (test/support/global-setup.ts); test files share them and isolate by using fresh ids.
+// Deadlines are sized for a 2-core machine that is busy with other work (load average 6-13):
+// a function's first call there builds and loads its bundle in seconds, not milliseconds.
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    exclude: ['test/fixtures/**', 'node_modules/**'],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    teardownTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:unit`: the domain against the in-memory adapters, and the storage contracts on the
-// in-memory side. No global setup: no Java, no emulator, no runner.
+// `npm run test:unit`: the domain against the in-memory adapters, the storage contracts on the
+// in-memory side, and the dependency rules. No global setup: no Java, no emulator, no runner.
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/contract/**/*.memory.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts', 'test/contract/**/*.memory.test.ts', 'test/architecture/dependency-rules.test.ts',
+    ],
     pool: 'threads',
+    // The domain modules hold no state between tests: one module graph per worker is enough.
+    isolate: false,
     maxWorkers: 2,
   },
 });

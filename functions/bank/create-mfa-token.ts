@@ -1,11 +1,11 @@
 // POST /api/users/{userId}/mfa_token: issue a recovery mfa_token (admins only; shown once).
-import { created, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { created } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import { mfaTokenBody, userPath } from '#lib/bank/schemas.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
+export const handler = bankOperation({ path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
   await access().assertAdmin(req.principal.userId);
   return idempotent(req, created, (complete) =>
     mfa().issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete), { seal: true });

@@ -1,11 +1,11 @@
 // DELETE /api/users/{userId}/devices/{deviceId}: delete a factor; needs an X-MFA-Verification step-up.
-import { noContent, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { noContent } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { securityLog, stepUpHeader } from '#lib/bank/http/glue.ts';
 import { devicePath } from '#lib/bank/schemas.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: devicePath }, async (req) => {
+export const handler = bankOperation({ path: devicePath }, async (req) => {
   await access().assertMayActFor(req.principal.userId, req.path.userId);
   await mfa().deleteDevice(req.path.userId, req.path.deviceId, stepUpHeader(req), securityLog(req));
   return noContent();

@@ -1,10 +1,10 @@
 // GET /api/users/{userId}/devices: the user's enrolled factors (never their secrets).
-import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { ok } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { userPath } from '#lib/bank/schemas.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: userPath }, async (req) => {
+export const handler = bankOperation({ path: userPath }, async (req) => {
   await access().assertMayActFor(req.principal.userId, req.path.userId);
   return ok(await mfa().listDevices(req.path.userId));
 });

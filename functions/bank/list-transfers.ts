@@ -1,11 +1,11 @@
 // GET /api/transfers: the caller's transfers, paged, sorted, filtered and searched; Link header.
-import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { ok } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { listParams, pageLinks } from '#lib/bank/http/glue.ts';
 import { listTransfersQuery } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, query: listTransfersQuery }, async (req) => {
+export const handler = bankOperation({ query: listTransfersQuery }, async (req) => {
   const page = await transfers().list(req.principal.userId, listParams(req.query));
   return ok({ object: 'list', data: page.data, has_more: page.has_more }, pageLinks(req, page));
 });

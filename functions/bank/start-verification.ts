@@ -1,6 +1,6 @@
 // POST /api/users/{userId}/verifications: start verifying a factor (a code is sent unless it is otp).
-import { created, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { created } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { PublicVerification } from '#lib/bank/mfa.ts';
 import { startVerificationBody, userPath } from '#lib/bank/schemas.ts';
@@ -8,7 +8,7 @@ import { access, verifications } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
-export const handler = restOperation({ auth: authenticate, path: userPath, body: { schema: startVerificationBody } }, async (req) => {
+export const handler = bankOperation({ path: userPath, body: { schema: startVerificationBody } }, async (req) => {
   await access().assertMayActFor(req.principal.userId, req.path.userId);
   return idempotent(req, respond, (complete) => verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)));
 });

@@ -1,6 +1,6 @@
 // POST /api/transfers/{transferId}: partial update (metadata merges; "" removes a key); Idempotency-Key.
-import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { ok } from '#lib/http/rest.ts';
+import { bankOperation } from '#lib/bank/http/operation.ts';
 import { cacheHeaders, idempotent } from '#lib/bank/http/glue.ts';
 import type { Transfer } from '#lib/bank/model.ts';
 import { transferPath, updateTransferBody } from '#lib/bank/schemas.ts';
@@ -8,5 +8,5 @@ import { transfers } from '#lib/bank/wiring.ts';
 
 const respond = (t: Transfer) => ok(t, cacheHeaders(t));
 
-export const handler = restOperation({ auth: authenticate, path: transferPath, body: { schema: updateTransferBody } }, (req) =>
+export const handler = bankOperation({ path: transferPath, body: { schema: updateTransferBody } }, (req) =>
   idempotent(req, respond, (complete) => transfers().update(req.principal.userId, req.path.transferId, req.body, complete)));

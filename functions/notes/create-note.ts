@@ -1,10 +1,9 @@
 // POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (seed 000 CreateNote);
 // an optional Idempotency-Key makes a retry safe.
-import { restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, body: { schema: createNoteBody, optional: true } }, (req) =>
+export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>
   idempotentCreate(req, (complete) => notes().createNote(req.principal.userId, req.body, undefined, complete)));

@@ -1,10 +1,9 @@
 // POST /v1/teams/{teamPath}/notes: a team note, body as CreateNote (seed 000 CreateTeamNote);
 // an optional Idempotency-Key makes a retry safe.
-import { restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody, teamPathOnly } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, (req) =>
+export const handler = notesOperation({ path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, (req) =>
   idempotentCreate(req, (complete) => notes().createNote(req.principal.userId, req.body, req.path.teamPath, complete)));

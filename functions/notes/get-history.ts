@@ -1,12 +1,12 @@
 // GET /v1/history?limit=: notes the caller read or changed, most recent first (seed 000 GetHistory).
-import { ok, restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/model.ts';
 import { presentNote } from '#lib/notes/present.ts';
 import { historyQuery } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, query: historyQuery }, async ({ principal, query }) => {
+export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {
   const visited = await notes().history(principal.userId, query.limit ?? MAX_HISTORY);
   return ok(visited.map(presentNote));
 });

@@ -1,11 +1,10 @@
 // PATCH /v1/notes/{noteId}: change the fields sent; If-Match honoured (seed 000 UpdateNote).
-import { restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges, notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
+export const handler = notesOperation({ path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes().updateNote(principal.userId, path.noteId, body, { precondition: ifMatch(headers) });
   return singleNote(updated);
 });

@@ -1,11 +1,10 @@
 // PATCH /v1/teams/{teamPath}/notes/{noteId}: change the fields sent; If-Match honoured (seed 000 UpdateTeamNote).
-import { restOperation } from '#lib/http/rest.ts';
-import { authenticate } from '#lib/identity/wiring.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges, teamNotePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = restOperation({ auth: authenticate, path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
+export const handler = notesOperation({ path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes().updateNote(principal.userId, path.noteId, body, { teamPath: path.teamPath, precondition: ifMatch(headers) });
   return singleNote(updated);
 });

@@ -1,37 +1,65 @@
 // Where the admin CLI and seeders point: the running local stack (found through
-// LOCAL_DATA_DIR/stack.json) or a deployed stack (--table/--region, credentials from the
-// environment). Sets the same variables the functions read, before any lib module creates a client.
-import { existsSync, readFileSync } from 'node:fs';
+// LOCAL_DATA_DIR/stack.json, see infra/local/stack-file.ts) or a deployed stack (--table/--region,
+// credentials from the environment). Sets the same variables the functions read, before any lib
+// module creates a client.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
+import { defaultDataDir, runningStack } from '../local/stack-file.ts';
 import { ROOT } from '../local/template.ts';
 
-export interface Target { kind: 'local' | 'deployed'; tableName: string; bucketName?: string; dataDir?: string; url?: string }
+export interface Target {
+  kind: 'local' | 'deployed';
+  tableName: string;
+  bucketName?: string;
+  dataDir?: string;
+  url?: string;
+}
 
-export function targetLocal(dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?? '.local')): Target {
-  const file = join(dataDir, 'stack.json');
-  if (!existsSync(file)) throw new Error(`no running local stack found (${file} is missing): start it with "npm start", or pass --table NAME --region REGION for a deployed stack`);
-  const s = JSON.parse(readFileSync(file, 'utf8'));
+let active: Target | undefined;
+
+export function targetLocal(dataDir = defaultDataDir()): Target {
+  const dir = resolve(dataDir);
+  const found = runningStack(dir);
+  if (!found.running) {
+    throw new Error(
+      `no local stack is running (${found.why}): start it with "npm start" ` +
+        '(same LOCAL_DATA_DIR or --data-dir), or pass --table NAME --region REGION for a deployed stack',
+    );
+  }
+  const s = found.info;
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint, AWS_ENDPOINT_URL_S3: s.s3Endpoint, S3_FORCE_PATH_STYLE: 'true',
-    TABLE_NAME: s.tableName, BUCKET_NAME: s.bucketName, CODE_SENDER: 'outbox',
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: s.dynamoEndpoint,
+    AWS_ENDPOINT_URL_S3: s.s3Endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: s.tableName,
+    BUCKET_NAME: s.bucketName,
+    CODE_SENDER: 'outbox',
   });
-  const secretsFile = join(dataDir, 'secrets.json');
+  const secretsFile = join(dir, 'secrets.json');
   if (existsSync(secretsFile)) {
     const secrets = JSON.parse(readFileSync(secretsFile, 'utf8'));
     process.env.MFA_ENCRYPTION_KEY ??= secrets.mfaEncryptionKey;
   }
-  return { kind: 'local', tableName: s.tableName, bucketName: s.bucketName, dataDir, url: s.url };
+  active = { kind: 'local', tableName: s.tableName, bucketName: s.bucketName, dataDir: dir, url: s.url };
+  return active;
 }
 
 export function targetDeployed(tableName: string, region?: string, bucketName?: string): Target {
   process.env.TABLE_NAME = tableName;
   if (region) process.env.AWS_REGION = region;
   if (bucketName) process.env.BUCKET_NAME = bucketName;
-  return { kind: 'deployed', tableName, bucketName };
+  active = { kind: 'deployed', tableName, bucketName };
+  return active;
 }
 
-/** For in-process callers (npm start, tests): point at a local stack already described by stack.json. */
-export async function connectLocal(dataDir?: string): Promise<Target> {
-  return targetLocal(dataDir);
+/** Where `seed` remembers the demo set it made: the local data dir, or .local/ per deployed table. */
+export function demoStateFile(target: Target | undefined = active): string {
+  if (target?.dataDir) return join(target.dataDir, 'demo.json');
+  const dir = join(ROOT, '.local');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `demo-${target?.tableName ?? 'unknown'}.json`);
 }

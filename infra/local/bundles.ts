@@ -1,95 +1,261 @@
-// Bundles every function with esbuild (as `sam build` does) into .local/build, and loads a bundle
-// on first use. In watch mode a source change rebuilds the bundles and drops the loaded copies, so
-// the next request runs the new code.
+// Bundles functions with esbuild (as `sam build` does), lazily: a function is built on its first
+// request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
+// carry linked external source maps without sources (small; stack traces still name the .ts
+// lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
+// in one esbuild run, and drops their loaded copies, so the next request runs the new code.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './template.ts';
 
 const require = createRequire(import.meta.url);
 
-export interface FunctionEntry { id: string; entry: string }
-type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+export interface FunctionEntry {
+  id: string;
+  entry: string;
+}
+export type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+export interface Loaded {
+  handler: Handler;
+  buildMs: number;
+  initMs: number;
+}
+
+/** Source folders watched for changes (relative to the root); everything else is not a source. */
+const WATCHED = ['functions', 'lib'];
+
+export interface BundlesOptions {
+  root?: string;
+  buildDir?: string;
+  log?: (line: string) => void;
+  /** Most functions kept loaded ("warm"); the least recently used beyond it are dropped, as Lambda
+   * reclaims idle environments, and start cold again on their next request. */
+  maxWarm?: number;
+}
+
+/** Default for BundlesOptions.maxWarm (each loaded bundle holds its own SDK, zod and middy copies). */
+export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
+interface Built {
+  file: string;
+  inputs: Set<string>;
+}
 
 export class Bundles {
-  private ctx?: esbuild.BuildContext;
-  private readonly outdir: string;
+  readonly outdir: string;
+  private readonly root: string;
+  private readonly entries: Map<string, FunctionEntry>;
+  private readonly built = new Map<string, Built>();
+  private readonly building = new Map<string, Promise<Built>>();
   private readonly loaded = new Map<string, Handler>();
-  private firstBuild!: () => void;
-  private readonly built = new Promise<void>((resolve) => { this.firstBuild = resolve; });
-  private buildError?: string;
+  private watchers: FSWatcher[] = [];
+  private pending = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  private rebuilding = Promise.resolve();
+  private serial = 0;
   generation = 0;
 
-  private readonly root: string;
-
-  constructor(private readonly functions: FunctionEntry[], opts: { outdir?: string; root?: string } = {}) {
+  constructor(
+    functions: FunctionEntry[],
+    private readonly opts: BundlesOptions = {},
+  ) {
     this.root = opts.root ?? ROOT;
+    this.entries = new Map(functions.map((f) => [f.id, f]));
+    const parent = opts.buildDir ?? join(tmpdir(), 'tri-api-build');
     // <pid>-<random>: one folder per Bundles, so runners in one process never share (or delete) bundles.
-    this.outdir = opts.outdir ?? join(this.root, '.local', 'build', `${process.pid}-${randomBytes(4).toString('hex')}`);
+    this.outdir = join(parent, `${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
-  options(): esbuild.BuildOptions {
-    return {
-      // A function whose source file is missing is left out (and answers as an integration failure).
-      entryPoints: this.functions.filter((f) => existsSync(join(this.root, f.entry))).map((f) => ({ in: join(this.root, f.entry), out: f.id })),
+  /** Prepares the build folder; in watch mode also starts watching the sources. */
+  async start(watchSources: boolean): Promise<void> {
+    removeDeadBuilds(resolve(this.outdir, '..'));
+    mkdirSync(this.outdir, { recursive: true });
+    if (watchSources) this.watch();
+  }
+
+  get count(): number {
+    return this.entries.size;
+  }
+  get loadedCount(): number {
+    return this.loaded.size;
+  }
+  has(id: string): boolean {
+    return this.entries.has(id) && existsSync(join(this.root, this.entries.get(id)!.entry));
+  }
+
+  /** Lambda's init phase for a function: build it if needed, then load its module. */
+  async load(id: string, exportName = 'handler', beforeInit = async () => {}): Promise<Loaded> {
+    const warm = this.warm(id);
+    if (warm) return { handler: warm, buildMs: 0, initMs: 0 };
+    const t0 = performance.now();
+    await this.rebuilding;
+    const built = this.built.get(id) ?? (await this.buildOne(id));
+    await beforeInit();
+    const again = this.warm(id);
+    if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
+    const t1 = performance.now();
+    const mod = require(built.file);
+    const handler = mod[exportName] as Handler;
+    if (typeof handler !== 'function') throw new Error(`${id} does not export ${exportName}`);
+    this.loaded.set(id, handler);
+    this.evictColdest();
+    return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
+  }
+
+  /** A loaded handler, now the most recently used. */
+  private warm(id: string): Handler | undefined {
+    const handler = this.loaded.get(id);
+    if (handler) {
+      this.loaded.delete(id);
+      this.loaded.set(id, handler);
+    }
+    return handler;
+  }
+
+  private evictColdest(): void {
+    const max = this.opts.maxWarm ?? MAX_WARM_FUNCTIONS;
+    for (const id of [...this.loaded.keys()].slice(0, Math.max(0, this.loaded.size - max))) {
+      this.loaded.delete(id);
+      const b = this.built.get(id);
+      if (b) delete require.cache[b.file];
+    }
+  }
+
+  /** Builds every function not built yet, in one esbuild run (npm start does this while it seeds). */
+  async buildAll(): Promise<void> {
+    const ids = [...this.entries.keys()].filter(
+      (id) => this.has(id) && !this.built.has(id) && !this.building.has(id),
+    );
+    if (ids.length === 0) return;
+    const job = this.build(ids);
+    for (const id of ids) {
+      const one = job.then((m) => m.get(id)!).finally(() => this.building.delete(id));
+      one.catch(() => {}); // a failed run is retried per function on its first request
+      this.building.set(id, one);
+    }
+    await job.catch((err) =>
+      this.opts.log?.(`bundling failed; each function is retried on its first request\n${buildErrors(err)}`),
+    );
+  }
+
+  private buildOne(id: string): Promise<Built> {
+    let job = this.building.get(id);
+    if (!job) {
+      job = this.build([id])
+        .then((m) => m.get(id)!)
+        .finally(() => this.building.delete(id));
+      this.building.set(id, job);
+    }
+    return job;
+  }
+
+  /** One esbuild run for the given functions; replaces their bundles and drops their loaded copies. */
+  private async build(ids: string[]): Promise<Map<string, Built>> {
+    const missing = ids.filter((id) => !this.has(id));
+    if (missing.length) throw new Error(`${missing.join(', ')} has no source file`);
+    const serial = (this.serial += 1);
+    const out = (id: string) => `${id}-${serial}`;
+    const result = await esbuild.build({
+      entryPoints: ids.map((id) => ({ in: join(this.root, this.entries.get(id)!.entry), out: out(id) })),
       outdir: this.outdir,
       bundle: true,
       platform: 'node',
       target: 'node24',
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      sourcemap: 'inline',
+      sourcemap: 'linked',
+      sourcesContent: false,
       metafile: true,
       logLevel: 'silent',
-      plugins: [{
-        name: 'reload',
-        setup: (build) => {
-          build.onEnd((result) => {
-            this.buildError = result.errors.length ? result.errors.map((e) => `${e.location?.file}:${e.location?.line} ${e.text}`).join('\n') : undefined;
-            if (this.buildError) console.error(`[runner] build failed:\n${this.buildError}`);
-            for (const f of this.functions) delete require.cache[this.file(f.id)];
-            this.loaded.clear();
-            this.generation += 1;
-            this.firstBuild();
-          });
-        },
-      }],
-    };
+    });
+    const fresh = new Map<string, Built>();
+    for (const id of ids) {
+      const file = join(this.outdir, `${out(id)}.cjs`);
+      const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
+      const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
+      this.drop(id);
+      fresh.set(id, { file, inputs });
+      this.built.set(id, { file, inputs });
+    }
+    return fresh;
   }
 
-  /** Builds once (tests, bench) or keeps watching the sources (npm start). */
-  async start(watch: boolean): Promise<void> {
-    removeDeadBuilds(dirname(this.outdir));
-    this.ctx = await esbuild.context(this.options());
-    if (watch) await this.ctx.watch();
-    else await this.ctx.rebuild().catch(() => undefined);
-    await this.built;
+  private drop(id: string): void {
+    const old = this.built.get(id);
+    if (old) {
+      delete require.cache[old.file];
+      rmSync(old.file, { force: true });
+      rmSync(`${old.file}.map`, { force: true });
+    }
+    this.loaded.delete(id);
   }
 
-  file(id: string): string { return join(this.outdir, `${id}.cjs`); }
+  private watch(): void {
+    for (const dir of WATCHED.map((d) => join(this.root, d)).filter(existsSync)) {
+      const w = watch(dir, { recursive: true }, (_event, name) => {
+        if (!name || !/\.(ts|js|json)$/.test(String(name))) return;
+        this.pending.add(join(dir, String(name)));
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+          this.rebuilding = this.reload();
+        }, 100);
+      });
+      w.on('error', () => {});
+      this.watchers.push(w);
+    }
+  }
 
-  handler(id: string, exportName = 'handler'): Handler {
-    const cached = this.loaded.get(id);
-    if (cached) return cached;
-    if (this.buildError) throw new Error(`build failed: ${this.buildError}`);
-    if (!existsSync(this.file(id))) throw new Error(`${id} has no bundle (is its source file missing?)`);
-    const mod = require(this.file(id));
-    const fn = mod[exportName] as Handler;
-    if (typeof fn !== 'function') throw new Error(`${id} does not export ${exportName}`);
-    this.loaded.set(id, fn);
-    return fn;
+  /** Rebuilds the built functions that include a changed file, in one esbuild run. */
+  private async reload(): Promise<void> {
+    const changed = [...this.pending];
+    this.pending.clear();
+    const affected = [...this.built]
+      .filter(([, b]) => changed.some((f) => b.inputs.has(f)))
+      .map(([id]) => id);
+    const names = changed.map((f) => relative(this.root, f)).join(', ');
+    const log = this.opts.log ?? (() => {});
+    if (affected.length === 0) {
+      this.generation += 1;
+      return log(`changed ${names}: no loaded function uses it`);
+    }
+    const t0 = performance.now();
+    try {
+      await this.build(affected);
+      log(`changed ${names}: rebuilt ${affected.join(', ')} in ${Math.round(performance.now() - t0)} ms`);
+    } catch (err) {
+      for (const id of affected) this.drop(id);
+      for (const id of affected) this.built.delete(id);
+      log(
+        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n${buildErrors(err)}`,
+      );
+    }
+    this.generation += 1;
   }
 
   async stop(): Promise<void> {
-    await this.ctx?.dispose();
+    clearTimeout(this.timer);
+    for (const w of this.watchers) w.close();
+    await this.rebuilding.catch(() => {});
+    for (const b of this.built.values()) delete require.cache[b.file];
+    this.loaded.clear();
     rmSync(this.outdir, { recursive: true, force: true });
   }
 }
 
+export const buildErrors = (err: unknown): string =>
+  ((err as esbuild.BuildFailure).errors ?? [])
+    .map((e) => `${e.location?.file}:${e.location?.line} ${e.text}`)
+    .join('\n') || String((err as Error).message ?? err);
+
 const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 };
 
 /** Build folders start with their runner's pid; those of runners that are gone (killed) are removed. */

@@ -13,9 +13,16 @@ export function installScopedEnv(): void {
   installed = true;
   const base = process.env;
   process.env = new Proxy(base, {
-    get: (target, key) => (typeof key === 'string' && storage.getStore()?.[key] !== undefined ? storage.getStore()![key] : Reflect.get(target, key)),
-    set: (target, key, value) => { (target as Record<string | symbol, unknown>)[key] = value; return true; },
-    has: (target, key) => (typeof key === 'string' && storage.getStore()?.[key] !== undefined) || Reflect.has(target, key),
+    get: (target, key) =>
+      typeof key === 'string' && storage.getStore()?.[key] !== undefined
+        ? storage.getStore()![key]
+        : Reflect.get(target, key),
+    set: (target, key, value) => {
+      (target as Record<string | symbol, unknown>)[key] = value;
+      return true;
+    },
+    has: (target, key) =>
+      (typeof key === 'string' && storage.getStore()?.[key] !== undefined) || Reflect.has(target, key),
   });
 }
 
@@ -27,7 +34,14 @@ export function literalFunctionEnv(template: Template): Map<string, Record<strin
   for (const [id, res] of Object.entries(template.Resources)) {
     if (res.Type !== 'AWS::Serverless::Function') continue;
     const vars = res.Properties?.Environment?.Variables ?? {};
-    out.set(id, Object.fromEntries(Object.entries(vars).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)])));
+    out.set(
+      id,
+      Object.fromEntries(
+        Object.entries(vars)
+          .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+          .map(([k, v]) => [k, String(v)]),
+      ),
+    );
   }
   return out;
 }

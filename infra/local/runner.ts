@@ -1,37 +1,33 @@
 // The Docker-free local API Gateway: mounts every Api event of every function in template.yaml on
 // one HTTP port, turns each request into an API Gateway REST (v1) proxy event, invokes the
-// function's bundle in-process, and writes its result back. Requests that reach no function get
-// the template's own gateway responses (404 unknown route, 503 integration failure, ...).
+// function in-process (lambdas.ts: build, init, invoke) and writes its result back. What API
+// Gateway refuses by itself (malformed path, body over 10 MB, unknown route, a function that cannot
+// run) gets the template's gateway responses (gateway.ts). The runner's own pages: endpoints.ts.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { metered } from '../../lib/data/metering.ts';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { DynamoMeter } from '../../lib/data/metering.ts';
 import { Bundles } from './bundles.ts';
+import { localEndpoints, type LocalEndpoint } from './endpoints.ts';
+import { BodyTooLarge, proxyEvent, readBody } from './event.ts';
+import { installScopedEnv } from './function-env.ts';
+import { Gateway, type GatewayResponseType } from './gateway.ts';
+import { Lambdas } from './lambdas.ts';
+import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
-import { binaryMediaTypes, gatewayResponses, type GatewayResponse, listFunctions, listRoutes, loadTemplate, ROOT, type Route, type Template } from './template.ts';
-import { renderHeader, renderTemplate } from './vtl.ts';
-import { installScopedEnv, literalFunctionEnv, withFunctionEnv } from './function-env.ts';
+import {
+  binaryMediaTypes,
+  listFunctions,
+  listRoutes,
+  loadTemplate,
+  type Route,
+  type Template,
+} from './template.ts';
 
-export const STAGE = 'local';
-
-interface CompiledRoute extends Route { regex: RegExp; params: string[]; staticScore: number }
-
-const compile = (route: Route): CompiledRoute => {
-  const params: string[] = [];
-  const segments = route.path.split('/').filter(Boolean);
-  const pattern = segments.map((s) => {
-    const m = /^\{(\w+)(\+?)\}$/.exec(s);
-    if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    params.push(m[1]);
-    return m[2] ? '(.+)' : '([^/]+)';
-  }).join('/');
-  // Static segments outrank parameters at the same position (as in API Gateway).
-  const staticScore = segments.reduce((score, s, i) => score + (s.startsWith('{') ? 0 : 2 ** (20 - i)), 0);
-  return { ...route, regex: new RegExp(`^/${pattern}/?$`), params, staticScore };
-};
+export { STAGE } from './event.ts';
 
 export interface RunnerOptions {
   port: number;
@@ -39,182 +35,241 @@ export interface RunnerOptions {
   env: Record<string, string>;
   s3Endpoint: string;
   bucketName: string;
+  /** Rebuild functions whose sources change (npm start). */
   watch?: boolean;
   template?: Template;
+  /** Where bundles are written (removed on close); default: the OS temp dir. */
+  buildDir?: string;
   log?: (line: string) => void;
 }
 
-export interface Runner { url: string; port: number; routes: Route[]; close(): Promise<void>; bundles: Bundles }
+export interface Runner {
+  url: string;
+  port: number;
+  routes: Route[];
+  close(): Promise<void>;
+  bundles: Bundles;
+}
 
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: URL;
+  requestId: string;
+  started: number;
+}
 
-export async function startRunner(opts: RunnerOptions): Promise<Runner> {
-  const template = opts.template ?? loadTemplate();
-  Object.assign(process.env, opts.env);
-  installScopedEnv();
-  const functionEnv = literalFunctionEnv(template);
-  const routes = listRoutes(template).map(compile);
-  const bundles = new Bundles(listFunctions(template).map((f) => ({ id: f.id, entry: f.entry })));
-  await bundles.start(opts.watch ?? false);
-  const s3 = new S3Client({ ...localClientConfig(opts.s3Endpoint), forcePathStyle: true });
-  const binaryTypes = new Map<string, string[]>();
-  const apiIds = [...new Set(routes.map((r) => r.apiId))];
-  for (const api of apiIds) binaryTypes.set(api, binaryMediaTypes(api, template));
-  const log = opts.log ?? (() => {});
+/** A request the gateway answers itself; `path` is what API Gateway reports as $context.path. */
+type Refusal = {
+  apiId: string;
+  type: GatewayResponseType;
+  resourcePath: string;
+  message: string;
+  path?: string;
+};
 
-  /** The API a path that matches no route belongs to: the one sharing the most leading segments. */
-  const apiOfPath = (path: string): string => {
-    const segs = path.split('/').filter(Boolean);
-    let best = apiIds[0]; let bestLen = -1;
-    for (const r of routes) {
-      const rs = r.path.split('/').filter(Boolean);
-      let n = 0;
-      while (n < segs.length && n < rs.length && (rs[n] === segs[n])) n += 1;
-      if (n > bestLen) { best = r.apiId; bestLen = n; }
-    }
-    return best;
-  };
+class LocalGateway {
+  readonly router: Router;
+  private readonly gateway: Gateway;
+  private readonly lambdas: Lambdas;
+  private readonly binaryTypes = new Map<string, string[]>();
 
-  const gatewayResponse = (res: ServerResponse, apiId: string, type: string, ctx: { requestId: string; resourcePath: string; method: string; path: string; message: string }) => {
-    const all = gatewayResponses(apiId, template);
-    const serverSide = type.startsWith('INTEGRATION') || type === 'DEFAULT_5XX';
-    const gr: GatewayResponse = all[type] ?? all[serverSide ? 'DEFAULT_5XX' : 'DEFAULT_4XX'] ?? {};
-    const status = gr.StatusCode ?? (serverSide ? 502 : 403);
-    const c = { requestId: ctx.requestId, resourcePath: ctx.resourcePath, httpMethod: ctx.method, path: ctx.path, errorMessage: ctx.message };
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    for (const [k, v] of Object.entries(gr.ResponseParameters?.Headers ?? {})) headers[k] = renderHeader(String(v), c);
-    const body = renderTemplate(gr.ResponseTemplates?.['application/json'] ?? '{"message":$context.error.messageString}', c);
-    res.writeHead(status, headers).end(body);
-  };
+  constructor(
+    template: Template,
+    private readonly endpoints: LocalEndpoint[],
+    bundles: Bundles,
+    private readonly log: (line: string) => void,
+  ) {
+    this.router = new Router(listRoutes(template));
+    this.gateway = new Gateway(template);
+    this.lambdas = new Lambdas(template, bundles, log);
+    for (const api of this.router.apiIds) this.binaryTypes.set(api, binaryMediaTypes(api, template));
+  }
 
-  const serveImage = async (res: ServerResponse, key: string) => {
+  async handle(r: Request): Promise<void> {
+    const raw = r.url.pathname;
+    let path: string;
     try {
-      const obj = await s3.send(new GetObjectCommand({ Bucket: opts.bucketName, Key: key }));
-      const bytes = Buffer.from(await obj.Body!.transformToByteArray());
-      res.writeHead(200, { 'Content-Type': obj.ContentType ?? 'application/octet-stream', 'Content-Length': bytes.length, 'Cache-Control': 'public, max-age=31536000, immutable' }).end(bytes);
+      path = decodeURIComponent(raw);
     } catch {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+      return this.refuse(r, {
+        apiId: this.router.apiOf(raw),
+        type: 'BAD_REQUEST_PARAMETERS',
+        resourcePath: '',
+        message: 'Malformed percent-encoding in the request path',
+        path: raw,
+      });
     }
-  };
-
-  const serveOpenApi = (res: ServerResponse, name: string) => {
-    const file = join(ROOT, 'openapi', `${name}.json`);
-    if (!/^[\w-]+$/.test(name) || !existsSync(file)) return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(readFileSync(file));
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = decodeURIComponent(url.pathname);
-    const method = (req.method ?? 'GET').toUpperCase();
-    const requestId = randomUUID();
-
-    if (method === 'GET' && path.startsWith('/_images/')) return serveImage(res, path.slice('/_images/'.length));
-    if (method === 'GET' && path.startsWith('/openapi/') && path.endsWith('.json')) return serveOpenApi(res, path.slice('/openapi/'.length, -'.json'.length));
-
-    const candidates = routes.filter((r) => r.regex.test(url.pathname));
-    if (candidates.length === 0) {
-      log(`${method} ${path} -> no route`);
-      return gatewayResponse(res, apiOfPath(path), 'MISSING_AUTHENTICATION_TOKEN', { requestId, resourcePath: '', method, path, message: 'Missing Authentication Token' });
+    const endpoint = this.endpoints.find((e) => e.matches(r.method, path));
+    if (endpoint) return endpoint.serve(r.req, r.res, path);
+    const match = this.router.match(r.method, raw);
+    if (match.kind === 'none') {
+      return this.refuse(r, {
+        apiId: match.apiId,
+        type: 'MISSING_AUTHENTICATION_TOKEN',
+        resourcePath: match.resourcePath,
+        message: 'Missing Authentication Token',
+        path,
+      });
     }
-    const best = Math.max(...candidates.map((r) => r.staticScore));
-    const sameResource = candidates.filter((r) => r.staticScore === best);
-    const route = sameResource.find((r) => r.method === method) ?? sameResource.find((r) => r.method === 'ANY');
-    if (!route) {
-      return gatewayResponse(res, sameResource[0].apiId, 'MISSING_AUTHENTICATION_TOKEN', { requestId, resourcePath: sameResource[0].path, method, path, message: 'Missing Authentication Token' });
-    }
+    return this.invoke(r, match.route, match.pathParameters, path);
+  }
 
-    const body = await readBody(req);
-    const match = route.regex.exec(url.pathname)!;
-    const pathParameters = Object.fromEntries(route.params.map((p, i) => [p, decodeURIComponent(match[i + 1])]));
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
-      headers[name] = value;
-      // Own keys only: a header named `constructor` or `__proto__` is a header like any other.
-      multiValueHeaders[name] = [...(Object.hasOwn(multiValueHeaders, name) ? multiValueHeaders[name] : []), value];
-    }
-    const query: Record<string, string> = {};
-    const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) { query[k] = v; multiQuery[k] = [...(Object.hasOwn(multiQuery, k) ? multiQuery[k] : []), v]; }
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    const binary = (binaryTypes.get(route.apiId) ?? []).some((t) => t === contentType || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))) || t === '*/*');
-    const now = Date.now();
-    const event: APIGatewayProxyEvent = {
-      resource: route.path,
-      path,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: Object.keys(query).length ? query : null,
-      multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
-      pathParameters: route.params.length ? pathParameters : null,
-      stageVariables: null,
-      requestContext: {
-        accountId: '123456789012', apiId: route.apiId.toLowerCase(), authorizer: undefined, protocol: `HTTP/${req.httpVersion}`,
-        httpMethod: method, path: `/${STAGE}${path}`, stage: STAGE, requestId, requestTimeEpoch: now,
-        requestTime: new Date(now).toUTCString(), resourceId: route.path, resourcePath: route.path,
-        domainName: req.headers.host ?? 'localhost', extendedRequestId: requestId,
-        identity: {
-          accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-          cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null, cognitoIdentityPoolId: null,
-          principalOrgId: null, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', user: null, userAgent: req.headers['user-agent'] ?? null, userArn: null,
-        },
-      },
-      body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
-      isBase64Encoded: body.length > 0 && binary,
-    };
-    const deadline = Date.now() + 10_000;
-    const context: Context = {
-      callbackWaitsForEmptyEventLoop: true, functionName: route.functionId, functionVersion: '$LATEST',
-      invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${route.functionId}`, memoryLimitInMB: '512',
-      awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${route.functionId}`, logStreamName: 'local',
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-      done: () => {}, fail: () => {}, succeed: () => {},
-    };
-
-    let result: APIGatewayProxyResult;
-    let meter;
+  private async invoke(
+    r: Request,
+    route: CompiledRoute,
+    pathParameters: Record<string, string>,
+    path: string,
+  ) {
+    let body: Buffer;
     try {
-      const handler = bundles.handler(route.functionId, route.handler);
-      ({ result, meter } = await withFunctionEnv(functionEnv.get(route.functionId) ?? {}, () =>
-        metered(() => handler(event, context) as Promise<APIGatewayProxyResult>)));
-      if (!result || typeof result.statusCode !== 'number') throw new Error('malformed Lambda proxy response');
+      body = await readBody(r.req);
     } catch (err) {
-      console.error(`[runner] ${route.functionId} failed: ${(err as Error).stack ?? err}`);
-      return gatewayResponse(res, route.apiId, 'INTEGRATION_FAILURE', { requestId, resourcePath: route.path, method, path, message: 'Internal server error' });
+      if (!(err instanceof BodyTooLarge)) throw err;
+      r.res.setHeader('Connection', 'close');
+      return this.refuse(r, {
+        apiId: route.apiId,
+        type: 'REQUEST_TOO_LARGE',
+        resourcePath: route.path,
+        message: 'Request Too Long',
+        path,
+      });
     }
+    const event = proxyEvent({
+      req: r.req,
+      url: r.url,
+      path,
+      method: r.method,
+      requestId: r.requestId,
+      body,
+      route,
+      pathParameters,
+      binaryTypes: this.binaryTypes.get(route.apiId) ?? [],
+    });
+    const outcome = await this.lambdas.invoke(route, event);
+    if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
+    const timeout = outcome.kind === 'timeout';
+    console.error(
+      `[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`,
+    );
+    return this.refuse(r, {
+      apiId: route.apiId,
+      type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
+      resourcePath: route.path,
+      message: 'Internal server error',
+      path,
+    });
+  }
+
+  private reply(
+    r: Request,
+    route: CompiledRoute,
+    result: APIGatewayProxyResult,
+    meter: DynamoMeter,
+    path: string,
+  ) {
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) out[k] = String(v);
     for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) out[k] = v.map(String);
     out['X-Local-Dynamo-Requests'] = String(meter.requests);
     out['X-Local-Dynamo-Capacity'] = String(meter.capacity);
-    out['X-Local-Duration-Ms'] = (performance.now() - started).toFixed(2);
-    const payload = result.body === undefined || result.body === null ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-    log(`${method} ${path} -> ${route.functionId} ${result.statusCode} (${meter.requests} DynamoDB requests)`);
-    res.writeHead(result.statusCode, out).end(method === 'HEAD' ? undefined : payload);
-  };
+    out['X-Local-Duration-Ms'] = (performance.now() - r.started).toFixed(2);
+    const payload =
+      result.body === undefined || result.body === null
+        ? Buffer.alloc(0)
+        : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+    this.log(
+      `${r.method} ${path} -> ${route.functionId} ${result.statusCode} (${meter.requests} DynamoDB requests)`,
+    );
+    r.res.writeHead(result.statusCode, out).end(r.method === 'HEAD' ? undefined : payload);
+  }
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      console.error('[runner] unexpected', err);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
-      res.end('{"message":"local runner error"}');
+  private refuse(r: Request, f: Refusal): Promise<void> {
+    const path = f.path ?? r.url.pathname;
+    this.log(`${r.method} ${path} -> ${f.type}`);
+    return this.gateway.respond(r.res, f.apiId, f.type, {
+      requestId: r.requestId,
+      resourcePath: f.resourcePath,
+      method: r.method,
+      path,
+      message: f.message,
+    });
+  }
+
+  /** Last resort: a bug in the runner still answers in the API's dialect, as a gateway 5xx. */
+  failed(r: Request, err: unknown): Promise<void> {
+    console.error('[runner] unexpected', err);
+    return this.refuse(r, {
+      apiId: this.router.apiOf(r.url.pathname),
+      type: 'INTEGRATION_FAILURE',
+      resourcePath: '',
+      message: 'Internal server error',
+    }).catch(() => {
+      r.res.destroy();
+    });
+  }
+}
+
+/** The request target as a URL on this host (`//x` and `*` are paths here, never another host). */
+const requestUrl = (target = '/'): URL => {
+  try {
+    return new URL(`http://localhost${target.startsWith('/') ? target : `/${target}`}`);
+  } catch {
+    return new URL('http://localhost/');
+  }
+};
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
+
+export async function startRunner(opts: RunnerOptions): Promise<Runner> {
+  const template = opts.template ?? loadTemplate();
+  const log = opts.log ?? (() => {});
+  Object.assign(process.env, opts.env);
+  installScopedEnv();
+  const bundles = new Bundles(listFunctions(template), {
+    buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'),
+    log,
+  });
+  await bundles.start(opts.watch ?? false);
+  const s3 = new S3Client({ ...localClientConfig(opts.s3Endpoint), forcePathStyle: true });
+  const server = createServer();
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await listen(server, opts.port, host);
+  } catch (err) {
+    await bundles.stop();
+    s3.destroy();
+    throw err;
+  }
   const port = (server.address() as { port: number }).port;
+  const url = `http://localhost:${port}`;
+  const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
+  const gateway = new LocalGateway(template, endpoints, bundles, log);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const r: Request = {
+      req,
+      res,
+      method: (req.method ?? 'GET').toUpperCase(),
+      requestId: randomUUID(),
+      url: requestUrl(req.url),
+      started: performance.now(),
+    };
+    gateway.handle(r).catch((err) => gateway.failed(r, err));
+  });
+  server.keepAliveTimeout = 5_000;
   return {
-    url: `http://localhost:${port}`, port, routes, bundles,
+    url,
+    port,
+    routes: gateway.router.routes,
+    bundles,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,9 +2,19 @@
 // the functions get (the same variables template.yaml gives them when deployed).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureBucket, ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDbLocal, startS3Local } from './services.ts';
-import { loadTemplate, ROOT } from './template.ts';
+import {
+  type DynamoLocal,
+  ensureBucket,
+  ensureTable,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  type S3Local,
+  startDynamoDbLocal,
+  startS3Local,
+} from './services.ts';
+import { loadTemplate } from './template.ts';
 
 export const LOCAL_TABLE = 'tri-api-local';
 export const LOCAL_BUCKET = 'tri-api-images';
@@ -16,39 +26,97 @@ export interface LocalStack {
   tableName: string;
   bucketName: string;
   secrets: LocalSecrets;
+  /** Resolves (with what happened) if DynamoDB Local dies while the stack is meant to run. */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
-export interface LocalSecrets { internalApiKey: string; csrfSigningSecret: string; mfaEncryptionKey: string }
+export interface StackOptions {
+  dataDir?: string;
+  scratchDir?: string;
+  /** Runs (and may time and print) each start-up phase. */
+  phase?: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+export interface LocalSecrets {
+  internalApiKey: string;
+  csrfSigningSecret: string;
+  mfaEncryptionKey: string;
+}
 
 /** Local deployment secrets: from the environment when set, else generated once into DATA_DIR/secrets.json. */
 export function localSecrets(dataDir: string | undefined): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
-  const stored: Partial<LocalSecrets> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const stored: Partial<LocalSecrets> =
+    file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const secrets: LocalSecrets = {
-    internalApiKey: process.env.INTERNAL_API_KEY ?? stored.internalApiKey ?? randomBytes(24).toString('base64url'),
-    csrfSigningSecret: process.env.CSRF_SIGNING_SECRET ?? stored.csrfSigningSecret ?? randomBytes(32).toString('base64url'),
-    mfaEncryptionKey: process.env.MFA_ENCRYPTION_KEY ?? stored.mfaEncryptionKey ?? randomBytes(32).toString('base64url'),
+    internalApiKey:
+      process.env.INTERNAL_API_KEY ?? stored.internalApiKey ?? randomBytes(24).toString('base64url'),
+    csrfSigningSecret:
+      process.env.CSRF_SIGNING_SECRET ?? stored.csrfSigningSecret ?? randomBytes(32).toString('base64url'),
+    mfaEncryptionKey:
+      process.env.MFA_ENCRYPTION_KEY ?? stored.mfaEncryptionKey ?? randomBytes(32).toString('base64url'),
   };
   if (file) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
-/** Starts DynamoDB Local and the S3 emulator; `dataDir` undefined means in memory / temporary. */
-export async function startLocalStack(opts: { dataDir?: string; scratchDir?: string }): Promise<LocalStack> {
+/** Starts DynamoDB Local and the S3 emulator; `dataDir` undefined means in memory / temporary.
+ * Whatever started is stopped again if a later part fails, so a failed start leaves nothing running. */
+export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const template = loadTemplate();
-  const s3Dir = dataDir ? join(dataDir, 's3') : join(opts.scratchDir ?? join(ROOT, '.local', 'tmp'), `s3-${process.pid}-${Date.now()}`);
-  const [dynamo, s3] = await Promise.all([
-    startDynamoDbLocal({ dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined }),
-    startS3Local({ directory: s3Dir }),
+  const scratch = opts.scratchDir ?? join(tmpdir(), 'tri-api-s3');
+  const s3Dir = dataDir ? join(dataDir, 's3') : join(scratch, `s3-${process.pid}-${Date.now()}`);
+  const phase = opts.phase ?? (async (_name, fn) => fn());
+  const started = await Promise.allSettled([
+    phase('DynamoDB Local', () =>
+      startDynamoDbLocal({ dbPath: dataDir ? join(dataDir, 'dynamodb') : undefined }),
+    ),
+    phase('S3 emulator', () => startS3Local({ directory: s3Dir })),
   ]);
-  await Promise.all([ensureTable(dynamo.endpoint, LOCAL_TABLE, template), ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
+  const stopAll = () =>
+    Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  const [dynamo, s3] = started.map((s) => (s as PromiseFulfilledResult<DynamoLocal | S3Local>).value) as [
+    DynamoLocal,
+    S3Local,
+  ];
+  let stopping = false;
+  const exited = new Promise<string>((resolveExit) =>
+    dynamo.process.once('exit', (code, signal) => {
+      if (!stopping) resolveExit(`DynamoDB Local exited (${signal ?? code})`);
+    }),
+  );
+  try {
+    await phase('table and bucket', () =>
+      Promise.all([
+        ensureTable(dynamo.endpoint, LOCAL_TABLE, template),
+        ensureBucket(s3.endpoint, LOCAL_BUCKET),
+      ]),
+    );
+  } catch (err) {
+    stopping = true;
+    await stopAll();
+    throw err;
+  }
   return {
-    dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE, bucketName: LOCAL_BUCKET,
+    dataDir,
+    dynamoEndpoint: dynamo.endpoint,
+    s3Endpoint: s3.endpoint,
+    tableName: LOCAL_TABLE,
+    bucketName: LOCAL_BUCKET,
     secrets: localSecrets(dataDir),
-    stop: async () => { await Promise.all([dynamo.stop(), s3.stop()]); },
+    exited,
+    stop: async () => {
+      stopping = true;
+      await stopAll();
+    },
   };
 }
 
@@ -78,7 +146,13 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '5000',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
-  for (const key of ['INTERNAL_EDGE_ORIGIN', 'INTERNAL_API_HOST', 'TRANSFER_STEP_UP_AMOUNT', 'PUBLIC_BASE_URL', 'POWERTOOLS_LOG_LEVEL']) {
+  for (const key of [
+    'INTERNAL_EDGE_ORIGIN',
+    'INTERNAL_API_HOST',
+    'TRANSFER_STEP_UP_AMOUNT',
+    'PUBLIC_BASE_URL',
+    'POWERTOOLS_LOG_LEVEL',
+  ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }
   return defaults;

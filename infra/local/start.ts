@@ -1,66 +1,138 @@
 // npm start: the whole product on one port, no Docker. DynamoDB Local + S3 emulator (data under
 // LOCAL_DATA_DIR, default .local/), every route of template.yaml, demo data, printed credentials.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { functionEnvironment, startLocalStack } from './stack.ts';
-import { startRunner } from './runner.ts';
-import { ROOT } from './template.ts';
-import { seedDemo, type DemoCredentials } from '../admin/seed.ts';
-import { connectLocal } from '../admin/context.ts';
+// One line per start-up phase; one way down (stop()) for Ctrl-C, SIGTERM, a lost parent or child
+// (watchdog.ts) and errors, which removes stack.json and the bundles and stops every child.
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Runner } from './runner.ts';
+import { defaultDataDir, removeStackInfo, runningStack, writeStackInfo } from './stack-file.ts';
+import type { LocalStack } from './stack.ts';
+import { watchProcessTree } from './watchdog.ts';
+
+/** How long stopping may take before the process exits anyway (children die with it). */
+const STOP_LIMIT_MS = 8_000;
 
 const port = Number(process.env.PORT ?? 3000);
-const dataDir = resolve(ROOT, process.env.LOCAL_DATA_DIR ?? '.local');
-mkdirSync(dataDir, { recursive: true });
-const stackFile = join(dataDir, 'stack.json');
-const demoFile = join(dataDir, 'demo.json');
+const host = process.env.HOST ?? '127.0.0.1';
+const dataDir = defaultDataDir();
+const t0 = performance.now();
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[start] ${line}`);
 
-const t0 = Date.now();
-const stack = await startLocalStack({ dataDir });
-const baseUrl = `http://localhost:${port}`;
-const env = functionEnvironment(stack, baseUrl);
-let runner;
-try {
-  runner = await startRunner({
-    port, host: process.env.HOST ?? '127.0.0.1', env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName, watch: true,
-    log: process.env.QUIET ? undefined : (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
+async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  say(`${name} ...`);
+  const result = await fn();
+  say(`${name}: done in ${seconds(started)}`);
+  return result;
+}
+
+const portFree = (): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
   });
-} catch (err) {
-  await stack.stop();
-  throw err;
-}
-writeFileSync(stackFile, JSON.stringify({ pid: process.pid, url: runner.url, dynamoEndpoint: stack.dynamoEndpoint, s3Endpoint: stack.s3Endpoint, tableName: stack.tableName, bucketName: stack.bucketName }, null, 2));
 
-let demo: DemoCredentials;
-if (existsSync(demoFile)) {
-  demo = JSON.parse(readFileSync(demoFile, 'utf8'));
-} else {
-  await connectLocal(dataDir);
-  demo = await seedDemo();
-  writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
-}
-
-const byApi = new Map<string, string[]>();
-for (const r of runner.routes) if (r.method !== 'ANY') (byApi.get(r.apiId) ?? byApi.set(r.apiId, []).get(r.apiId)!).push(`  ${r.method.padEnd(6)} ${r.path.padEnd(52)} ${r.entry}`);
-console.log(`\ntri-api local stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s at ${runner.url}  (data: ${dataDir})\n`);
-for (const [api, lines] of byApi) console.log(`${api}\n${lines.join('\n')}\n`);
-console.log(`OpenAPI: ${runner.url}/openapi/notes.json  ${runner.url}/openapi/news.json  ${runner.url}/openapi/bank.json`);
-console.log(`DynamoDB Local: ${stack.dynamoEndpoint} (table ${stack.tableName})   S3 emulator: ${stack.s3Endpoint} (bucket ${stack.bucketName})\n`);
-console.log('Demo credentials (Authorization: Bearer <token>):');
-for (const u of demo.users) console.log(`  ${u.name.padEnd(14)} id ${u.id}  token ${u.token}${u.note ? `  (${u.note})` : ''}`);
-for (const line of demo.notes ?? []) console.log(`  ${line}`);
-console.log(`\nInternal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  Key: ${env.INTERNAL_API_KEY}`);
-console.log(`  curl -H 'Origin: ${env.INTERNAL_EDGE_ORIGIN}' -H 'Host: ${env.INTERNAL_API_HOST}' -H 'Key: ${env.INTERNAL_API_KEY}' ${runner.url}/api/internal/v1/csrf`);
-console.log(`Try: curl -H 'Authorization: Bearer ${demo.users[0]?.token}' ${runner.url}/v1/me\n`);
-
+let stack: LocalStack | undefined;
+let runner: Runner | undefined;
 let stopping = false;
-const stop = async (signal: string) => {
+
+async function stop(why: string, code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`\n${signal}: stopping`);
-  await runner.close().catch(() => {});
-  await stack.stop().catch(() => {});
-  rmSync(stackFile, { force: true });
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+  watchdog.stop();
+  removeStackInfo(dataDir);
+  say(`${why}: stopping`);
+  setTimeout(() => {
+    say(`not stopped in ${STOP_LIMIT_MS / 1000} s: exiting`);
+    process.exit(code || 1);
+  }, STOP_LIMIT_MS);
+  await runner?.close().catch(() => {});
+  await stack?.stop().catch(() => {});
+  say('stopped');
+  process.exit(code);
+}
+
+const watchdog = watchProcessTree((why) => void stop(why, 1));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal, 0));
+process.on('uncaughtException', (err) => {
+  console.error(err);
+  void stop('unexpected error', 1);
+});
+process.on('unhandledRejection', (err) => {
+  console.error(err);
+  void stop('unexpected error', 1);
+});
+// Whatever way the process ends: no stack.json of ours and no bundles stay behind.
+process.on('exit', () => {
+  removeStackInfo(dataDir);
+  if (runner) rmSync(runner.bundles.outdir, { recursive: true, force: true });
+});
+
+async function main(): Promise<void> {
+  const other = runningStack(dataDir);
+  if (other.running) {
+    console.error(
+      `A local stack already runs on ${dataDir} (pid ${other.info.pid}, ${other.info.url}): ` +
+        'stop it first, or set LOCAL_DATA_DIR to another folder',
+    );
+    process.exit(1);
+  }
+  if (!(await portFree())) {
+    console.error(
+      `Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`,
+    );
+    process.exit(1);
+  }
+  say(`data: ${dataDir}`);
+  // Imported only now, so that a port in use is reported before anything heavy loads.
+  const [{ startLocalStack, functionEnvironment }, { startRunner }, { seedDemo }, { printBanner }] =
+    await Promise.all([
+      import('./stack.ts'),
+      import('./runner.ts'),
+      import('../seed/demo.ts'),
+      import('./banner.ts'),
+    ]);
+  stack = await startLocalStack({ dataDir, phase });
+  void stack.exited.then((what) => stop(what, 1));
+  const env = functionEnvironment(stack, `http://localhost:${port}`);
+  const s = stack;
+  runner = await phase(`runner on port ${port}`, () =>
+    startRunner({
+      port,
+      host,
+      env,
+      s3Endpoint: s.s3Endpoint,
+      bucketName: s.bucketName,
+      watch: true,
+      buildDir: join(dataDir, 'build'),
+      log: process.env.QUIET
+        ? (line) => {
+            if (line.startsWith('changed ')) say(line);
+          }
+        : (line) => say(line),
+    }),
+  );
+  const r = runner;
+  writeStackInfo(dataDir, {
+    pid: process.pid,
+    url: r.url,
+    dynamoEndpoint: s.dynamoEndpoint,
+    s3Endpoint: s.s3Endpoint,
+    tableName: s.tableName,
+    bucketName: s.bucketName,
+  });
+  const [, demo] = await Promise.all([
+    phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll()),
+    phase('demo data', () => seedDemo(join(dataDir, 'demo.json'))),
+  ]);
+  await printBanner(r, s, env, demo);
+  say(`ready in ${seconds(t0)} at ${r.url}  (Ctrl-C stops everything)`);
+}
+
+main().catch((err) => {
+  console.error(`npm start failed: ${(err as Error).message}`);
+  void stop('start-up failed', 1);
+});

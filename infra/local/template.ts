@@ -8,11 +8,36 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TEMPLATE_PATH = `${ROOT}template.yaml`;
 
 // !Ref x -> {Ref: x}; !GetAtt a.b -> {'Fn::GetAtt': [a, b]}; every other !Fn -> {'Fn::Fn': value}.
-const INTRINSICS = ['Base64', 'Cidr', 'FindInMap', 'GetAZs', 'ImportValue', 'Join', 'Select', 'Split', 'Sub', 'Transform', 'And', 'Equals', 'If', 'Not', 'Or', 'Condition'];
+const INTRINSICS = [
+  'Base64',
+  'Cidr',
+  'FindInMap',
+  'GetAZs',
+  'ImportValue',
+  'Join',
+  'Select',
+  'Split',
+  'Sub',
+  'Transform',
+  'And',
+  'Equals',
+  'If',
+  'Not',
+  'Or',
+  'Condition',
+];
 const tag = (name: string, wrap: (v: unknown) => unknown): Array<ScalarTag | CollectionTag> => [
   { tag: `!${name}`, resolve: (v: string) => wrap(v) } as ScalarTag,
-  { tag: `!${name}`, collection: 'seq', resolve: (v: { toJSON(): unknown }) => wrap(v.toJSON()) } as unknown as CollectionTag,
-  { tag: `!${name}`, collection: 'map', resolve: (v: { toJSON(): unknown }) => wrap(v.toJSON()) } as unknown as CollectionTag,
+  {
+    tag: `!${name}`,
+    collection: 'seq',
+    resolve: (v: { toJSON(): unknown }) => wrap(v.toJSON()),
+  } as unknown as CollectionTag,
+  {
+    tag: `!${name}`,
+    collection: 'map',
+    resolve: (v: { toJSON(): unknown }) => wrap(v.toJSON()),
+  } as unknown as CollectionTag,
 ];
 const CFN_TAGS = [
   ...tag('Ref', (v) => ({ Ref: v })),
@@ -23,20 +48,24 @@ const CFN_TAGS = [
 export type Template = {
   Parameters?: Record<string, { Type: string; Default?: unknown }>;
   Globals?: Record<string, Record<string, unknown>>;
-  Resources: Record<string, { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> }>;
+  Resources: Record<
+    string,
+    { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> }
+  >;
   Outputs?: Record<string, unknown>;
 };
 
-export const parseTemplate = (text: string): Template => parse(text, { customTags: CFN_TAGS, merge: false }) as Template;
+export const parseTemplate = (text: string): Template =>
+  parse(text, { customTags: CFN_TAGS, merge: false }) as Template;
 export const loadTemplate = (path = TEMPLATE_PATH): Template => parseTemplate(readFileSync(path, 'utf8'));
 
 export interface Route {
   functionId: string;
   apiId: string;
-  method: string;          // upper case, or ANY
-  path: string;            // API Gateway resource path, e.g. /v1/notes/{noteId}
-  entry: string;           // source file relative to the repository root
-  handler: string;         // exported name
+  method: string; // upper case, or ANY
+  path: string; // API Gateway resource path, e.g. /v1/notes/{noteId}
+  entry: string; // source file relative to the repository root
+  handler: string; // exported name
 }
 
 export function listRoutes(t: Template = loadTemplate()): Route[] {
@@ -44,10 +73,20 @@ export function listRoutes(t: Template = loadTemplate()): Route[] {
   for (const [functionId, res] of Object.entries(t.Resources)) {
     if (res.Type !== 'AWS::Serverless::Function') continue;
     const entry = res.Metadata?.BuildProperties?.EntryPoints?.[0] as string;
-    const handler = String(res.Properties?.Handler ?? '').split('.').pop() ?? 'handler';
+    const handler =
+      String(res.Properties?.Handler ?? '')
+        .split('.')
+        .pop() ?? 'handler';
     for (const ev of Object.values<any>(res.Properties?.Events ?? {})) {
       if (ev.Type !== 'Api') continue;
-      routes.push({ functionId, apiId: ev.Properties.RestApiId?.Ref, method: String(ev.Properties.Method).toUpperCase(), path: ev.Properties.Path, entry, handler });
+      routes.push({
+        functionId,
+        apiId: ev.Properties.RestApiId?.Ref,
+        method: String(ev.Properties.Method).toUpperCase(),
+        path: ev.Properties.Path,
+        entry,
+        handler,
+      });
     }
   }
   return routes;
@@ -56,16 +95,28 @@ export function listRoutes(t: Template = loadTemplate()): Route[] {
 export const listFunctions = (t: Template = loadTemplate()) =>
   Object.entries(t.Resources)
     .filter(([, r]) => r.Type === 'AWS::Serverless::Function')
-    .map(([id, r]) => ({ id, entry: r.Metadata?.BuildProperties?.EntryPoints?.[0] as string, properties: r.Properties ?? {}, metadata: r.Metadata ?? {} }));
+    .map(([id, r]) => ({
+      id,
+      entry: r.Metadata?.BuildProperties?.EntryPoints?.[0] as string,
+      properties: r.Properties ?? {},
+      metadata: r.Metadata ?? {},
+    }));
 
-export const apiProperties = (apiId: string, t: Template = loadTemplate()) => t.Resources[apiId]?.Properties ?? {};
+export const apiProperties = (apiId: string, t: Template = loadTemplate()) =>
+  t.Resources[apiId]?.Properties ?? {};
 
 export const binaryMediaTypes = (apiId: string, t: Template = loadTemplate()): string[] =>
   (apiProperties(apiId, t).BinaryMediaTypes ?? []).map((m: string) => m.replace(/~1/g, '/'));
 
-export interface GatewayResponse { StatusCode?: number; ResponseParameters?: { Headers?: Record<string, string> }; ResponseTemplates?: Record<string, string> }
-export const gatewayResponses = (apiId: string, t: Template = loadTemplate()): Record<string, GatewayResponse> =>
-  apiProperties(apiId, t).GatewayResponses ?? {};
+export interface GatewayResponse {
+  StatusCode?: number;
+  ResponseParameters?: { Headers?: Record<string, string> };
+  ResponseTemplates?: Record<string, string>;
+}
+export const gatewayResponses = (
+  apiId: string,
+  t: Template = loadTemplate(),
+): Record<string, GatewayResponse> => apiProperties(apiId, t).GatewayResponses ?? {};
 
 /** The table's CreateTable input, from the template's own AWS::DynamoDB::Table resource. */
 export function tableDefinition(t: Template = loadTemplate()) {
@@ -79,6 +130,8 @@ export function tableDefinition(t: Template = loadTemplate()) {
       GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
       BillingMode: p.BillingMode,
     },
-    ttlAttribute: p.TimeToLiveSpecification?.Enabled ? (p.TimeToLiveSpecification.AttributeName as string) : undefined,
+    ttlAttribute: p.TimeToLiveSpecification?.Enabled
+      ? (p.TimeToLiveSpecification.AttributeName as string)
+      : undefined,
   };
 }

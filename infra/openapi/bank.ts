@@ -1,4 +1,4 @@
-// OpenAPI 3.1 document of the Bank API (seed 002 + spec/bank.md), generated from the zod schemas
+// OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
 // in lib/bank/schemas.ts that validate requests and describe responses.
 import type { z } from 'zod';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
@@ -61,7 +61,7 @@ export const buildBankDocument = () => document({
   title: 'Bank API (transfers and multi-factor authentication)',
   version: '1.0.0',
   description: [
-    'Seed 002 with the decisions of spec/bank.md. Every operation needs `Authorization: Bearer <token>`.',
+    'Seed 002 with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
     'Times are unix seconds. Amounts are integer minor units. Errors: {code, message, description, errors?: [{field, message}]}.',
     'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
   ].join('\n'),

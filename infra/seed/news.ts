@@ -7,7 +7,8 @@ import { importIntoTable } from '../../lib/news/wiring.ts';
 export interface NewsData { users: ImportUser[]; tags: ImportTag[]; articles: ImportArticle[] }
 export interface NewsDataOptions { users?: number; tags?: number; articles?: number; idBase?: number; newest?: number }
 
-const WORDS = 'news service article privacy level page rank tag user avatar token status uptime import batch query partition edge internal origin summary excerpt markdown body paragraph'.split(' ');
+const WORDS = ('news service article privacy level page rank tag user avatar token status uptime import batch ' +
+  'query partition edge internal origin summary excerpt markdown body paragraph').split(' ');
 const TAGS = ['Politics', 'Science', 'Sports', 'Culture', 'Technology', 'Travel', 'Health', 'Business'];
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Margaret', 'Niklaus', 'Radia', 'Tim'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Hamilton', 'Wirth', 'Perlman', 'Berners-Lee'];
@@ -39,7 +40,8 @@ export function generateNewsData(o: NewsDataOptions = {}): NewsData {
   const tags: ImportTag[] = Array.from({ length: nTags }, (_, i) => ({ id: idBase + i + 1, name: TAGS[i % TAGS.length], description: `Articles about ${TAGS[i % TAGS.length].toLowerCase()}.` }));
   let created = newest;
   const articles: ImportArticle[] = Array.from({ length: nArticles }, (_, i) => {
-    if (i % 7 !== 6) created -= 600 + Math.floor(rnd() * 3000); // every 7th shares the previous timestamp (ties by id)
+    // Every 7th shares the previous timestamp (ties by id).
+    if (i % 7 !== 6) created -= 600 + Math.floor(rnd() * 3000);
     const first = idBase + 1 + Math.floor(rnd() * nUsers);
     const second = idBase + 1 + Math.floor(rnd() * nUsers);
     const tagIds = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => idBase + 1 + Math.floor(rnd() * nTags)))];
@@ -60,5 +62,6 @@ export function generateNewsData(o: NewsDataOptions = {}): NewsData {
 export async function seedNews(_ctx: SeedContext): Promise<string[]> {
   const data = generateNewsData();
   const summary = await importIntoTable(data);
-  return [`News: ${summary.articlesTotal} articles, users 1-${data.users.length} (every privacy level; odd ids without avatar), tags 1-${data.tags.length}: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`];
+  const what = `users 1-${data.users.length} (every privacy level; odd ids without avatar), tags 1-${data.tags.length}`;
+  return [`News: ${summary.articlesTotal} articles, ${what}: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`];
 }

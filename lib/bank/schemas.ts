@@ -24,7 +24,10 @@ export const createTransferBody = z.strictObject({
   currency: currency.describe('ISO 4217 code, any case; returned lower-case'),
   destination,
   description: description.optional(),
-  metadata: metadata.optional().describe(`At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; empty values are dropped`),
+  metadata: metadata.optional().describe(
+    `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; ` +
+      'empty values are dropped',
+  ),
 });
 
 /** PUT: replaces description and metadata; an absent one is cleared. */

@@ -19,7 +19,10 @@ export const totpUri = (secret: string, account: string) =>
 export const totpCode = (secret: TotpSecret, epochSeconds: number, opts: TotpOptions = {}) =>
   generate({ secret: secretOf(secret), epoch: epochSeconds, period: TOTP_PERIOD, digits: opts.digits ?? 6, algorithm: opts.algorithm ?? 'sha1' });
 
-/** The time step the code belongs to, or undefined when it is wrong, out of the window or not after `afterStep`. */
+/**
+ * The time step the code belongs to, or undefined when it is wrong, out of the window or not after
+ * `afterStep`.
+ */
 export async function verifyTotp(secret: TotpSecret, code: string, epochSeconds: number, opts: TotpOptions & { afterStep?: number } = {}): Promise<number | undefined> {
   const result = await verify({
     secret: secretOf(secret), token: code, epoch: epochSeconds, period: TOTP_PERIOD, epochTolerance: TOTP_PERIOD,

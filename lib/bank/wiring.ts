@@ -16,20 +16,20 @@ import { MfaService } from './mfa.ts';
 import type { CodeSender } from './ports.ts';
 import { TransferService } from './transfers.ts';
 
-export const transfers = once(() => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock));
+export const transfers = /* @__PURE__ */ once(() => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock));
 
 /** Factors, verifications and mfa_tokens; codes go to the outbox (no delivery client bundled). */
-export const mfa = once(() => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock));
+export const mfa = /* @__PURE__ */ once(() => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock));
 
 /** The same, delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
-export const verifications = once(() => {
+export const verifications = /* @__PURE__ */ once(() => {
   const sender = (): CodeSender => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
   return new MfaService(new DynamoFactorStore(), sender, systemClock);
 });
 
-export const idempotencyKeys = once(() => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock));
+export const idempotencyKeys = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock));
 
 /** Self-or-admin checks, answered by the identity directory. */
-export const access = once(() => new BankAccess({
+export const access = /* @__PURE__ */ once(() => new BankAccess({
   isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
 }));

@@ -9,7 +9,7 @@ export interface ErrorOptions {
   fields?: FieldProblem[];
   /** Facts the caller may act on (e.g. attempts_left), added to the error body. */
   details?: Record<string, unknown>;
-  /** Which condition failed (stores: 'version', 'permalink', 'step_up', ...), for the domain to tell them apart. */
+  /** Which condition failed (stores: 'version', 'permalink', ...), so the domain can tell them apart. */
   reason?: string;
 }
 

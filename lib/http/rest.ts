@@ -1,6 +1,7 @@
 // The REST dialect of seed 002 (Notes and Bank): JSON bodies as they are; errors as
 // {code, message, description, errors?: [{field, message}]}.
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
+import type { Authenticate } from './middleware.ts';
 import type { z } from 'zod';
 import { ERRORS, type ApiError } from './errors.ts';
 
@@ -15,11 +16,20 @@ export const restDialect: Dialect = {
   }),
 };
 
+type Schema = z.ZodType | undefined;
+
 /** An operation of the Notes or Bank API. */
-export const restOperation = <B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export const restOperation = <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
   spec: OperationSpec<B, Q, P>,
   operation: Operation<B, Q, P>,
 ) => defineOperation(restDialect, spec, operation);
+
+/** The REST operations of an API whose every route authenticates its caller with `authenticate`. */
+export const authenticatedOperations = (authenticate: Authenticate) =>
+  <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+    spec: Omit<OperationSpec<B, Q, P>, 'auth'>,
+    operation: Operation<B, Q, P>,
+  ) => defineOperation(restDialect, { ...spec, auth: authenticate }, operation);
 
 export * from './types.ts';
 export * from './errors.ts';

@@ -8,7 +8,7 @@ import { DynamoTokenStore } from './adapters/dynamo-tokens.ts';
 import { DynamoUserStore } from './adapters/dynamo-users.ts';
 import { IdentityService } from './service.ts';
 
-export const identity = once(() => new IdentityService(
+export const identity = /* @__PURE__ */ once(() => new IdentityService(
   { users: new DynamoUserStore(), teams: new DynamoTeamStore(), tokens: new DynamoTokenStore() }, systemClock, systemIds,
 ));
 

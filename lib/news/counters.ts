@@ -1,5 +1,6 @@
 // Status counters of the News API. Every News response is recorded in memory by the dialect's
-// middleware (lib/http/news.ts, given these counters by lib/news/http/operation.ts); a container adds its counts to one of SHARDS counter items (its
+// middleware (lib/http/news.ts, given these counters by lib/news/http/operation.ts); a container
+// adds its counts to one of SHARDS counter items (its
 // own partition key, chosen at random per container) at most once per NEWS_COUNTER_FLUSH_MS
 // (default 10 s), and whenever the status route runs. The first flush of a shard stamps its
 // startedAt; the earliest stamp is the service's start time.
@@ -42,7 +43,7 @@ export class StatusCounters {
     await this.flush(now);
   }
 
-  /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: on failure the counts stay pending. */
+  /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay pending. */
   async flush(now = this.clock.now()): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
     this.served = 0; this.errors = 0; this.lastFlush = now; this.flushing = true;

@@ -55,7 +55,9 @@ const MAX_REPORTED = 50;
 /** Invalid input: every problem names the record (collection, index, id) and the field. */
 export class ImportValidationError extends Error {
   constructor(readonly problems: string[]) {
-    super(`import rejected, nothing written; ${problems.length} problem(s):\n  ${problems.slice(0, MAX_REPORTED).join('\n  ')}${problems.length > MAX_REPORTED ? `\n  ... and ${problems.length - MAX_REPORTED} more` : ''}`);
+    const more = problems.length > MAX_REPORTED ? `\n  ... and ${problems.length - MAX_REPORTED} more` : '';
+    const listed = problems.slice(0, MAX_REPORTED).join('\n  ');
+    super(`import rejected, nothing written; ${problems.length} problem(s):\n  ${listed}${more}`);
   }
 }
 
@@ -91,7 +93,9 @@ function parseAll<S extends z.ZodType>(collection: string, schema: S, records: u
 /** Validates the whole document; throws ImportValidationError listing every problem. */
 export async function validateImport(input: unknown, store: ImportStore) {
   const top = importDocument.safeParse(input);
-  if (!top.success) throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : i.message}`));
+  const problem = (i: z.core.$ZodIssue) =>
+    i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : i.message;
+  if (!top.success) throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${problem(i)}`));
   const problems: string[] = [];
   const users = parseAll('users', importUser, top.data.users, problems);
   const tags = parseAll('tags', importTag, top.data.tags, problems);

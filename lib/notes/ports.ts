@@ -20,8 +20,10 @@ export interface StoredNote {
 export interface NotesStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
-  /** Writes a new note with its content, permalink guard and the creator's history entry; Conflict('permalink'). */
-  /** `completion`: the request's Idempotency-Key, completed in the same transaction. */
+  /**
+   * Writes a new note, its content, permalink guard and the creator's history entry; Conflict('permalink').
+   * `completion`: the request's Idempotency-Key, completed in the same transaction.
+   */
   createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void>;
   /**
    * Replaces `previous` with `next` if no one changed it since it was read (version condition);
@@ -31,7 +33,7 @@ export interface NotesStore {
   saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void>;
   /** Records that the user read the note now. NotFound when the note no longer exists. */
   recordVisit(note: NoteRecord, userId: string): Promise<void>;
-  /** Deletes the note, its permalink guard and history entries; Conflict('version') if it changed since read. */
+  /** Deletes the note, its permalink guard and history entries; Conflict('version') if changed since read. */
   deleteNote(stored: StoredNote): Promise<void>;
   /** An owner's notes, most recently changed first (one page of up to 1 MB). */
   listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]>;

@@ -1,4 +1,5 @@
-// Notes use cases. Plain values in, records out; failures are domain errors (lib/domain/errors.ts). Permissions (spec/notes.md):
+// Notes use cases. Plain values in, records out; failures are domain errors (lib/domain/errors.ts).
+// Permissions (spec/notes.md):
 // read = owner, a member of the note's team, or anyone signed in when readPermission is broader than
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
@@ -143,7 +144,8 @@ export class NotesService {
   /**
    * Changes the fields present in `changes`. `precondition` (the caller's If-Match) must hold on the
    * current note (PreconditionFailed otherwise). Concurrent writers never overwrite each other: each
-   * write is conditional on the version read; without a precondition a lost race is retried on the fresh note.
+   * write is conditional on the version read; without a precondition a lost race is retried on the
+   * fresh note.
    */
   async updateNote(
     userId: string, ref: string, changes: NoteChanges, opts: { teamPath?: string; precondition?: Precondition } = {},

@@ -22,10 +22,10 @@ const noImages: ImageStore = {
   deleteAll: () => Promise.reject(new Error('this function has no image store')),
 };
 
-export const notes = once(() => build(noImages));
+export const notes = /* @__PURE__ */ once(() => build(noImages));
 
 /** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
-export const notesWithImages = once(() => build(new S3ImageStore()));
+export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore()));
 
 /** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
-export const notesIdempotency = once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));
+export const notesIdempotency = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));

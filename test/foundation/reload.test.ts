@@ -1,23 +1,56 @@
-// npm start's watch mode: editing a handler's source makes the next invocation run the new code.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// npm start's watch mode: saving a source file rebuilds the functions that include it, says so,
+// and the next invocation runs the new code; a function never requested is never built.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Bundles } from '../../infra/local/bundles.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tri-api-reload-'));
-const bundles = new Bundles([{ id: 'Greeter', entry: 'greet.ts' }], { root });
-afterAll(async () => { await bundles.stop(); rmSync(root, { recursive: true, force: true }); });
+mkdirSync(join(root, 'functions'));
+mkdirSync(join(root, 'lib'));
+const lines: string[] = [];
+const bundles = new Bundles(
+  [
+    { id: 'Greeter', entry: 'functions/greet.ts' },
+    { id: 'Other', entry: 'functions/other.ts' },
+  ],
+  { root, buildDir: join(root, 'build'), log: (l) => lines.push(l) },
+);
+afterAll(async () => {
+  await bundles.stop();
+  rmSync(root, { recursive: true, force: true });
+});
 
-const source = (word: string) => `export const handler = async () => ({ statusCode: 200, body: ${JSON.stringify(word)} });\n`;
+const word = (w: string) => `export const word = ${JSON.stringify(w)};\n`;
+writeFileSync(join(root, 'lib', 'word.ts'), word('first'));
+writeFileSync(
+  join(root, 'functions', 'greet.ts'),
+  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word });\n",
+);
+writeFileSync(
+  join(root, 'functions', 'other.ts'),
+  'export const handler = async () => ({ statusCode: 204 });\n',
+);
 
-it('reloads a handler when its source changes', async () => {
-  writeFileSync(join(root, 'greet.ts'), source('first'));
+it('rebuilds what a saved file is part of, says so, and serves the new code within 5 s', async () => {
   await bundles.start(true);
-  expect(await bundles.handler('Greeter')({}, {})).toEqual({ statusCode: 200, body: 'first' });
+  const first = await bundles.load('Greeter');
+  expect(await first.handler({}, {})).toEqual({ statusCode: 200, body: 'first' });
+  expect(readdirSync(bundles.outdir).filter((f) => f.startsWith('Other'))).toEqual([]);
+  expect(readdirSync(bundles.outdir).some((f) => f.endsWith('.cjs.map'))).toBe(true);
+
   const generation = bundles.generation;
-  writeFileSync(join(root, 'greet.ts'), source('second'));
-  const deadline = Date.now() + 10_000;
-  while (bundles.generation === generation && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  expect(await bundles.handler('Greeter')({}, {})).toEqual({ statusCode: 200, body: 'second' });
+  const saved = Date.now();
+  writeFileSync(join(root, 'lib', 'word.ts'), word('second'));
+  while (bundles.generation === generation && Date.now() - saved < 5_000)
+    await new Promise((r) => setTimeout(r, 25));
+  expect(await (await bundles.load('Greeter')).handler({}, {})).toEqual({ statusCode: 200, body: 'second' });
+  expect(Date.now() - saved).toBeLessThan(5_000);
+  expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter in \d+ ms/);
+});
+
+it('removes its bundles on stop', async () => {
+  await bundles.stop();
+  expect(existsSync(bundles.outdir)).toBe(false);
 });

@@ -1,5 +1,6 @@
 // The local runner over HTTP: exactly the template's routes, API Gateway behaviour for unknown
 // routes and wrong methods, request ids, and DynamoDB request counts per call.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../../infra/local/template.ts';
 import { http } from '../support/http.ts';
@@ -13,7 +14,10 @@ describe('local runner', () => {
       if (r.method === 'ANY') continue;
       const path = r.path.replace(/\{(\w+)\}/g, '1');
       const res = await http(r.method, path);
-      const unknownRoute = res.status === 404 && (res.body?.description === 'No route matches this method and path' || (res.body?.response === 'notFound' && r.apiId !== 'NewsApi'));
+      const unknownRoute =
+        res.status === 404 &&
+        (res.body?.description === 'No route matches this method and path' ||
+          (res.body?.response === 'notFound' && r.apiId !== 'NewsApi'));
       expect(unknownRoute, `${r.method} ${r.path} -> ${res.status} ${res.text}`).toBe(false);
     }
   });
@@ -21,7 +25,10 @@ describe('local runner', () => {
   it('an unknown path is 404 in the dialect of the API it falls under', async () => {
     expect(await http('GET', '/v1/no-such-thing')).toMatchObject({ status: 404, body: { code: 40400 } });
     expect(await http('GET', '/v1')).toMatchObject({ status: 404 });
-    expect(await http('GET', '/api/v1/no-such-thing')).toMatchObject({ status: 404, body: { error: true, response: 'notFound' } });
+    expect(await http('GET', '/api/v1/no-such-thing')).toMatchObject({
+      status: 404,
+      body: { error: true, response: 'notFound' },
+    });
   });
 
   it('a known path with a wrong method is 405 with Allow', async () => {
@@ -35,7 +42,9 @@ describe('local runner', () => {
   });
 
   it('CORS preflight succeeds with the allowed methods', async () => {
-    const res = await http('OPTIONS', '/v1/me', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } });
+    const res = await http('OPTIONS', '/v1/me', {
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('GET');
@@ -50,5 +59,89 @@ describe('local runner', () => {
     const err = await http('GET', '/v1/me');
     expect(err.status).toBe(401);
     expect(err.headers.get('x-request-id')).toBeTruthy();
+  });
+});
+
+// What API Gateway refuses by itself, the runner refuses the same way: in the API's dialect, with a
+// request id and the security headers the functions send.
+const refusal = (res: { status: number; headers: Headers }, status: number) => {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('x-request-id')).toMatch(/[0-9a-f-]{36}/);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('strict-transport-security')).toBeTruthy();
+};
+
+describe.skipIf(!local)('local runner: refusals', () => {
+  it('malformed percent-encoding is 400 in the API dialect, never 500', async () => {
+    const notes = await http('GET', '/v1/notes/%ZZ');
+    refusal(notes, 400);
+    expect(notes.body).toMatchObject({ code: 40000, message: 'Bad request' });
+    const news = await http('GET', '/api/v1/news/%ff');
+    refusal(news, 400);
+    expect(news.body).toEqual({ error: true, response: 'badRequest' });
+    refusal(await http('GET', '/api/transfers/%E0%A4%A'), 400);
+  });
+
+  it('an unknown route is 404 with the security headers', async () => {
+    const res = await http('GET', '/v1/nothing-here');
+    refusal(res, 404);
+    expect(res.body).toMatchObject({ code: 40400 });
+  });
+
+  it('a body over 10 MB is 413 before authentication, announced or streamed', async () => {
+    const big = Buffer.alloc(11 * 1024 * 1024, 0x61);
+    const announced = await http('POST', '/v1/notes', {
+      raw: big,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    refusal(announced, 413);
+    expect(announced.body).toMatchObject({ code: 41300 });
+    // Chunked, no Content-Length: refused once 10 MB have arrived (the rest is not kept).
+    const chunks = async function* () {
+      for (let i = 0; i < 44; i += 1) yield Buffer.alloc(256 * 1024, 0x61);
+    };
+    const res = await fetch(`${process.env.TEST_BASE_URL}/api/transfers`, {
+      method: 'POST',
+      body: ReadableStream.from(chunks()),
+      duplex: 'half',
+      headers: { 'Content-Type': 'application/json' },
+    } as RequestInit).catch((err: Error) => err);
+    if (res instanceof Error) throw res;
+    refusal(res, 413);
+    expect(await res.json()).toMatchObject({ code: 41300 });
+  });
+
+  it('/_images/ serves objects only, with their content type, nosniff and a CSP', async () => {
+    const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const { localClientConfig } = await import('../../infra/local/services.ts');
+    const s3 = new S3Client({ ...localClientConfig(process.env.LOCAL_S3_ENDPOINT!), forcePathStyle: true });
+    const key = `test/${randomUUID()}.png`;
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: process.env.BUCKET_NAME!,
+        Key: key,
+        Body: Buffer.from('png?'),
+        ContentType: 'image/png',
+      }),
+    );
+    s3.destroy();
+    const obj = await http('GET', `/_images/${key}`);
+    expect(obj.status).toBe(200);
+    expect(obj.headers.get('content-type')).toBe('image/png');
+    expect(obj.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(obj.headers.get('content-security-policy')).toBe("default-src 'none'");
+    for (const listing of ['/_images/', '/_images/test/', '/_images/?list-type=2', '/_images']) {
+      const res = await http('GET', listing);
+      expect(res.status, listing).toBe(404);
+      expect(res.text, listing).not.toContain(key);
+    }
+  });
+
+  it('serves the OpenAPI documents with this runner as their first server', async () => {
+    for (const api of ['notes', 'news', 'bank']) {
+      const res = await http('GET', `/openapi/${api}.json`);
+      expect(res.status).toBe(200);
+      expect(res.body.servers[0].url).toBe(process.env.LOCAL_RUNNER_URL);
+    }
   });
 });

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
-const FIXTURE: APIGatewayProxyEvent = JSON.parse(readFileSync(new URL('../fixtures/apigateway-aws-proxy.json', import.meta.url), 'utf8'));
+const FIXTURE: APIGatewayProxyEvent = JSON.parse(
+  readFileSync(new URL('../fixtures/apigateway-aws-proxy.json', import.meta.url), 'utf8'),
+);
 
 export interface EventInput {
   method: string;
@@ -21,14 +23,21 @@ export interface EventInput {
 
 export function apiEvent(input: EventInput): APIGatewayProxyEvent {
   const e: APIGatewayProxyEvent = structuredClone(FIXTURE);
-  const path = input.resource.replace(/\{(\w+)\+?\}/g, (_m, name: string) => encodeURIComponent(input.pathParameters?.[name] ?? name));
-  const headers: Record<string, string> = { ...e.headers as Record<string, string> };
+  const path = input.resource.replace(/\{(\w+)\+?\}/g, (_m, name: string) =>
+    encodeURIComponent(input.pathParameters?.[name] ?? name),
+  );
+  const headers: Record<string, string> = { ...(e.headers as Record<string, string>) };
   if (input.token) headers.Authorization = `Bearer ${input.token}`;
   let body: string | null = null;
   let isBase64Encoded = false;
-  if (Buffer.isBuffer(input.body)) { body = input.body.toString('base64'); isBase64Encoded = true; }
-  else if (input.rawBody !== undefined) body = input.rawBody;
-  else if (input.body !== undefined) { body = JSON.stringify(input.body); headers['Content-Type'] = 'application/json'; }
+  if (Buffer.isBuffer(input.body)) {
+    body = input.body.toString('base64');
+    isBase64Encoded = true;
+  } else if (input.rawBody !== undefined) body = input.rawBody;
+  else if (input.body !== undefined) {
+    body = JSON.stringify(input.body);
+    headers['Content-Type'] = 'application/json';
+  }
   Object.assign(headers, input.headers ?? {});
   const requestId = randomUUID();
   return {
@@ -39,21 +48,38 @@ export function apiEvent(input: EventInput): APIGatewayProxyEvent {
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
     queryStringParameters: input.query && Object.keys(input.query).length ? input.query : null,
-    multiValueQueryStringParameters: input.query && Object.keys(input.query).length ? Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, [v]])) : null,
+    multiValueQueryStringParameters:
+      input.query && Object.keys(input.query).length
+        ? Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, [v]]))
+        : null,
     pathParameters: input.pathParameters ?? null,
     stageVariables: null,
     body,
     isBase64Encoded,
-    requestContext: { ...e.requestContext, requestId, resourcePath: input.resource, httpMethod: input.method, path: `/prod${path}` },
+    requestContext: {
+      ...e.requestContext,
+      requestId,
+      resourcePath: input.resource,
+      httpMethod: input.method,
+      path: `/prod${path}`,
+    },
   };
 }
 
 export function lambdaContext(name = 'test'): Context {
   return {
-    callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${name}`, memoryLimitInMB: '512',
-    awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${name}`, logStreamName: 'test',
-    getRemainingTimeInMillis: () => 10_000, done: () => {}, fail: () => {}, succeed: () => {},
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
   };
 }
 
@@ -61,13 +87,26 @@ export function lambdaContext(name = 'test'): Context {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (event: any, context: Context, ...rest: any[]) => Promise<APIGatewayProxyResult> | any;
 
-export interface Invoked { status: number; headers: Record<string, string>; body: any; raw: string }
+export interface Invoked {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+  raw: string;
+}
 
 /** Invokes a handler with an API Gateway event; parses a JSON body. Header names lower-cased. */
 export async function invoke(handler: Handler, input: EventInput): Promise<Invoked> {
   const res = await handler(apiEvent(input), lambdaContext());
-  const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const headers = Object.fromEntries(
+    Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
   let body: unknown = undefined;
-  if (res.body) { try { body = JSON.parse(res.body); } catch { body = res.body; } }
+  if (res.body) {
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      body = res.body;
+    }
+  }
   return { status: res.statusCode, headers, body, raw: res.body };
 }

@@ -2,26 +2,51 @@
 // from template.yaml, and the local runner on a free port. Test workers inherit the environment,
 // so event-payload tests call handlers against the same real DynamoDB and S3, and HTTP tests use
 // TEST_BASE_URL. Set TEST_BASE_URL yourself to run the HTTP suites against a deployed stack.
+// Whatever has started is stopped again if a later step fails (vitest runs no teardown then), and
+// every child process dies with this one (DynamoDB Local's stdin guard, esbuild's service).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { functionEnvironment, startLocalStack } from '../../infra/local/stack.ts';
+import { functionEnvironment, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { freePort } from '../../infra/local/services.ts';
-import { startRunner } from '../../infra/local/runner.ts';
+import { type Runner, startRunner } from '../../infra/local/runner.ts';
+
+/** Only for test/foundation/orphans.test.ts: fail half-way through setup, after the stack started. */
+const FAIL_AFTER_STACK = process.env.TRI_API_TEST_FAIL_SETUP === 'after-stack';
 
 export default async function setup() {
   const scratch = mkdtempSync(join(tmpdir(), 'tri-api-test-'));
-  const stack = await startLocalStack({ scratchDir: scratch });
-  const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const env = functionEnvironment(stack, baseUrl);
-  Object.assign(process.env, env, { LOCAL_S3_ENDPOINT: stack.s3Endpoint, LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint });
-  const runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName });
-  process.env.TEST_BASE_URL ??= runner.url;
-  process.env.LOCAL_RUNNER_URL = runner.url;
-  return async () => {
-    await runner.close();
-    await stack.stop();
+  let stack: LocalStack | undefined;
+  let runner: Runner | undefined;
+  const teardown = async () => {
+    await runner?.close().catch(() => {});
+    await stack?.stop().catch(() => {});
     rmSync(scratch, { recursive: true, force: true });
   };
+  try {
+    stack = await startLocalStack({ scratchDir: scratch });
+    if (FAIL_AFTER_STACK)
+      throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
+    const port = await freePort();
+    const env = functionEnvironment(stack, `http://localhost:${port}`);
+    Object.assign(process.env, env, {
+      LOCAL_S3_ENDPOINT: stack.s3Endpoint,
+      LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+    });
+    runner = await startRunner({
+      port,
+      env,
+      s3Endpoint: stack.s3Endpoint,
+      bucketName: stack.bucketName,
+      buildDir: join(scratch, 'build'),
+    });
+    // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
+    if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  process.env.TEST_BASE_URL ??= runner.url;
+  process.env.LOCAL_RUNNER_URL = runner.url;
+  return teardown;
 }

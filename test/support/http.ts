@@ -1,16 +1,32 @@
 // HTTP helpers for end-to-end tests against the local runner, or a deployed stack (TEST_BASE_URL).
 export const baseUrl = () => process.env.TEST_BASE_URL!;
 
-export interface HttpResponse { status: number; headers: Headers; body: any; text: string }
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
 
-export async function http(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] } = {}): Promise<HttpResponse> {
+export async function http(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] } = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   let body: RequestInit['body'] = opts.raw;
-  if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['Content-Type'] ??= 'application/json'; }
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
   const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = undefined;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, headers: res.headers, body: parsed, text };
 }

@@ -2,16 +2,35 @@
 import { randomUUID } from 'node:crypto';
 import { identity } from '../../lib/identity/wiring.ts';
 
-export interface TestUser { id: string; name: string; userPath: string; token: string }
+export interface TestUser {
+  id: string;
+  name: string;
+  userPath: string;
+  token: string;
+}
 
 export async function newUser(name = 'Test User', opts: { admin?: boolean } = {}): Promise<TestUser> {
-  const user = await identity().createUser({ name, email: `${randomUUID().slice(0, 8)}@example.test`, userPath: `u-${randomUUID().slice(0, 12)}` });
+  const user = await identity().createUser({
+    name,
+    email: `${randomUUID().slice(0, 8)}@example.test`,
+    userPath: `u-${randomUUID().slice(0, 12)}`,
+  });
   if (opts.admin) await identity().grantRole(user.id, 'admin');
-  return { id: user.id, name: user.name, userPath: user.userPath, token: await identity().issueToken(user.id) };
+  return {
+    id: user.id,
+    name: user.name,
+    userPath: user.userPath,
+    token: await identity().issueToken(user.id),
+  };
 }
 
 export async function newTeam(owner: TestUser, members: TestUser[] = [], name = 'Test Team') {
-  const team = await identity().createTeam({ ownerId: owner.id, path: `t-${randomUUID().slice(0, 12)}`, name, visibility: 'private' });
+  const team = await identity().createTeam({
+    ownerId: owner.id,
+    path: `t-${randomUUID().slice(0, 12)}`,
+    name,
+    visibility: 'private',
+  });
   for (const m of members) await identity().addMember(team.path, m.id);
   return team;
 }

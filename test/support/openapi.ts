@@ -7,7 +7,12 @@ import { expect } from 'vitest';
 import { ROOT } from '../../infra/local/template.ts';
 import type { HttpResponse } from './http.ts';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
+};
 
 const cache = new Map<string, { doc: Doc; ajv: Ajv2020 }>();
 const load = (api: string) => {
@@ -25,15 +30,23 @@ const load = (api: string) => {
 
 /** The documented path template a concrete path matches (static segments win). */
 export function documentedPath(doc: Doc, path: string): string | undefined {
-  const candidates = Object.keys(doc.paths).filter((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-  const score = (p: string) => p.split('/').reduce((s, seg, i) => s + (seg.startsWith('{') ? 0 : 2 ** (20 - i)), 0);
+  const candidates = Object.keys(doc.paths).filter((p) =>
+    new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
+  const score = (p: string) =>
+    p.split('/').reduce((s, seg, i) => s + (seg.startsWith('{') ? 0 : 2 ** (20 - i)), 0);
   return candidates.sort((a, b) => score(b) - score(a))[0];
 }
 
 const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Asserts that `res` (for `method` on the concrete `path`) is documented and matches its schema. */
-export function expectDocumented(api: 'notes' | 'news' | 'bank', method: string, path: string, res: HttpResponse): void {
+export function expectDocumented(
+  api: 'notes' | 'news' | 'bank',
+  method: string,
+  path: string,
+  res: HttpResponse,
+): void {
   const { doc, ajv } = load(api);
   const template = documentedPath(doc, path.split('?')[0]);
   expect(template, `${method} ${path} is not in openapi/${api}.json`).toBeDefined();
@@ -43,10 +56,16 @@ export function expectDocumented(api: 'notes' | 'news' | 'bank', method: string,
   const response = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;
   expect(response, `${method} ${template} does not document status ${status}`).toBeDefined();
   const content = response.content?.['application/json'];
-  if (!content) { expect(res.text, `${method} ${template} ${status} should have no body`).toBe(''); return; }
+  if (!content) {
+    expect(res.text, `${method} ${template} ${status} should have no body`).toBe('');
+    return;
+  }
   const ref = `${api}.json#/paths/${pointer(template!)}/${method.toLowerCase()}/responses/${pointer(op.responses[status] ? status : op.responses[`${status[0]}XX`] ? `${status[0]}XX` : 'default')}/content/application~1json/schema`;
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   const valid = validate(res.body);
-  expect(validate.errors ?? [], `${method} ${path} ${status}: ${JSON.stringify(res.body).slice(0, 300)}`).toEqual([]);
+  expect(
+    validate.errors ?? [],
+    `${method} ${path} ${status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+  ).toEqual([]);
   expect(valid).toBe(true);
 }

@@ -28,7 +28,8 @@ export function registerBankCommands(program: Command): void {
       print(enrolled);
     });
 
-  program.command('outbox').description('pending verification codes sent to a user through the outbox sender (local stand-in for sms/voice/email/push)')
+  program.command('outbox').description('pending verification codes sent to a user through the outbox sender ' +
+    '(local stand-in for sms/voice/email/push)')
     .requiredOption('--user <id>', 'user id')
     .action(async (o) => print(await mfa().outbox(o.user)));
 }

@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { identity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
-import { seedDemo } from '../seed.ts';
+import { seedDemo } from '../../seed/demo.ts';
+import { demoStateFile } from '../context.ts';
 
 const visibility = (v: string) => { if (v !== 'public' && v !== 'private') throw new InvalidArgumentError('must be public or private'); return v as 'public' | 'private'; };
 const pathArg = (v: string) => { if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(v)) throw new InvalidArgumentError('lower-case letters, digits and hyphens, starting with a letter or digit'); return v; };
@@ -48,6 +49,6 @@ export function registerIdentityCommands(program: Command): void {
     .requiredOption('--role <role>', 'role (admin)', (v) => { if (v !== 'admin') throw new InvalidArgumentError('the only role is admin'); return v as 'admin'; })
     .action(async (o) => { await identity().grantRole(o.user, o.role); print({ user: o.user, role: o.role, granted: true }); });
 
-  program.command('seed').description('load demo data (users, a team, notes, news, transfers, an OTP factor) and print credentials')
-    .action(async () => print(await seedDemo()));
+  program.command('seed').description('load demo data (users, a team, notes, news, transfers, an OTP factor) once and print credentials')
+    .action(async () => print(await seedDemo(demoStateFile())));
 }

@@ -19,6 +19,8 @@ const VERIFICATION_FIELDS = [
   'approvedAt', 'consumedAt',
 ] as const;
 const TOKEN_FIELDS = ['tokenHash', 'userId', 'reusable', 'expires_at', 'created'] as const;
+/** A TOTP step is accepted once: only after the factor's last accepted one. */
+const AFTER_LAST_STEP = '(attribute_not_exists(lastStep) OR lastStep = :null OR lastStep < :step)';
 const OUTBOX_FIELDS = ['userId', 'verificationId', 'deviceId', 'channel', 'to', 'code', 'sent', 'expires_at'] as const;
 
 export class DynamoFactorStore implements FactorStore {
@@ -135,9 +137,7 @@ export class DynamoFactorStore implements FactorStore {
           Update: {
             TableName: table(), Key: k.device(v.userId, v.deviceId),
             UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
-            ConditionExpression: otp
-              ? 'attribute_exists(PK) AND (attribute_not_exists(lastStep) OR lastStep = :null OR lastStep < :step)'
-              : 'attribute_exists(PK)',
+            ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
             ExpressionAttributeValues: otp ? { ':now': a.now, ':step': a.step, ':null': null } : { ':now': a.now },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },

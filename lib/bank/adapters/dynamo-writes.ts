@@ -35,13 +35,15 @@ export async function transact(writes: Write[]): Promise<void> {
   }
 }
 
+const UNUSED = '(attribute_not_exists(consumedAt) OR consumedAt = :null)';
+
 /** Marks a step-up verification consumed, if it is approved, unused and recent. */
 export const consumeStepUp = (s: StepUp, lost: () => Error): Write => ({
   item: {
     Update: {
       TableName: table(), Key: k.verification(s.userId, s.verificationId),
       UpdateExpression: 'SET consumedAt = :now',
-      ConditionExpression: '#status = :approved AND approvedAt >= :since AND (attribute_not_exists(consumedAt) OR consumedAt = :null)',
+      ConditionExpression: `#status = :approved AND approvedAt >= :since AND ${UNUSED}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':now': s.now, ':approved': 'approved', ':since': s.approvedSince, ':null': null },
     },

@@ -1,0 +1,69 @@
+// What API Gateway itself answers (no function runs): the template's gateway responses, rendered
+// with vtl.ts, carrying X-Request-Id and the same security headers the functions send (middy's
+// http-security-headers, run on the response).
+import type { ServerResponse } from 'node:http';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import { gatewayResponses, type GatewayResponse, type Template } from './template.ts';
+import { renderHeader, renderTemplate } from './vtl.ts';
+
+/** The gateway response types the runner produces, with API Gateway's own status for each. */
+export const GATEWAY_STATUS = {
+  MISSING_AUTHENTICATION_TOKEN: 403,
+  BAD_REQUEST_PARAMETERS: 400,
+  REQUEST_TOO_LARGE: 413,
+  INTEGRATION_FAILURE: 504,
+  INTEGRATION_TIMEOUT: 504,
+} as const;
+export type GatewayResponseType = keyof typeof GATEWAY_STATUS;
+
+export interface GatewayContext {
+  requestId: string;
+  resourcePath: string;
+  method: string;
+  path: string;
+  message: string;
+}
+
+const securityHeaders = httpSecurityHeaders();
+
+/** The functions' security headers, then `headers` (which win), for a response the runner writes. */
+export async function withSecurityHeaders(headers: Record<string, string>): Promise<Record<string, string>> {
+  const request = { response: { statusCode: 200, headers: {} as Record<string, string> } };
+  await (securityHeaders.after as (r: unknown) => Promise<void>)(request);
+  return { ...request.response.headers, ...headers };
+}
+
+export class Gateway {
+  constructor(private readonly template: Template) {}
+
+  async respond(
+    res: ServerResponse,
+    apiId: string,
+    type: GatewayResponseType,
+    ctx: GatewayContext,
+  ): Promise<void> {
+    const all = gatewayResponses(apiId, this.template);
+    const serverSide = GATEWAY_STATUS[type] >= 500;
+    const gr: GatewayResponse = all[type] ?? all[serverSide ? 'DEFAULT_5XX' : 'DEFAULT_4XX'] ?? {};
+    const status = gr.StatusCode ?? GATEWAY_STATUS[type];
+    const c = {
+      requestId: ctx.requestId,
+      resourcePath: ctx.resourcePath,
+      httpMethod: ctx.method,
+      path: ctx.path,
+      errorMessage: ctx.message,
+    };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-Request-Id': ctx.requestId,
+    };
+    for (const [k, v] of Object.entries(gr.ResponseParameters?.Headers ?? {}))
+      headers[k] = renderHeader(String(v), c);
+    const body = renderTemplate(
+      gr.ResponseTemplates?.['application/json'] ?? '{"message":$context.error.messageString}',
+      c,
+    );
+    if (!res.headersSent) res.writeHead(status, await withSecurityHeaders(headers));
+    res.end(body);
+  }
+}

@@ -1,0 +1,123 @@
+// Lambda's phases for one invocation, kept apart as Lambda keeps them: build (sam build's part,
+// once per function and change), init (loading the module, Lambda's 10 s init limit, reported on
+// its own) and invoke (the function's Timeout from template.yaml, counted from the invoke's start).
+// A slow build or init therefore never eats into the function's own deadline.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type DynamoMeter, metered } from '../../lib/data/metering.ts';
+import { buildErrors, type Bundles, type Loaded } from './bundles.ts';
+import { lambdaContext } from './event.ts';
+import { literalFunctionEnv, withFunctionEnv } from './function-env.ts';
+import type { CompiledRoute } from './routes.ts';
+import type { Template } from './template.ts';
+
+/** Lambda's limit on the init phase. */
+export const INIT_LIMIT_MS = 10_000;
+
+export type Outcome =
+  | { kind: 'ok'; result: APIGatewayProxyResult; meter: DynamoMeter }
+  | { kind: 'failure'; reason: string }
+  | { kind: 'timeout'; timeoutMs: number };
+
+interface Limits {
+  timeoutMs: number;
+  memoryMb: number;
+}
+
+export class Lambdas {
+  private readonly env: Map<string, Record<string, string>>;
+  private readonly limits = new Map<string, Limits>();
+  private running = 0;
+  private initsPending = 0;
+  private initQueue = Promise.resolve();
+  private readonly idle: Array<() => void> = [];
+
+  constructor(
+    template: Template,
+    private readonly bundles: Bundles,
+    private readonly log: (line: string) => void,
+  ) {
+    this.env = literalFunctionEnv(template);
+    const globals = template.Globals?.Function ?? {};
+    for (const [id, res] of Object.entries(template.Resources)) {
+      if (res.Type !== 'AWS::Serverless::Function') continue;
+      const p = res.Properties ?? {};
+      this.limits.set(id, {
+        timeoutMs: Number(p.Timeout ?? globals.Timeout ?? 3) * 1000,
+        memoryMb: Number(p.MemorySize ?? globals.MemorySize ?? 128),
+      });
+    }
+  }
+
+  async invoke(route: CompiledRoute, event: APIGatewayProxyEvent): Promise<Outcome> {
+    const id = route.functionId;
+    let loaded;
+    let release = () => {};
+    try {
+      loaded = await this.bundles.load(id, route.handler, async () => {
+        release = await this.initTurn();
+      });
+    } catch (err) {
+      return { kind: 'failure', reason: `${id} could not start: ${buildErrors(err)}` };
+    } finally {
+      release();
+    }
+    while (this.initsPending > 0) await this.initQueue;
+    this.running += 1;
+    try {
+      return await this.run(id, loaded, event);
+    } finally {
+      this.running -= 1;
+      if (this.running === 0) for (const wake of this.idle.splice(0)) wake();
+    }
+  }
+
+  /**
+   * Loading a module blocks the one event loop all functions share here (in Lambda each has its
+   * own), which would eat into the deadlines of invocations in flight. So an init waits until no
+   * invocation runs, inits go one at a time, and invocations wait for a pending init.
+   */
+  private async initTurn(): Promise<() => void> {
+    const previous = this.initQueue;
+    let done!: () => void;
+    this.initQueue = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.initsPending += 1;
+    await previous;
+    while (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    return () => {
+      this.initsPending -= 1;
+      done();
+    };
+  }
+
+  private async run(id: string, loaded: Loaded, event: APIGatewayProxyEvent): Promise<Outcome> {
+    if (loaded.buildMs > 0) this.log(`${id}: built in ${ms(loaded.buildMs)}, init ${ms(loaded.initMs)}`);
+    if (loaded.initMs > INIT_LIMIT_MS) {
+      this.log(`${id}: init took ${ms(loaded.initMs)}, over Lambda's ${INIT_LIMIT_MS / 1000} s init limit`);
+    }
+    const { timeoutMs, memoryMb } = this.limits.get(id) ?? { timeoutMs: 3000, memoryMb: 128 };
+    const context = lambdaContext(id, timeoutMs, memoryMb);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timeout', timeoutMs }), timeoutMs);
+    });
+    const run = withFunctionEnv(this.env.get(id) ?? {}, () =>
+      metered(() => loaded.handler(event, context) as Promise<APIGatewayProxyResult>),
+    )
+      .then(
+        ({ result, meter }): Outcome =>
+          result && typeof result.statusCode === 'number'
+            ? { kind: 'ok', result, meter }
+            : { kind: 'failure', reason: `${id} returned a malformed Lambda proxy response` },
+      )
+      .catch((err): Outcome => ({ kind: 'failure', reason: `${id} failed: ${(err as Error).stack ?? err}` }));
+    try {
+      return await Promise.race([run, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);

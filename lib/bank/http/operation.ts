@@ -1,0 +1,5 @@
+// Every Bank route authenticates its caller with an API token.
+import { authenticatedOperations } from '../../http/rest.ts';
+import { authenticate } from '../../identity/wiring.ts';
+
+export const bankOperation = authenticatedOperations(authenticate);

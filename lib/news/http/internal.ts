@@ -1,0 +1,13 @@
+// Whether a request comes from the internal edge: its Origin, Host and Key headers against the
+// configured ones, and no browser fetch metadata (lib/news/csrf.ts decides).
+import { config } from '../../config.ts';
+import { isInternalRequest } from '../csrf.ts';
+
+export const isFromInternalEdge = (headers: Record<string, string | undefined>): boolean =>
+  isInternalRequest(
+    {
+      origin: headers.origin, host: headers.host, key: headers.key,
+      secFetchSite: headers['sec-fetch-site'], secFetchMode: headers['sec-fetch-mode'],
+    },
+    { edgeOrigin: config.internalEdgeOrigin, apiHost: config.internalApiHost, apiKey: config.internalApiKey },
+  );

@@ -1,0 +1,24 @@
+// The rules of docs/architecture.md fail `npm run lint` when broken: run on a fixture tree that
+// breaks each one (test/fixtures/architecture), dependency-cruiser reports every break, and nothing else.
+import { createRequire } from 'node:module';
+import { cruise } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+
+const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs');
+
+describe('dependency rules', () => {
+  it('reports a domain importing HTTP, lib/http importing an API, a handler importing an adapter, a cycle', async () => {
+    const result = await cruise(['lib', 'functions'], {
+      ...config.options, baseDir: 'test/fixtures/architecture', validate: true, ruleSet: { forbidden: config.forbidden },
+      tsConfig: undefined, tsPreCompilationDeps: true,
+    });
+    const output = result.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+    const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
+    expect(found).toEqual([
+      'domain-without-http-or-adapters: lib/bank/transfers.ts -> lib/http/api.ts',
+      'http-knows-no-api: lib/http/api.ts -> lib/bank/wiring.ts',
+      'no-circular: lib/bank/mfa.ts -> lib/bank/transfers.ts',
+      'only-wiring-imports-adapters: functions/bank/handler.ts -> lib/bank/adapters/dynamo-transfers.ts',
+    ]);
+  });
+});

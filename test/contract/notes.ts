@@ -1,0 +1,93 @@
+// The contract of the Notes store: the in-memory and DynamoDB adapters pass this same suite.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Conflict, NotFound } from '../../lib/domain/errors.ts';
+import { noteIdOf, shortIdOf, type NoteRecord } from '../../lib/notes/model.ts';
+import type { NotesStore } from '../../lib/notes/ports.ts';
+
+const note = (ownerId: string, over: Partial<NoteRecord> = {}): NoteRecord => {
+  const id = noteIdOf(randomBytes(16));
+  return {
+    id, shortId: shortIdOf(id), ownerId, userPath: `p-${ownerId}`, teamPath: null, title: 'T', explicitTitle: null,
+    tags: [], description: '', createdAt: 1, lastChangedAt: 1, titleUpdatedAt: null, tagsUpdatedAt: null,
+    lastChangeUser: null, publishType: 'edit', publishedAt: null, permalink: null, readPermission: 'owner',
+    writePermission: 'owner', commentPermission: 'signed_in_users', suggestEditPermission: 'signed_in_users',
+    parentFolderId: null, origin: null, noteFeatures: null, version: 1, ...over,
+  };
+};
+
+export function notesContract(name: string, store: () => NotesStore): void {
+  describe(`${name}: notes`, () => {
+    it('reads back a note with its content and the creator as its only visitor', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u);
+      await s.createNote(n, '# hi', u);
+      expect(await s.getNote(n.shortId, { visitors: true })).toEqual({ note: n, content: '# hi', visitSeq: 0, visitorIds: [u] });
+    });
+
+    it('saves the next version; a stale save is Conflict(version)', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u);
+      await s.createNote(n, 'a', u);
+      const read = (await s.getNote(n.shortId))!;
+      await s.saveNote(read, { ...n, title: 'v2', version: 2 }, 'b', u);
+      await expect(s.saveNote(read, { ...n, title: 'lost', version: 2 }, undefined, u)).rejects.toMatchObject({ reason: 'version' });
+      expect(await s.getNote(n.shortId)).toMatchObject({ note: { title: 'v2' }, content: 'b' });
+    });
+
+    it("refuses another note's permalink of the same owner with Conflict(permalink)", async () => {
+      const s = store();
+      const u = randomUUID();
+      await s.createNote(note(u, { permalink: 'same' }), '', u);
+      const second = s.createNote(note(u, { permalink: 'same' }), '', u);
+      await expect(second).rejects.toBeInstanceOf(Conflict);
+      await expect(second).rejects.toMatchObject({ reason: 'permalink' });
+      await s.createNote(note(randomUUID(), { permalink: 'same' }), '', u);
+    });
+
+    it('frees a permalink when the note moves to another one', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u, { permalink: 'old' });
+      await s.createNote(n, '', u);
+      await s.saveNote((await s.getNote(n.shortId))!, { ...n, permalink: 'new', version: 2 }, undefined, u);
+      await s.createNote(note(u, { permalink: 'old' }), '', u);
+    });
+
+    it('records visits in history, newest first; a deleted note cannot be visited', async () => {
+      const s = store();
+      const [u, reader] = [randomUUID(), randomUUID()];
+      const [a, b] = [note(u), note(u)];
+      await s.createNote(a, '', u);
+      await s.createNote(b, '', u);
+      await s.recordVisit(a, reader);
+      await new Promise((r) => setTimeout(r, 5));
+      await s.recordVisit(b, reader);
+      expect((await s.history(reader, 10)).map((n) => n.id)).toEqual([b.id, a.id]);
+      await s.deleteNote((await s.getNote(a.shortId, { visitors: true }))!);
+      await expect(s.recordVisit(a, reader)).rejects.toBeInstanceOf(NotFound);
+    });
+
+    it('refuses to delete a note visited since it was read (Conflict(version))', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u);
+      await s.createNote(n, '', u);
+      const read = (await s.getNote(n.shortId, { visitors: true }))!;
+      await s.recordVisit(n, randomUUID());
+      await expect(s.deleteNote(read)).rejects.toMatchObject({ reason: 'version' });
+    });
+
+    it("lists an owner's notes, most recently changed first", async () => {
+      const s = store();
+      const u = randomUUID();
+      const [old, recent] = [note(u, { lastChangedAt: 10 }), note(u, { lastChangedAt: 20 })];
+      await s.createNote(old, '', u);
+      await s.createNote(recent, '', u);
+      await s.createNote(note(randomUUID()), '', u);
+      expect((await s.listNotes({ userId: u })).map((n) => n.id)).toEqual([recent.id, old.id]);
+    });
+  });
+}

@@ -1,0 +1,59 @@
+// Lambda keeps init (loading the module, its own 10 s limit) apart from the invocation (the
+// function's Timeout): a slow load must not eat the function's time, and a function that runs past
+// its Timeout is answered by the gateway, in the API's dialect, not left hanging.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Runner, startRunner } from '../../infra/local/runner.ts';
+import { freePort } from '../../infra/local/services.ts';
+import { loadTemplate, type Template } from '../../infra/local/template.ts';
+
+const real = loadTemplate();
+const fn = (entry: string, path: string) => ({
+  Type: 'AWS::Serverless::Function',
+  Metadata: { BuildMethod: 'esbuild', BuildProperties: { EntryPoints: [entry] } },
+  Properties: {
+    Handler: 'index.handler',
+    Timeout: 1,
+    Events: {
+      Api: { Type: 'Api', Properties: { RestApiId: { Ref: 'NotesApi' }, Path: path, Method: 'get' } },
+    },
+  },
+});
+const template: Template = {
+  ...real,
+  Resources: {
+    NotesApi: real.Resources.NotesApi,
+    SlowInitFunction: fn('test/fixtures/functions/slow-init.ts', '/v1/slow-init'),
+    NeverAnswersFunction: fn('test/fixtures/functions/never-answers.ts', '/v1/never-answers'),
+  },
+};
+
+let runner: Runner;
+const lines: string[] = [];
+beforeAll(async () => {
+  runner = await startRunner({
+    port: await freePort(),
+    env: {},
+    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
+    bucketName: process.env.BUCKET_NAME!,
+    template,
+    log: (l) => lines.push(l),
+  });
+});
+afterAll(() => runner.close());
+
+it('a 1.5 s init does not count against a 1 s Timeout', async () => {
+  const res = await fetch(`${runner.url}/v1/slow-init`);
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { remainingMs: number }).remainingMs).toBeGreaterThan(500);
+  expect(lines.join('\n')).toMatch(/SlowInitFunction: built in .*, init 1\.\d s/);
+});
+
+it('a function past its Timeout gets the gateway timeout response in the API dialect', async () => {
+  const res = await fetch(`${runner.url}/v1/never-answers`);
+  expect(res.status).toBe(503);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  expect(await res.json()).toMatchObject({
+    code: 50300,
+    description: 'The operation timed out; retry later',
+  });
+});

@@ -1,0 +1,33 @@
+// The Notes domain over in-memory adapters (notes, images, identity) and a fixed clock.
+import { FixedClock } from '../../../lib/domain/clock.ts';
+import { sequentialIds } from '../../../lib/domain/ids.ts';
+import {
+  MemoryIdentityTables, MemoryTeamStore, MemoryTokenStore, MemoryUserStore,
+} from '../../../lib/identity/adapters/memory-identity.ts';
+import { IdentityService } from '../../../lib/identity/service.ts';
+import { MemoryImageStore } from '../../../lib/notes/adapters/memory-images.ts';
+import { MemoryNotesStore } from '../../../lib/notes/adapters/memory-notes.ts';
+import { NotesService } from '../../../lib/notes/service.ts';
+
+export const START_MS = 1_800_000_000_000;
+
+export async function notesWorld() {
+  const clock = new FixedClock(START_MS);
+  const t = new MemoryIdentityTables();
+  const identity = new IdentityService(
+    { users: new MemoryUserStore(t), teams: new MemoryTeamStore(t), tokens: new MemoryTokenStore(t) }, clock, sequentialIds(),
+  );
+  const images = new MemoryImageStore();
+  const notes = new NotesService({
+    store: new MemoryNotesStore(() => clock.now()), images, directory: identity, clock, ids: sequentialIds(1000),
+    imageUrl: (key) => `https://img.test/${key}`,
+  });
+  const [owner, other] = [await identity.createUser({ name: 'Owner' }), await identity.createUser({ name: 'Other' })];
+  return { clock, identity, images, notes, owner: owner.id, other: other.id };
+}
+
+/** The smallest PNG: its signature and an IHDR chunk are enough for file-type. */
+export const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001' +
+  '0d0a2db40000000049454e44ae426082', 'hex',
+);
