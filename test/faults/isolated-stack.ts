@@ -32,6 +32,7 @@ export async function startIsolatedDynamo(extraEnv: Record<string, string> = {})
       bucketName: LOCAL_BUCKET,
       secrets: localSecrets(undefined),
       stop: async () => {},
+      exited: new Promise<string>(() => {}),
     } satisfies LocalStack;
     Object.assign(process.env, functionEnvironment(stack, 'http://localhost:3000'), extraEnv, {
       LOCAL_DYNAMODB_ENDPOINT: dynamo.endpoint,
