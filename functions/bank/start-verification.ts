@@ -8,7 +8,12 @@ import { access, verifications } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
-export const handler = bankOperation({ path: userPath, body: { schema: startVerificationBody } }, async (req) => {
-  await access().assertMayActFor(req.principal.userId, req.path.userId);
-  return idempotent(req, respond, (complete) => verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)));
-});
+export const handler = bankOperation(
+  { path: userPath, body: { schema: startVerificationBody } },
+  async (req) => {
+    await access().assertMayActFor(req.principal.userId, req.path.userId);
+    return idempotent(req, respond, (complete) =>
+      verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)),
+    );
+  },
+);

@@ -6,4 +6,7 @@ import { createNoteBody } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>
-  idempotentCreate(req, (complete) => notes().createNote(req.principal.userId, req.body, undefined, complete)));
+  idempotentCreate(req, (complete) =>
+    notes().createNote(req.principal.userId, req.body, undefined, complete),
+  ),
+);

@@ -5,5 +5,10 @@ import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody, teamPathOnly } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ path: teamPathOnly, body: { schema: createNoteBody, optional: true } }, (req) =>
-  idempotentCreate(req, (complete) => notes().createNote(req.principal.userId, req.body, req.path.teamPath, complete)));
+export const handler = notesOperation(
+  { path: teamPathOnly, body: { schema: createNoteBody, optional: true } },
+  (req) =>
+    idempotentCreate(req, (complete) =>
+      notes().createNote(req.principal.userId, req.body, req.path.teamPath, complete),
+    ),
+);

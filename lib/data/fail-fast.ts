@@ -11,7 +11,13 @@ export const RETRY_AFTER_SECONDS = 2;
 
 const TIMEOUTS = {
   /** DynamoDB answers in milliseconds; 0.7 s (config.dynamoTimeoutMs) is a dependency that is not there. */
-  dynamodb: { connectionTimeout: 400, get requestTimeout() { return config.dynamoTimeoutMs; }, maxAttempts: 2 },
+  dynamodb: {
+    connectionTimeout: 400,
+    get requestTimeout() {
+      return config.dynamoTimeoutMs;
+    },
+    maxAttempts: 2,
+  },
   /** S3 carries image bodies of up to 4 MiB: more time per request, the same bound on attempts. */
   s3: { connectionTimeout: 1_000, requestTimeout: 4_000, maxAttempts: 2 },
   /** SNS and SES send one short message. */

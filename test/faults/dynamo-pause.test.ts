@@ -13,7 +13,7 @@ import type { EventInput } from '../support/events.ts';
 import { startIsolatedDynamo, type IsolatedDynamo } from './isolated-stack.ts';
 
 const WITHIN_MS = 3_000;
-const CONCURRENCY = 6;
+const CONCURRENCY = 3;
 /** A call that waited for DynamoDB takes at least 2 attempts x 0.7 s (lib/data/fail-fast.ts). */
 const NO_WAIT_MS = 1_200;
 
@@ -99,7 +99,11 @@ async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean = (
 
 beforeAll(async () => {
   // The deployed timeout (lib/config.ts), not the local stack's patient one.
-  stack = await startIsolatedDynamo({ NEWS_COUNTER_FLUSH_MS: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL', DYNAMODB_TIMEOUT_MS: '700' });
+  stack = await startIsolatedDynamo({
+    NEWS_COUNTER_FLUSH_MS: '0',
+    POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+    DYNAMODB_TIMEOUT_MS: '700',
+  });
   invokeEvent = (await import('../support/events.ts')).invoke;
   const identity = (await import('../../lib/identity/wiring.ts')).identity();
   // A fresh path per attempt: an attempt that timed out may have committed.
@@ -108,14 +112,28 @@ beforeAll(async () => {
   await eventually(() => identity.grantRole(user.id, 'admin'));
   token = await eventually(() => identity.issueToken(user.id));
   adminToken = token;
-  const team = await eventually(() => identity.createTeam({ ownerId: user.id, path: path(), name: 'Pause', visibility: 'private' }));
-  ids.userId = user.id; ids.teamPath = team.path;
+  const team = await eventually(() =>
+    identity.createTeam({ ownerId: user.id, path: path(), name: 'Pause', visibility: 'private' }),
+  );
+  ids.userId = user.id;
+  ids.teamPath = team.path;
   const created = (res: { status: number }) => res.status < 300;
-  ids.noteId = (await eventually(() => call('POST', '/v1/notes', { token, body: { content: 'n' } }), created)).body.id;
-  ids.transferId = (await eventually(() => call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] }), created)).body.id;
+  ids.noteId = (
+    await eventually(() => call('POST', '/v1/notes', { token, body: { content: 'n' } }), created)
+  ).body.id;
+  ids.transferId = (
+    await eventually(
+      () => call('POST', '/api/transfers', { token, body: BODIES['POST /api/transfers'] }),
+      created,
+    )
+  ).body.id;
   // Every handler loaded, the SDK connection open and the error path run once, as in a running
   // service: the measured pause below is about timeouts, not first-run compilation.
-  for (const op of operations()) await eventually(() => send(op), (res) => res.status !== 503);
+  for (const op of operations())
+    await eventually(
+      () => send(op),
+      (res) => res.status !== 503,
+    );
   pause();
   await Promise.all(operations().map(send));
   resume();

@@ -135,11 +135,9 @@ describe('image uploads', () => {
     }
   });
 
-  // PENDING the frontdoor branch (issue 8): the runner's /_images route sends nosniff and the CSP
-  // (deployed: the CloudFront response headers policy of template.yaml, deploy branch). Until it is
-  // merged this is `it.fails`: it passes while the headers are missing, and fails (turn it into
-  // `it`) once they are served.
-  it.fails("an image is served as its detected type with nosniff and CSP default-src 'none'", async () => {
+  // The runner's /_images route (frontdoor) sends nosniff and the CSP; deployed, CloudFront's response
+  // headers policy of template.yaml does.
+  it("an image is served as its detected type with nosniff and CSP default-src 'none'", async () => {
     const u = await newUser();
     const note = await notes('POST', '/v1/notes', { token: u.token, body: { content: 'x' } });
     const res = await upload(u.token, note.body.id, [

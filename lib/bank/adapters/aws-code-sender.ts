@@ -12,7 +12,8 @@ import { outboxEntry } from './outbox-sender.ts';
 const text = (m: CodeMessage) => `Your verification code is ${m.code}. It expires in 10 minutes.`;
 
 /** sms and voice through SNS, email through SES: the kinds with an address and a delivery service. */
-const delivered = ({ kind, address }: CodeMessage['device']) => Boolean(address) && (kind === 'sms' || kind === 'voice' || kind === 'email');
+const delivered = ({ kind, address }: CodeMessage['device']) =>
+  Boolean(address) && (kind === 'sms' || kind === 'voice' || kind === 'email');
 
 export const awsCodeSender: CodeSender = {
   stored: (m) => (delivered(m.device) ? undefined : outboxEntry(m)),
@@ -23,10 +24,14 @@ export const awsCodeSender: CodeSender = {
       await snsClient().send(new PublishCommand({ PhoneNumber: address!, Message: text(m) }));
       return;
     }
-    await sesClient().send(new SendEmailCommand({
-      FromEmailAddress: config.emailFrom,
-      Destination: { ToAddresses: [address!] },
-      Content: { Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } } },
-    }));
+    await sesClient().send(
+      new SendEmailCommand({
+        FromEmailAddress: config.emailFrom,
+        Destination: { ToAddresses: [address!] },
+        Content: {
+          Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } },
+        },
+      }),
+    );
   },
 };

@@ -7,8 +7,14 @@ import type { OutboxEntry } from '../model.ts';
 import type { CodeMessage, CodeSender } from '../ports.ts';
 
 export const outboxEntry = (m: CodeMessage): OutboxEntry => ({
-  userId: m.device.userId, verificationId: m.verificationId, deviceId: m.device.id, channel: m.device.kind,
-  to: m.device.address, code: encryptSecret(m.code), sent: m.sent, expires_at: m.expires_at,
+  userId: m.device.userId,
+  verificationId: m.verificationId,
+  deviceId: m.device.id,
+  channel: m.device.kind,
+  to: m.device.address,
+  code: encryptSecret(m.code),
+  sent: m.sent,
+  expires_at: m.expires_at,
 });
 
 export const outboxSender: CodeSender = { stored: outboxEntry, deliver: async () => {} };

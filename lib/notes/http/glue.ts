@@ -35,6 +35,7 @@ function exactlyOneImage(parts: Record<string, unknown>): void {
   const only = 'only one part, named image, is allowed';
   const fields = Object.keys(parts).filter((name) => name !== 'image').map((field) => ({ field, message: only }));
   if (Array.isArray(parts.image)) fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
+  else if (fields.length && !Object.hasOwn(parts, 'image')) fields.push({ field: 'image', message: 'a file part named image is required' });
   if (fields.length) throw new ApiError('validation_failed', 'The multipart body must hold exactly one part, named image', { fields });
 }
 
