@@ -36,7 +36,7 @@ module.exports = {
     {
       name: 'only-wiring-imports-adapters',
       severity: 'error',
-      comment: "Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them directly.",
+      comment: 'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
       from: { path: '^(lib|functions)/', pathNot: [`^lib/${API}/wiring\\.ts$`, `^lib/${API}/adapters/`] },
       to: { path: `^lib/${API}/adapters/` },
     },

@@ -1,5 +1,6 @@
 // Every setting comes from the environment (template.yaml Globals / Parameters when deployed, the
 // local runner's environment locally). Read lazily so tests can set variables before first use.
+// Secrets are not here: lib/data/secrets.ts reads them from Secrets Manager.
 const read = (name: string, fallback?: string): string => {
   const value = process.env[name];
   if (value !== undefined && value !== '') return value;
@@ -16,9 +17,6 @@ export const config = {
   get imageBaseUrl() { return read('IMAGE_BASE_URL', 'http://localhost:3000/_images').replace(/\/$/, ''); },
   get internalEdgeOrigin() { return read('INTERNAL_EDGE_ORIGIN'); },
   get internalApiHost() { return read('INTERNAL_API_HOST'); },
-  get internalApiKey() { return read('INTERNAL_API_KEY'); },
-  get csrfSigningSecret() { return read('CSRF_SIGNING_SECRET'); },
-  get mfaEncryptionKey() { return read('MFA_ENCRYPTION_KEY'); },
   get transferStepUpAmount() { return Number(read('TRANSFER_STEP_UP_AMOUNT', '1000000')); },
   /** 'outbox' stores sms/voice/email codes in the table (local); 'aws' sends through SNS/SES. */
   get codeSender() { return read('CODE_SENDER', 'outbox'); },

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
 import { defaultDataDir, runningStack } from '../local/stack-file.ts';
+import { LOCAL_SECRETS } from '../local/secrets-manager.ts';
 import { ROOT } from '../local/template.ts';
 
 export interface Target {
@@ -39,10 +40,10 @@ export function targetLocal(dataDir = defaultDataDir()): Target {
     BUCKET_NAME: s.bucketName,
     CODE_SENDER: 'outbox',
   });
-  const secretsFile = join(dir, 'secrets.json');
-  if (existsSync(secretsFile)) {
-    const secrets = JSON.parse(readFileSync(secretsFile, 'utf8'));
-    process.env.MFA_ENCRYPTION_KEY ??= secrets.mfaEncryptionKey;
+  // The MFA key, from the running stack's Secrets Manager stand-in, as the functions read it.
+  if (s.secretsEndpoint) {
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = s.secretsEndpoint;
+    process.env.MFA_ENCRYPTION_KEY_ARN = LOCAL_SECRETS.MFA_ENCRYPTION_KEY_ARN.id;
   }
   active = { kind: 'local', tableName: s.tableName, bucketName: s.bucketName, dataDir: dir, url: s.url };
   return active;

@@ -1,19 +1,19 @@
 // npm run bench: drives every route of template.yaml through the local runner (own in-memory
 // DynamoDB Local + S3 emulator) and prints, per route, DynamoDB requests and capacity units per call
 // (measured by SDK middleware with ReturnConsumedCapacity), p50/p99 latency; and per function the
-// deployed-style bundle size and the time to load that bundle in a fresh Node process.
-// Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+// cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
+// Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
+// goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
-import * as esbuild from 'esbuild';
 import { startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
-import { listFunctions, listRoutes, ROOT } from '../local/template.ts';
+import { listRoutes } from '../local/template.ts';
+import { coldStart, coldStartTable, FAIL_RATIO } from './coldstart.ts';
 import { loadRun } from './load.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 
@@ -22,6 +22,8 @@ const { values: args } = parseArgs({
     iterations: { type: 'string', default: process.env.BENCH_ITERATIONS ?? '30' },
     api: { type: 'string' },
     'skip-bundles': { type: 'boolean', default: false },
+    'cold-only': { type: 'boolean', default: false },
+    pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '10' },
   },
 });
 const iterations = Number(args.iterations);
@@ -44,9 +46,36 @@ function send(base: string, req: { method: string; path: string; headers?: Recor
 
 const percentile = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0; };
 
+const table = (head: string[], body: string[][]) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+};
+
+/** Prints the cold-start table; returns how many functions failed. */
+async function coldStartPart(dir: string): Promise<number> {
+  const apis = args.api ? [args.api] : undefined;
+  const rows = await coldStart({
+    outdir: join(dir, 'cold'), pairs: Number(args.pairs),
+    only: apis && ((id) => apis.some((a) => id.toLowerCase().startsWith(a))),
+  });
+  console.log(`\nCold start (${args.pairs} alternating pairs per function; median; fresh node ${process.version} per sample)\n`);
+  const t = coldStartTable(rows);
+  console.log(table(t.head, t.body));
+  const failed = rows.filter((r) => r.problems.length);
+  for (const r of failed) console.log(`FAIL ${r.id}: ${r.problems.join('; ')}`);
+  if (failed.length) console.log(`${failed.length} function(s) over ${FAIL_RATIO}× their floor or bundling clients they may not call`);
+  return failed.length;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
+if (args['cold-only']) {
+  const failed = await coldStartPart(scratch).finally(() => rmSync(scratch, { recursive: true, force: true }));
+  process.exit(failed ? 1 : 0);
+}
+
 // Security events and warnings are logged at WARN; the bench prints its tables only.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
 const stack = await startLocalStack({ scratchDir: scratch });
 const port = await freePort();
 const env = functionEnvironment(stack, `http://localhost:${port}`);
@@ -113,30 +142,12 @@ try {
   const covered = new Set(all.map((r) => r.route));
   const missing = listRoutes().filter((r) => r.method !== 'ANY' && apis.some((a) => r.functionId.toLowerCase().startsWith(a))).map((r) => `${r.method} ${r.path}`).filter((k) => !covered.has(k));
 
-  const table = (head: string[], body: string[][]) => {
-    const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-    const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-    return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
-  };
   console.log(`\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`);
   console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
   if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
 
   failures += await loadRun(ctx);
-
-  if (!args['skip-bundles']) {
-    // Bundles as `sam build` makes them (esbuild, minified, cjs, es2023), and their load time in a fresh node.
-    const out = join(scratch, 'bundles');
-    const fns = listFunctions().filter((f) => apis.some((a) => f.id.toLowerCase().startsWith(a)));
-    await esbuild.build({ entryPoints: fns.map((f) => ({ in: join(ROOT, f.entry), out: f.id })), outdir: out, bundle: true, minify: true, platform: 'node', target: 'es2023', format: 'cjs', sourcemap: 'external', logLevel: 'silent' });
-    const bundleRows = fns.map((f) => {
-      const file = join(out, `${f.id}.js`);
-      const loads = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', `const t=performance.now();require(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`], { env: { ...process.env, ...env } }).toString()));
-      return [f.id, (statSync(file).size / 1024).toFixed(0), percentile(loads, 50).toFixed(1)];
-    });
-    console.log('\nFunctions (bundle as deployed; load = require() of the bundle in a fresh node process, median of 3)\n');
-    console.log(table(['function', 'bundle KiB', 'load ms'], bundleRows));
-  }
+  if (!args['skip-bundles']) failures += await coldStartPart(scratch);
   console.log(failures ? `\n${failures} route(s) failed or exceeded their DynamoDB budget` : '\nall routes within budget');
 } finally {
   agent.destroy();

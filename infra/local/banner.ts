@@ -27,7 +27,7 @@ export async function describeData(url: string, demo: DemoCredentials): Promise<
     `Team: ${demo.team} (members: Demo User, Alice)`,
     `Notes: ${notes} notes of Demo User, ${teamNotes} in team ${demo.team}`,
     `News: ${news} articles: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`,
-    `Bank: ${transfers} transfers of Demo User (an admin with an OTP factor: npm run admin -- outbox, enroll-device)`,
+    `Bank: ${transfers} transfers of Demo User (an admin with an OTP factor; see admin outbox, enroll-device)`,
   ];
 }
 
@@ -63,7 +63,8 @@ export async function printBanner(
   for (const line of await describeData(runner.url, demo)) lines.push(`  ${line}`);
   lines.push(
     '',
-    `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  Key: ${env.INTERNAL_API_KEY}`,
+    `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  ` +
+      `Key: ${env.INTERNAL_API_KEY}`,
   );
   lines.push(
     `  curl -H 'Origin: ${env.INTERNAL_EDGE_ORIGIN}' -H 'Host: ${env.INTERNAL_API_HOST}' ` +

@@ -36,8 +36,8 @@ export interface BundlesOptions {
   maxWarm?: number;
 }
 
-/** Default for BundlesOptions.maxWarm (each loaded bundle holds its own SDK, zod and middy copies). */
-export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
+/** Default for BundlesOptions.maxWarm (above the 37 functions of template.yaml). */
+export const MAX_WARM_FUNCTIONS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 40);
 interface Built {
   file: string;
   inputs: Set<string>;
@@ -165,6 +165,7 @@ export class Bundles {
       target: 'node24',
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
+      plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
       metafile: true,
@@ -223,12 +224,13 @@ export class Bundles {
     const t0 = performance.now();
     try {
       await this.build(affected);
-      log(`changed ${names}: rebuilt ${affected.join(', ')} in ${Math.round(performance.now() - t0)} ms`);
+      log(`changed ${names}: rebuilt ${summary(affected)} in ${Math.round(performance.now() - t0)} ms`);
     } catch (err) {
       for (const id of affected) this.drop(id);
       for (const id of affected) this.built.delete(id);
       log(
-        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n${buildErrors(err)}`,
+        `changed ${names}: build failed, ${affected.length} function(s) answer 503 until fixed\n` +
+          buildErrors(err),
       );
     }
     this.generation += 1;
@@ -243,6 +245,34 @@ export class Bundles {
     rmSync(this.outdir, { recursive: true, force: true });
   }
 }
+
+/**
+ * npm packages are not bundled into each function here: they are required from the repository's
+ * node_modules by absolute path, so all functions share one loaded copy of the AWS SDK, middy, zod
+ * and the rest (one process serves every function; a copy per function cost ~27 MB each). The
+ * functions' own code (functions/, lib/) is bundled per function, as in Lambda. A package that
+ * cannot be required (no `require` export) is bundled after all.
+ */
+function sharedPackages(root: string): esbuild.Plugin {
+  const fromRoot = createRequire(join(root, 'package.json'));
+  return {
+    name: 'shared-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./#]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        try {
+          return { path: fromRoot.resolve(args.path), external: true };
+        } catch {
+          return undefined;
+        }
+      });
+    },
+  };
+}
+
+/** Function ids for a log line: all of a few, or the first ones and how many. */
+const summary = (ids: string[]) =>
+  ids.length <= 4 ? ids.join(', ') : `${ids.length} functions (${ids.slice(0, 3).join(', ')}, ...)`;
 
 export const buildErrors = (err: unknown): string =>
   ((err as esbuild.BuildFailure).errors ?? [])

@@ -11,6 +11,23 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export class BodyTooLarge extends Error {}
 
+/** Beyond this, a refused body is not even read through: the connection is closed. */
+const DISCARD_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
+
+/**
+ * After a refusal: reads the rest of the body without keeping it, so the client (still sending)
+ * gets to read the answer; a client that keeps sending far beyond the limit is cut off.
+ */
+export function discardRest(req: IncomingMessage): void {
+  let seen = 0;
+  req.removeAllListeners('data');
+  req.on('data', (c: Buffer) => {
+    seen += c.length;
+    if (seen > DISCARD_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
 /** Reads the body; rejects with BodyTooLarge as soon as it is over the limit (the rest is not kept). */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(new BodyTooLarge());
@@ -22,7 +39,6 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       if (size <= limit) return void chunks.push(c);
       req.off('data', onData);
       chunks.length = 0;
-      req.resume();
       reject(new BodyTooLarge());
     };
     req.on('data', onData);

@@ -12,8 +12,10 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { DynamoMeter } from '../../lib/data/metering.ts';
 import { Bundles } from './bundles.ts';
 import { localEndpoints, type LocalEndpoint } from './endpoints.ts';
-import { BodyTooLarge, proxyEvent, readBody } from './event.ts';
+import { BodyTooLarge, discardRest, proxyEvent, readBody } from './event.ts';
 import { installScopedEnv } from './function-env.ts';
+import { startLocalSecretsManager } from './secrets-manager.ts';
+import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
 import { type CompiledRoute, Router } from './routes.ts';
@@ -127,7 +129,7 @@ class LocalGateway {
       body = await readBody(r.req);
     } catch (err) {
       if (!(err instanceof BodyTooLarge)) throw err;
-      r.res.setHeader('Connection', 'close');
+      discardRest(r.req);
       return this.refuse(r, {
         apiId: route.apiId,
         type: 'REQUEST_TOO_LARGE',
@@ -154,7 +156,7 @@ class LocalGateway {
       `[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`,
     );
     return this.refuse(r, {
-      apiId: route.apiId,
+      apiId: route.gatewayApiId,
       type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
       resourcePath: route.path,
       message: 'Internal server error',
@@ -233,6 +235,9 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const template = opts.template ?? loadTemplate();
   const log = opts.log ?? (() => {});
   Object.assign(process.env, opts.env);
+  assertGatewayResponsesRenderable(template);
+  const secrets = await startLocalSecretsManager(opts.env); // Secrets Manager stand-in (GetSecretValue)
+  Object.assign(process.env, secrets.env);
   installScopedEnv();
   const bundles = new Bundles(listFunctions(template), {
     buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'),
@@ -274,6 +279,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await bundles.stop();
+      await secrets.close();
       s3.destroy();
     },
   };

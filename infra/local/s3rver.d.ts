@@ -1,5 +1,12 @@
 declare module 's3rver' {
-  interface S3rverOptions { port?: number; address?: string; silent?: boolean; directory?: string; resetOnClose?: boolean; configureBuckets?: Array<{ name: string }> }
+  interface S3rverOptions {
+    port?: number;
+    address?: string;
+    silent?: boolean;
+    directory?: string;
+    resetOnClose?: boolean;
+    configureBuckets?: Array<{ name: string }>;
+  }
   export default class S3rver {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;

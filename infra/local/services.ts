@@ -60,7 +60,7 @@ export async function startDynamoDbLocal(
     mkdirSync(opts.dbPath, { recursive: true });
     args.push('-dbPath', opts.dbPath);
   } else args.push('-inMemory');
-  // -sharedDb: one database whatever region/credentials a client uses (the admin CLI's default region may differ).
+  // -sharedDb: one database whatever region/credentials a client uses (the admin CLI's region may differ).
   args.push('-sharedDb');
   // Java runs under a tiny shell guard that kills it as soon as our end of its stdin closes, so no
   // Java outlives this process, whether we stop cleanly, crash, or are killed with SIGKILL.

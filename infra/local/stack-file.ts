@@ -12,6 +12,8 @@ export interface StackInfo {
   s3Endpoint: string;
   tableName: string;
   bucketName: string;
+  /** The runner's Secrets Manager stand-in (infra/local/secrets-manager.ts). */
+  secretsEndpoint?: string;
 }
 
 /** LOCAL_DATA_DIR (relative to the repository root), default `.local`. */

@@ -44,7 +44,7 @@ export interface LocalSecrets {
   mfaEncryptionKey: string;
 }
 
-/** Local deployment secrets: from the environment when set, else generated once into DATA_DIR/secrets.json. */
+/** Local deployment secrets: from the environment, else generated once into DATA_DIR/secrets.json. */
 export function localSecrets(dataDir: string | undefined): LocalSecrets {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
   const stored: Partial<LocalSecrets> =

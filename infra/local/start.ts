@@ -123,6 +123,7 @@ async function main(): Promise<void> {
     s3Endpoint: s.s3Endpoint,
     tableName: s.tableName,
     bucketName: s.bucketName,
+    secretsEndpoint: process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER,
   });
   const [, demo] = await Promise.all([
     phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll()),

@@ -61,15 +61,35 @@ export const loadTemplate = (path = TEMPLATE_PATH): Template => parseTemplate(re
 
 export interface Route {
   functionId: string;
-  apiId: string;
+  apiId: string; // the API callers reach the route through
+  gatewayApiId: string; // the API whose gateway responses answer when the function fails
   method: string; // upper case, or ANY
   path: string; // API Gateway resource path, e.g. /v1/notes/{noteId}
   entry: string; // source file relative to the repository root
   handler: string; // exported name
 }
 
+/** APIs another API reaches through an HTTP proxy at the same paths (News status): id -> public API. */
+export function proxiedApis(t: Template = loadTemplate()): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, res] of Object.entries(t.Resources)) {
+    if (res.Type !== 'AWS::Serverless::Api') continue;
+    for (const operations of Object.values<Record<string, any>>(
+      res.Properties?.DefinitionBody?.paths ?? {},
+    )) {
+      for (const op of Object.values<any>(operations)) {
+        const uri = JSON.stringify(op?.['x-amazon-apigateway-integration']?.uri ?? '');
+        const target = /\$\{(\w+)\}\.execute-api/.exec(uri);
+        if (target) out.set(target[1], id);
+      }
+    }
+  }
+  return out;
+}
+
 export function listRoutes(t: Template = loadTemplate()): Route[] {
   const routes: Route[] = [];
+  const proxied = proxiedApis(t);
   for (const [functionId, res] of Object.entries(t.Resources)) {
     if (res.Type !== 'AWS::Serverless::Function') continue;
     const entry = res.Metadata?.BuildProperties?.EntryPoints?.[0] as string;
@@ -79,9 +99,11 @@ export function listRoutes(t: Template = loadTemplate()): Route[] {
         .pop() ?? 'handler';
     for (const ev of Object.values<any>(res.Properties?.Events ?? {})) {
       if (ev.Type !== 'Api') continue;
+      const gatewayApiId = ev.Properties.RestApiId?.Ref;
       routes.push({
         functionId,
-        apiId: ev.Properties.RestApiId?.Ref,
+        apiId: proxied.get(gatewayApiId) ?? gatewayApiId,
+        gatewayApiId,
         method: String(ev.Properties.Method).toUpperCase(),
         path: ev.Properties.Path,
         entry,

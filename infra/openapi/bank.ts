@@ -1,6 +1,6 @@
 // OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
 // in lib/bank/schemas.ts that validate requests and describe responses.
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
 import { MFA_LIMITS } from '../../lib/bank/limits.ts';
@@ -33,11 +33,11 @@ const errors = (specific: Described, ...common: ErrorType[]) => {
   ]));
 };
 
-const pathParams = (p: z.ZodObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
+const pathParams = (p: z.ZodMiniObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
 const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
 const idempotencyKey = header('Idempotency-Key', `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a request in flight is 409. Keys are per caller; a failed request releases its key.`);
 const stepUp = header('X-MFA-Verification', 'Step-up: id of an approved, unused verification of the user from the last 5 minutes; consumed by the call');
-const body = (sch: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema: inputSchema(sch) } } });
+const body = (sch: z.ZodMiniType, required = true) => ({ required, content: { 'application/json': { schema: inputSchema(sch) } } });
 const validators = {
   ETag: { description: 'Strong entity tag of the representation', schema: { type: 'string' } },
   'Last-Modified': { description: '`updated` as an HTTP date', schema: { type: 'string' } },
@@ -45,8 +45,9 @@ const validators = {
 const replayed = { 'Idempotent-Replayed': { description: '"true" when the response is a replay', schema: { type: 'string' } } };
 const withHeaders = (response: Record<string, unknown>, headers: Record<string, unknown>) => ({ ...response, headers });
 
-const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodObject).shape).map(([name, sch]) => ({
-  name, in: 'query', required: false, schema: inputSchema(sch as z.ZodType), ...((sch as z.ZodType).description ? { description: (sch as z.ZodType).description } : {}),
+const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniObject).shape).map(([name, sch]) => ({
+  name, in: 'query', required: false, schema: inputSchema(sch as z.ZodMiniType),
+  ...(z.globalRegistry.get(sch as z.ZodMiniType)?.description ? { description: z.globalRegistry.get(sch as z.ZodMiniType)!.description } : {}),
 }));
 
 const transfer = pathParams(s.transferPath);

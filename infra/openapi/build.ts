@@ -1,22 +1,22 @@
 // OpenAPI 3.1 documents are generated from the same zod schemas that validate requests
 // (z.toJSONSchema emits JSON Schema 2020-12, OpenAPI 3.1's dialect). Paths are the full paths of
 // template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-export const schema = (s: z.ZodType): Record<string, unknown> => {
+export const schema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' }) as Record<string, unknown>;
   delete out.$schema;
   return out;
 };
-export const inputSchema = (s: z.ZodType): Record<string, unknown> => {
+export const inputSchema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
   delete out.$schema;
   return out;
 };
 
-export const json = (s: z.ZodType | Record<string, unknown>, description = 'OK') => ({
+export const json = (s: z.ZodMiniType | Record<string, unknown>, description = 'OK') => ({
   description,
-  content: { 'application/json': { schema: s instanceof z.ZodType ? schema(s) : s } },
+  content: { 'application/json': { schema: s instanceof z.ZodMiniType ? schema(s) : s } },
 });
 
 export interface DocumentInput {

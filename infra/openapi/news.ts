@@ -1,34 +1,34 @@
 // OpenAPI 3.1 document of the News API, from the zod schemas that validate its parameters and
 // response schemas written beside them. Every operation documents each status it can return.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { document, inputSchema, json } from './build.ts';
 import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from '../../lib/news/params.ts';
 import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
 
-const ok = <T extends z.ZodType>(response: T) => z.strictObject({ error: z.literal(false), response });
-const failure = <T extends z.ZodType>(response: T) => z.strictObject({ error: z.literal(true), response });
-const int = z.number().int();
+const ok = <T extends z.ZodMiniType>(response: T) => z.strictObject({ error: z.literal(false), response });
+const failure = <T extends z.ZodMiniType>(response: T) => z.strictObject({ error: z.literal(true), response });
+const int = z.number().check(z.int());
 const ids = z.array(int);
-const picture = z.strictObject({ url: z.string().describe('host and path, no scheme'), type: z.string().describe('image format: webp, png, jpeg, gif, avif') });
+const picture = z.strictObject({ url: z.string().check(z.describe('host and path, no scheme')), type: z.string().check(z.describe('image format: webp, png, jpeg, gif, avif')) });
 const privacy = z.strictObject({
   lastOnline: int, name: int, surname: int, nickname: int,
-  dateOfBirth: int.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full'), bio: int, articles: int,
+  dateOfBirth: int.check(z.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full')), bio: int, articles: int,
 });
 
 const newsPage = z.strictObject({ articles: ids, articlesCount: int, page: int, pages: int, perPage: int });
-const article = z.strictObject({ id: int, authors: ids, editors: ids, created: int, updated: int, body: z.string(), excerpt: z.string().optional().describe('only with excerpt=true'), tags: ids });
+const article = z.strictObject({ id: int, authors: ids, editors: ids, created: int, updated: int, body: z.string(), excerpt: z.optional(z.string()).check(z.describe('only with excerpt=true')), tags: ids });
 const articleSummary = z.strictObject({ id: int, author: int, created: int, updated: int, excerpt: z.string(), tags: ids });
 const userFields = {
   id: int, created: int, updated: int,
-  lastOnline: int.nullable(), name: z.string().nullable(), surname: z.string().nullable(), nickname: z.string().nullable(),
-  dateOfBirth: int.nullable(), bio: z.string().nullable(), roles: ids,
+  lastOnline: z.nullable(int), name: z.nullable(z.string()), surname: z.nullable(z.string()), nickname: z.nullable(z.string()),
+  dateOfBirth: z.nullable(int), bio: z.nullable(z.string()), roles: ids,
 };
-const tail = { hasAvatar: z.boolean(), avatar: z.strictObject({ 100: picture, orig: picture }).nullable(), privacy };
+const tail = { hasAvatar: z.boolean(), avatar: z.nullable(z.strictObject({ 100: picture, orig: picture })), privacy };
 const user = z.strictObject({
   ...userFields,
-  articles: ids.nullable().describe('null at privacy.articles 0'), articlesCount: int.describe('-1 at privacy.articles 0'),
-  page: int, pages: int.describe('1 at privacy.articles 0'), perPage: int.describe(`always ${USER_ARTICLES_PER_PAGE}`), ...tail,
+  articles: z.nullable(ids).check(z.describe('null at privacy.articles 0')), articlesCount: int.check(z.describe('-1 at privacy.articles 0')),
+  page: int, pages: int.check(z.describe('1 at privacy.articles 0')), perPage: int.check(z.describe(`always ${USER_ARTICLES_PER_PAGE}`)), ...tail,
 });
 const userSummary = z.strictObject({ ...userFields, articlesCount: int, ...tail });
 const tag = z.strictObject({ name: z.string(), description: z.string() });
@@ -47,12 +47,12 @@ const errors = {
 const { 400: badRequest, 404: notFound, ...always } = errors;
 
 /** OpenAPI parameters from a zod object schema (every member a string in the URL). */
-const params = (where: 'path' | 'query', s: z.ZodObject) => {
+const params = (where: 'path' | 'query', s: z.ZodMiniObject) => {
   const js = inputSchema(s) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(js.properties).map(([name, schema]) => ({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema }));
 };
 
-const get = (summary: string, description: string, body: z.ZodType, opts: { path?: z.ZodObject; query?: z.ZodObject; notFound?: boolean; badRequest?: boolean } = {}) => ({
+const get = (summary: string, description: string, body: z.ZodMiniType, opts: { path?: z.ZodMiniObject; query?: z.ZodMiniObject; notFound?: boolean; badRequest?: boolean } = {}) => ({
   get: {
     summary, description,
     parameters: [...(opts.path ? params('path', opts.path) : []), ...(opts.query ? params('query', opts.query) : [])],

@@ -1,6 +1,6 @@
 // OpenAPI 3.1 document of the Notes API (seed 000), generated from the zod schemas in
 // lib/notes/schemas.ts that validate requests and describe responses.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
 import * as s from '../../lib/notes/schemas.ts';
@@ -40,7 +40,7 @@ const singleNoteOk = (description: string) => ({ ...json(ref('SingleNote'), desc
 const notModified = { description: 'Not modified: If-None-Match lists the ETag, or (without it) If-Modified-Since is not older than the note', headers: validatorHeaders };
 const noteList = (description: string) => json({ type: 'array', items: ref('Note') }, description);
 
-const pathParams = (p: z.ZodObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
+const pathParams = (p: z.ZodMiniObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
 const conditionalHeaders = [
   { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
   { name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' } },

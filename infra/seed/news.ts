@@ -62,6 +62,7 @@ export function generateNewsData(o: NewsDataOptions = {}): NewsData {
 export async function seedNews(_ctx: SeedContext): Promise<string[]> {
   const data = generateNewsData();
   const summary = await importIntoTable(data);
-  const what = `users 1-${data.users.length} (every privacy level; odd ids without avatar), tags 1-${data.tags.length}`;
-  return [`News: ${summary.articlesTotal} articles, ${what}: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`];
+  const users = `users 1-${data.users.length} (every privacy level; odd ids without avatar)`;
+  const routes = 'GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary';
+  return [`News: ${summary.articlesTotal} articles, ${users}, tags 1-${data.tags.length}: ${routes}`];
 }

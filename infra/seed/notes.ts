@@ -16,7 +16,8 @@ export async function seedNotes(ctx: SeedContext): Promise<string[]> {
   await notes.createNote(demo.id, { content: '# Meeting notes\n\n- decided to use DynamoDB', readPermission: 'signed_in', writePermission: 'signed_in' }, ctx.teamPath);
   await notes.getNote(alice.id, shared.note.id);
   return [
-    `Notes: 3 personal notes of Demo User (shared one: ${shared.note.shortId}, readable by any signed-in user), ` +
+    `Notes: 3 personal notes of Demo User (shared one: ${shared.note.shortId}, readable by any ` +
+      'signed-in user), ' +
       `2 notes in team ${ctx.teamPath} (e.g. ${plan.note.shortId})`,
   ];
 }

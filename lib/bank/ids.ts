@@ -19,5 +19,5 @@ export const transferIdFloor = (createdSeconds: number) => `tr_${Math.max(0, cre
 export const transferIdCeiling = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}~`;
 
 export const newTransferId = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}${random(16)}`;
-export const newDeviceId = () => `dev_${Date.now().toString(36).padStart(9, '0')}${random(11)}`;
+export const newDeviceId = (createdMs: number) => `dev_${createdMs.toString(36).padStart(9, '0')}${random(11)}`;
 export const newVerificationId = () => `ver_${random(20)}`;

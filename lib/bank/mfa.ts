@@ -1,12 +1,26 @@
 // Multi-factor: enrolment (admin CLI), listing and deleting factors, verifications with codes,
 // TOTP or recovery mfa_tokens, and issuing mfa_tokens. Knows nothing of HTTP.
 import { seconds, type Clock } from '../domain/clock.ts';
-import { Conflict, Gone, Invalid, isConflict, LimitReached, NotFound, StepUpRequired } from '../domain/errors.ts';
+import {
+  Conflict,
+  Gone,
+  Invalid,
+  isConflict,
+  LimitReached,
+  NotFound,
+  StepUpRequired,
+} from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
-  MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS, VERIFICATION_TTL_SECONDS,
-  type Device, type FactorKind, type MfaTokenRecord, type OutboxEntry, type Verification,
+  MAX_ATTEMPTS,
+  MFA_TOKEN_MAX_SECONDS,
+  VERIFICATION_TTL_SECONDS,
+  type Device,
+  type FactorKind,
+  type MfaTokenRecord,
+  type OutboxEntry,
+  type Verification,
 } from './model.ts';
 import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
 import type { CodeMessage, CodeSender, FactorStore } from './ports.ts';
@@ -17,18 +31,53 @@ export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_toke
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
-export interface PublicDevice { id: string; kind: FactorKind; name: string; default: boolean; created: number; last_used: number | null }
-export interface PublicVerification { id: string; device_id: string; status: Verification['status']; expires_at: number }
-export interface IssuedMfaToken { mfa_token: string; expires_at: number; reusable: boolean }
+export interface PublicDevice {
+  id: string;
+  kind: FactorKind;
+  name: string;
+  default: boolean;
+  created: number;
+  last_used: number | null;
+}
+export interface PublicVerification {
+  id: string;
+  device_id: string;
+  status: Verification['status'];
+  expires_at: number;
+}
+export interface IssuedMfaToken {
+  mfa_token: string;
+  expires_at: number;
+  reusable: boolean;
+}
 export type Proof = { code: string; mfa_token?: undefined } | { mfa_token: string; code?: undefined };
 
-export interface Enrolment { userId: string; kind: FactorKind; name?: string; phone?: string; email?: string; account?: string }
+export interface Enrolment {
+  userId: string;
+  kind: FactorKind;
+  name?: string;
+  phone?: string;
+  email?: string;
+  account?: string;
+}
 
 const PHONE = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const presentDevice = (d: Device): PublicDevice => ({ id: d.id, kind: d.kind, name: d.name, default: d.default, created: d.created, last_used: d.last_used });
-const presentVerification = (v: Verification): PublicVerification => ({ id: v.id, device_id: v.deviceId, status: v.status, expires_at: v.expires_at });
+export const presentDevice = (d: Device): PublicDevice => ({
+  id: d.id,
+  kind: d.kind,
+  name: d.name,
+  default: d.default,
+  created: d.created,
+  last_used: d.last_used,
+});
+const presentVerification = (v: Verification): PublicVerification => ({
+  id: v.id,
+  device_id: v.deviceId,
+  status: v.status,
+  expires_at: v.expires_at,
+});
 
 /** Runs `write`; a reached MFA limit is logged as a security event and thrown on (429 + Retry-After). */
 async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
@@ -37,40 +86,62 @@ async function limited(log: SecurityLog, write: () => Promise<void>): Promise<vo
   } catch (err) {
     if (err instanceof MfaLimitReached) {
       const { max, windowSeconds } = MFA_LIMITS[err.slot.name];
-      log('mfa_limit_reached', err.slot.userId, { limit: err.slot.name, subject: err.slot.subject, max, windowSeconds, retryAfterSeconds: err.retryAfterSeconds });
+      log('mfa_limit_reached', err.slot.userId, {
+        limit: err.slot.name, subject: err.slot.subject, max, windowSeconds, retryAfterSeconds: err.retryAfterSeconds,
+      });
     }
     throw err;
   }
 }
 
 const tooManyAttempts = () =>
-  new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, { details: { attempts_left: 0 } });
-const invalid = (field: string, message: string) => new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
+  new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, {
+    details: { attempts_left: 0 },
+  });
+const invalid = (field: string, message: string) =>
+  new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
 export class MfaService {
   constructor(
     private readonly store: FactorStore,
     private readonly sender: () => CodeSender,
     private readonly clock: Clock,
+    /** The key that seals OTP secrets and keys code hashes (deployed: from Secrets Manager). */
+    private readonly secretKey: () => Promise<string>,
   ) {}
 
-  private now(): number { return seconds(this.clock); }
+  private now(): number {
+    return seconds(this.clock);
+  }
 
   /** Enrols a factor; for otp the secret and otpauth:// URI are returned, this once. */
   async enroll(e: Enrolment): Promise<{ device: PublicDevice; secret?: string; otpauth_uri?: string }> {
-    const address = e.kind === 'sms' || e.kind === 'voice' ? e.phone : e.kind === 'email' ? e.email : undefined;
+    const address =
+      e.kind === 'sms' || e.kind === 'voice' ? e.phone : e.kind === 'email' ? e.email : undefined;
     if ((e.kind === 'sms' || e.kind === 'voice') && !(address && PHONE.test(address))) {
       throw invalid('phone', `A ${e.kind} factor needs an E.164 phone number (+15551234567)`);
     }
-    if (e.kind === 'email' && !(address && EMAIL.test(address))) throw invalid('email', 'An email factor needs an email address');
+    if (e.kind === 'email' && !(address && EMAIL.test(address)))
+      throw invalid('email', 'An email factor needs an email address');
     const secret = e.kind === 'otp' ? newTotpSecret() : undefined;
     const existing = await this.store.listDevices(e.userId);
     const device: Device = {
-      id: newDeviceId(), userId: e.userId, kind: e.kind, name: e.name ?? `${e.kind} factor`, default: existing.length === 0,
-      created: this.now(), last_used: null, address: address ?? null, sealedSecret: secret ? encryptSecret(secret) : null, lastStep: null,
+      id: newDeviceId(this.clock.now()),
+      userId: e.userId,
+      kind: e.kind,
+      name: e.name ?? `${e.kind} factor`,
+      default: existing.length === 0,
+      created: this.now(),
+      last_used: null,
+      address: address ?? null,
+      sealedSecret: secret ? encryptSecret(secret, await this.secretKey()) : null,
+      lastStep: null,
     };
     await this.store.putDevice(device);
-    return { device: presentDevice(device), ...(secret ? { secret, otpauth_uri: totpUri(secret, e.account ?? e.userId) } : {}) };
+    return {
+      device: presentDevice(device),
+      ...(secret ? { secret, otpauth_uri: totpUri(secret, e.account ?? e.userId) } : {}),
+    };
   }
 
   /** Oldest first (factor ids sort by creation time). */
@@ -78,7 +149,12 @@ export class MfaService {
     return (await this.store.listDevices(userId)).map(presentDevice);
   }
 
-  async deleteDevice(userId: string, deviceId: string, verificationId: string | undefined, log: SecurityLog): Promise<void> {
+  async deleteDevice(
+    userId: string,
+    deviceId: string,
+    verificationId: string | undefined,
+    log: SecurityLog,
+  ): Promise<void> {
     const why = 'Deleting a factor needs a step-up';
     const stepUp = stepUpFor(userId, verificationId, this.now(), why);
     if (!DEVICE_ID.test(deviceId)) throw new NotFound(`Factor ${deviceId} does not exist`);
@@ -93,32 +169,56 @@ export class MfaService {
   }
 
   async startVerification(
-    userId: string, deviceId: string, complete?: Complete<PublicVerification>, log: SecurityLog = () => {},
+    userId: string,
+    deviceId: string,
+    complete?: Complete<PublicVerification>,
+    log: SecurityLog = () => {},
   ): Promise<PublicVerification> {
     const device = await this.store.getDevice(userId, deviceId);
     if (!device) throw invalid('device_id', 'No such factor of this user');
     const now = this.now();
     const verification: Verification = {
-      id: newVerificationId(), userId, deviceId, kind: device.kind, status: 'pending', attempts: 0, created: now,
-      expires_at: now + VERIFICATION_TTL_SECONDS, codeHash: null, sealedSecret: device.sealedSecret, approvedAt: null, consumedAt: null,
+      id: newVerificationId(),
+      userId,
+      deviceId,
+      kind: device.kind,
+      status: 'pending',
+      attempts: 0,
+      created: now,
+      expires_at: now + VERIFICATION_TTL_SECONDS,
+      codeHash: null,
+      sealedSecret: device.sealedSecret,
+      approvedAt: null,
+      consumedAt: null,
     };
     const sender = this.sender();
     let message: CodeMessage | undefined;
+    let outbox: OutboxEntry | undefined;
     if (device.kind !== 'otp') {
       const code = newCode();
-      verification.codeHash = hashCode(verification.id, code);
+      verification.codeHash = hashCode(await this.secretKey(), verification.id, code);
       message = { device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at };
+      const entry = sender.stored(message);
+      // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
+      if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
     }
     const result = presentVerification(verification);
     const start = limitSlot('starts', userId, deviceId, now);
-    const outbox: OutboxEntry | undefined = message && sender.stored(message);
     await limited(log, () => this.store.createVerification(verification, { outbox, completion: complete?.(result), start }));
+    // Delivered once stored: a refused start sends nothing.
     if (message) await sender.deliver(message);
     return result;
   }
 
-  async verify(userId: string, verificationId: string, proof: Proof, log: SecurityLog, complete?: Complete<{ id: string; status: 'approved' }>) {
-    if (!VERIFICATION_ID.test(verificationId)) throw new NotFound(`Verification ${verificationId} does not exist`);
+  async verify(
+    userId: string,
+    verificationId: string,
+    proof: Proof,
+    log: SecurityLog,
+    complete?: Complete<{ id: string; status: 'approved' }>,
+  ) {
+    if (!VERIFICATION_ID.test(verificationId))
+      throw new NotFound(`Verification ${verificationId} does not exist`);
     const tokenHash = proof.mfa_token === undefined ? undefined : sha256(proof.mfa_token);
     const { verification: v, token } = await this.store.getVerification(userId, verificationId, tokenHash);
     if (!v) throw new NotFound(`Verification ${verificationId} does not exist`);
@@ -129,20 +229,29 @@ export class MfaService {
 
     const field = proof.code === undefined ? 'mfa_token' : 'code';
     // Counted as a failure before the proof is checked; given back by the approval if it is right.
-    const attempt = field === 'code' ? limitSlot('codeFailures', userId, v.deviceId, now) : limitSlot('tokenFailures', userId, 'USER', now);
+    const attempt = field === 'code'
+      ? limitSlot('codeFailures', userId, v.deviceId, now)
+      : limitSlot('tokenFailures', userId, 'USER', now);
     await limited(log, () => this.store.takeLimitSlot(attempt, now));
     let step: number | undefined;
     let valid: boolean;
-    if (proof.code === undefined) valid = token !== undefined && token.userId === userId && token.expires_at > now;
+    if (proof.code === undefined)
+      valid = token !== undefined && token.userId === userId && token.expires_at > now;
     else if (v.kind === 'otp') {
-      step = await verifyTotp(decryptSecret(v.sealedSecret!), proof.code, now);
+      step = await verifyTotp(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code, now);
       valid = step !== undefined;
-    } else valid = sameHash(v.codeHash!, hashCode(v.id, proof.code));
+    } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code));
     if (!valid) return this.fail(v, field, log);
 
     const result = { id: v.id, status: 'approved' as const };
     try {
-      await this.store.approve(v, { now, step, token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined, completion: complete?.(result), release: attempt });
+      await this.store.approve(v, {
+        now,
+        step,
+        token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined,
+        completion: complete?.(result),
+        release: attempt,
+      });
     } catch (err) {
       // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
       if (isConflict(err, 'replay') || isConflict(err, 'token')) return this.fail(v, field, log);
@@ -152,10 +261,21 @@ export class MfaService {
     return result;
   }
 
-  async issueMfaToken(userId: string, opts: { expires_in?: number; reusable?: boolean }, log: SecurityLog, complete?: Complete<IssuedMfaToken>): Promise<IssuedMfaToken> {
+  async issueMfaToken(
+    userId: string,
+    opts: { expires_in?: number; reusable?: boolean },
+    log: SecurityLog,
+    complete?: Complete<IssuedMfaToken>,
+  ): Promise<IssuedMfaToken> {
     const now = this.now();
     const token = newMfaToken();
-    const record: MfaTokenRecord = { tokenHash: sha256(token), userId, reusable: opts.reusable ?? false, expires_at: now + (opts.expires_in ?? MFA_TOKEN_MAX_SECONDS), created: now };
+    const record: MfaTokenRecord = {
+      tokenHash: sha256(token),
+      userId,
+      reusable: opts.reusable ?? false,
+      expires_at: now + (opts.expires_in ?? MFA_TOKEN_MAX_SECONDS),
+      created: now,
+    };
     const issued = { mfa_token: token, expires_at: record.expires_at, reusable: record.reusable };
     await this.store.putMfaToken(record, complete?.(issued));
     log('mfa_token_issued', userId, { expires_at: record.expires_at, reusable: record.reusable });
@@ -164,7 +284,8 @@ export class MfaService {
 
   /** Codes sent through the outbox sender that have not expired (admin CLI). */
   async outbox(userId: string) {
-    return (await this.store.listOutbox(userId, this.now())).map((e) => ({ ...e, code: decryptSecret(e.code) }));
+    const key = await this.secretKey();
+    return (await this.store.listOutbox(userId, this.now())).map((e) => ({ ...e, code: decryptSecret(e.code, key) }));
   }
 
   private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {
@@ -174,7 +295,8 @@ export class MfaService {
     log('verification_failed', v.userId, { verificationId: v.id, deviceId: v.deviceId, attempts });
     if (exhausted) throw tooManyAttempts();
     throw new Invalid(`The ${field === 'code' ? 'code' : 'mfa_token'} is wrong`, {
-      fields: [{ field, message: 'Wrong or already used' }], details: { attempts_left: MAX_ATTEMPTS - attempts },
+      fields: [{ field, message: 'Wrong or already used' }],
+      details: { attempts_left: MAX_ATTEMPTS - attempts },
     });
   }
 }

@@ -3,6 +3,7 @@
 // clients) of the services it calls: only StartVerification reaches the SNS/SES sender.
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
+import { mfaEncryptionKey } from '../data/secrets.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
 import { BankAccess } from './access.ts';
@@ -19,12 +20,14 @@ import { TransferService } from './transfers.ts';
 export const transfers = /* @__PURE__ */ once(() => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock));
 
 /** Factors, verifications and mfa_tokens; codes go to the outbox (no delivery client bundled). */
-export const mfa = /* @__PURE__ */ once(() => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock));
+export const mfa = /* @__PURE__ */ once(() => new MfaService(
+  new DynamoFactorStore(), () => outboxSender, systemClock, mfaEncryptionKey,
+));
 
 /** The same, delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
 export const verifications = /* @__PURE__ */ once(() => {
   const sender = (): CodeSender => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
-  return new MfaService(new DynamoFactorStore(), sender, systemClock);
+  return new MfaService(new DynamoFactorStore(), sender, systemClock, mfaEncryptionKey);
 });
 
 export const idempotencyKeys = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock));
@@ -33,3 +36,6 @@ export const idempotencyKeys = /* @__PURE__ */ once(() => new IdempotencyKeys(ne
 export const access = /* @__PURE__ */ once(() => new BankAccess({
   isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
 }));
+
+/** The key that seals secrets at rest (MFA_ENCRYPTION_KEY), for stored answers that carry one. */
+export const sealingKey = mfaEncryptionKey;

@@ -9,7 +9,7 @@ const UNAVAILABLE = new Set([
   'InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout',
 ]);
 
-/** Why each item of a cancelled transaction failed: 'ConditionalCheckFailed', 'TransactionConflict', 'None' ... */
+/** Why each item of a cancelled transaction failed ('ConditionalCheckFailed', 'TransactionConflict' ...). */
 export const cancellationReasons = (err: unknown): string[] | undefined =>
   err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None') : undefined;
 

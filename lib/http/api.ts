@@ -14,7 +14,7 @@ import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
 import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Authenticate } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export interface Dialect {
   /** Body of a successful response. */
@@ -25,7 +25,7 @@ export interface Dialect {
   extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
 }
 
-type Schema = z.ZodType | undefined;
+type Schema = z.ZodMiniType | undefined;
 
 /** What an operation declares; the types of its parsed input are inferred from the schemas. */
 export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
@@ -39,8 +39,8 @@ export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Sch
   path?: P;
 }
 
-type Params<T> = T extends z.ZodType ? z.output<T> : Record<string, string | undefined>;
-type Body<T> = T extends z.ZodType ? z.output<T> : unknown;
+type Params<T> = T extends z.ZodMiniType ? z.output<T> : Record<string, string | undefined>;
+type Body<T> = T extends z.ZodMiniType ? z.output<T> : unknown;
 export type Operation<B extends Schema, Q extends Schema, P extends Schema> =
   (req: HttpRequest<Body<B>, Params<Q>, Params<P>>) => Promise<HttpResult>;
 

@@ -2,7 +2,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Principal } from '../domain/principal.ts';
 import { unauthorized } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
@@ -61,7 +61,7 @@ export const bearerAuth = (authenticate: Authenticate): M => ({
   },
 });
 
-export interface Schemas { body?: z.ZodType; query?: z.ZodType; path?: z.ZodType }
+export interface Schemas { body?: z.ZodMiniType; query?: z.ZodMiniType; path?: z.ZodMiniType }
 
 /** Validates path, query and body with zod; stores the parsed values in request.internal. */
 export const validate = (schemas: Schemas): M => ({

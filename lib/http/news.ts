@@ -8,7 +8,7 @@ import type { Context } from 'aws-lambda';
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { ApiError, ErrorType } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** What the dialect needs from the API's status counters. */
 export interface ResponseCounters {
@@ -51,7 +51,7 @@ export function newsOperations(counters: Counters) {
     failure,
     extra: () => [countResponses(counters)],
   };
-  const newsOperation = <Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  const newsOperation = <Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
     spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
     operation: Operation<undefined, Q, P>,
   ) => defineOperation(newsDialect, spec, operation);

@@ -2,7 +2,7 @@
 // {code, message, description, errors?: [{field, message}]}.
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { Authenticate } from './middleware.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ERRORS, type ApiError } from './errors.ts';
 
 export const restDialect: Dialect = {
@@ -16,7 +16,7 @@ export const restDialect: Dialect = {
   }),
 };
 
-type Schema = z.ZodType | undefined;
+type Schema = z.ZodMiniType | undefined;
 
 /** An operation of the Notes or Bank API. */
 export const restOperation = <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(

@@ -1,5 +1,7 @@
-// zod schemas validate path, query and body; failures become ApiErrors that name every field.
-import type { z } from 'zod';
+// zod/mini schemas (docs/validation.md) validate path, query and body; failures become ApiErrors
+// that name every field, in zod's English messages.
+import type * as z from 'zod/mini';
+import '../domain/zod-locale.ts';
 import { ApiError, type FieldError } from './errors.ts';
 
 export type Part = 'path' | 'query' | 'body' | 'header';
@@ -18,7 +20,7 @@ export function issuesToFields(issues: z.core.$ZodIssue[], part: Part): FieldErr
 }
 
 /** Parses `value` with `schema`; body failures are 422, path/query/header failures 400. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, part: Part): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, part: Part): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = issuesToFields(result.error.issues, part);

@@ -43,7 +43,7 @@ export class StatusCounters {
     await this.flush(now);
   }
 
-  /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay pending. */
+  /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay. */
   async flush(now = this.clock.now()): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
     this.served = 0; this.errors = 0; this.lastFlush = now; this.flushing = true;

@@ -4,46 +4,53 @@
 // articlesCount. Nothing is written when any record is invalid. Lists are recomputed from the
 // stored catalog (the news list's rank items) merged with the file, and only changed slots are
 // written, so re-importing the same file writes entities only.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../domain/zod-locale.ts';
 import { deriveExcerpt } from './excerpt.ts';
 import { newestFirst, type Article, type CatalogEntry, type NewsUser, type Tag } from './model.ts';
 import type { ImportPlan, ImportStore, ListRef, RankChange } from './ports.ts';
 
-const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const timestamp = z.number().int().min(0).max(253402300799);
+const id = z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER));
+const timestamp = z.number().check(z.int(), z.gte(0), z.lte(253402300799));
 const level = z.union([z.literal(0), z.literal(1)]);
-const ids = z.array(id).refine((a) => new Set(a).size === a.length, 'contains duplicate ids');
-const picture = z.object({
-  url: z.string().regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme'),
+const ids = z.array(id).check(z.refine((a) => new Set(a).size === a.length, 'contains duplicate ids'));
+const picture = z.strictObject({
+  url: z.string().check(z.regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme')),
   type: z.enum(['webp', 'png', 'jpeg', 'gif', 'avif']),
-}).strict();
+});
+const nullByDefault = <T extends z.ZodMiniType>(s: T) => z._default(z.nullable(s), null);
 
-export const importUser = z.object({
+export const importUser = z.strictObject({
   id, created: timestamp, updated: timestamp,
-  lastOnline: timestamp.nullable().default(null),
-  name: z.string().nullable().default(null),
-  surname: z.string().nullable().default(null),
-  nickname: z.string().nullable().default(null),
-  dateOfBirth: z.number().int().min(-8_640_000_000).max(253402300799).nullable().default(null),
-  bio: z.string().nullable().default(null),
-  roles: z.array(z.number().int().min(0)).default([]),
-  hasAvatar: z.boolean().optional(),
-  avatar: z.object({ 100: picture, orig: picture }).strict().nullable().default(null),
-  privacy: z.object({ lastOnline: level, name: level, surname: level, nickname: level, dateOfBirth: z.union([level, z.literal(2)]), bio: level, articles: level }).strict(),
-}).strict().refine((u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null), { message: 'must be true exactly when avatar is not null', path: ['hasAvatar'] });
+  lastOnline: nullByDefault(timestamp),
+  name: nullByDefault(z.string()),
+  surname: nullByDefault(z.string()),
+  nickname: nullByDefault(z.string()),
+  dateOfBirth: nullByDefault(z.number().check(z.int(), z.gte(-8_640_000_000), z.lte(253402300799))),
+  bio: nullByDefault(z.string()),
+  roles: z._default(z.array(z.number().check(z.int(), z.gte(0))), []),
+  hasAvatar: z.optional(z.boolean()),
+  avatar: nullByDefault(z.strictObject({ 100: picture, orig: picture })),
+  privacy: z.strictObject({
+    lastOnline: level, name: level, surname: level, nickname: level,
+    dateOfBirth: z.union([level, z.literal(2)]), bio: level, articles: level,
+  }),
+}).check(z.refine((u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null), {
+  message: 'must be true exactly when avatar is not null', path: ['hasAvatar'],
+}));
 
-export const importTag = z.object({ id, name: z.string().min(1), description: z.string().default('') }).strict();
+export const importTag = z.strictObject({ id, name: z.string().check(z.minLength(1)), description: z._default(z.string(), '') });
 
-export const importArticle = z.object({
-  id, authors: ids.min(1, 'needs at least one author'), editors: ids.default([]),
-  created: timestamp, updated: timestamp, body: z.string(), excerpt: z.string().optional(), tags: ids.default([]),
-}).strict();
+export const importArticle = z.strictObject({
+  id, authors: ids.check(z.minLength(1, 'needs at least one author')), editors: z._default(ids, []),
+  created: timestamp, updated: timestamp, body: z.string(), excerpt: z.optional(z.string()), tags: z._default(ids, []),
+});
 
-export const importDocument = z.object({
-  users: z.array(z.unknown()).default([]),
-  tags: z.array(z.unknown()).default([]),
-  articles: z.array(z.unknown()).default([]),
-}).strict();
+export const importDocument = z.strictObject({
+  users: z._default(z.array(z.unknown()), []),
+  tags: z._default(z.array(z.unknown()), []),
+  articles: z._default(z.array(z.unknown()), []),
+});
 
 export type ImportUser = z.input<typeof importUser>;
 export type ImportTag = z.input<typeof importTag>;
@@ -70,7 +77,7 @@ const recordName = (collection: string, index: number, raw: unknown) => {
   return `${collection}[${index}]${typeof rid === 'number' || typeof rid === 'string' ? ` (id ${rid})` : ''}`;
 };
 
-function parseAll<S extends z.ZodType>(collection: string, schema: S, records: unknown[], problems: string[]): z.output<S>[] {
+function parseAll<S extends z.ZodMiniType>(collection: string, schema: S, records: unknown[], problems: string[]): z.output<S>[] {
   const out: z.output<S>[] = [];
   const seen = new Set<number>();
   records.forEach((raw, index) => {

@@ -18,5 +18,8 @@ export const news = /* @__PURE__ */ once(() => new NewsService(new DynamoNewsRea
 
 export const status = /* @__PURE__ */ once(() => new StatusService(new DynamoStatusStore(), counters(), systemClock));
 
+/** The internal edge's key and the CSRF signing key: Secrets Manager, read once per container. */
+export { csrfSigningSecret, internalApiKey } from '../data/secrets.ts';
+
 /** import-news into the table (admin CLI, seed, bench). */
 export const importIntoTable = (input: unknown, opts?: ImportOptions) => importNews(input, new DynamoImportStore(), opts);

@@ -21,7 +21,7 @@ export interface NotesStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
   /**
-   * Writes a new note, its content, permalink guard and the creator's history entry; Conflict('permalink').
+   * Writes a new note, its content, permalink guard and the creator's visit; Conflict('permalink').
    * `completion`: the request's Idempotency-Key, completed in the same transaction.
    */
   createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void>;

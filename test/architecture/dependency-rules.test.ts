@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs');
 
 describe('dependency rules', () => {
-  it('reports a domain importing HTTP, lib/http importing an API, a handler importing an adapter, a cycle', async () => {
+  it('reports the domain importing HTTP, lib/http an API, a handler an adapter, and a cycle', async () => {
     const result = await cruise(['lib', 'functions'], {
       ...config.options, baseDir: 'test/fixtures/architecture', validate: true, ruleSet: { forbidden: config.forbidden },
       tsConfig: undefined, tsPreCompilationDeps: true,

@@ -37,12 +37,13 @@ describe('TOTP', () => {
 
   it('secrets are sealed with AES-256-GCM; the URI carries the secret for authenticator apps', () => {
     const secret = newTotpSecret();
-    const sealed = encryptSecret(secret);
+    const sealed = encryptSecret(secret, 'key');
     expect(sealed).not.toContain(secret);
-    expect(encryptSecret(secret)).not.toBe(sealed);
-    expect(decryptSecret(sealed)).toBe(secret);
+    expect(encryptSecret(secret, 'key')).not.toBe(sealed);
+    expect(decryptSecret(sealed, 'key')).toBe(secret);
+    expect(() => decryptSecret(sealed, 'another key')).toThrow();
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}A`;
-    expect(() => decryptSecret(tampered)).toThrow();
+    expect(() => decryptSecret(tampered, 'key')).toThrow();
     expect(totpUri(secret, 'demo')).toMatch(new RegExp(`^otpauth://totp/.*secret=${secret}`));
   });
 });

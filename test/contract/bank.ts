@@ -16,8 +16,8 @@ const transfer = (userId: string, over: Partial<TransferRecord> = {}): TransferR
   id: newTransferId(over.created ?? NOW), userId, amount: 100, currency: 'eur', destination: 'acct_x', description: null,
   metadata: {}, created: NOW, updated: NOW, version: 1, ...over,
 });
-const device = (userId: string, over: Partial<Device> = {}): Device => ({
-  id: newDeviceId(), userId, kind: 'sms', name: 'phone', default: true, created: NOW, last_used: null,
+const device = (userId: string, over: Partial<Device> = {}, createdMs = NOW * 1000): Device => ({
+  id: newDeviceId(createdMs), userId, kind: 'sms', name: 'phone', default: true, created: NOW, last_used: null,
   address: '+15551234567', sealedSecret: null, lastStep: null, ...over,
 });
 const verification = (userId: string, deviceId: string, over: Partial<Verification> = {}): Verification => ({
@@ -153,9 +153,8 @@ export function bankContract(name: string, stores: () => BankStores): void {
     it('lists a user\'s factors oldest first', async () => {
       const { factors } = stores();
       const u = user();
-      const a = device(u);
-      await new Promise((r) => setTimeout(r, 2));
-      const b = device(u, { kind: 'otp' });
+      const a = device(u, {}, NOW * 1000);
+      const b = device(u, { kind: 'otp' }, NOW * 1000 + 1);
       await factors.putDevice(b);
       await factors.putDevice(a);
       expect((await factors.listDevices(u)).map((d) => d.id)).toEqual([a.id, b.id]);
@@ -171,7 +170,7 @@ export function bankContract(name: string, stores: () => BankStores): void {
       const stepUp = { userId: u, verificationId: v.id, approvedSince: NOW - 300, now: NOW };
       await expect(factors.deleteDevice(u, d.id, stepUp)).rejects.toBeInstanceOf(StepUpRequired);
       await factors.approve(v, { now: NOW });
-      await expect(factors.deleteDevice(u, newDeviceId(), stepUp)).rejects.toBeInstanceOf(NotFound);
+      await expect(factors.deleteDevice(u, newDeviceId(NOW * 1000), stepUp)).rejects.toBeInstanceOf(NotFound);
       expect(await factors.getDevice(u, d.id)).toBeDefined();
     });
 

@@ -73,7 +73,7 @@ const credentials = (seeded: { users: Array<{ id: string; token: string }>; team
 });
 
 describe('npm start + admin CLI', () => {
-  it('phases, CLI-made users, an idempotent seed, a restart; SIGTERM to npm stops the whole tree', async () => {
+  it('phases, CLI users, idempotent seed, restart; SIGTERM to npm stops the whole tree', async () => {
     const port = await freePort();
     const first = await npmStart(port);
     const out = first.output();
@@ -163,7 +163,7 @@ describe('npm start + admin CLI', () => {
     });
   }, 600_000);
 
-  it('a port in use: one line naming the port and PORT, non-zero exit within 5 s, no Java started', async () => {
+  it('a port in use: one line naming the port and PORT, exit 1 within 5 s, no Java started', async () => {
     const blocker = createServer();
     const port = await freePort();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));

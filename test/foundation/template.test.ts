@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { TABLE_KEYS } from '../../lib/data/keys.ts';
-import { gatewayResponses, listFunctions, listRoutes, loadTemplate, ROOT } from '../../infra/local/template.ts';
+import {
+  gatewayResponses,
+  listFunctions,
+  listRoutes,
+  loadTemplate,
+  ROOT,
+} from '../../infra/local/template.ts';
 
 const template = loadTemplate();
 const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'vendor', 'sam.schema.json'), 'utf8'));
@@ -46,11 +52,18 @@ describe('template.yaml', () => {
       const routes = listRoutes(template);
       const apiId = routes.find((r) => r.functionId === fn.id)!.apiId;
       const expected: Record<string, string[]> = {};
-      for (const r of routes) if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
-      const declared: Record<string, string> = JSON.parse(fn.properties.Environment.Variables.ALLOWED_METHODS);
-      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()])))
-        .toEqual(Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])));
-      const anyPaths = routes.filter((r) => r.functionId === fn.id).map((r) => r.path).sort();
+      for (const r of routes)
+        if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
+      const declared: Record<string, string> = JSON.parse(
+        fn.properties.Environment.Variables.ALLOWED_METHODS,
+      );
+      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()]))).toEqual(
+        Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])),
+      );
+      const anyPaths = routes
+        .filter((r) => r.functionId === fn.id)
+        .map((r) => r.path)
+        .sort();
       expect(anyPaths).toEqual(Object.keys(expected).sort());
     }
   });
@@ -74,20 +87,81 @@ describe('template.yaml', () => {
     expect(table.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
     expect(table.TimeToLiveSpecification.Enabled).toBe(true);
     // The key names the code uses (lib/data/keys.ts) are the table's.
-    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual([TABLE_KEYS.pk, TABLE_KEYS.sk]);
+    expect(table.KeySchema.map((k: { AttributeName: string }) => k.AttributeName)).toEqual([
+      TABLE_KEYS.pk,
+      TABLE_KEYS.sk,
+    ]);
     expect(table.TimeToLiveSpecification.AttributeName).toBe(TABLE_KEYS.ttl);
-    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([...TABLE_KEYS.indexes]);
+    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([
+      ...TABLE_KEYS.indexes,
+    ]);
     const block = template.Resources.ImagesBucket.Properties!.PublicAccessBlockConfiguration;
     expect(Object.values(block).every(Boolean)).toBe(true);
   });
 
-  it('read-only functions get read-only table access', () => {
+  it('functions use no SAM policy template: every statement is generated from the bundle (deploy:sync)', () => {
     for (const fn of listFunctions(template)) {
-      const routes = listRoutes(template).filter((r) => r.functionId === fn.id);
-      const policies = JSON.stringify(fn.properties.Policies ?? []);
-      if (routes.every((r) => r.method === 'GET') && !/GetNote|GetTeamNote/.test(fn.id)) {
-        expect(policies, fn.id).not.toMatch(/DynamoDBCrudPolicy/);
+      for (const policy of fn.properties.Policies as unknown[]) {
+        expect(Object.keys(policy as object), fn.id).toEqual(['Statement']);
       }
+      expect(fn.properties.LoggingConfig, fn.id).toEqual({
+        LogGroup: { Ref: `${fn.id.replace(/Function$/, '')}Logs` },
+      });
     }
+  });
+
+  it('every API has an inline definition, as SAM GatewayResponses require (cfn-lint E0001 otherwise)', () => {
+    for (const [id, res] of Object.entries(template.Resources)) {
+      if (res.Type !== 'AWS::Serverless::Api') continue;
+      expect(res.Properties!.DefinitionBody?.openapi, id).toBe('3.0.1');
+      expect(res.Properties!.AccessLogSetting?.DestinationArn, id).toBeDefined();
+    }
+  });
+
+  it("the News status route's own API answers a failed status function with the offline body", () => {
+    const offline = { error: true, response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 } };
+    const status = gatewayResponses('NewsStatusApi', template);
+    for (const type of ['INTEGRATION_FAILURE', 'INTEGRATION_TIMEOUT', 'DEFAULT_5XX']) {
+      expect(status[type].StatusCode, type).toBe(503);
+      expect(JSON.parse(status[type].ResponseTemplates!['application/json']), type).toEqual(offline);
+    }
+    expect(
+      listRoutes(template)
+        .filter((r) => r.gatewayApiId === 'NewsStatusApi')
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /api/v1/status/web-api']);
+  });
+
+  it('no secret in any function environment: secret ids (Refs) in Globals, values from Secrets Manager', () => {
+    const globals = (template.Globals!.Function.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    for (const name of ['CSRF_SIGNING_SECRET_ARN', 'MFA_ENCRYPTION_KEY_ARN', 'INTERNAL_API_KEY_ARN']) {
+      const ref = (globals[name] as { Ref: string }).Ref;
+      expect(template.Resources[ref].Type, name).toBe('AWS::SecretsManager::Secret');
+    }
+    const environments = JSON.stringify([
+      globals,
+      ...listFunctions(template).map((f) => f.properties.Environment),
+    ]);
+    expect(environments).not.toMatch(/resolve:secretsmanager|"Ref":"InternalApiKey"/);
+    expect(template.Globals!.Function.Tracing).toBeUndefined();
+    expect(template.Globals!.Function.LoggingConfig).toMatchObject({
+      LogFormat: 'JSON',
+      ApplicationLogLevel: { Ref: 'LogLevel' },
+    });
+  });
+
+  it("images are served with nosniff and CSP default-src 'none' (CloudFront response headers policy)", () => {
+    const behavior =
+      template.Resources.ImagesDistribution.Properties!.DistributionConfig.DefaultCacheBehavior;
+    expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: 'ImagesResponseHeadersPolicy' });
+    const headers =
+      template.Resources.ImagesResponseHeadersPolicy.Properties!.ResponseHeadersPolicyConfig
+        .SecurityHeadersConfig;
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy: "default-src 'none'",
+      Override: true,
+    });
   });
 });

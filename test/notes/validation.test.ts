@@ -119,3 +119,17 @@ describe('UploadNoteImage body', () => {
     await expectError(await call('POST', path, { token: me.token, ...garbage }), 422, ['body']);
   });
 });
+
+describe('field messages', () => {
+  it('are readable English sentences naming the limit (zod/mini with its English locale)', async () => {
+    const body = { title: 'x'.repeat(257), tags: [''], readPermission: 'nobody', bogus: 1 };
+    const res = await call('POST', '/v1/notes', { token: me.token, body });
+    await expectError(res, 422);
+    expect(res.body.errors).toEqual(expect.arrayContaining([
+      { field: 'title', message: 'Too big: expected string to have <=256 characters' },
+      { field: 'tags.0', message: 'Too small: expected string to have >=1 characters' },
+      { field: 'readPermission', message: 'Invalid option: expected one of "owner"|"signed_in"|"guest"' },
+      { field: 'bogus', message: 'Unknown field' },
+    ]));
+  });
+});

@@ -10,18 +10,20 @@ import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
 import type { Bounds, ListParams, TransferPage } from '../transfers.ts';
-import { idempotencyKeys } from '../wiring.ts';
-
-const sealer = { seal: encryptSecret, open: decryptSecret };
+import { idempotencyKeys, sealingKey } from '../wiring.ts';
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts): a
  * retry replays the stored response. `seal`: the response carries a secret (an mfa_token) and is
- * stored encrypted.
+ * stored encrypted under the MFA key.
  */
-export const idempotent = <T>(
+export async function idempotent<T>(
   req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>, opts: { seal?: boolean } = {},
-): Promise<HttpResult> => idempotentRequest(req, { keys: idempotencyKeys(), sealer: opts.seal ? sealer : undefined }, respond, work);
+): Promise<HttpResult> {
+  const key = opts.seal ? await sealingKey() : undefined;
+  const sealer = key === undefined ? undefined : { seal: (s: string) => encryptSecret(s, key), open: (s: string) => decryptSecret(s, key) };
+  return idempotentRequest(req, { keys: idempotencyKeys(), sealer }, respond, work);
+}
 
 /** The X-MFA-Verification header (a verification id), if sent. */
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];

@@ -156,7 +156,10 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
     return { Put: { TableName: this.table(), Item: { ...k.permalink(ownerOf(note), note.permalink!), type: 'note-permalink', noteId: note.id }, ConditionExpression: 'attribute_not_exists(PK)' } };
   }
 
-  /** Runs a transaction: Conflict('permalink') for the guard; Conflict('version') for another failed condition or a conflict. */
+  /**
+   * Runs a transaction: Conflict('permalink') for the guard; Conflict('version') for another failed
+   * condition or a conflict.
+   */
   private async transact(items: TransactItem[], permalinkIndex: number): Promise<void> {
     try {
       await documentClient().send(new TransactWriteCommand({ TransactItems: items }));

@@ -14,7 +14,6 @@ export const STEP_UP_AMOUNT = 1_000_000;
 export const START_MS = 1_800_000_000_000;
 
 export function bank(admins: string[] = []) {
-  process.env.MFA_ENCRYPTION_KEY ??= 'unit-test-key';
   const clock = new FixedClock(START_MS);
   const tables = new MemoryBankTables();
   const factors = new MemoryFactorStore(tables);
@@ -22,7 +21,7 @@ export function bank(admins: string[] = []) {
   return {
     clock, tables, events,
     transfers: new TransferService(new MemoryTransferStore(tables), () => STEP_UP_AMOUNT, clock),
-    mfa: new MfaService(factors, () => outboxSender, clock),
+    mfa: new MfaService(factors, () => outboxSender, clock, async () => 'unit-test-key'),
     keys: new IdempotencyKeys(new MemoryIdempotencyStore(tables), clock),
     access: new BankAccess({ isAdmin: async (id) => admins.includes(id) }),
     log: (event: SecurityEvent, userId: string) => { events.push({ event, userId }); },

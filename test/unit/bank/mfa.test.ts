@@ -17,7 +17,8 @@ describe('MfaService', () => {
     const b = bank();
     await b.mfa.enroll(sms);
     await b.mfa.enroll({ ...sms, kind: 'voice' });
-    expect((await b.mfa.listDevices('u1')).map((d) => d.default)).toEqual([true, false]);
+    const devices = await b.mfa.listDevices('u1');
+    expect(devices.map((d) => [d.kind, d.default]).sort()).toEqual([['sms', true], ['voice', false]]);
   });
 
   it('needs an E.164 phone number for an sms factor', async () => {

@@ -1,0 +1,90 @@
+// npm run deploy:check — what to run before `sam deploy`:
+//   1. cfn-lint template.yaml (informational findings included): must report nothing;
+//   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size;
+//   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
+//   4. template.yaml's generated parts (policies, log groups, alarms) match those bundles;
+//   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) that checks
+//      its handler export is a function.
+// Exits 1 at the first failing step.
+import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, TEMPLATE_PATH } from '../local/template.ts';
+import { buildFunctions } from './build.ts';
+import { syncTemplate } from './sync.ts';
+
+const run = promisify(execFile);
+const fail = (message: string): never => {
+  console.error(`deploy:check: ${message}`);
+  process.exit(1);
+};
+const step = (name: string) => console.log(`\n== ${name}`);
+
+step('cfn-lint template.yaml --include-checks I');
+const lint = spawnSync(
+  'python3',
+  [
+    '-c',
+    'import sys; from cfnlint.runner import main; sys.exit(main())',
+    '--include-checks',
+    'I',
+    '--',
+    'template.yaml',
+  ],
+  { cwd: ROOT, encoding: 'utf8' },
+);
+if (lint.error || /No module named/.test(lint.stderr))
+  fail('cfn-lint is not installed for python3 (pip install cfn-lint)');
+if (lint.status !== 0) fail(`cfn-lint reported:\n${lint.stdout}${lint.stderr}`);
+console.log('no findings');
+
+step('SAM transform (aws-sam-translator)');
+const transform = spawnSync('python3', ['infra/deploy/transform.py', 'template.yaml'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  maxBuffer: 64 << 20,
+});
+if (transform.status !== 0) fail(`the transform failed:\n${transform.stderr}`);
+const { transformed, packagedBytes } = JSON.parse(transform.stdout);
+const count = Object.keys(transformed.Resources).length;
+console.log(
+  `${count} resources (CloudFormation allows 500); packaged template ${packagedBytes} bytes` +
+    `${packagedBytes > 51_200 ? ' (over 51,200: sam deploy uploads it to the resolve_s3 bucket)' : ''}`,
+);
+
+step("esbuild, one run per function with SAM's flags");
+const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');
+console.log(`${built.length} bundles, e.g. esbuild ${built[0].args.join(' ')}`);
+
+step('generated parts of template.yaml (npm run deploy:sync)');
+if (syncTemplate(readFileSync(TEMPLATE_PATH, 'utf8'), built) !== readFileSync(TEMPLATE_PATH, 'utf8')) {
+  fail('template.yaml is not what the code implies: run npm run deploy:sync and review the diff');
+}
+console.log('policies, log groups and alarms match the bundles');
+
+step(`load every handler in a fresh Node ${process.version} process`);
+const queue = [...built];
+const failures: string[] = [];
+await Promise.all(
+  [0, 1].map(async () => {
+    for (let fn = queue.shift(); fn; fn = queue.shift()) {
+      const probe =
+        `const m = require(${JSON.stringify(fn.file)}); if (typeof m[${JSON.stringify(fn.handler)}] !== 'function') ` +
+        `{ console.error('no ${fn.handler} function exported'); process.exit(2); }`;
+      const started = performance.now();
+      try {
+        await run(process.execPath, ['-e', probe], {
+          env: { ...process.env, NODE_OPTIONS: '--enable-source-maps' },
+        });
+        console.log(
+          `  ${fn.id.padEnd(34)} ${(readFileSync(fn.file).length / 1024).toFixed(0).padStart(5)} KiB  ${(performance.now() - started).toFixed(0)} ms`,
+        );
+      } catch (err) {
+        failures.push(`${fn.id}: ${(err as { stderr?: string }).stderr ?? err}`);
+      }
+    }
+  }),
+);
+if (failures.length) fail(`handlers that do not load:\n${failures.join('\n')}`);
+console.log('\ndeploy:check passed');

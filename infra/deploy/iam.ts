@@ -1,0 +1,177 @@
+// One source of truth for IAM: a function may do exactly what its bundle can send. The SDK commands
+// come from the bundle itself: the source files its source map lists (those that put code in it)
+// and the commands they import from @aws-sdk packages; the secrets from the <NAME>_ARN variables the
+// bundle reads. Each command maps to the IAM actions and resources below; a command without a
+// mapping is an error, so a new kind of call cannot slip through with no policy (or a wide one).
+import type { Template } from '../local/template.ts';
+import type { BuiltFunction } from './build.ts';
+
+export type Resource = string | { Ref: string } | { 'Fn::GetAtt': [string, string] } | { 'Fn::Sub': string };
+export interface Statement {
+  Sid: string;
+  Action: string[];
+  Resource: Resource[];
+}
+export interface Command {
+  service: string;
+  operation: string;
+}
+
+/** @aws-sdk/lib-dynamodb document commands → the DynamoDB operation they send. */
+const DOCUMENT_COMMANDS: Record<string, string> = {
+  GetCommand: 'GetItem',
+  PutCommand: 'PutItem',
+  UpdateCommand: 'UpdateItem',
+  DeleteCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+  ScanCommand: 'Scan',
+  BatchGetCommand: 'BatchGetItem',
+  BatchWriteCommand: 'BatchWriteItem',
+  TransactGetCommand: 'TransactGetItems',
+  TransactWriteCommand: 'TransactWriteItems',
+};
+const SERVICES: Record<string, string> = {
+  '@aws-sdk/lib-dynamodb': 'dynamodb',
+  '@aws-sdk/client-dynamodb': 'dynamodb',
+  '@aws-sdk/client-s3': 's3',
+  '@aws-sdk/client-sns': 'sns',
+  '@aws-sdk/client-sesv2': 'ses',
+  '@aws-sdk/client-secrets-manager': 'secretsmanager',
+};
+
+const IMPORT = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"](@aws-sdk\/[\w-]+)['"]/g;
+
+/** The SDK commands the bundle's own source files import (type-only imports aside). */
+export function commandsOf(fn: BuiltFunction): Command[] {
+  const found = new Map<string, Command>();
+  for (const { path, content } of fn.sources) {
+    if (path.includes('node_modules/')) continue;
+    for (const [, names, pkg] of content.matchAll(IMPORT)) {
+      for (const raw of names.split(',')) {
+        const name = raw.trim().split(/\s+as\s+/)[0];
+        if (!name.endsWith('Command') || name.startsWith('type ')) continue;
+        const service = SERVICES[pkg];
+        if (!service)
+          throw new Error(
+            `${fn.id}: ${name} from ${pkg}: no IAM mapping for this package (infra/deploy/iam.ts)`,
+          );
+        const operation =
+          pkg === '@aws-sdk/lib-dynamodb' ? DOCUMENT_COMMANDS[name] : name.replace(/Command$/, '');
+        if (!operation)
+          throw new Error(`${fn.id}: ${name} from ${pkg}: unknown document command (infra/deploy/iam.ts)`);
+        found.set(`${service}:${operation}`, { service, operation });
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) =>
+    `${a.service}:${a.operation}`.localeCompare(`${b.service}:${b.operation}`),
+  );
+}
+
+const logicalIdOf = (t: Template, type: string): string => {
+  const ids = Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one ${type} in the template, found ${ids.length}`);
+  return ids[0];
+};
+
+/** Secret-id variables (value: !Ref of an AWS::SecretsManager::Secret) → the secret's logical id. */
+export function secretVariables(t: Template, functionId: string): Map<string, string> {
+  const vars = {
+    ...(t.Globals?.Function?.Environment as { Variables?: Record<string, unknown> })?.Variables,
+    ...t.Resources[functionId]?.Properties?.Environment?.Variables,
+  };
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(vars ?? {})) {
+    const ref = (value as { Ref?: string })?.Ref;
+    if (ref && t.Resources[ref]?.Type === 'AWS::SecretsManager::Secret') out.set(name, ref);
+  }
+  return out;
+}
+
+/** The statements a function's role needs for what its bundle can send. */
+export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
+  const table = logicalIdOf(t, 'AWS::DynamoDB::Table');
+  const bucket = logicalIdOf(t, 'AWS::S3::Bucket');
+  const groups = new Map<string, Statement>();
+  const allow = (sid: string, actions: string[], resources: Resource[]) => {
+    const s = groups.get(sid) ?? groups.set(sid, { Sid: sid, Action: [], Resource: resources }).get(sid)!;
+    for (const a of actions) if (!s.Action.includes(a)) s.Action.push(a);
+  };
+  for (const { service, operation } of commandsOf(fn)) {
+    const command = `${service}:${operation}`;
+    if (service === 'dynamodb') {
+      const actions =
+        operation === 'TransactWriteItems'
+          ? ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']
+          : operation === 'TransactGetItems'
+            ? ['GetItem']
+            : [operation];
+      const onIndexes = operation === 'Query' || operation === 'Scan';
+      allow(
+        'Table',
+        actions.filter(() => !onIndexes).map((a) => `dynamodb:${a}`),
+        [{ 'Fn::GetAtt': [table, 'Arn'] }],
+      );
+      if (onIndexes) {
+        allow(
+          'TableAndIndexes',
+          [`dynamodb:${operation}`],
+          [{ 'Fn::GetAtt': [table, 'Arn'] }, { 'Fn::Sub': `\${${table}.Arn}/index/*` }],
+        );
+      }
+    } else if (service === 's3') {
+      const objectActions: Record<string, string[]> = {
+        PutObject: ['s3:PutObject'],
+        GetObject: ['s3:GetObject'],
+        HeadObject: ['s3:GetObject'],
+        DeleteObject: ['s3:DeleteObject'],
+        DeleteObjects: ['s3:DeleteObject'],
+        CopyObject: ['s3:GetObject', 's3:PutObject'],
+      };
+      if (objectActions[operation])
+        allow('BucketObjects', objectActions[operation], [{ 'Fn::Sub': `\${${bucket}.Arn}/*` }]);
+      else if (operation === 'ListObjectsV2' || operation === 'ListObjects')
+        allow('Bucket', ['s3:ListBucket'], [{ 'Fn::GetAtt': [bucket, 'Arn'] }]);
+      else throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);
+    } else if (command === 'sns:Publish') {
+      // SMS to a phone number: AWS gives no resource narrower than '*' for direct publishes.
+      allow('SmsCodes', ['sns:Publish'], ['*']);
+    } else if (command === 'ses:SendEmail') {
+      allow(
+        'EmailCodes',
+        ['ses:SendEmail'],
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+        [{ 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*' }],
+      );
+    } else if (command === 'secretsmanager:GetSecretValue') {
+      const read = [...secretVariables(t, fn.id)]
+        .filter(([name]) => fn.code.includes(`"${name}"`))
+        .map(([, id]) => id);
+      if (read.length === 0)
+        throw new Error(`${fn.id}: sends GetSecretValue but reads no <NAME>_ARN secret variable`);
+      allow(
+        'Secrets',
+        ['secretsmanager:GetSecretValue'],
+        read.sort().map((id) => ({ Ref: id })),
+      );
+    } else {
+      throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);
+    }
+  }
+  const statements = [...groups.values()].filter((s) => s.Action.length > 0);
+  for (const s of statements) s.Action.sort();
+  return statements.sort((a, b) => a.Sid.localeCompare(b.Sid));
+}
+
+/** Every (action, resource) pair of a list of statements, as comparable strings. */
+export const grants = (
+  statements: Array<{ Effect?: string; Action: string | string[]; Resource: unknown }>,
+): string[] =>
+  statements
+    .filter((s) => (s.Effect ?? 'Allow') === 'Allow')
+    .flatMap((s) =>
+      [s.Action].flat().flatMap((a) => [s.Resource].flat().map((r) => `${a} ${JSON.stringify(r)}`)),
+    )
+    .sort();

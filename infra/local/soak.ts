@@ -1,0 +1,92 @@
+// npm run soak: the runner's memory after sustained use. Starts `npm start` on a scratch data dir,
+// sends 1,000 requests spread over every GET route and a few writes (as the demo user), makes 3 hot
+// reloads (touching lib files every function includes), then reports the runner's resident memory
+// (now and peak) from /proc, and stops the stack. Exits 1 over the limit (600 MB).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './services.ts';
+import { listRoutes, ROOT } from './template.ts';
+
+const LIMIT_MB = 600;
+const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 1000);
+const RELOADS = 3;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tri-api-soak-'));
+const port = await freePort();
+const child = spawn('npm', ['start', '--silent'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, QUIET: '1' },
+});
+let out = '';
+child.stdout!.on('data', (d) => {
+  out += d;
+});
+const wait = async (what: RegExp, ms: number) => {
+  const deadline = Date.now() + ms;
+  while (!what.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`npm start: no ${what} in time\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+const memory = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
+};
+
+try {
+  await wait(/\[start\] ready in/, 300_000);
+  const base = `http://localhost:${port}`;
+  const pid = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')).pid as number;
+  const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+  const headers = { Authorization: `Bearer ${demo.users[0].token}`, 'Content-Type': 'application/json' };
+  const gets = listRoutes()
+    .filter((r) => r.method === 'GET')
+    .map((r) => r.path.replace(/\{\w+\+?\}/g, '1'));
+  const call = async (i: number) => {
+    if (i % 10 === 0) {
+      return fetch(`${base}/v1/notes`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: `# soak ${i}` }),
+      });
+    }
+    return fetch(`${base}${gets[i % gets.length]}`, { headers });
+  };
+  const touched = ['lib/http/api.ts', 'lib/config.ts'].map((f) => join(ROOT, f));
+  const statuses = new Map<number, number>();
+  const started = Date.now();
+  for (let i = 0; i < REQUESTS; i += 8) {
+    const batch = await Promise.all(Array.from({ length: Math.min(8, REQUESTS - i) }, (_, k) => call(i + k)));
+    for (const res of batch) {
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      await res.arrayBuffer();
+    }
+    const reload = Math.floor(((i + 8) * RELOADS) / REQUESTS);
+    if (reload > Math.floor((i * RELOADS) / REQUESTS) && reload <= RELOADS) {
+      const before = (out.match(/changed /g) ?? []).length;
+      const now = new Date();
+      for (const f of touched) if (statSync(f, { throwIfNoEntry: false })) utimesSync(f, now, now);
+      const deadline = Date.now() + 60_000;
+      while ((out.match(/changed /g) ?? []).length === before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const m = memory(pid);
+  const reloads = out.split('\n').filter((l) => l.includes('changed '));
+  console.log(reloads.map((l) => l.slice(0, 200)).join('\n'));
+  console.log(
+    `${REQUESTS} requests in ${seconds} s, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
+      `${reloads.length} reloads; runner RSS ${m.rssMb} MB (peak ${m.peakMb} MB; limit ${LIMIT_MB} MB)`,
+  );
+  if (m.rssMb > LIMIT_MB) process.exitCode = 1;
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,237 @@
+// The template deploys as written: cfn-lint finds nothing (errors, warnings or informational), the
+// SAM transform succeeds, and in the transformed template each function's role allows exactly what
+// its bundle (built as `sam build` builds it) can send; every function has its log group and alarm.
+// cfn-lint and aws-sam-translator are Python tools: where they are missing the test says so and skips.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
+import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
+import { syncTemplate } from '../../infra/deploy/sync.ts';
+import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
+
+const template = loadTemplate();
+const python = (args: string[]) =>
+  spawnSync('python3', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const has = (module: string) => python(['-c', `import ${module}`]).status === 0;
+const cfnLint = has('cfnlint.runner');
+const samTranslator = has('samtranslator');
+if (!cfnLint)
+  console.log(
+    '[deploy test] cfn-lint is not installed for python3 (pip install cfn-lint): lint check skipped',
+  );
+if (!samTranslator)
+  console.log('[deploy test] aws-sam-translator is not installed for python3: transform checks skipped');
+
+type Resources = Record<
+  string,
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
+let built: BuiltFunction[];
+let transformed: { Resources: Resources };
+let packagedBytes: number;
+
+beforeAll(async () => {
+  built = await buildFunctions(join(ROOT, '.local', 'test-deploy-build', String(process.pid)), 'shared');
+  if (samTranslator) {
+    const out = python(['infra/deploy/transform.py', 'template.yaml']);
+    if (out.status !== 0) throw new Error(out.stderr);
+    ({ transformed, packagedBytes } = JSON.parse(out.stdout));
+  }
+}, 300_000);
+
+const byType = (type: string) => Object.entries(transformed.Resources).filter(([, r]) => r.Type === type);
+const inlineStatements = (roleId: string) =>
+  (transformed.Resources[roleId]?.Properties.Policies ?? []).flatMap(
+    (p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement,
+  );
+
+describe('cfn-lint', () => {
+  it.skipIf(!cfnLint)(
+    'template.yaml has no finding, informational ones included',
+    () => {
+      const out = python([
+        '-c',
+        'import sys; from cfnlint.runner import main; sys.exit(main())',
+        '--format',
+        'json',
+        '--include-checks',
+        'I',
+        '--',
+        'template.yaml',
+      ]);
+      expect(JSON.parse(out.stdout || '[]')).toEqual([]);
+      expect(out.status).toBe(0);
+    },
+    120_000,
+  );
+});
+
+describe.skipIf(!samTranslator)('the transformed template', () => {
+  it('stays well under CloudFormation limits; the packaged template needs an S3 bucket', () => {
+    const count = Object.keys(transformed.Resources).length;
+    console.log(
+      `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
+    );
+    expect(count).toBeLessThan(400); // 500 is CloudFormation's limit: room for ~20 more functions
+    expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
+  });
+
+  it("each function's role allows exactly what its bundle can send", () => {
+    for (const fn of built) {
+      const derived = grants(derivePolicy(fn, template).map((s) => ({ ...s, Effect: 'Allow' })));
+      expect(grants(inlineStatements(`${fn.id}Role`)), fn.id).toEqual(derived);
+      expect(transformed.Resources[`${fn.id}Role`].Properties.ManagedPolicyArns, fn.id).toEqual([
+        'arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+      ]);
+    }
+  });
+
+  it("no dynamodb:Scan anywhere; no Resource '*' but SMS publish", () => {
+    for (const [id] of byType('AWS::IAM::Role')) {
+      for (const grant of grants(inlineStatements(id))) {
+        expect(grant, id).not.toMatch(/^dynamodb:Scan /);
+        if (grant.endsWith(' "*"')) expect(grant, id).toBe('sns:Publish "*"');
+      }
+    }
+  });
+
+  it('only the functions whose bundles read a secret may read it; no secret value in any environment', () => {
+    const readers = built
+      .filter((fn) => commandsOf(fn).some((c) => c.operation === 'GetSecretValue'))
+      .map((f) => f.id);
+    expect(readers).toEqual(expect.arrayContaining(['NewsGetCsrfTokenFunction', 'BankVerifyFunction']));
+    for (const [id, fn] of byType('AWS::Lambda::Function')) {
+      const env = JSON.stringify(fn.Properties.Environment ?? {});
+      expect(env, id).not.toMatch(/resolve:secretsmanager|InternalApiKey"/);
+      const canRead = grants(inlineStatements(`${id}Role`)).some((g) =>
+        g.startsWith('secretsmanager:GetSecretValue'),
+      );
+      expect(canRead, id).toBe(readers.includes(id));
+    }
+    for (const id of ['CsrfSigningSecret', 'MfaEncryptionKey']) {
+      expect(transformed.Resources[id], id).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    }
+  });
+
+  it('every function logs JSON to its own log group (retention parameter) and has an errors + throttles alarm', () => {
+    const alarms = byType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const [id, fn] of byType('AWS::Lambda::Function')) {
+      const logging = fn.Properties.LoggingConfig;
+      expect(logging, id).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: { Ref: 'LogLevel' } });
+      const group = transformed.Resources[logging.LogGroup.Ref];
+      expect(group?.Properties.RetentionInDays, id).toEqual({ Ref: 'LogRetentionDays' });
+      expect(fn.Properties.TracingConfig, id).toBeUndefined();
+      const alarm = alarms.find((a) =>
+        JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${id}"}}`),
+      );
+      expect(alarm, id).toBeDefined();
+      expect(
+        alarm!.Metrics.map((m: any) => m.MetricStat?.Metric.MetricName)
+          .filter(Boolean)
+          .sort(),
+        id,
+      ).toEqual(['Errors', 'Throttles']);
+      expect(alarm!.AlarmActions, id).toEqual([{ Ref: 'AlarmTopicArn' }]);
+    }
+    expect((template.Parameters!.LogRetentionDays as { Default: number }).Default).toBe(30);
+  });
+
+  it('every API stage writes JSON access logs and every API has a 5XX alarm to the topic', () => {
+    const alarms = byType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const [id, stage] of byType('AWS::ApiGateway::Stage')) {
+      const setting = stage.Properties.AccessLogSetting;
+      expect(setting?.DestinationArn?.['Fn::GetAtt']?.[1], id).toBe('Arn');
+      expect(Object.keys(JSON.parse(setting.Format)), id).toEqual(
+        expect.arrayContaining(['requestId', 'status', 'path']),
+      );
+    }
+    for (const [id, api] of byType('AWS::ApiGateway::RestApi')) {
+      const name = api.Properties.Name['Fn::Sub'];
+      const alarm = alarms.find(
+        (a) => a.MetricName === '5XXError' && a.Dimensions?.[0]?.Value?.['Fn::Sub'] === name,
+      );
+      expect(alarm?.AlarmActions, id).toEqual([{ Ref: 'AlarmTopicArn' }]);
+    }
+  });
+
+  it('the images bucket refuses requests without TLS', () => {
+    const policy = transformed.Resources.ImagesBucketPolicy.Properties.PolicyDocument.Statement;
+    expect(policy).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+  });
+});
+
+describe('one source of truth for IAM', () => {
+  it('template.yaml holds what `npm run deploy:sync` derives from the code (policies, log groups, alarms)', () => {
+    const text = readFileSync(TEMPLATE_PATH, 'utf8');
+    expect(syncTemplate(text, built) === text, 'template.yaml is stale: run npm run deploy:sync').toBe(true);
+  });
+
+  it('the derivation is not vacuous: a bundle that could Scan would need dynamodb:Scan', () => {
+    const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
+    const scanning = {
+      ...fn,
+      sources: [
+        ...fn.sources,
+        { path: 'lib/x.ts', content: "import { ScanCommand } from '@aws-sdk/lib-dynamodb';" },
+      ],
+    };
+    expect(grants(derivePolicy(scanning, template).map((s) => ({ ...s, Effect: 'Allow' })))).toContain(
+      'dynamodb:Scan {"Fn::GetAtt":["Table","Arn"]}',
+    );
+    const unmapped = {
+      ...fn,
+      sources: [
+        { path: 'lib/x.ts', content: "import { PutBucketPolicyCommand } from '@aws-sdk/client-s3';" },
+      ],
+    };
+    expect(() => derivePolicy(unmapped, template)).toThrow(/no IAM mapping/);
+  });
+
+  it("builds with the flags SAM's esbuild workflow passes for the BuildProperties", () => {
+    expect(
+      samEsbuildArgs(
+        {
+          EntryPoints: ['functions/notes/get-me.ts'],
+          Target: 'es2023',
+          Minify: true,
+          Sourcemap: true,
+          External: ['x'],
+        },
+        'out',
+      ),
+    ).toEqual([
+      'functions/notes/get-me.ts',
+      '--bundle',
+      '--platform=node',
+      '--outdir=out',
+      '--format=cjs',
+      '--target=es2023',
+      '--minify',
+      '--sourcemap',
+      '--external:x',
+    ]);
+    for (const fn of listFunctions(template)) expect(fn.metadata.BuildProperties.Sourcemap, fn.id).toBe(true);
+  });
+
+  it('a built handler loads in a fresh Node process and exports its handler', () => {
+    const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
+    const out = execFileSync(
+      process.execPath,
+      ['-e', `const m = require(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    expect(out).toBe('function');
+  });
+});
