@@ -13,7 +13,7 @@ import type { EventInput } from '../support/events.ts';
 import { startIsolatedDynamo, type IsolatedDynamo } from './isolated-stack.ts';
 
 const WITHIN_MS = 3_000;
-const CONCURRENCY = 3;
+const CONCURRENCY = 2;
 /** A call that waited for DynamoDB takes at least 2 attempts x 0.7 s (lib/data/fail-fast.ts). */
 const NO_WAIT_MS = 1_200;
 
