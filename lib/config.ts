@@ -22,8 +22,8 @@ export const config = {
   get codeSender() { return read('CODE_SENDER', 'outbox'); },
   get emailFrom() { return read('EMAIL_FROM', 'no-reply@example.com'); },
   /**
-   * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 700.
+   * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
    * The local stack sets more: an emulator on a busy machine is slow, not down.
    */
-  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '700')); },
+  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '600')); },
 };

@@ -1,5 +1,5 @@
 // Dependencies fail fast. Every SDK client gets a connection timeout, a total request timeout and
-// bounded retries, so an unresponsive DynamoDB costs a request at most ~1.5 s (2 attempts of 0.7 s
+// bounded retries, so an unresponsive DynamoDB costs a request at most ~1.3 s (2 attempts of 0.6 s
 // plus the SDK's jittered backoff), far under the functions' 10 s timeout. What is still failing
 // after the retries (timeouts, throttling, refused or reset connections, service faults) is thrown
 // as the domain's Unavailable, which every dialect answers with 503 and Retry-After.
@@ -10,7 +10,7 @@ import { Unavailable } from '../domain/errors.ts';
 export const RETRY_AFTER_SECONDS = 2;
 
 const TIMEOUTS = {
-  /** DynamoDB answers in milliseconds; 0.7 s (config.dynamoTimeoutMs) is a dependency that is not there. */
+  /** DynamoDB answers in milliseconds; 0.6 s (config.dynamoTimeoutMs) is a dependency that is not there. */
   dynamodb: {
     connectionTimeout: 400,
     get requestTimeout() {
