@@ -26,4 +26,9 @@ export const config = {
   /** Calls per token per window (template parameters NotesRateLimit / NotesRateWindowSeconds). */
   get rateLimit() { return Number(read('NOTES_RATE_LIMIT', '100')); },
   get rateWindowSeconds() { return Number(read('NOTES_RATE_WINDOW_SECONDS', '300')); },
+  /**
+   * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
+   * The local stack sets more: an emulator on a busy machine is slow, not down.
+   */
+  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '600')); },
 };

@@ -14,6 +14,7 @@ import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { listRoutes } from '../local/template.ts';
 import { coldStart, coldStartTable, FAIL_RATIO } from './coldstart.ts';
+import { loadRun } from './load.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 
 const { values: args } = parseArgs({
@@ -147,6 +148,7 @@ try {
   console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
   if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
 
+  failures += await loadRun(ctx);
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
   console.log(failures ? `\n${failures} route(s) failed or exceeded their DynamoDB budget` : '\nall routes within budget');
 } finally {

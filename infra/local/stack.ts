@@ -142,6 +142,8 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     CODE_SENDER: 'outbox',
     POWERTOOLS_SERVICE_NAME: 'tri-api',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // DynamoDB Local on a busy machine is slow, not down (deployed: 600 ms, lib/config.ts).
+    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '20000',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.

@@ -7,6 +7,7 @@ import * as f from '../../lib/notes/folder-schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
 import * as s from '../../lib/notes/schemas.ts';
 import * as t from '../../lib/notes/trash-schemas.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, schema } from './build.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -17,12 +18,13 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   unauthorized: 'Missing, malformed, unknown or revoked token (WWW-Authenticate: Bearer)',
   forbidden: 'Not a member of the team, or not allowed to change this note or these fields',
   not_found: 'No such note (or folder) the caller may read, or no such team',
-  conflict: 'The permalink is used by another note of the same owner, a folder still holds folders or notes, or the resource kept changing concurrently',
+  conflict: 'The permalink is used by another note of the same owner, a folder still holds folders or notes, or the resource kept changing concurrently; on a create, the Idempotency-Key was used for another request or its first request is still in flight',
   precondition_failed: 'If-Match does not list the current ETag',
   payload_too_large: `content over ${MAX_CONTENT_BYTES} bytes of UTF-8, or an image over ${MAX_IMAGE_BYTES} bytes (named in errors[])`,
   unsupported_media_type: 'Wrong request content type, or an image that is not PNG, JPEG, GIF or WebP',
   validation_failed: 'Malformed JSON or invalid/unknown body fields (each named in errors[]); an unknown parentFolderId; a folder move making a cycle or nesting too deep',
   internal_error: 'Unexpected server failure',
+  service_unavailable: 'A dependency did not answer in time or throttled: retry after Retry-After seconds (creates: with the same Idempotency-Key)',
 };
 const rateHeaders = {
   'X-RateLimit-UserLimit': { description: 'Calls the token may make per window', schema: { type: 'integer' } },
@@ -33,9 +35,15 @@ const tooManyRequests = {
   ...errorResponse('Over the token\'s rate limit for the current window'),
   headers: { 'Retry-After': { description: 'Seconds until the window starts over', schema: { type: 'integer' } }, ...rateHeaders },
 };
-/** Every operation can answer 401, 429 (the token's rate limit) and 500 besides its own errors. */
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } } };
+/** Every operation can answer 401, 429 (the token's rate limit), 500 and 503 besides its own errors. */
 const errors = (...types: ErrorType[]) => ({
-  ...Object.fromEntries([...types, 'unauthorized', 'internal_error'].map((t) => [String(ERRORS[t as ErrorType].status), errorResponse(ERROR_DESCRIPTIONS[t as ErrorType]!)])),
+  ...Object.fromEntries([...types, 'unauthorized', 'internal_error', 'service_unavailable'].map((t) => [
+    String(ERRORS[t as ErrorType].status),
+    t === 'service_unavailable'
+      ? { ...errorResponse(ERROR_DESCRIPTIONS[t]!), headers: retryAfter }
+      : errorResponse(ERROR_DESCRIPTIONS[t as ErrorType]!),
+  ])),
   429: tooManyRequests,
 });
 
@@ -61,8 +69,12 @@ const createBody = {
 };
 const changesBody = { required: true, content: { 'application/json': { schema: ref('NoteChanges') } } };
 
+const idempotencyKey = {
+  name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  description: 'Makes a retry safe (e.g. after a timeout or a 503, whose write may have committed): the first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key, path and body; another body, or a request still in flight, is 409. Keys are per caller.',
+};
 const createNote = (summary: string, operationId: string, params: unknown[]) => ({
-  operationId, summary, parameters: params, requestBody: createBody,
+  operationId, summary, parameters: [...params, idempotencyKey], requestBody: createBody,
   responses: { 200: singleNoteOk('The created note'), ...errors('bad_request', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type', 'validation_failed') },
 });
 const getNote = (summary: string, operationId: string, params: unknown[]) => ({

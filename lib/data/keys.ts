@@ -61,6 +61,8 @@ export const notesKeys = {
   visitsOfUserPartition: (userId: string): string => `HISTORY#${userId}`,
   /** Uniqueness guard of a permalink within its owner. */
   permalink: (owner: NoteOwnerKey, permalink: string): Key => ({ PK: `PERMALINK#${noteOwner(owner)}`, SK: `PERMALINK#${permalink}` }),
+  /** An Idempotency-Key of one caller for Notes creates, keyed by the SHA-256 of the key. */
+  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#NOTES#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 };
 
 // Folders of one owner (a user or a team) live in one partition, so one Query reads the whole tree
@@ -165,6 +167,8 @@ export const bankKeys = {
   /** A recovery mfa_token, keyed by its SHA-256. */
   mfaToken: (tokenHash: string): Key => ({ PK: `${MFATOKEN}#${tokenHash}`, SK: MFATOKEN }),
   mfaTokenSk: MFATOKEN,
+  /** The counter of an MFA abuse limit (lib/bank/limits.ts) of a factor, or of the user ('USER'). */
+  mfaLimit: (userId: string, limit: string, subject: string): Key => ({ PK: bankPartition(userId), SK: `LIMIT#${limit}#${subject}` }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */
   idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 };

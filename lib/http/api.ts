@@ -55,7 +55,7 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
     if (unexpected) {
       logger.error('unhandled error', { requestId, error: request.error as Error, path: request.event.path, method: request.event.httpMethod });
     } else if (error.status >= 500) {
-      logger.error('server error', { requestId, type: error.type, description: error.description });
+      logger.error('server error', { requestId, type: error.type, description: error.description, cause: (request.error as Error)?.message });
     } else {
       logger.info('client error', { requestId, status: error.status, type: error.type });
     }

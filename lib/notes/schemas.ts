@@ -27,7 +27,11 @@ export const noteCreation = z.partial(z.strictObject({
   permalink: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, "_", "." and "-" (at most 100)')),
   parentFolderId: z.string().check(z.maxLength(128), z.describe('a folder of the note\'s workspace; "" = the top level')),
   origin: z.string().check(z.maxLength(2048)),
-  noteFeatures: z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(64))),
+  // `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
+  noteFeatures: z.record(
+    z.string().check(z.maxLength(64), z.refine((key) => key !== '__proto__', 'The key __proto__ is reserved')),
+    z.string().check(z.maxLength(64)),
+  ),
 }));
 
 /** CreateNote body: a JSON string (the content), the creation object, or nothing (an empty note). */

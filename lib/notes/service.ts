@@ -4,6 +4,8 @@
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
 import { fileTypeFromBuffer } from 'file-type';
+import type { Completion } from '../domain/idempotency.ts';
+import { isPolyglot } from './polyglot.ts';
 import type { Clock } from '../domain/clock.ts';
 import {
   Conflict, Forbidden, Invalid, isConflict, NotFound, PreconditionFailed, TooLarge, Unauthenticated, Unsupported,
@@ -100,7 +102,10 @@ export class NotesService {
     return this.store.history(userId, limit);
   }
 
-  async createNote(userId: string, input: NoteCreation, teamPath?: string): Promise<NoteWithContent> {
+  /** `complete`: the request's Idempotency-Key completion, written with the note. */
+  async createNote(
+    userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion,
+  ): Promise<NoteWithContent> {
     assertContentSize(input.content);
     const readPermission = input.readPermission ?? 'owner';
     const writePermission = input.writePermission ?? 'owner';
@@ -124,7 +129,7 @@ export class NotesService {
       version: 1,
     };
     try {
-      await this.store.createNote(note, content, userId);
+      await this.store.createNote(note, content, userId, complete?.({ note, content }));
     } catch (err) {
       if (isConflict(err, 'permalink')) throw permalinkTaken(note.permalink);
       if (isConflict(err, 'folder')) throw unknownFolder();
@@ -197,6 +202,9 @@ export class NotesService {
     if (!type || !IMAGE_TYPES.has(type.mime)) {
       const fields = [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }];
       throw new Unsupported('image must be a PNG, JPEG, GIF or WebP image', { fields });
+    }
+    if (isPolyglot(bytes, type.mime)) {
+      throw new Unsupported('image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
     }
     const { stored, access } = await this.locate(this.caller(userId), ref);
     if (!access.write) throw new Forbidden('You may read this note but not change it');

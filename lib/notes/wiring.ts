@@ -3,6 +3,7 @@
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
+import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
 import type { ImageStore } from './ports.ts';
@@ -45,3 +46,6 @@ export const trash = /* @__PURE__ */ once(
 );
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
+
+/** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
+export const notesIdempotency = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));

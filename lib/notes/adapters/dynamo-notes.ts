@@ -9,6 +9,8 @@ import { documentClient } from '../../data/dynamo.ts';
 import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
 import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
+import { completionUpdate, DynamoIdempotency } from '../../data/idempotency.ts';
+import type { Completion, IdempotencyStore } from '../../domain/idempotency.ts';
 import type { NoteRecord } from '../model.ts';
 import type { NotesStore, StoredNote } from '../ports.ts';
 import { folderCountUpdate } from './dynamo-folders.ts';
@@ -26,7 +28,9 @@ const VISIT_ATTEMPTS = 3;
 const changed = () => new Conflict('The note changed meanwhile', { reason: 'version' });
 const permalinkTaken = () => new Conflict('The permalink is taken', { reason: 'permalink' });
 
-export class DynamoNotesStore implements NotesStore {
+export class DynamoNotesStore implements NotesStore, IdempotencyStore {
+  /** Idempotency-Keys of Notes creates, in the Notes key space (lib/data/idempotency.ts). */
+  private readonly keys = new DynamoIdempotency(k.idempotency);
   private table(): string { return config.tableName; }
 
   async getNote(shortId: string, opts: { visitors?: boolean } = {}): Promise<StoredNote | undefined> {
@@ -39,16 +43,26 @@ export class DynamoNotesStore implements NotesStore {
     return stored;
   }
 
-  async createNote(note: NoteRecord, content: string, creatorId: string): Promise<void> {
+  async createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void> {
     const items: TransactItem[] = [
       { Put: { TableName: this.table(), Item: this.metaItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
       { Put: { TableName: this.table(), Item: { ...k.noteContent(note.shortId), type: 'note-content', content, visitSeq: 0 } } },
       this.visitPut(note, creatorId),
     ];
-    if (note.permalink) items.push(this.permalinkPut(note));
+    const permalinkIndex = note.permalink ? items.push(this.permalinkPut(note)) - 1 : -1;
     const folderIndex = this.folderMoves(items, undefined, note);
-    // A version conflict here is a collision of 60-bit random shortIds: not worth a retry path.
-    await this.transact(items, note.permalink ? 3 : -1, folderIndex);
+    if (completion) items.push({ Update: completionUpdate(k.idempotency(completion.userId, completion.keyHash), completion) });
+    // A conflict here is a collision of 60-bit random shortIds (not worth a retry path), or the
+    // Idempotency-Key taken over by a retry while this request ran.
+    await this.transact(items, permalinkIndex, folderIndex);
+  }
+
+  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number) {
+    return this.keys.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
+  }
+
+  releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void> {
+    return this.keys.releaseIdempotencyKey(userId, keyHash, leaseId);
   }
 
   async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void> {
