@@ -18,7 +18,7 @@ import { TrashService } from './trash.ts';
 const build = (images: ImageStore) => new NotesService({
   store: new DynamoNotesStore(), images, directory: identity(), clock: systemClock, ids: systemIds,
   imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
-  bin: { moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId) },
+  bin: { moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId) },
 });
 
 /** No image store: for operations that never touch images. */
@@ -43,6 +43,11 @@ export const trash = /* @__PURE__ */ once(
     new DynamoTrashStore(), { deleteAll: (noteId) => s3Images().deleteAll(noteId) }, identity(),
     () => config.trashRetentionDays, systemClock,
   ),
+);
+
+/** DeleteNote's side of the trash: moving a note there never touches images (no S3 in those bundles). */
+const bin = /* @__PURE__ */ once(
+  () => new TrashService(new DynamoTrashStore(), noImages, identity(), () => config.trashRetentionDays, systemClock),
 );
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
