@@ -28,7 +28,7 @@ module.exports = {
       to: {
         path: [
           '^lib/http/', `^lib/${API}/adapters/`, `^lib/${API}/http/`, `^lib/${API}/wiring\\.ts$`,
-          '^lib/data/(dynamo|s3|sns|ses|failures|metering)\\.ts$',
+          '^lib/data/(dynamo|s3|sns|ses|secrets|failures|metering)\\.ts$',
           '(^|/)node_modules/@aws-sdk/', '(^|/)node_modules/@middy/', '(^|/)node_modules/@aws-lambda-powertools/',
         ],
       },

@@ -21,4 +21,14 @@ export const config = {
   /** 'outbox' stores sms/voice/email codes in the table (local); 'aws' sends through SNS/SES. */
   get codeSender() { return read('CODE_SENDER', 'outbox'); },
   get emailFrom() { return read('EMAIL_FROM', 'no-reply@example.com'); },
+  /** Days a deleted note stays restorable in the trash (template parameter NotesTrashRetentionDays). */
+  get trashRetentionDays() { return Number(read('NOTES_TRASH_RETENTION_DAYS', '30')); },
+  /** Calls per token per window (template parameters NotesRateLimit / NotesRateWindowSeconds). */
+  get rateLimit() { return Number(read('NOTES_RATE_LIMIT', '100')); },
+  get rateWindowSeconds() { return Number(read('NOTES_RATE_WINDOW_SECONDS', '300')); },
+  /**
+   * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
+   * The local stack sets more: an emulator on a busy machine is slow, not down.
+   */
+  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '600')); },
 };

@@ -5,8 +5,15 @@ import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import { mfaTokenBody, userPath } from '#lib/bank/schemas.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = bankOperation({ path: userPath, body: { schema: mfaTokenBody, optional: true } }, async (req) => {
-  await access().assertAdmin(req.principal.userId);
-  return idempotent(req, created, (complete) =>
-    mfa().issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete));
-});
+export const handler = bankOperation(
+  { path: userPath, body: { schema: mfaTokenBody, optional: true } },
+  async (req) => {
+    await access().assertAdmin(req.principal.userId);
+    return idempotent(
+      req,
+      created,
+      (complete) => mfa().issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete),
+      { seal: true },
+    );
+  },
+);

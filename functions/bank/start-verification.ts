@@ -1,14 +1,19 @@
 // POST /api/users/{userId}/verifications: start verifying a factor (a code is sent unless it is otp).
 import { created } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
-import { idempotent } from '#lib/bank/http/glue.ts';
+import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { PublicVerification } from '#lib/bank/mfa.ts';
 import { startVerificationBody, userPath } from '#lib/bank/schemas.ts';
 import { access, verifications } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
-export const handler = bankOperation({ path: userPath, body: { schema: startVerificationBody } }, async (req) => {
-  await access().assertMayActFor(req.principal.userId, req.path.userId);
-  return idempotent(req, respond, (complete) => verifications().startVerification(req.path.userId, req.body.device_id, complete));
-});
+export const handler = bankOperation(
+  { path: userPath, body: { schema: startVerificationBody } },
+  async (req) => {
+    await access().assertMayActFor(req.principal.userId, req.path.userId);
+    return idempotent(req, respond, (complete) =>
+      verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)),
+    );
+  },
+);

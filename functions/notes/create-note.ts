@@ -1,10 +1,12 @@
-// POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (seed 000 CreateNote).
+// POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (seed 000 CreateNote);
+// an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { singleNote } from '#lib/notes/http/glue.ts';
+import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, async ({ principal, body }) => {
-  const created = await notes().createNote(principal.userId, body);
-  return singleNote(created);
-});
+export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>
+  idempotentCreate(req, (complete) =>
+    notes().createNote(req.principal.userId, req.body, undefined, complete),
+  ),
+);

@@ -1,12 +1,11 @@
 // GET /v1/history?limit=: notes the caller read or changed, most recent first (seed 000 GetHistory).
-import { ok } from '#lib/http/rest.ts';
+import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/model.ts';
-import { presentNote } from '#lib/notes/present.ts';
 import { historyQuery } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {
   const visited = await notes().history(principal.userId, query.limit ?? MAX_HISTORY);
-  return ok(visited.map(presentNote));
+  return noteList(principal.userId, visited);
 });

@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path, headers }) => {
   const note = await notes().getNote(principal.userId, path.noteId, path.teamPath);
-  return conditionalGet(headers, note);
+  return conditionalGet(principal.userId, headers, note);
 });

@@ -1,10 +1,14 @@
-// GET /v1/notes: the caller's own notes, most recently changed first (seed 000 ListNotes).
-import { ok } from '#lib/http/rest.ts';
+// GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
+// recently changed first, with their folderPaths (seed 000 ListNotes).
+import { notesQuery } from '#lib/notes/folder-schemas.ts';
+import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { presentNote } from '#lib/notes/present.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { folders, notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({}, async ({ principal }) => {
-  const list = await notes().listNotes(principal.userId);
-  return ok(list.map(presentNote));
+export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {
+  const { userId } = principal;
+  const list = query.folderId
+    ? await folders().notesIn(userId, query.folderId)
+    : await notes().listNotes(userId);
+  return noteList(userId, list);
 });

@@ -1,11 +1,19 @@
-// GET /v1/teams/{teamPath}/notes: the team's notes, most recently changed first (seed 000 ListTeamNotes).
-import { ok } from '#lib/http/rest.ts';
+// GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
+// folders), most recently changed first, with their folderPaths (seed 000 ListTeamNotes).
+import { notesQuery } from '#lib/notes/folder-schemas.ts';
+import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { presentNote } from '#lib/notes/present.ts';
 import { teamPathOnly } from '#lib/notes/schemas.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { folders, notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
-  const list = await notes().listTeamNotes(principal.userId, path.teamPath);
-  return ok(list.map(presentNote));
-});
+export const handler = notesOperation(
+  { path: teamPathOnly, query: notesQuery },
+  async ({ principal, path, query }) => {
+    const { userId } = principal;
+    const { folderId } = query;
+    const list = folderId
+      ? await folders().notesIn(userId, folderId, path.teamPath)
+      : await notes().listTeamNotes(userId, path.teamPath);
+    return noteList(userId, list);
+  },
+);

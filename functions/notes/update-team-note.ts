@@ -6,5 +6,5 @@ import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
   const updated = await notes().updateNote(principal.userId, path.noteId, body, { teamPath: path.teamPath, precondition: ifMatch(headers) });
-  return singleNote(updated);
+  return singleNote(principal.userId, updated);
 });

@@ -2,7 +2,7 @@
 // LOCAL_DATA_DIR/stack.json, see infra/local/stack-file.ts) or a deployed stack (--table/--region,
 // credentials from the environment). Sets the same variables the functions read, before any lib
 // module creates a client.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
 import { defaultDataDir, runningStack } from '../local/stack-file.ts';

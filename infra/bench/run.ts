@@ -14,6 +14,7 @@ import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { listRoutes } from '../local/template.ts';
 import { coldStart, coldStartTable, FAIL_RATIO } from './coldstart.ts';
+import { loadRun } from './load.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 
 const { values: args } = parseArgs({
@@ -77,6 +78,8 @@ if (args['cold-only']) {
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 const stack = await startLocalStack({ scratchDir: scratch });
 const port = await freePort();
+// The bench makes thousands of calls with a few tokens: the Notes per-token rate limit must not answer them.
+process.env.NOTES_RATE_LIMIT ??= '1000000';
 const env = functionEnvironment(stack, `http://localhost:${port}`);
 const runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName });
 let failures = 0;
@@ -145,6 +148,7 @@ try {
   console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
   if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
 
+  failures += await loadRun(ctx);
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
   console.log(failures ? `\n${failures} route(s) failed or exceeded their DynamoDB budget` : '\nall routes within budget');
 } finally {

@@ -70,13 +70,14 @@ export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
   for (let n = 0; n < i.req.rawHeaders.length; n += 2) {
     const [name, value] = [i.req.rawHeaders[n], i.req.rawHeaders[n + 1]];
     headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+    // Own keys only: a header named `constructor` or `__proto__` is a header like any other.
+    multiValueHeaders[name] = [...(Object.hasOwn(multiValueHeaders, name) ? multiValueHeaders[name] : []), value];
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};
   for (const [k, v] of i.url.searchParams) {
     query[k] = v;
-    (multiQuery[k] ??= []).push(v);
+    multiQuery[k] = [...(Object.hasOwn(multiQuery, k) ? multiQuery[k] : []), v];
   }
   const contentType = (i.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const binary = isBinary(contentType, i.binaryTypes);

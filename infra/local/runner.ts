@@ -251,6 +251,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     await listen(server, opts.port, host);
   } catch (err) {
     await bundles.stop();
+    await secrets.close();
     s3.destroy();
     throw err;
   }

@@ -62,10 +62,18 @@ export async function startDynamoDbLocal(
   } else args.push('-inMemory');
   // -sharedDb: one database whatever region/credentials a client uses (the admin CLI's region may differ).
   args.push('-sharedDb');
-  // Java runs under a tiny shell guard that kills it as soon as our end of its stdin closes, so no
-  // Java outlives this process, whether we stop cleanly, crash, or are killed with SIGKILL.
-  const guard =
-    'java "$@" </dev/null & pid=$!; trap \'kill $pid 2>/dev/null\' TERM INT; read _ || true; kill $pid 2>/dev/null; wait $pid';
+  // Java runs under a tiny shell guard: a reader kills Java as soon as our end of the guard's stdin
+  // closes, so no Java outlives this process (clean stop, crash or SIGKILL); and the guard exits
+  // when Java does, so a Java that dies (even by kill -9) is noticed here (the stack stops then).
+  const guard = [
+    'exec 3<&0',
+    'java "$@" </dev/null & pid=$!',
+    '(read _ <&3 || true; kill $pid 2>/dev/null) & reader=$!',
+    "trap 'kill $pid 2>/dev/null' TERM INT",
+    'wait $pid; code=$?; wait $pid 2>/dev/null',
+    'kill $reader 2>/dev/null',
+    'exit $code',
+  ].join('\n');
   const child = spawn('sh', ['-c', guard, 'dynamodb-local', ...args], {
     cwd: emulatorDir,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -142,14 +142,20 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     CODE_SENDER: 'outbox',
     POWERTOOLS_SERVICE_NAME: 'tri-api',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // DynamoDB Local on a busy machine is slow, not down (deployed: 600 ms, lib/config.ts).
+    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '20000',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
+  // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.
   for (const key of [
     'INTERNAL_EDGE_ORIGIN',
     'INTERNAL_API_HOST',
     'TRANSFER_STEP_UP_AMOUNT',
     'PUBLIC_BASE_URL',
     'POWERTOOLS_LOG_LEVEL',
+    'NOTES_RATE_LIMIT',
+    'NOTES_RATE_WINDOW_SECONDS',
+    'NOTES_TRASH_RETENTION_DAYS',
   ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }

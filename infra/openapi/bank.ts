@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
+import { MFA_LIMITS } from '../../lib/bank/limits.ts';
 import { MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS } from '../../lib/bank/model.ts';
 import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
@@ -18,10 +19,18 @@ const COMMON: Described = {
   unsupported_media_type: 'The request content type is not application/json',
   validation_failed: 'Malformed JSON or invalid/unknown body fields (each named in errors[])',
   internal_error: 'Unexpected server failure',
+  service_unavailable: 'A dependency did not answer in time or throttled: retry after Retry-After seconds (with the same Idempotency-Key)',
 };
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } } };
 const errors = (specific: Described, ...common: ErrorType[]) => {
-  const described: Described = { ...Object.fromEntries(common.map((t) => [t, COMMON[t]])), ...specific, unauthorized: COMMON.unauthorized, internal_error: COMMON.internal_error };
-  return Object.fromEntries(Object.entries(described).map(([t, d]) => [String(ERRORS[t as ErrorType].status), errorResponse(d!)]));
+  const described: Described = {
+    ...Object.fromEntries(common.map((t) => [t, COMMON[t]])), ...specific,
+    unauthorized: COMMON.unauthorized, internal_error: COMMON.internal_error, service_unavailable: COMMON.service_unavailable,
+  };
+  return Object.fromEntries(Object.entries(described).map(([t, d]) => [
+    String(ERRORS[t as ErrorType].status),
+    t === 'service_unavailable' ? { ...errorResponse(d!), headers: retryAfter } : errorResponse(d!),
+  ]));
 };
 
 const pathParams = (p: z.ZodMiniObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
@@ -119,7 +128,10 @@ export const buildBankDocument = () => document({
         operationId: 'startVerification', summary: 'Start verifying a factor; sms/voice/email/push/device get a code', parameters: [...user, idempotencyKey], requestBody: body(s.startVerificationBody),
         responses: {
           201: withHeaders(json(ref('Verification'), 'The pending verification (expires in 10 minutes)'), replayed),
-          ...errors({ ...notSelf, validation_failed: 'device_id malformed or not a factor of this user' }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
+          ...errors({
+            ...notSelf, validation_failed: 'device_id malformed or not a factor of this user',
+            too_many_requests: `More than ${MFA_LIMITS.starts.max} starts of this factor in ${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After)`,
+          }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
         },
       },
     },
@@ -134,7 +146,9 @@ export const buildBankDocument = () => document({
             conflict: 'Already approved (an approval cannot be repeated), or a concurrent attempt',
             gone: 'The verification expired (10 minutes) or its factor was deleted',
             validation_failed: 'Malformed body, or a wrong/used code or mfa_token: errors[] names it and attempts_left says how many remain',
-            too_many_requests: `${MAX_ATTEMPTS} failed attempts: the verification is max_attempts_reached (Retry-After: 0, start a new one)`,
+            too_many_requests: `${MAX_ATTEMPTS} failed attempts: the verification is max_attempts_reached (Retry-After: 0, start a new one); `
+              + `or the factor had ${MFA_LIMITS.codeFailures.max} failed codes (the user ${MFA_LIMITS.tokenFailures.max} failed mfa_tokens) `
+              + 'in the last hour: refused whatever the proof, with Retry-After',
           }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
         },
       },

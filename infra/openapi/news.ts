@@ -42,6 +42,7 @@ const errors = {
   405: { ...errorBody('methodNotAllowed'), headers: { Allow: { schema: { type: 'string' } } } },
   429: { ...errorBody('tooManyRequests'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
   500: errorBody('internalError'),
+  503: { ...errorBody('serviceUnavailable'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
 };
 const { 400: badRequest, 404: notFound, ...always } = errors;
 
@@ -96,8 +97,8 @@ export const buildNewsDocument = () => document({
         description: 'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX responses (News API, all containers, flushed at most every 10 s per container). 503 with the offline body when the data is unreachable or no function can run.',
         responses: {
           200: json(ok(status)),
-          503: { ...json(failure(z.strictObject({ vg: z.literal(false), uptime: z.literal(-1), errorsCount: z.literal(-1), requestsServed: z.literal(-1) })), 'offline'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
           ...always,
+          503: { ...json(failure(z.strictObject({ vg: z.literal(false), uptime: z.literal(-1), errorsCount: z.literal(-1), requestsServed: z.literal(-1) })), 'offline'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
         },
       },
     },

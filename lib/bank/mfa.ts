@@ -22,11 +22,12 @@ import {
   type OutboxEntry,
   type Verification,
 } from './model.ts';
-import type { CodeSender, FactorStore } from './ports.ts';
+import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
+import type { CodeMessage, CodeSender, FactorStore } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 
-export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued';
+export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued' | 'mfa_limit_reached';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
@@ -77,6 +78,21 @@ const presentVerification = (v: Verification): PublicVerification => ({
   status: v.status,
   expires_at: v.expires_at,
 });
+
+/** Runs `write`; a reached MFA limit is logged as a security event and thrown on (429 + Retry-After). */
+async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (err instanceof MfaLimitReached) {
+      const { max, windowSeconds } = MFA_LIMITS[err.slot.name];
+      log('mfa_limit_reached', err.slot.userId, {
+        limit: err.slot.name, subject: err.slot.subject, max, windowSeconds, retryAfterSeconds: err.retryAfterSeconds,
+      });
+    }
+    throw err;
+  }
+}
 
 const tooManyAttempts = () =>
   new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, {
@@ -156,6 +172,7 @@ export class MfaService {
     userId: string,
     deviceId: string,
     complete?: Complete<PublicVerification>,
+    log: SecurityLog = () => {},
   ): Promise<PublicVerification> {
     const device = await this.store.getDevice(userId, deviceId);
     if (!device) throw invalid('device_id', 'No such factor of this user');
@@ -174,20 +191,22 @@ export class MfaService {
       approvedAt: null,
       consumedAt: null,
     };
+    const sender = this.sender();
+    let message: CodeMessage | undefined;
     let outbox: OutboxEntry | undefined;
     if (device.kind !== 'otp') {
       const code = newCode();
       verification.codeHash = hashCode(await this.secretKey(), verification.id, code);
-      outbox = await this.sender().send({
-        device,
-        verificationId: verification.id,
-        code,
-        sent: now,
-        expires_at: verification.expires_at,
-      });
+      message = { device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at };
+      const entry = sender.stored(message);
+      // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
+      if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
     }
     const result = presentVerification(verification);
-    await this.store.createVerification(verification, { outbox, completion: complete?.(result) });
+    const start = limitSlot('starts', userId, deviceId, now);
+    await limited(log, () => this.store.createVerification(verification, { outbox, completion: complete?.(result), start }));
+    // Delivered once stored: a refused start sends nothing.
+    if (message) await sender.deliver(message);
     return result;
   }
 
@@ -209,6 +228,11 @@ export class MfaService {
     if (v.expires_at <= now) throw new Gone('The verification expired; start a new one');
 
     const field = proof.code === undefined ? 'mfa_token' : 'code';
+    // Counted as a failure before the proof is checked; given back by the approval if it is right.
+    const attempt = field === 'code'
+      ? limitSlot('codeFailures', userId, v.deviceId, now)
+      : limitSlot('tokenFailures', userId, 'USER', now);
+    await limited(log, () => this.store.takeLimitSlot(attempt, now));
     let step: number | undefined;
     let valid: boolean;
     if (proof.code === undefined)
@@ -226,6 +250,7 @@ export class MfaService {
         step,
         token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined,
         completion: complete?.(result),
+        release: attempt,
       });
     } catch (err) {
       // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
@@ -258,8 +283,9 @@ export class MfaService {
   }
 
   /** Codes sent through the outbox sender that have not expired (admin CLI). */
-  outbox(userId: string) {
-    return this.store.listOutbox(userId, this.now());
+  async outbox(userId: string) {
+    const key = await this.secretKey();
+    return (await this.store.listOutbox(userId, this.now())).map((e) => ({ ...e, code: decryptSecret(e.code, key) }));
   }
 
   private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {

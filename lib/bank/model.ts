@@ -54,7 +54,7 @@ export interface Verification {
 
 export interface MfaTokenRecord { tokenHash: string; userId: string; reusable: boolean; expires_at: number; created: number }
 
-/** A code delivered through the outbox sender (the local stand-in for phones and mailboxes). */
+/** A code delivered through the outbox sender (the local stand-in for phones and mailboxes); stored sealed. */
 export interface OutboxEntry { userId: string; verificationId: string; deviceId: string; channel: FactorKind; to: string | null; code: string; sent: number; expires_at: number }
 
 export const MAX_ATTEMPTS = 5;
@@ -63,10 +63,7 @@ export const STEP_UP_WINDOW_SECONDS = 300;
 export const MFA_TOKEN_MAX_SECONDS = 259_200;
 
 export const DAY_SECONDS = 86_400;
-/** An Idempotency-Key in flight is held this long before another request may take it over. */
-export const IDEMPOTENCY_LEASE_SECONDS = 30;
-/** A completed Idempotency-Key replays its response this long. */
-export const IDEMPOTENCY_RETENTION_SECONDS = DAY_SECONDS;
+export { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS } from '../domain/idempotency.ts';
 
 /** Largest transfer amount, in minor units (amounts sort as 8 digits). */
 export const MAX_AMOUNT = 99_999_999;

@@ -2,18 +2,14 @@
 // them (dynamo-*: DynamoDB, memory-*: in memory for tests; *-sender: code delivery); ./wiring.ts
 // picks them. Failure convention (lib/data/failures.ts): a conditional write that loses throws a
 // domain error: Conflict with the reason below, StepUpRequired, KeyInUse or NotFound.
+import type { Completion } from '../domain/idempotency.ts';
+import type { LimitSlot } from './limits.ts';
 import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification, VerificationStatus } from './model.ts';
 
 /** Consume an approved, unused verification of `userId` approved at or after `approvedSince`. */
 export interface StepUp { userId: string; verificationId: string; approvedSince: number; now: number }
 
-/** A response stored under an Idempotency-Key and replayed for retries. */
-export interface StoredResponse { status: number; body: unknown; headers?: Record<string, string> }
-
-/** Completes a reserved Idempotency-Key in the same transaction as the operation's own writes. */
-export interface Completion { userId: string; keyHash: string; leaseId: string; response: StoredResponse }
-
-export interface IdempotencyRecord { state: 'in_progress' | 'completed'; fingerprint: string; response?: StoredResponse }
+export type { Completion, IdempotencyRecord, IdempotencyStore, StoredResponse } from '../domain/idempotency.ts';
 
 /**
  * Reasons of a Conflict thrown by a store: `version` (the transfer changed since read), `replay`
@@ -50,6 +46,8 @@ export interface Approval {
   /** mfa_token used instead of a code: deleted when single-use, else checked. */
   token?: { tokenHash: string; consume: boolean };
   completion?: Completion;
+  /** The failure counted before the proof was checked, given back since the proof was right. */
+  release?: LimitSlot;
 }
 
 export interface TransferStore {
@@ -70,7 +68,10 @@ export interface FactorStore {
   /** NotFound when there is no such factor; StepUpRequired when the step-up does not hold. */
   deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void>;
 
-  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion }): Promise<void>;
+  /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
+  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void>;
+  /** Counts one event of a limit (lib/bank/limits.ts); LimitReached, nothing counted, past it. */
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<void>;
   /** The verification and, when asked, an mfa_token, in one read. */
   getVerification(userId: string, verificationId: string, tokenHash?: string):
     Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
@@ -84,19 +85,13 @@ export interface FactorStore {
   listOutbox(userId: string, now: number): Promise<OutboxEntry[]>;
 }
 
-export interface IdempotencyStore {
-  /** Reserves a key: undefined when reserved for this caller, else the record that holds it. */
-  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number):
-    Promise<IdempotencyRecord | undefined>;
-  /** Frees a key this lease still holds (no error when it does not). */
-  releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void>;
-}
-
 export interface CodeMessage { device: Device; verificationId: string; code: string; sent: number; expires_at: number }
 
 export interface CodeSender {
-  /** Delivers the code; returns an outbox entry to store with the verification, or undefined if delivered. */
-  send(message: CodeMessage): Promise<OutboxEntry | undefined>;
+  /** The outbox entry to store with the verification (in its transaction), or undefined if delivered. */
+  stored(message: CodeMessage): OutboxEntry | undefined;
+  /** Delivers the code once the verification is stored (so a refused start sends nothing). */
+  deliver(message: CodeMessage): Promise<void>;
 }
 
 /** Who is an admin (the identity directory answers). */

@@ -6,13 +6,21 @@ import { FACTOR_KINDS, MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } fr
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
+// Three ASCII letters first: upper-casing folds some other letters to ASCII ("uſd" → "USD").
 const currency = z.pipe(
-  z.string().check(z.refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code')),
+  z.string().check(
+    z.regex(/^[A-Za-z]{3}$/, { error: 'Must be three ASCII letters (an ISO 4217 currency code)', abort: true }),
+    z.refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code'),
+  ),
   z.transform((c: string) => c.toLowerCase()),
 );
 const destination = z.string().check(z.minLength(1), z.maxLength(255));
 const description = z.nullable(z.string().check(z.maxLength(1000)));
-const metadataKey = z.string().check(z.minLength(1), z.maxLength(40), z.regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'));
+// `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
+const metadataKey = z.string().check(
+  z.minLength(1), z.maxLength(40), z.regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'),
+  z.refine((key) => key !== '__proto__', 'The key __proto__ is reserved'),
+);
 const metadata = z.record(metadataKey, z.string().check(z.maxLength(500)))
   .check(z.refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `At most ${MAX_METADATA_KEYS} keys`));
 const immutable = (name: string) => z.optional(z.never({ error: `${name} cannot be changed after the transfer is created` }));

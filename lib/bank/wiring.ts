@@ -36,3 +36,6 @@ export const idempotencyKeys = /* @__PURE__ */ once(() => new IdempotencyKeys(ne
 export const access = /* @__PURE__ */ once(() => new BankAccess({
   isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
 }));
+
+/** The key that seals secrets at rest (MFA_ENCRYPTION_KEY), for stored answers that carry one. */
+export const sealingKey = mfaEncryptionKey;

@@ -3,6 +3,7 @@
 // standard SDK environment (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): no "if local" here.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { failFast, reportUnavailable } from './fail-fast.ts';
 import { countDynamoRequests } from './metering.ts';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -10,10 +11,13 @@ let client: DynamoDBDocumentClient | undefined;
 /** The document client of this container. */
 export function documentClient(): DynamoDBDocumentClient {
   if (!client) {
-    const dynamo = new DynamoDBClient({});
+    // Timeouts and bounded retries; unavailability becomes Unavailable (lib/data/fail-fast.ts).
+    const dynamo = reportUnavailable(new DynamoDBClient(failFast('dynamodb')), 'DynamoDB');
     countDynamoRequests(dynamo);
+    // convertClassInstanceToMap: a map from JSON.parse with a key named `constructor` is not a
+    // plain object to the marshaller's eyes; it is stored as the map it is.
     client = DynamoDBDocumentClient.from(dynamo, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
     });
   }
   return client;

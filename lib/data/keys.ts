@@ -61,6 +61,39 @@ export const notesKeys = {
   visitsOfUserPartition: (userId: string): string => `HISTORY#${userId}`,
   /** Uniqueness guard of a permalink within its owner. */
   permalink: (owner: NoteOwnerKey, permalink: string): Key => ({ PK: `PERMALINK#${noteOwner(owner)}`, SK: `PERMALINK#${permalink}` }),
+  /** An Idempotency-Key of one caller for Notes creates, keyed by the SHA-256 of the key. */
+  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#NOTES#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+};
+
+// Folders of one owner (a user or a team) live in one partition, so one Query reads the whole tree
+// (at most MAX_FOLDERS items): FOLDER#<id> items, the TREE item (version of the tree's structure,
+// the optimistic lock of every create/move/delete) and one ORDER#<userId> item per user's ordering.
+// A note in a folder carries GSI3 keys (the folder's notes, most recently changed first).
+const folderPartition = (owner: NoteOwnerKey) => `FOLDERS#${noteOwner(owner)}`;
+export const folderKeys = {
+  folderPartition,
+  folder: (owner: NoteOwnerKey, folderId: string): Key => ({ PK: folderPartition(owner), SK: `FOLDER#${folderId}` }),
+  folderPrefix: 'FOLDER#',
+  tree: (owner: NoteOwnerKey): Key => ({ PK: folderPartition(owner), SK: 'TREE' }),
+  order: (owner: NoteOwnerKey, userId: string): Key => ({ PK: folderPartition(owner), SK: `ORDER#${userId}` }),
+  orderPrefix: 'ORDER#',
+  /** GSI3 keys of a note's META item while it sits in a folder. */
+  notesOfFolder: (folderId: string, lastChangedAt: number, shortId: string) =>
+    ({ GSI3PK: `FOLDERNOTES#${folderId}`, GSI3SK: `${pad(lastChangedAt)}#${shortId}` }),
+  notesOfFolderPartition: (folderId: string): string => `FOLDERNOTES#${folderId}`,
+};
+
+// Trash: a trashed note keeps its items (META, CONTENT, VISIT#, permalink guard), each with `ttl`;
+// its META leaves the owner's GSI1 list for the owner's trash list and joins the expiry index
+// (GSI2, one partition ordered by purge time: what a sweep purges). History entries drop their GSI2 keys.
+export const trashKeys = {
+  trashOfOwner: (owner: NoteOwnerKey, deletedAt: number, shortId: string) =>
+    ({ GSI1PK: `TRASH#${noteOwner(owner)}`, GSI1SK: `${pad(deletedAt)}#${shortId}` }),
+  trashOfOwnerPartition: (owner: NoteOwnerKey): string => `TRASH#${noteOwner(owner)}`,
+  expiry: (purgeAt: number, shortId: string) => ({ GSI2PK: 'TRASH#EXPIRY', GSI2SK: `${pad(purgeAt)}#${shortId}` }),
+  expiryPartition: 'TRASH#EXPIRY',
+  /** GSI2SK upper bound of the notes to purge at `until` (epoch ms). */
+  expiryUntil: (until: number): string => `${pad(until)}#~`,
 };
 
 // ---- news -------------------------------------------------------------------------------------
@@ -134,6 +167,8 @@ export const bankKeys = {
   /** A recovery mfa_token, keyed by its SHA-256. */
   mfaToken: (tokenHash: string): Key => ({ PK: `${MFATOKEN}#${tokenHash}`, SK: MFATOKEN }),
   mfaTokenSk: MFATOKEN,
+  /** The counter of an MFA abuse limit (lib/bank/limits.ts) of a factor, or of the user ('USER'). */
+  mfaLimit: (userId: string, limit: string, subject: string): Key => ({ PK: bankPartition(userId), SK: `LIMIT#${limit}#${subject}` }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */
   idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 };

@@ -12,7 +12,9 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
-import { bearerAuth, inputOf, jsonBody, requestIdHeader, requestIdOf, validate, type Authenticate } from './middleware.ts';
+import {
+  bearerAuth, inputOf, jsonBody, rateLimitHeaders, requestIdHeader, requestIdOf, validate, type Authenticate,
+} from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
 import type * as z from 'zod/mini';
 
@@ -53,7 +55,7 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
     if (unexpected) {
       logger.error('unhandled error', { requestId, error: request.error as Error, path: request.event.path, method: request.event.httpMethod });
     } else if (error.status >= 500) {
-      logger.error('server error', { requestId, type: error.type, description: error.description });
+      logger.error('server error', { requestId, type: error.type, description: error.description, cause: (request.error as Error)?.message });
     } else {
       logger.info('client error', { requestId, status: error.status, type: error.type });
     }
@@ -76,8 +78,9 @@ export function defineOperation<B extends Schema = undefined, Q extends Schema =
   else if (spec.body) stack.use(jsonBody(spec.body.optional ?? false));
   stack
     .use(httpSecurityHeaders())
-    .use(httpCors({ origin: '*', headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification', exposeHeaders: 'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After' }))
-    .use(requestIdHeader());
+    .use(httpCors({ origin: '*', headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification', exposeHeaders: 'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After,X-RateLimit-UserLimit,X-RateLimit-UserRemaining,X-RateLimit-UserReset' }))
+    .use(requestIdHeader())
+    .use(rateLimitHeaders());
   stack.use(validate({ body: spec.body?.schema, query: spec.query, path: spec.path }));
   for (const m of dialect.extra?.() ?? []) stack.use(m);
   stack.use(errorHandler(dialect));

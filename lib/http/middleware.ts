@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { LimitReached } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { unauthorized } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
@@ -18,6 +19,21 @@ export const inputOf = (context: Context): ParsedInput =>
 
 export const requestIdOf = (event: ApiEvent, context: Context): string =>
   event.requestContext?.requestId ?? context.awsRequestId ?? 'unknown';
+
+/** With a counted authentication, every response (errors and 429 too) carries the token's window. */
+export const rateLimitHeaders = (): M => {
+  const after: M['after'] = (request) => {
+    const rate = inputOf(request.context).principal?.rate;
+    if (!request.response || !rate) return;
+    request.response.headers = {
+      ...request.response.headers,
+      'X-RateLimit-UserLimit': String(rate.limit),
+      'X-RateLimit-UserRemaining': String(rate.remaining),
+      'X-RateLimit-UserReset': String(rate.resetAt),
+    };
+  };
+  return { after, onError: after };
+};
 
 /** Every response, success or error, carries the request id the logs carry. */
 export const requestIdHeader = (): M => {
@@ -58,6 +74,10 @@ export const bearerAuth = (authenticate: Authenticate): M => ({
     const principal = await authenticate(match[1]);
     if (!principal) throw unauthorized('The token is invalid or has been revoked');
     inputOf(request.context).principal = principal;
+    if (principal.rate?.exceeded) {
+      const retryAfter = Math.max(1, principal.rate.resetAt - Math.floor(Date.now() / 1000));
+      throw new LimitReached(`This token made more than ${principal.rate.limit} calls in the current window`, retryAfter);
+    }
   },
 });
 

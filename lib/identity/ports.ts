@@ -2,7 +2,15 @@
 // memory-*); ./wiring.ts picks them. A taken user path or team path is Conflict('path').
 import type { Role, Team, User } from './model.ts';
 
-export interface TokenRecord { userId: string; createdAt: number }
+export interface TokenRecord {
+  userId: string;
+  createdAt: number;
+  /** Calls allowed per window for this token, instead of the deployment's default. */
+  rateLimit?: number;
+}
+
+/** The token's record and its count of calls in the window that starts at `windowStart`. */
+export interface CountedCall { record: TokenRecord; count: number }
 
 export interface UserStore {
   /** Creates the user; Conflict('path') when the userPath is taken. */
@@ -26,6 +34,11 @@ export interface TeamStore {
 export interface TokenStore {
   putToken(tokenHash: string, record: TokenRecord): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | undefined>;
+  /**
+   * Counts one call of the token in the window starting at `windowStart` (epoch seconds), in the
+   * request that reads the token: undefined for an unknown token. Atomic under concurrent calls.
+   */
+  countCall(tokenHash: string, windowStart: number): Promise<CountedCall | undefined>;
   /** False when there was no such token. */
   deleteToken(tokenHash: string): Promise<boolean>;
 }

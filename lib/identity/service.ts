@@ -1,6 +1,6 @@
 // Identity use cases: used by authentication (lib/http is given `authenticate`), the Notes /me and
 // /teams routes, Bank's admin checks, and the admin CLI. Adapters come from ./wiring.ts.
-import type { Clock } from '../domain/clock.ts';
+import { seconds, type Clock } from '../domain/clock.ts';
 import { NotFound } from '../domain/errors.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { Principal } from '../domain/principal.ts';
@@ -12,6 +12,9 @@ const slug = (s: string) =>
   s.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-')
     .slice(0, 40) || 'user';
 const avatar = (seed: string) => `https://www.gravatar.com/avatar/${hashToken(seed).slice(0, 32)}?d=identicon`;
+
+/** Calls allowed per token per fixed window of `windowSeconds`. */
+export interface RatePolicy { limit: number; windowSeconds: number }
 
 export interface IdentityStores { users: UserStore; teams: TeamStore; tokens: TokenStore }
 
@@ -37,11 +40,32 @@ export class IdentityService {
     return user;
   }
 
-  /** Issues a new API token for the user; the plain token is returned once and never stored. */
-  async issueToken(userId: string): Promise<string> {
+  /**
+   * Authentication that counts the call in the token's fixed window (one request: the counter lives
+   * on the token's item). The limit is the token's own (`rateLimit`) or `policy.limit`.
+   */
+  async authenticateCounted(token: string, policy: RatePolicy): Promise<Principal | undefined> {
+    if (!isWellFormedToken(token)) return undefined;
+    const tokenHash = hashToken(token);
+    const now = seconds(this.clock);
+    const windowStart = now - (now % policy.windowSeconds);
+    const counted = await this.stores.tokens.countCall(tokenHash, windowStart);
+    if (!counted) return undefined;
+    const limit = counted.record.rateLimit ?? policy.limit;
+    const rate = {
+      limit, remaining: Math.max(0, limit - counted.count), resetAt: windowStart + policy.windowSeconds, exceeded: counted.count > limit,
+    };
+    return { userId: counted.record.userId, tokenHash, rate };
+  }
+
+  /**
+   * Issues a new API token for the user; the plain token is returned once and never stored.
+   * `rateLimit` gives the token its own calls-per-window limit (otherwise the deployment's).
+   */
+  async issueToken(userId: string, opts: { rateLimit?: number } = {}): Promise<string> {
     await this.requireUser(userId);
     const token = newToken();
-    await this.stores.tokens.putToken(hashToken(token), { userId, createdAt: this.clock.now() });
+    await this.stores.tokens.putToken(hashToken(token), { userId, createdAt: this.clock.now(), ...opts });
     return token;
   }
 

@@ -1,4 +1,5 @@
 // The one place identity's adapters are chosen; built on first use.
+import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { once } from '../domain/once.ts';
@@ -14,3 +15,10 @@ export const identity = /* @__PURE__ */ once(() => new IdentityService(
 
 /** Bearer-token authentication, given to lib/http by each API's operations. */
 export const authenticate = (token: string): Promise<Principal | undefined> => identity().authenticate(token);
+
+/**
+ * Authentication that also counts the call against the token's rate limit (Notes API): limit and
+ * window from NOTES_RATE_LIMIT / NOTES_RATE_WINDOW_SECONDS, read per call (a token may carry its own limit).
+ */
+export const authenticateCounted = (token: string): Promise<Principal | undefined> =>
+  identity().authenticateCounted(token, { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds });

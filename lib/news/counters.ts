@@ -20,6 +20,8 @@ export class StatusCounters {
   private errors = 0;
   /** 0: a container's first counted response flushes at once (so the start time is stored early). */
   private lastFlush = 0;
+  /** One flush at a time: a failing flush (a table that does not answer) is not started again meanwhile. */
+  private flushing = false;
   private readonly shard = Math.floor(Math.random() * COUNTER_SHARDS);
 
   constructor(
@@ -37,13 +39,14 @@ export class StatusCounters {
 
   /** Flushes when counts are pending and the interval has passed. */
   async flushIfDue(now = this.clock.now()): Promise<void> {
-    if ((this.served || this.errors) && now - this.lastFlush >= flushInterval()) await this.flush(now);
+    if (this.flushing || !(this.served || this.errors) || now - this.lastFlush < flushInterval()) return;
+    await this.flush(now);
   }
 
   /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay. */
   async flush(now = this.clock.now()): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
-    this.served = 0; this.errors = 0; this.lastFlush = now;
+    this.served = 0; this.errors = 0; this.lastFlush = now; this.flushing = true;
     try {
       await this.store.addStatusCounts(this.shard, served, errors, Math.floor(now / 1000));
       return true;
@@ -51,6 +54,8 @@ export class StatusCounters {
       this.served += served; this.errors += errors;
       this.onFlushError(error as Error);
       return false;
+    } finally {
+      this.flushing = false;
     }
   }
 }

@@ -56,10 +56,13 @@ export class NewsService {
 export class StatusService {
   constructor(private readonly store: StatusStore, private readonly counters: StatusCounters, private readonly clock: Clock) {}
 
-  /** Flushes this container's counts, then sums every shard. Unreachable counters: Unavailable. */
+  /**
+   * Flushes this container's counts, then sums every shard. Unreachable counters (the flush or the
+   * read failed, each after one bounded attempt): Unavailable.
+   */
   async status(now = this.clock.now()) {
     try {
-      await this.counters.flush(now);
+      if (!(await this.counters.flush(now))) throw new Error('the status counters could not be written');
       const shards = await this.store.readStatusShards(COUNTER_SHARDS);
       const starts = shards.map((s) => s.startedAt).filter((t): t is number => t !== undefined);
       const startedAt = starts.length ? Math.min(...starts) : Math.floor(now / 1000);

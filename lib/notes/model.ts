@@ -77,7 +77,8 @@ export interface NoteCreation {
 }
 
 /** What the caller may change (only the fields present change). */
-export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink' | 'parentFolderId'>;
+export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink'>
+  & { parentFolderId?: string | null };
 
 /** Fields only the note's owner (team notes: any member) may change. */
 export const MANAGER_FIELDS = ['readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const satisfies readonly (keyof NoteChanges)[];
@@ -86,6 +87,21 @@ export const MANAGER_FIELDS = ['readPermission', 'writePermission', 'permalink',
 export function headingOf(content: string): string | undefined {
   const match = /^# +(.+?)\s*#*\s*$/m.exec(content);
   return match?.[1].trim() || undefined;
+}
+
+/** At most this many tags of at most MAX_TAG_LENGTH characters (the request schema's limits too). */
+export const MAX_TAGS = 64;
+export const MAX_TAG_LENGTH = 64;
+
+/**
+ * HackMD's tags line: the first `###### tags: \`a\` \`b\`` line of the content gives its backtick-quoted
+ * tags (trimmed, empty and duplicate ones dropped, cut to the limits); undefined without such a line.
+ */
+export function tagsOf(content: string): string[] | undefined {
+  const line = /^#{6}[ \t]+tags[ \t]*:(.*)$/im.exec(content);
+  if (!line) return undefined;
+  const tags = [...line[1].matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim().slice(0, MAX_TAG_LENGTH)).filter(Boolean);
+  return [...new Set(tags)].slice(0, MAX_TAGS);
 }
 
 export const titleFor = (explicitTitle: string | null, content: string): string => explicitTitle ?? headingOf(content) ?? UNTITLED;

@@ -2,6 +2,7 @@
 // memory-* for tests) and from the identity directory (lib/identity's service satisfies Directory).
 // Failure convention: a conditional write that loses throws Conflict('version') (the note changed
 // since read), Conflict('permalink') (the owner has another note with it), or NotFound (gone).
+import type { Completion } from '../domain/idempotency.ts';
 import type { Team, User } from '../identity/model.ts';
 import type { NoteOwnerKey } from '../data/keys.ts';
 import type { NoteRecord } from './model.ts';
@@ -19,8 +20,11 @@ export interface StoredNote {
 export interface NotesStore {
   /** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent. */
   getNote(shortId: string, opts?: { visitors?: boolean }): Promise<StoredNote | undefined>;
-  /** Writes a new note, its content, permalink guard and the creator's visit; Conflict('permalink'). */
-  createNote(note: NoteRecord, content: string, creatorId: string): Promise<void>;
+  /**
+   * Writes a new note, its content, permalink guard and the creator's visit; Conflict('permalink').
+   * `completion`: the request's Idempotency-Key, completed in the same transaction.
+   */
+  createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void>;
   /**
    * Replaces `previous` with `next` if no one changed it since it was read (version condition);
    * writes `content` when given; moves the permalink guard; records the editor's history entry.
@@ -36,6 +40,9 @@ export interface NotesStore {
   /** The notes a user read or changed, most recent first, as they were at that time. */
   history(userId: string, limit: number): Promise<NoteRecord[]>;
 }
+
+/** Where DeleteNote puts a note (lib/notes/trash.ts); false when the note changed since read. */
+export interface Bin { moveToTrash(stored: StoredNote, userId: string): Promise<boolean> }
 
 export interface ImageStore {
   /** Stores an image of the note; returns its object key. */

@@ -2,6 +2,7 @@
 // properties), Note (every listed field, nullables as null) and a single note (Note + content).
 import { config } from '../config.ts';
 import type { Team, User } from '../identity/model.ts';
+import type { FolderPath } from './folders.ts';
 import type { NoteRecord, NoteWithContent } from './model.ts';
 
 export const presentTeam = (t: Team) => ({
@@ -18,12 +19,13 @@ export const presentUser = (u: User, teams: Team[]) => ({
 export const publishLinkOf = (n: NoteRecord): string =>
   `${config.publicBaseUrl}/${n.permalink ? `@${n.userPath ?? n.teamPath}/${n.permalink}` : n.shortId}`;
 
-export const presentNote = (n: NoteRecord) => ({
+export const presentNote = (n: NoteRecord, folderPaths: FolderPath[] = []) => ({
   id: n.id, title: n.title, tags: n.tags, description: n.description,
   createdAt: n.createdAt, lastChangedAt: n.lastChangedAt, titleUpdatedAt: n.titleUpdatedAt, tagsUpdatedAt: n.tagsUpdatedAt,
   lastChangeUser: n.lastChangeUser, publishType: n.publishType, publishedAt: n.publishedAt,
   userPath: n.userPath, teamPath: n.teamPath, permalink: n.permalink, publishLink: publishLinkOf(n),
-  shortId: n.shortId, readPermission: n.readPermission, writePermission: n.writePermission,
+  shortId: n.shortId, readPermission: n.readPermission, writePermission: n.writePermission, folderPaths,
 });
 
-export const presentSingleNote = ({ note, content }: NoteWithContent) => ({ ...presentNote(note), content });
+export const presentSingleNote = ({ note, content }: NoteWithContent, folderPaths: FolderPath[] = []) =>
+  ({ ...presentNote(note, folderPaths), content });

@@ -25,9 +25,13 @@ export const noteCreation = z.partial(z.strictObject({
   commentPermission: z.enum(COMMENT_PERMISSIONS),
   suggestEditPermission: z.enum(SUGGEST_EDIT_PERMISSIONS),
   permalink: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, "_", "." and "-" (at most 100)')),
-  parentFolderId: z.string().check(z.minLength(1), z.maxLength(128)),
+  parentFolderId: z.string().check(z.maxLength(128), z.describe('a folder of the note\'s workspace; "" = the top level')),
   origin: z.string().check(z.maxLength(2048)),
-  noteFeatures: z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(64))),
+  // `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
+  noteFeatures: z.record(
+    z.string().check(z.maxLength(64), z.refine((key) => key !== '__proto__', 'The key __proto__ is reserved')),
+    z.string().check(z.maxLength(64)),
+  ),
 }));
 
 /** CreateNote body: a JSON string (the content), the creation object, or nothing (an empty note). */
@@ -38,8 +42,12 @@ export const createNoteBody = z.pipe(
 /** The same body as documented (what a client may send). */
 export const createNoteBodyDocumented = z.union([z.string().check(z.describe('The note content')), noteCreation]);
 
-export const noteChanges = z.pick(noteCreation, {
-  title: true, tags: true, description: true, content: true, readPermission: true, writePermission: true, permalink: true, parentFolderId: true,
+export const noteChanges = z.extend(z.pick(noteCreation, {
+  title: true, tags: true, description: true, content: true, readPermission: true, writePermission: true, permalink: true,
+}), {
+  parentFolderId: z.optional(z.nullable(z.string().check(z.maxLength(128))).check(
+    z.describe('a folder of the note\'s workspace; null or "" = the top level'),
+  )),
 });
 
 export const historyQuery = z.object({

@@ -4,6 +4,8 @@
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
 import { fileTypeFromBuffer } from 'file-type';
+import type { Completion } from '../domain/idempotency.ts';
+import { isPolyglot } from './polyglot.ts';
 import type { Clock } from '../domain/clock.ts';
 import {
   Conflict, Forbidden, Invalid, isConflict, NotFound, PreconditionFailed, TooLarge, Unauthenticated, Unsupported,
@@ -12,10 +14,11 @@ import type { Ids } from '../domain/ids.ts';
 import { simpleProfile, type User } from '../identity/model.ts';
 import {
   ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, noteIdOf, opensToSignedIn,
-  permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, titleFor,
+  permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, tagsOf, titleFor,
   type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
 } from './model.ts';
-import type { Directory, ImageStore, NotesStore, StoredNote } from './ports.ts';
+import { unknownFolder } from './folders.ts';
+import type { Bin, Directory, ImageStore, NotesStore, StoredNote } from './ports.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Attempts of a read-modify-write before giving up under contention. */
@@ -71,6 +74,8 @@ export interface NotesDependencies {
   ids: Ids;
   /** The public link of a stored image, from its object key. */
   imageUrl: (key: string) => string;
+  /** Where DeleteNote puts a note: the trash (lib/notes/trash.ts). */
+  bin: Bin;
 }
 
 /** A condition the caller holds on the note (e.g. an If-Match ETag): false means it changed. */
@@ -97,7 +102,10 @@ export class NotesService {
     return this.store.history(userId, limit);
   }
 
-  async createNote(userId: string, input: NoteCreation, teamPath?: string): Promise<NoteWithContent> {
+  /** `complete`: the request's Idempotency-Key completion, written with the note. */
+  async createNote(
+    userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion,
+  ): Promise<NoteWithContent> {
     assertContentSize(input.content);
     const readPermission = input.readPermission ?? 'owner';
     const writePermission = input.writePermission ?? 'owner';
@@ -112,18 +120,19 @@ export class NotesService {
       id, shortId: shortIdOf(id),
       ownerId: teamPath ? null : userId, userPath: teamPath ? null : caller.user!.userPath, teamPath: teamPath ?? null,
       title: titleFor(explicitTitle, content), explicitTitle,
-      tags: input.tags ?? [], description: input.description ?? '',
+      tags: input.tags ?? tagsOf(content) ?? [], description: input.description ?? '',
       createdAt: now, lastChangedAt: now, titleUpdatedAt: null, tagsUpdatedAt: null,
       lastChangeUser: simpleProfile(caller.user!), publishType: 'edit', publishedAt: null, permalink: input.permalink ?? null,
       readPermission, writePermission,
       commentPermission: input.commentPermission ?? 'signed_in_users', suggestEditPermission: input.suggestEditPermission ?? 'signed_in_users',
-      parentFolderId: input.parentFolderId ?? null, origin: input.origin ?? null, noteFeatures: input.noteFeatures ?? null,
+      parentFolderId: input.parentFolderId || null, origin: input.origin ?? null, noteFeatures: input.noteFeatures ?? null,
       version: 1,
     };
     try {
-      await this.store.createNote(note, content, userId);
+      await this.store.createNote(note, content, userId, complete?.({ note, content }));
     } catch (err) {
       if (isConflict(err, 'permalink')) throw permalinkTaken(note.permalink);
+      if (isConflict(err, 'folder')) throw unknownFolder();
       throw err;
     }
     return { note, content };
@@ -168,6 +177,7 @@ export class NotesService {
         return next;
       } catch (err) {
         if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);
+        if (isConflict(err, 'folder')) throw unknownFolder();
         // Changed or deleted meanwhile: read it again (a deleted note is then 404).
         if (!isConflict(err, 'version') && !(err instanceof NotFound)) throw err;
       }
@@ -180,14 +190,7 @@ export class NotesService {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const { stored, access } = await this.locate(caller, ref, teamPath, { visitors: true });
       if (!access.manage) throw new Forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`);
-      try {
-        await this.store.deleteNote(stored);
-      } catch (err) {
-        if (isConflict(err, 'version')) continue;
-        throw err;
-      }
-      await this.images.deleteAll(stored.note.id);
-      return;
+      if (await this.deps.bin.moveToTrash(stored, userId)) return;
     }
     throw concurrently();
   }
@@ -199,6 +202,9 @@ export class NotesService {
     if (!type || !IMAGE_TYPES.has(type.mime)) {
       const fields = [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }];
       throw new Unsupported('image must be a PNG, JPEG, GIF or WebP image', { fields });
+    }
+    if (isPolyglot(bytes, type.mime)) {
+      throw new Unsupported('image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
     }
     const { stored, access } = await this.locate(this.caller(userId), ref);
     if (!access.write) throw new Forbidden('You may read this note but not change it');
@@ -249,7 +255,8 @@ function applyChanges(
   const content = changes.content ?? stored.content;
   const explicitTitle = changes.title === undefined ? old.explicitTitle : changes.title || null;
   const title = titleFor(explicitTitle, content);
-  const tags = changes.tags ?? old.tags;
+  // Explicit tags win; otherwise new content with a tags line sets them (as a heading sets the title).
+  const tags = changes.tags ?? (changes.content === undefined ? undefined : tagsOf(content)) ?? old.tags;
   const contentChanged = content !== stored.content;
   const tagsChanged = JSON.stringify(tags) !== JSON.stringify(old.tags);
   const note: NoteRecord = {
@@ -259,7 +266,7 @@ function applyChanges(
     readPermission: changes.readPermission ?? old.readPermission,
     writePermission: changes.writePermission ?? old.writePermission,
     permalink: changes.permalink ?? old.permalink,
-    parentFolderId: changes.parentFolderId ?? old.parentFolderId,
+    parentFolderId: changes.parentFolderId === undefined ? old.parentFolderId : changes.parentFolderId || null,
   };
   const changed = contentChanged || explicitTitle !== old.explicitTitle ||
     (['title', 'tags', 'description', 'readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const)

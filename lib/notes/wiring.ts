@@ -3,16 +3,22 @@
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
+import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
 import type { ImageStore } from './ports.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
 import { S3ImageStore } from './adapters/s3-images.ts';
+import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
+import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
+import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
+import { TrashService } from './trash.ts';
 
 const build = (images: ImageStore) => new NotesService({
   store: new DynamoNotesStore(), images, directory: identity(), clock: systemClock, ids: systemIds,
   imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
+  bin: { moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId) },
 });
 
 /** No image store: for operations that never touch images. */
@@ -25,3 +31,21 @@ export const notes = /* @__PURE__ */ once(() => build(noImages));
 
 /** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
 export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore()));
+
+export const folders = /* @__PURE__ */ once(
+  () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),
+);
+
+const s3Images = /* @__PURE__ */ once(() => new S3ImageStore());
+/** The trash: purging deletes images through the S3 image store (built on first use). */
+export const trash = /* @__PURE__ */ once(
+  () => new TrashService(
+    new DynamoTrashStore(), { deleteAll: (noteId) => s3Images().deleteAll(noteId) }, identity(),
+    () => config.trashRetentionDays, systemClock,
+  ),
+);
+
+export { expiredNotesOf } from './adapters/dynamo-trash.ts';
+
+/** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
+export const notesIdempotency = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));

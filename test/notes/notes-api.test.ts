@@ -60,7 +60,7 @@ describe('CreateNote', () => {
 });
 
 describe('permalinks', () => {
-  it('are unique per owner: 409 on create and update; freed by a change or a delete', async () => {
+  it('are unique per owner: 409 on create and update; freed by a change or a purge, kept in the trash', async () => {
     const me = await newUser();
     const other = await newUser();
     const first = await createNote(me.token, { permalink: 'shared' });
@@ -74,7 +74,8 @@ describe('permalinks', () => {
     expect((await call('PATCH', `/v1/notes/${first.id}`, { token: me.token, body: { permalink: 'moved' } })).body.permalink).toBe('moved');
     expect((await call('PATCH', `/v1/notes/${second.id}`, { token: me.token, body: { permalink: 'shared' } })).status).toBe(200);
     expect((await call('DELETE', `/v1/notes/${second.id}`, { token: me.token })).status).toBe(204);
-    expect((await createNote(me.token, { permalink: 'shared' })).permalink).toBe('shared');
+    // in the trash the note keeps its permalink (a restore is exact); a purge frees it (trash.test.ts)
+    expect((await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'shared' } })).status).toBe(409);
   });
 });
 
@@ -213,7 +214,7 @@ describe('ListNotes and GetHistory', () => {
 });
 
 describe('DeleteNote', () => {
-  it('removes the note, its history entries (for every reader) and its images, within budget', async () => {
+  it('moves the note to the trash: 404 everywhere, out of lists and history; images kept; within budget', async () => {
     const me = await newUser();
     const reader = await newUser();
     const n = await createNote(me.token, { content: 'bye', readPermission: 'signed_in' });
@@ -231,7 +232,8 @@ describe('DeleteNote', () => {
     expect((await call('GET', '/v1/history', { token: me.token })).body).toEqual([]);
     expect((await call('GET', '/v1/history', { token: reader.token })).body).toEqual([]);
     expect((await call('GET', '/v1/notes', { token: me.token })).body).toEqual([]);
-    expect((await fetch(link)).status).toBe(404);
+    // restorable from the trash (test/notes/trash.test.ts), so its images stay until it is purged
+    expect((await fetch(link)).status).toBe(200);
   });
 
   it('a read racing a delete leaves no history entry behind', async () => {

@@ -28,6 +28,9 @@ export default async function setup() {
     if (FAIL_AFTER_STACK)
       throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
     const port = await freePort();
+    // One runner serves every test file: no shared token may hit the Notes rate limit. The rate-limit
+    // tests give their tokens a small limit of their own (identity().issueToken(user, { rateLimit })).
+    process.env.NOTES_RATE_LIMIT ??= '1000000';
     const env = functionEnvironment(stack, `http://localhost:${port}`);
     Object.assign(process.env, env, {
       LOCAL_S3_ENDPOINT: stack.s3Endpoint,

@@ -2,7 +2,7 @@
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
 import { presentNote, presentSingleNote } from '../../../lib/notes/present.ts';
-import { notesWithImages as notes } from '../../../lib/notes/wiring.ts';
+import { notesWithImages as notes, trash } from '../../../lib/notes/wiring.ts';
 import { print } from '../print.ts';
 
 const noteRef = (v: string) => { if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new InvalidArgumentError('a note id or shortId'); return v; };
@@ -14,7 +14,7 @@ export function registerNotesCommands(program: Command): void {
     .option('--team <path>', 'team path')
     .action(async (o) => {
       const list = o.team ? await notes().listTeamNotes(o.user, o.team) : await notes().listNotes(o.user);
-      print(list.map(presentNote));
+      print(list.map((n) => presentNote(n)));
     });
 
   program.command('create-note').description('create a note for a user (or in a team the user belongs to)')
@@ -33,7 +33,7 @@ export function registerNotesCommands(program: Command): void {
       print(presentSingleNote(await notes().getNote(o.user, o.note)));
     });
 
-  program.command('delete-note').description('delete a note with its history entries and images, as the given user')
+  program.command('delete-note').description('move a note to the trash (restorable for the retention period), as the given user')
     .requiredOption('--user <id>', 'user id (owner, or a member of the note\'s team)')
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
@@ -45,6 +45,12 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', 'user id')
     .option('--limit <n>', 'at most n entries (1..1000)', limit, 1000)
     .action(async (o) => {
-      print((await notes().history(o.user, o.limit)).map(presentNote));
+      print((await notes().history(o.user, o.limit)).map((n) => presentNote(n)));
+    });
+
+  program.command('purge-trash')
+    .description('purge the trashed notes whose retention is over, images included (deployed: TTL + the table stream)')
+    .action(async () => {
+      print({ purged: await trash().purgeDue() });
     });
 }

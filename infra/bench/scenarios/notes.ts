@@ -5,11 +5,17 @@ import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
 
 /** A 1x1 PNG in a multipart/form-data body with one part named image. */
 function imageForm(): { body: Buffer; contentType: string } {
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
   const boundary = 'bench-notes-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="dot.png"\r\nContent-Type: image/png\r\n\r\n`),
-    png, Buffer.from(`\r\n--${boundary}--\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="dot.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -18,11 +24,17 @@ export const scenarios: BenchScenarios = async (ctx) => {
   const owner = await ctx.newUser('Bench Notes Owner');
   const reader = await ctx.newUser('Bench Notes Reader');
   const team = await ctx.newTeam(owner, [reader]);
-  const auth = (token: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${token}`, ...extra });
+  const auth = (token: string, extra: Record<string, string> = {}) => ({
+    Authorization: `Bearer ${token}`,
+    ...extra,
+  });
   const json = (token: string) => auth(token, { 'Content-Type': 'application/json' });
 
   const make = async (body: unknown, teamPath?: string): Promise<{ id: string; shortId: string }> => {
-    const res = await ctx.http('POST', teamPath ? `/v1/teams/${teamPath}/notes` : '/v1/notes', { token: owner.token, body });
+    const res = await ctx.http('POST', teamPath ? `/v1/teams/${teamPath}/notes` : '/v1/notes', {
+      token: owner.token,
+      body,
+    });
     if (res.status !== 200) throw new Error(`bench setup: create note -> ${res.status}`);
     return res.body;
   };
@@ -38,25 +50,214 @@ export const scenarios: BenchScenarios = async (ctx) => {
   await ctx.http('GET', `/v1/notes/${shared.id}`, { token: reader.token });
   const form = imageForm();
 
-  const get = (path: string, token = owner.token): BenchRequest => ({ method: 'GET', path, headers: auth(token) });
-  const send = (method: string, path: string, body: unknown): BenchRequest => ({ method, path, headers: json(owner.token), body: JSON.stringify(body) });
-  const route = (r: string, budget: number, request: (i: number) => BenchRequest, expectStatus = 200): BenchRoute => ({ route: r, budget, expectStatus, request });
+  const get = (path: string, token = owner.token): BenchRequest => ({
+    method: 'GET',
+    path,
+    headers: auth(token),
+  });
+  const send = (method: string, path: string, body: unknown): BenchRequest => ({
+    method,
+    path,
+    headers: json(owner.token),
+    body: JSON.stringify(body),
+  });
+  const route = (
+    r: string,
+    budget: number,
+    request: (i: number) => Promise<BenchRequest> | BenchRequest,
+    expectStatus = 200,
+  ): BenchRoute => ({ route: r, budget, expectStatus, request });
   const teamNotes = `/v1/teams/${team.path}/notes`;
 
   return [
     route('GET /v1/me', 3, () => get('/v1/me')),
     route('GET /v1/teams', 3, () => get('/v1/teams')),
     route('GET /v1/notes', 3, () => get('/v1/notes')),
-    route('POST /v1/notes', 3, (i) => send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] })),
+    route('POST /v1/notes', 3, (i) =>
+      send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
+    ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
-    route('PATCH /v1/notes/{noteId}', 4, (i) => send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` })),
-    route('DELETE /v1/notes/{noteId}', 4, (i) => ({ method: 'DELETE', path: `/v1/notes/${doomed[i % doomed.length].id}`, headers: auth(owner.token) }), 204),
-    route('POST /v1/notes/{noteId}/images', 3, () => ({ method: 'POST', path: `/v1/notes/${shared.id}/images`, headers: auth(owner.token, { 'Content-Type': form.contentType }), body: form.body })),
+    route('PATCH /v1/notes/{noteId}', 4, (i) =>
+      send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
+    ),
+    route(
+      'DELETE /v1/notes/{noteId}',
+      4,
+      (i) => ({
+        method: 'DELETE',
+        path: `/v1/notes/${doomed[i % doomed.length].id}`,
+        headers: auth(owner.token),
+      }),
+      204,
+    ),
+    route('POST /v1/notes/{noteId}/images', 3, () => ({
+      method: 'POST',
+      path: `/v1/notes/${shared.id}/images`,
+      headers: auth(owner.token, { 'Content-Type': form.contentType }),
+      body: form.body,
+    })),
     route('GET /v1/teams/{teamPath}/notes', 3, () => get(teamNotes, reader.token)),
-    route('POST /v1/teams/{teamPath}/notes', 3, (i) => send('POST', teamNotes, { content: `# Team bench ${i}` })),
-    route('GET /v1/teams/{teamPath}/notes/{noteId}', 4, () => get(`${teamNotes}/${teamNote.shortId}`, reader.token)),
-    route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 4, (i) => send('PATCH', `${teamNotes}/${teamNote.id}`, { tags: [`t${i}`] })),
-    route('DELETE /v1/teams/{teamPath}/notes/{noteId}', 4, (i) => ({ method: 'DELETE', path: `${teamNotes}/${doomedTeam[i % doomedTeam.length].id}`, headers: auth(owner.token) }), 204),
+    route('POST /v1/teams/{teamPath}/notes', 3, (i) =>
+      send('POST', teamNotes, { content: `# Team bench ${i}` }),
+    ),
+    route('GET /v1/teams/{teamPath}/notes/{noteId}', 4, () =>
+      get(`${teamNotes}/${teamNote.shortId}`, reader.token),
+    ),
+    route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 4, (i) =>
+      send('PATCH', `${teamNotes}/${teamNote.id}`, { tags: [`t${i}`] }),
+    ),
+    route(
+      'DELETE /v1/teams/{teamPath}/notes/{noteId}',
+      4,
+      (i) => ({
+        method: 'DELETE',
+        path: `${teamNotes}/${doomedTeam[i % doomedTeam.length].id}`,
+        headers: auth(owner.token),
+      }),
+      204,
+    ),
     route('GET /v1/history', 3, () => get('/v1/history?limit=100')),
+    ...(await folderAndTrashRoutes(ctx, { owner, reader, team, route, get, send, auth, make })),
   ];
 };
+
+type Helpers = {
+  owner: { token: string };
+  reader: { token: string };
+  team: { path: string };
+  route: (
+    r: string,
+    budget: number,
+    request: (i: number) => Promise<BenchRequest> | BenchRequest,
+    expectStatus?: number,
+  ) => BenchRoute;
+  get: (path: string, token?: string) => BenchRequest;
+  send: (method: string, path: string, body: unknown) => BenchRequest;
+  auth: (token: string) => Record<string, string>;
+  make: (body: unknown, teamPath?: string) => Promise<{ id: string; shortId: string }>;
+};
+
+/**
+ * Folders (a workspace of 30 folders, nested 3 deep), notes in folders, the trash. Budgets: auth (the
+ * token's counting UpdateItem) + the tree Query (one per workspace) + one write; team routes add the
+ * membership GetItem. Mutating rows work on data made beforehand or by the request builder.
+ */
+async function folderAndTrashRoutes(ctx: Parameters<BenchScenarios>[0], h: Helpers): Promise<BenchRoute[]> {
+  const { owner, team, route, get, send, auth, make } = h;
+  const folder = async (body: unknown, teamPath?: string): Promise<{ id: string }> => {
+    const res = await ctx.http('POST', teamPath ? `/v1/teams/${teamPath}/folders` : '/v1/folders', {
+      token: owner.token,
+      body,
+    });
+    if (res.status !== 201) throw new Error(`bench setup: create folder -> ${res.status}`);
+    return res.body;
+  };
+  let parent = '';
+  const tree: { id: string }[] = [];
+  for (let i = 0; i < 30; i += 1) {
+    const f = await folder({ name: `F${i}`, parentFolderId: i % 10 === 0 ? '' : parent });
+    tree.push(f);
+    parent = i % 3 === 2 ? '' : f.id;
+  }
+  const home = tree[1];
+  for (let i = 0; i < 10; i += 1) await make({ content: `# In folder ${i}`, parentFolderId: home.id });
+  const filed = await make({ content: '# Filed', parentFolderId: home.id });
+  const teamFolder = await folder({ name: 'Team F' }, team.path);
+  const teamFolders = `/v1/teams/${team.path}/folders`;
+  const trashed = async (teamPath?: string) => {
+    const n = await make({ content: 'to trash' }, teamPath);
+    await ctx.http('DELETE', `/v1/notes/${n.id}`, { token: owner.token });
+    return n;
+  };
+  for (let i = 0; i < 10; i += 1) await trashed();
+  const put = (path: string, body?: unknown): BenchRequest => ({
+    ...send('PUT', path, body ?? {}),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+  return [
+    route('GET /v1/folders', 2, () => get('/v1/folders')),
+    route('POST /v1/folders', 3, (i) =>
+      send('POST', '/v1/folders', { name: `Bench ${i}`, parentFolderId: home.id }),
+    ),
+    route('GET /v1/folders/{folderId}', 2, () => get(`/v1/folders/${home.id}`)),
+    route(
+      'PATCH /v1/folders/{folderId}',
+      3,
+      (i) =>
+        send('PATCH', `/v1/folders/${tree[2].id}`, {
+          name: `Renamed ${i}`,
+          parentFolderId: i % 2 ? null : tree[10].id,
+        }),
+      202,
+    ),
+    route(
+      'DELETE /v1/folders/{folderId}',
+      3,
+      async () => {
+        const f = await folder({ name: 'doomed' });
+        return { method: 'DELETE', path: `/v1/folders/${f.id}`, headers: auth(owner.token) };
+      },
+      204,
+    ),
+    route('GET /v1/folders/folder-order', 2, () => get('/v1/folders/folder-order')),
+    route(
+      'PUT /v1/folders/folder-order',
+      3,
+      (i) =>
+        put('/v1/folders/folder-order', {
+          order: { root: i % 2 ? [tree[10].id, tree[0].id] : [tree[0].id] },
+        }),
+      204,
+    ),
+    route('GET /v1/teams/{teamPath}/folders', 3, () => get(teamFolders)),
+    route(
+      'POST /v1/teams/{teamPath}/folders',
+      4,
+      (i) => send('POST', teamFolders, { name: `Team bench ${i}` }),
+      201,
+    ),
+    route('GET /v1/teams/{teamPath}/folders/{folderId}', 3, () => get(`${teamFolders}/${teamFolder.id}`)),
+    route(
+      'PATCH /v1/teams/{teamPath}/folders/{folderId}',
+      4,
+      (i) => send('PATCH', `${teamFolders}/${teamFolder.id}`, { color: i % 2 ? '#fff' : null }),
+      202,
+    ),
+    route(
+      'DELETE /v1/teams/{teamPath}/folders/{folderId}',
+      4,
+      async () => {
+        const f = await folder({ name: 'doomed' }, team.path);
+        return { method: 'DELETE', path: `${teamFolders}/${f.id}`, headers: auth(owner.token) };
+      },
+      204,
+    ),
+    route('GET /v1/teams/{teamPath}/folders/folder-order', 3, () => get(`${teamFolders}/folder-order`)),
+    route(
+      'PUT /v1/teams/{teamPath}/folders/folder-order',
+      4,
+      () => put(`${teamFolders}/folder-order`, { order: { root: [teamFolder.id] } }),
+      204,
+    ),
+    {
+      ...route('GET /v1/notes', 4, () => get(`/v1/notes?folderId=${home.id}`)),
+      label: 'folderId (GetItem, GSI3, tree)',
+    },
+    {
+      ...route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${filed.id}`)),
+      label: 'in a folder (+ tree Query)',
+    },
+    route('GET /v1/trash', 2, () => get('/v1/trash')),
+    route(
+      'PUT /v1/trash/{noteId}/restore',
+      3,
+      async () => put(`/v1/trash/${(await trashed()).id}/restore`),
+      204,
+    ),
+    route('PUT /v1/trash/batch-restore', 5, async () =>
+      put('/v1/trash/batch-restore', { noteIds: [(await trashed()).id, (await trashed()).id] }),
+    ),
+    route('GET /v1/teams/{teamPath}/trash', 3, () => get(`/v1/teams/${team.path}/trash`)),
+  ];
+}

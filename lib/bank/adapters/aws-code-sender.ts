@@ -11,21 +11,27 @@ import { outboxEntry } from './outbox-sender.ts';
 
 const text = (m: CodeMessage) => `Your verification code is ${m.code}. It expires in 10 minutes.`;
 
+/** sms and voice through SNS, email through SES: the kinds with an address and a delivery service. */
+const delivered = ({ kind, address }: CodeMessage['device']) =>
+  Boolean(address) && (kind === 'sms' || kind === 'voice' || kind === 'email');
+
 export const awsCodeSender: CodeSender = {
-  send: async (m) => {
+  stored: (m) => (delivered(m.device) ? undefined : outboxEntry(m)),
+  deliver: async (m) => {
     const { kind, address } = m.device;
-    if ((kind === 'sms' || kind === 'voice') && address) {
-      await snsClient().send(new PublishCommand({ PhoneNumber: address, Message: text(m) }));
-      return undefined;
+    if (!delivered(m.device)) return;
+    if (kind === 'sms' || kind === 'voice') {
+      await snsClient().send(new PublishCommand({ PhoneNumber: address!, Message: text(m) }));
+      return;
     }
-    if (kind === 'email' && address) {
-      await sesClient().send(new SendEmailCommand({
+    await sesClient().send(
+      new SendEmailCommand({
         FromEmailAddress: config.emailFrom,
-        Destination: { ToAddresses: [address] },
-        Content: { Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } } },
-      }));
-      return undefined;
-    }
-    return outboxEntry(m);
+        Destination: { ToAddresses: [address!] },
+        Content: {
+          Simple: { Subject: { Data: 'Your verification code' }, Body: { Text: { Data: text(m) } } },
+        },
+      }),
+    );
   },
 };

@@ -5,8 +5,10 @@ import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
 import { DAY_SECONDS, type Device, type MfaTokenRecord, type OutboxEntry, type Verification, type VerificationStatus } from '../model.ts';
+import type { LimitSlot } from '../limits.ts';
 import type { Approval, Completion, FactorStore, StepUp } from '../ports.ts';
 import { complete, consumeStepUp, pick, table, transact, type Item, type TransactItem, type Write } from './dynamo-writes.ts';
+import { LIMIT_ATTEMPTS, LimitRefusal, countWrite, releaseWrite, settleLimit, takeLimitSlot } from './dynamo-limits.ts';
 import { lost } from './lost.ts';
 
 const DEVICE_FIELDS = [
@@ -47,7 +49,22 @@ export class DynamoFactorStore implements FactorStore {
     ]);
   }
 
-  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion }): Promise<void> {
+  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.writeVerification(v, opts);
+      } catch (err) {
+        if (!(err instanceof LimitRefusal && opts.start) || attempt === LIMIT_ATTEMPTS) throw err;
+        await settleLimit(opts.start, err.old, v.created);
+      }
+    }
+  }
+
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+    return takeLimitSlot(slot, now);
+  }
+
+  private async writeVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
     const ttl = v.expires_at + DAY_SECONDS;
     const o = opts.outbox;
     const outbox: Write[] = o
@@ -57,6 +74,7 @@ export class DynamoFactorStore implements FactorStore {
       }]
       : [];
     await transact([
+      ...(opts.start ? [countWrite(opts.start)] : []),
       {
         item: {
           Put: {
@@ -128,6 +146,7 @@ export class DynamoFactorStore implements FactorStore {
         lost: (old) => (otp && old ? lost.replay() : lost.device()),
       },
       ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
+      ...(a.release ? [releaseWrite(a.release)] : []),
       ...complete(a.completion, lost.key),
     ]);
   }

@@ -8,6 +8,7 @@ import { documentClient } from '../../data/dynamo.ts';
 import { storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
 import { Conflict } from '../../domain/errors.ts';
+import { completionUpdate } from '../../data/idempotency.ts';
 import type { Completion, StepUp } from '../ports.ts';
 
 export type Item = Record<string, unknown>;
@@ -51,15 +52,5 @@ export const consumeStepUp = (s: StepUp, lost: () => Error): Write => ({
 });
 
 /** Stores the response under a reserved key, if this lease still holds it. */
-export const complete = (c: Completion | undefined, lost: () => Error): Write[] => (c ? [{
-  item: {
-    Update: {
-      TableName: table(), Key: k.idempotency(c.userId, c.keyHash),
-      UpdateExpression: 'SET #state = :completed, #response = :response REMOVE leaseUntil',
-      ConditionExpression: '#state = :inProgress AND leaseId = :lease',
-      ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':response': c.response, ':inProgress': 'in_progress', ':lease': c.leaseId },
-    },
-  },
-  lost,
-}] : []);
+export const complete = (c: Completion | undefined, lost: () => Error): Write[] =>
+  (c ? [{ item: { Update: completionUpdate(k.idempotency(c.userId, c.keyHash), c) }, lost }] : []);

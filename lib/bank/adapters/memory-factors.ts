@@ -1,5 +1,6 @@
 // In-memory adapter of the factors (unit tests): the same contract as dynamo-factors.ts.
 import type { Device, MfaTokenRecord, OutboxEntry, Verification, VerificationStatus } from '../model.ts';
+import { MfaLimitReached, retryAfter, rolled, type LimitSlot, type LimitState } from '../limits.ts';
 import type { Approval, Completion, FactorStore, StepUp } from '../ports.ts';
 import { lost } from './lost.ts';
 import { at, copy, type Check, type MemoryBankTables } from './memory-tables.ts';
@@ -30,10 +31,36 @@ export class MemoryFactorStore implements FactorStore {
     });
   }
 
-  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion }): Promise<void> {
+  /** MFA limit counters (lib/bank/limits.ts), by limit and subject. */
+  private readonly limits = new Map<string, LimitState>();
+
+  private limitCheck(slot: LimitSlot | undefined, now: number): Check {
+    return () => {
+      if (!slot) return undefined;
+      const key = at(slot.userId, slot.name, slot.subject);
+      const state = this.limits.get(key);
+      const current = state?.window === slot.window ? state : rolled(slot, state);
+      if (current.count >= current.cap) return new MfaLimitReached(slot, retryAfter(slot, current, now));
+      this.limits.set(key, current);
+      return undefined;
+    };
+  }
+
+  private count(slot: LimitSlot | undefined, by: number): void {
+    const state = slot && this.limits.get(at(slot.userId, slot.name, slot.subject));
+    if (state) state.count += by;
+  }
+
+  async takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+    this.tables.commit([this.limitCheck(slot, now)], () => this.count(slot, 1));
+  }
+
+  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
     const { tables } = this;
     const key = at(v.userId, v.id);
-    tables.commit([() => (tables.verifications.has(key) ? lost.state() : undefined), tables.completionCheck(opts.completion)], () => {
+    const checks = [() => (tables.verifications.has(key) ? lost.state() : undefined), tables.completionCheck(opts.completion), this.limitCheck(opts.start, v.created)];
+    tables.commit(checks, () => {
+      this.count(opts.start, 1);
       tables.verifications.set(key, copy(v));
       const o = opts.outbox;
       if (o) tables.outbox.set(at(o.userId, String(o.sent * 1000).padStart(15, '0'), o.verificationId), copy(o));
@@ -72,6 +99,7 @@ export class MemoryFactorStore implements FactorStore {
       Object.assign(stored!, { status: 'approved', approvedAt: a.now });
       Object.assign(device!, { last_used: a.now, ...(a.step === undefined ? {} : { lastStep: a.step }) });
       if (a.token?.consume) tables.tokens.delete(a.token.tokenHash);
+      this.count(a.release, -1);
       tables.complete(a.completion);
     });
   }

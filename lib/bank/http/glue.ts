@@ -2,44 +2,28 @@
 // the security log, the listing's query and Link header, and conditional GET of a transfer.
 import { isNotModified as notModifiedSince } from '../../http/conditional.ts';
 import { logger } from '../../http/logger.ts';
-import { badRequest, type HttpRequest, type HttpResult } from '../../http/rest.ts';
-import { sha256 } from '../crypto.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency.ts';
+import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
+import type { HttpRequest, HttpResult } from '../../http/rest.ts';
+import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
 import type { SecurityLog } from '../mfa.ts';
 import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
 import type { Bounds, ListParams, TransferPage } from '../transfers.ts';
-import { idempotencyKeys } from '../wiring.ts';
+import { idempotencyKeys, sealingKey } from '../wiring.ts';
 
 /**
- * Runs `work` under the request's Idempotency-Key, if it has one: a retry replays the stored
- * response (header Idempotent-Replayed: true); `work` gets the completion to write with its result.
+ * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts): a
+ * retry replays the stored response. `seal`: the response carries a secret (an mfa_token) and is
+ * stored encrypted under the MFA key.
  */
 export async function idempotent<T>(
-  req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>,
+  req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>, opts: { seal?: boolean } = {},
 ): Promise<HttpResult> {
-  const key = req.headers['idempotency-key'];
-  if (key === undefined) return respond(await work(undefined));
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    const message = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
-    throw badRequest(`The Idempotency-Key header must have ${message}`, [{ field: 'Idempotency-Key', message }]);
-  }
-  const fingerprint = requestFingerprint(req.event.httpMethod, req.event.path, req.event.body);
-  const held = await idempotencyKeys().reserve(req.principal.userId, key, fingerprint);
-  if ('replay' in held) {
-    const { status, body, headers } = held.replay;
-    return { status, body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
-  }
-  try {
-    return respond(await work((result) => held.reservation.completion(stored(respond(result)))));
-  } catch (err) {
-    await held.reservation.release();
-    throw err;
-  }
+  const key = opts.seal ? await sealingKey() : undefined;
+  const sealer = key === undefined ? undefined : { seal: (s: string) => encryptSecret(s, key), open: (s: string) => decryptSecret(s, key) };
+  return idempotentRequest(req, { keys: idempotencyKeys(), sealer }, respond, work);
 }
-
-const stored = ({ status, body, headers }: HttpResult) => ({ status, body: body ?? null, ...(headers ? { headers } : {}) });
 
 /** The X-MFA-Verification header (a verification id), if sent. */
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];

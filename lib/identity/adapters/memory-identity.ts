@@ -2,7 +2,7 @@
 // over one shared state (memberships are seen from users and from teams).
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import type { Role, Team, User } from '../model.ts';
-import type { TeamStore, TokenRecord, TokenStore, UserStore } from '../ports.ts';
+import type { CountedCall, TeamStore, TokenRecord, TokenStore, UserStore } from '../ports.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -86,6 +86,18 @@ export class MemoryTokenStore implements TokenStore {
   }
 
   async deleteToken(tokenHash: string): Promise<boolean> {
+    this.windows.delete(tokenHash);
     return this.t.tokens.delete(tokenHash);
+  }
+
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  async countCall(tokenHash: string, windowStart: number): Promise<CountedCall | undefined> {
+    const record = this.t.tokens.get(tokenHash);
+    if (!record) return undefined;
+    const w = this.windows.get(tokenHash);
+    const next = w && w.start === windowStart ? { start: windowStart, count: w.count + 1 } : { start: windowStart, count: 1 };
+    this.windows.set(tokenHash, next);
+    return { record: copy(record), count: next.count };
   }
 }

@@ -7,22 +7,18 @@ import { BatchWriteCommand, QueryCommand, TransactWriteCommand, type TransactWri
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
 import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
-import { notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
+import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
+import { completionUpdate, DynamoIdempotency } from '../../data/idempotency.ts';
+import type { Completion, IdempotencyStore } from '../../domain/idempotency.ts';
 import type { NoteRecord } from '../model.ts';
 import type { NotesStore, StoredNote } from '../ports.ts';
+import { folderCountUpdate } from './dynamo-folders.ts';
+import { toRecord } from './note-items.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const NOTE_FIELDS = [
-  'id', 'shortId', 'ownerId', 'userPath', 'teamPath', 'title', 'explicitTitle', 'tags', 'description', 'createdAt',
-  'lastChangedAt', 'titleUpdatedAt', 'tagsUpdatedAt', 'lastChangeUser', 'publishType', 'publishedAt', 'permalink',
-  'readPermission', 'writePermission', 'commentPermission', 'suggestEditPermission', 'parentFolderId', 'origin',
-  'noteFeatures', 'version',
-] as const satisfies readonly (keyof NoteRecord)[];
-
-const toRecord = (item: Item): NoteRecord => Object.fromEntries(NOTE_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as NoteRecord;
 const ownerOf = (note: NoteRecord): NoteOwnerKey => (note.teamPath ? { teamPath: note.teamPath } : { userId: note.ownerId! });
 /** TransactWriteItems takes at most 100 items; a delete keeps 3 for META, CONTENT and the permalink guard. */
 const TRANSACTION_ITEMS = 100;
@@ -32,28 +28,41 @@ const VISIT_ATTEMPTS = 3;
 const changed = () => new Conflict('The note changed meanwhile', { reason: 'version' });
 const permalinkTaken = () => new Conflict('The permalink is taken', { reason: 'permalink' });
 
-export class DynamoNotesStore implements NotesStore {
+export class DynamoNotesStore implements NotesStore, IdempotencyStore {
+  /** Idempotency-Keys of Notes creates, in the Notes key space (lib/data/idempotency.ts). */
+  private readonly keys = new DynamoIdempotency(k.idempotency);
   private table(): string { return config.tableName; }
 
   async getNote(shortId: string, opts: { visitors?: boolean } = {}): Promise<StoredNote | undefined> {
     const items = await this.queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
     const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
     const content = items.find((i) => i.SK === k.noteContent(shortId).SK);
-    if (!meta || !content) return undefined;
+    if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
     const stored: StoredNote = { note: toRecord(meta), content: String(content.content ?? ''), visitSeq: Number(content.visitSeq ?? 0) };
     if (opts.visitors) stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
     return stored;
   }
 
-  async createNote(note: NoteRecord, content: string, creatorId: string): Promise<void> {
+  async createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void> {
     const items: TransactItem[] = [
       { Put: { TableName: this.table(), Item: this.metaItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
       { Put: { TableName: this.table(), Item: { ...k.noteContent(note.shortId), type: 'note-content', content, visitSeq: 0 } } },
       this.visitPut(note, creatorId),
     ];
-    if (note.permalink) items.push(this.permalinkPut(note));
-    // A version conflict here is a collision of 60-bit random shortIds: not worth a retry path.
-    await this.transact(items, note.permalink ? items.length - 1 : -1);
+    const permalinkIndex = note.permalink ? items.push(this.permalinkPut(note)) - 1 : -1;
+    const folderIndex = this.folderMoves(items, undefined, note);
+    if (completion) items.push({ Update: completionUpdate(k.idempotency(completion.userId, completion.keyHash), completion) });
+    // A conflict here is a collision of 60-bit random shortIds (not worth a retry path), or the
+    // Idempotency-Key taken over by a retry while this request ran.
+    await this.transact(items, permalinkIndex, folderIndex);
+  }
+
+  reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number) {
+    return this.keys.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
+  }
+
+  releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void> {
+    return this.keys.releaseIdempotencyKey(userId, keyHash, leaseId);
   }
 
   async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void> {
@@ -70,14 +79,14 @@ export class DynamoNotesStore implements NotesStore {
       if (old.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(old), old.permalink) } });
       if (next.permalink) { permalinkIndex = items.length; items.push(this.permalinkPut(next)); }
     }
-    await this.transact(items, permalinkIndex);
+    await this.transact(items, permalinkIndex, this.folderMoves(items, old, next));
   }
 
   async recordVisit(note: NoteRecord, userId: string): Promise<void> {
     // Bumping visitSeq on CONTENT makes a concurrent DeleteNote (conditional on visitSeq) retry, so it
     // sees this entry; the existence condition keeps entries of deleted notes from being written.
     const items: TransactItem[] = [
-      { Update: { TableName: this.table(), Key: k.noteContent(note.shortId), UpdateExpression: 'ADD visitSeq :one', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } } },
+      { Update: { TableName: this.table(), Key: k.noteContent(note.shortId), UpdateExpression: 'ADD visitSeq :one', ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt)', ExpressionAttributeValues: { ':one': 1 } } },
       this.visitPut(note, userId),
     ];
     for (let attempt = 1; ; attempt += 1) {
@@ -130,7 +139,17 @@ export class DynamoNotesStore implements NotesStore {
   }
 
   private metaItem(note: NoteRecord): Item {
-    return { ...k.noteMeta(note.shortId), ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId), type: 'note', ...note };
+    const folder = note.parentFolderId ? folderKeys.notesOfFolder(note.parentFolderId, note.lastChangedAt, note.shortId) : {};
+    return { ...k.noteMeta(note.shortId), ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId), ...folder, type: 'note', ...note };
+  }
+
+  /** Counts the note out of its old folder and into its new one; the index of the latter, or -1. */
+  private folderMoves(items: TransactItem[], old: NoteRecord | undefined, next: NoteRecord): number {
+    if (old?.parentFolderId === next.parentFolderId) return -1;
+    if (old?.parentFolderId) items.push(folderCountUpdate(this.table(), ownerOf(old), old.parentFolderId, -1));
+    if (!next.parentFolderId) return -1;
+    items.push(folderCountUpdate(this.table(), ownerOf(next), next.parentFolderId, 1));
+    return items.length - 1;
   }
 
   private visitPut(note: NoteRecord, userId: string): TransactItem {
@@ -143,16 +162,17 @@ export class DynamoNotesStore implements NotesStore {
   }
 
   /**
-   * Runs a transaction: Conflict('permalink') for the guard; Conflict('version') for another failed
-   * condition or a conflict.
+   * Runs a transaction: Conflict('permalink') for the guard, Conflict('folder') when the folder the
+   * note enters does not exist, Conflict('version') when another condition failed or it conflicted.
    */
-  private async transact(items: TransactItem[], permalinkIndex: number): Promise<void> {
+  private async transact(items: TransactItem[], permalinkIndex: number, folderIndex = -1): Promise<void> {
     try {
       await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
       const reasons = cancellation(err);
       if (!reasons) throw storeFailure(err);
       if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw permalinkTaken();
+      if (folderIndex >= 0 && reasons[folderIndex] === 'ConditionalCheckFailed') throw new Conflict('No such folder', { reason: 'folder' });
       if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) throw changed();
       throw err;
     }

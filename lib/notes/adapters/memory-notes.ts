@@ -1,4 +1,5 @@
 // In-memory adapter of the notes store (unit tests): the same contract as dynamo-notes.ts.
+import type { Completion } from '../../domain/idempotency.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import type { NoteOwnerKey } from '../../data/keys.ts';
 import type { NoteRecord } from '../model.ts';
@@ -30,7 +31,8 @@ export class MemoryNotesStore implements NotesStore {
     return stored;
   }
 
-  async createNote(note: NoteRecord, content: string, creatorId: string): Promise<void> {
+  /** Idempotency-Keys are not kept in memory (the wiring keeps them in DynamoDB): `_completion` is not stored. */
+  async createNote(note: NoteRecord, content: string, creatorId: string, _completion?: Completion): Promise<void> {
     if (this.notes.has(note.shortId)) throw changed();
     this.takePermalink(note);
     this.notes.set(note.shortId, { note: copy(note), content, visitSeq: 0, visits: new Map() });

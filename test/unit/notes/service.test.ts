@@ -127,11 +127,12 @@ describe('NotesService', () => {
     await expect(w.notes.uploadImage(w.owner, note.id, Buffer.from('hello'))).rejects.toBeInstanceOf(Unsupported);
   });
 
-  it('deletes a note with its images', async () => {
+  it('moves a deleted note to the bin: 404 from then on, its images kept (restorable)', async () => {
     const w = await notesWorld();
     const { note } = await w.notes.createNote(w.owner, {});
     await w.notes.uploadImage(w.owner, note.id, PNG);
     await w.notes.deleteNote(w.owner, note.id);
-    expect(w.images.objects.size).toBe(0);
+    await expect(w.notes.getNote(w.owner, note.id)).rejects.toBeInstanceOf(NotFound);
+    expect(w.images.objects.size).toBe(1);
   });
 });

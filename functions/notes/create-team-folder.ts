@@ -1,0 +1,15 @@
+// POST /v1/teams/{teamPath}/folders: a folder in the team's workspace (201) (HackMD CreateTeamFolder).
+import { created } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
+import { presentFolder } from '#lib/notes/folders.ts';
+import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: teamPathOnly, body: { schema: folderCreationBody, optional: true } },
+  async ({ principal, path, body }) => {
+    const folder = await folders().create(principal.userId, body, path.teamPath);
+    return created(presentFolder(folder));
+  },
+);

@@ -1,0 +1,10 @@
+// DELETE /v1/teams/{teamPath}/folders/{folderId}: an empty folder (409 while it holds folders or notes) (HackMD DeleteTeamFolder).
+import { noContent } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamFolderPath } from '#lib/notes/folder-schemas.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamFolderPath }, async ({ principal, path }) => {
+  await folders().delete(principal.userId, path.folderId, path.teamPath);
+  return noContent();
+});

@@ -1,0 +1,10 @@
+// GET /v1/teams/{teamPath}/folders/folder-order: the caller's ordering of the team's folders of the folders (HackMD GetTeamFolderOrder).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
+  const order = await folders().getOrder(principal.userId, path.teamPath);
+  return ok(order);
+});

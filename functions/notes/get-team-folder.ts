@@ -1,0 +1,11 @@
+// GET /v1/teams/{teamPath}/folders/{folderId}: one folder of the team's workspace (HackMD GetTeamFolder).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamFolderPath } from '#lib/notes/folder-schemas.ts';
+import { presentFolder } from '#lib/notes/folders.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamFolderPath }, async ({ principal, path }) => {
+  const folder = await folders().get(principal.userId, path.folderId, path.teamPath);
+  return ok(presentFolder(folder));
+});

@@ -1,0 +1,10 @@
+// GET /v1/folders: every folder of the caller's workspace, oldest first (HackMD ListFolders).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { presentFolder } from '#lib/notes/folders.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({}, async ({ principal }) => {
+  const list = await folders().list(principal.userId);
+  return ok(list.map(presentFolder));
+});

@@ -1,0 +1,11 @@
+// GET /v1/teams/{teamPath}/trash: the team's trashed notes, for the team's admin (HackMD ListTeamTrash).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { presentTrashNote } from '#lib/notes/trash.ts';
+import { trash } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
+  const { team, trashed } = await trash().listTeam(principal.userId, path.teamPath);
+  return ok(trashed.map((t) => presentTrashNote(t, team)));
+});

@@ -1,0 +1,10 @@
+// GET /v1/trash: the caller's trashed personal notes, most recently deleted first (HackMD ListPersonalTrash).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { presentTrashNote } from '#lib/notes/trash.ts';
+import { trash } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({}, async ({ principal }) => {
+  const trashed = await trash().listPersonal(principal.userId);
+  return ok(trashed.map((t) => presentTrashNote(t)));
+});

@@ -1,0 +1,14 @@
+// PATCH /v1/folders/{folderId}: rename, restyle or move a folder (202) (HackMD UpdateFolder).
+import { accepted } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { folderChanges, folderPath } from '#lib/notes/folder-schemas.ts';
+import { presentFolder } from '#lib/notes/folders.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: folderPath, body: { schema: folderChanges } },
+  async ({ principal, path, body }) => {
+    const folder = await folders().update(principal.userId, path.folderId, body);
+    return accepted(presentFolder(folder));
+  },
+);

@@ -1,0 +1,14 @@
+// PUT /v1/teams/{teamPath}/folders/folder-order: replace the caller's ordering of the team's folders (204) (HackMD UpdateTeamFolderOrder).
+import { noContent } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { folderOrderBody } from '#lib/notes/folder-schemas.ts';
+import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: teamPathOnly, body: { schema: folderOrderBody } },
+  async ({ principal, path, body }) => {
+    await folders().putOrder(principal.userId, body.order, path.teamPath);
+    return noContent();
+  },
+);

@@ -1,0 +1,14 @@
+// PATCH /v1/teams/{teamPath}/folders/{folderId}: rename, restyle or move a folder (202) (HackMD UpdateTeamFolder).
+import { accepted } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { folderChanges, teamFolderPath } from '#lib/notes/folder-schemas.ts';
+import { presentFolder } from '#lib/notes/folders.ts';
+import { folders } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: teamFolderPath, body: { schema: folderChanges } },
+  async ({ principal, path, body }) => {
+    const folder = await folders().update(principal.userId, path.folderId, body, path.teamPath);
+    return accepted(presentFolder(folder));
+  },
+);

@@ -1,0 +1,294 @@
+// DynamoDB adapter of the trash. Trashing is one transaction over the note's items (the same shape
+// as the former hard delete): META is re-keyed from the owner's list (GSI1) to the owner's trash
+// (GSI1) and the expiry index (GSI2), leaves its folder (GSI3, folder noteCount -1); CONTENT gets
+// deletedAt (so no new history entry can be written); every item gets `ttl` (DynamoDB TTL removes
+// them; the table's stream then runs the purge, which deletes the images). History entries lose
+// their GSI2 keys (out of GetHistory) and get them back on restore.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
+import { cancellationReasons, storeFailure } from '../../data/failures.ts';
+import { folderKeys, notesKeys as k, trashKeys as t, type Key, type NoteOwnerKey } from '../../data/keys.ts';
+import type { NoteRecord } from '../model.ts';
+import type { StoredNote } from '../ports.ts';
+import type { TrashedNote, TrashStore } from '../trash.ts';
+import { folderCountUpdate } from './dynamo-folders.ts';
+import { toRecord } from './note-items.ts';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const TRANSACTION_ITEMS = 100;
+const BATCH_WRITE_ITEMS = 25;
+const ownerOf = (n: NoteRecord): NoteOwnerKey =>
+  n.teamPath ? { teamPath: n.teamPath } : { userId: n.ownerId! };
+const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
+const toTrashed = (i: Item): TrashedNote => ({
+  note: toRecord(i),
+  deletedAt: Number(i.deletedAt),
+  deletedBy: String(i.deletedBy),
+  purgeAt: Number(i.purgeAt),
+});
+const reasons = cancellationReasons;
+
+export class DynamoTrashStore implements TrashStore {
+  private table(): string {
+    return config.tableName;
+  }
+
+  async trash(stored: StoredNote, entry: Omit<TrashedNote, 'note'>): Promise<boolean> {
+    const { note } = stored;
+    const ttl = epochSeconds(entry.purgeAt);
+    const items: TransactItem[] = [
+      this.update(
+        k.noteMeta(note.shortId),
+        'SET deletedAt = :at, deletedBy = :by, purgeAt = :purge, #ttl = :ttl, version = :next, ' +
+          'GSI1PK = :g1pk, GSI1SK = :g1sk, GSI2PK = :g2pk, GSI2SK = :g2sk REMOVE GSI3PK, GSI3SK',
+        'version = :v',
+        {
+          ':at': entry.deletedAt,
+          ':by': entry.deletedBy,
+          ':purge': entry.purgeAt,
+          ':ttl': ttl,
+          ':next': note.version + 1,
+          ':v': note.version,
+          ...prefixed(t.trashOfOwner(ownerOf(note), entry.deletedAt, note.shortId), ':g1'),
+          ...prefixed(t.expiry(entry.purgeAt, note.shortId), ':g2'),
+        },
+      ),
+      this.update(k.noteContent(note.shortId), 'SET deletedAt = :at, #ttl = :ttl', 'visitSeq = :s', {
+        ':at': entry.deletedAt,
+        ':ttl': ttl,
+        ':s': stored.visitSeq,
+      }),
+    ];
+    if (note.permalink)
+      items.push(
+        this.update(k.permalink(ownerOf(note), note.permalink), 'SET #ttl = :ttl', 'attribute_exists(PK)', {
+          ':ttl': ttl,
+        }),
+      );
+    if (note.parentFolderId)
+      items.push(folderCountUpdate(this.table(), ownerOf(note), note.parentFolderId, -1));
+    const visits = (stored.visitorIds ?? []).map((userId) =>
+      this.update(
+        k.visit(note.shortId, userId),
+        'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK',
+        'attribute_exists(PK)',
+        { ':ttl': ttl },
+      ),
+    );
+    return this.transactWithOverflow(items, visits);
+  }
+
+  async list(owner: NoteOwnerKey, now: number): Promise<TrashedNote[]> {
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        IndexName: 'GSI1',
+        ScanIndexForward: false,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: 'purgeAt > :now',
+        ExpressionAttributeValues: { ':pk': t.trashOfOwnerPartition(owner), ':now': now },
+      }),
+    );
+    return Items.map(toTrashed);
+  }
+
+  async get(shortId: string, now: number): Promise<TrashedNote | undefined> {
+    const items = await this.partition(shortId);
+    const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
+    if (!meta || meta.deletedAt === undefined || Number(meta.purgeAt) <= now) return undefined;
+    const trashed = toTrashed(meta);
+    (trashed as TrashedWithVisits).visits = items.filter((i) => i.type === 'note-visit');
+    return trashed;
+  }
+
+  async restore(
+    trashed: TrashedNote,
+    parentFolderId: string | null,
+    now: number,
+  ): Promise<'restored' | 'changed' | 'folder-gone'> {
+    const { note } = trashed;
+    const owner = ownerOf(note);
+    const folder = parentFolderId
+      ? folderKeys.notesOfFolder(parentFolderId, note.lastChangedAt, note.shortId)
+      : undefined;
+    const items: TransactItem[] = [
+      this.update(
+        k.noteMeta(note.shortId),
+        `SET version = :next, parentFolderId = :folder, GSI1PK = :g1pk, GSI1SK = :g1sk${folder ? ', GSI3PK = :g3pk, GSI3SK = :g3sk' : ''} ` +
+          'REMOVE deletedAt, deletedBy, purgeAt, #ttl, GSI2PK, GSI2SK',
+        'version = :v AND purgeAt > :now',
+        {
+          ':next': note.version + 1,
+          ':v': note.version,
+          ':now': now,
+          ':folder': parentFolderId,
+          ...prefixed(k.notesOfOwner(owner, note.lastChangedAt, note.shortId), ':g1'),
+          ...(folder ? prefixed(folder, ':g3') : {}),
+        },
+      ),
+      this.update(k.noteContent(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}),
+    ];
+    if (note.permalink)
+      items.push(this.update(k.permalink(owner, note.permalink), 'REMOVE #ttl', 'attribute_exists(PK)', {}));
+    const folderIndex = parentFolderId
+      ? items.push(folderCountUpdate(this.table(), owner, parentFolderId, 1)) - 1
+      : -1;
+    const visits = ((trashed as TrashedWithVisits).visits ?? []).map((v) =>
+      this.update(
+        k.visit(note.shortId, String(v.userId)),
+        'SET GSI2PK = :pk, GSI2SK = :sk REMOVE #ttl',
+        'attribute_exists(PK)',
+        prefixed(k.visitsOfUser(String(v.userId), Number(v.visitedAt), note.shortId), ':'),
+      ),
+    );
+    try {
+      return (await this.transactWithOverflow(items, visits)) ? 'restored' : 'changed';
+    } catch (err) {
+      if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
+      throw storeFailure(err);
+    }
+  }
+
+  async due(until: number, limit: number): Promise<NoteRecord[]> {
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        IndexName: 'GSI2',
+        Limit: limit,
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :until',
+        ExpressionAttributeValues: { ':pk': t.expiryPartition, ':until': t.expiryUntil(until) },
+      }),
+    );
+    return Items.map(toRecord);
+  }
+
+  async purge(note: NoteRecord, now: number): Promise<boolean> {
+    try {
+      // META goes first, and only if it is (still) due: a restored note is never purged.
+      await documentClient().send(
+        new DeleteCommand({
+          TableName: this.table(),
+          Key: k.noteMeta(note.shortId),
+          ConditionExpression: 'attribute_not_exists(PK) OR purgeAt <= :now',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      throw storeFailure(err);
+    }
+    const keys: Key[] = (await this.partition(note.shortId)).map((i) => ({
+      PK: String(i.PK),
+      SK: String(i.SK),
+    }));
+    if (note.permalink) keys.push(k.permalink(ownerOf(note), note.permalink));
+    for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
+      let pending: Record<string, unknown[]> | undefined = {
+        [this.table()]: keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
+      };
+      while (pending && Object.keys(pending).length) {
+        const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+        pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
+      }
+    }
+    return true;
+  }
+
+  private update(
+    Key: Key,
+    UpdateExpression: string,
+    ConditionExpression: string,
+    values: Record<string, unknown>,
+  ): TransactItem {
+    const usesTtl = UpdateExpression.includes('#ttl');
+    return {
+      Update: {
+        TableName: this.table(),
+        Key,
+        UpdateExpression,
+        ConditionExpression,
+        ...(usesTtl ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      },
+    };
+  }
+
+  /**
+   * One transaction with `items` and as many history entries as fit; the rest (notes read by more
+   * than ~95 users) are updated right after, one by one (the note's own state already decided).
+   */
+  private async transactWithOverflow(items: TransactItem[], visits: TransactItem[]): Promise<boolean> {
+    const room = TRANSACTION_ITEMS - items.length;
+    const folderIndex = items.findIndex(
+      (i) =>
+        String(i.Update?.UpdateExpression).startsWith('ADD noteCount :d') &&
+        i.Update?.ExpressionAttributeValues?.[':d'] === 1,
+    );
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({ TransactItems: [...items, ...visits.slice(0, room)] }),
+      );
+    } catch (err) {
+      const why = reasons(err);
+      if (!why) throw storeFailure(err);
+      if (folderIndex >= 0 && why[folderIndex] === 'ConditionalCheckFailed') throw new FolderGone();
+      if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+      throw storeFailure(err);
+    }
+    for (const v of visits.slice(room)) await documentClient().send(new UpdateCommand(v.Update as never));
+    return true;
+  }
+
+  private async partition(shortId: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: this.table(),
+          ConsistentRead: true,
+          ExclusiveStartKey,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': k.notePartition(shortId) },
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+}
+
+type TrashedWithVisits = TrashedNote & { visits?: Item[] };
+class FolderGone extends Error {}
+
+/** {GSI1PK, GSI1SK} → {':g1pk': …, ':g1sk': …} (the value names the update expressions use). */
+function prefixed(keys: Record<string, string>, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(keys).map(([name, value]) => [`${prefix}${name.slice(-2).toLowerCase()}`, value]),
+  );
+}
+
+/**
+ * The trashed notes whose META item DynamoDB's TTL removed, from a stream batch of the table
+ * (the function's event filter already keeps only those; this re-checks).
+ */
+export function expiredNotesOf(event: DynamoDBStreamEvent): NoteRecord[] {
+  return event.Records.filter((r) => r.eventName === 'REMOVE' && r.dynamodb?.OldImage)
+    .map((r) => unmarshall(r.dynamodb!.OldImage as Record<string, AttributeValue>))
+    .filter((i) => i.type === 'note' && i.deletedAt !== undefined)
+    .map(toRecord);
+}

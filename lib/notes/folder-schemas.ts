@@ -1,0 +1,76 @@
+// zod schemas of the folder routes (HackMD API v1 User/Team Folders): requests validated by the
+// middleware, responses documented in openapi/notes.json.
+import * as z from 'zod/mini';
+import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';
+
+const folderId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a folder id'));
+const teamPath = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a team path'));
+export const folderPath = z.object({ folderId });
+export const teamFolderPath = z.object({ teamPath, folderId });
+
+const color = z
+  .string()
+  .check(
+    z.regex(
+      /^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
+      'must be #RGB, #RGBA, #RRGGBB or #RRGGBBAA',
+    ),
+    z.describe('Display color in hexadecimal'),
+  );
+const icon = z
+  .string()
+  .check(
+    z.regex(
+      /^[0-9A-Fa-f]{2,6}(-[0-9A-Fa-f]{2,6}){0,7}$/,
+      'must be an emoji codepoint string such as 1F525 or 2764-FE0F',
+    ),
+    z.describe('Emoji unified codepoint string, e.g. 1F525'),
+  );
+const name = z
+  .string()
+  .check(
+    z.maxLength(MAX_FOLDER_NAME),
+    z.describe(`Folder name (at most ${MAX_FOLDER_NAME}; "" or absent: Untitled)`),
+  );
+const description = z.string().check(z.maxLength(MAX_FOLDER_DESCRIPTION));
+const parent = z.string().check(z.maxLength(128), z.describe('Parent folder id; "" = the top level'));
+
+export const folderCreation = z.partial(
+  z.strictObject({ name, description, icon, color, parentFolderId: parent }),
+);
+export const folderChanges = z.partial(
+  z.strictObject({
+    name,
+    description: z.nullable(description),
+    icon: z.nullable(icon),
+    color: z.nullable(color),
+    parentFolderId: z.nullable(parent).check(z.describe('New parent folder id; null or "" = the top level')),
+  }),
+);
+
+const order = z
+  .record(z.string(), z.array(z.string()).check(z.maxLength(MAX_FOLDERS)))
+  .check(z.describe('Parent folder id (or "root") → ordered ids of its child folders'));
+export const folderOrderBody = z.strictObject({ order });
+
+/** CreateFolder body: the creation object, or no body at all (an Untitled folder at the top level). */
+export const folderCreationBody = z.pipe(
+  z.transform((body: unknown) => body ?? {}),
+  folderCreation,
+);
+
+/** ListNotes / ListTeamNotes: `folderId` lists the notes directly in that folder. */
+export const notesQuery = z.object({ folderId: z.optional(folderId) });
+
+// ---- responses ----
+export const apiFolder = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.nullable(z.string()),
+  icon: z.nullable(z.string()),
+  color: z.nullable(z.string()),
+  parentFolderId: z.nullable(z.string()),
+  createdAt: z.number().check(z.describe('epoch milliseconds')),
+  updatedAt: z.number().check(z.describe('epoch milliseconds')),
+});
+export const apiFolderOrder = order;
