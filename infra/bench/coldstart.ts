@@ -21,6 +21,7 @@ const FLOORS_DIR = join(ROOT, 'infra/bench/floors');
 /** AWS service prefix (IAM action, SAM policy template) of each SDK client package we use. */
 const CLIENT_PACKAGES: Record<string, string> = {
   'client-dynamodb': 'dynamodb', 'client-s3': 's3', 'client-sns': 'sns', 'client-sesv2': 'ses', 'client-ses': 'ses',
+  'client-secrets-manager': 'secretsmanager',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 
@@ -40,7 +41,7 @@ export function policyServices(policies: unknown): string[] {
           if (st.Effect !== 'Deny') [st.Action].flat().forEach(fromAction);
         }
       } else {
-        const prefix = /^(DynamoDB|S3|SNS|SES)/i.exec(name)?.[1].toLowerCase();
+        const prefix = /^(?:AWS)?(DynamoDB|S3|SNS|SES|SecretsManager)/i.exec(name)?.[1].toLowerCase();
         if (prefix) found.add(prefix);
       }
     }
@@ -52,7 +53,7 @@ export function policyServices(policies: unknown): string[] {
 function bundledServices(meta: esbuild.Metafile, output: string): string[] {
   const found = new Set<string>();
   for (const input of Object.keys(meta.outputs[output].inputs)) {
-    const pkg = /node_modules\/@aws-sdk\/(client-[a-z0-9]+)\//.exec(input)?.[1];
+    const pkg = /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//.exec(input)?.[1];
     if (pkg && CLIENT_PACKAGES[pkg]) found.add(CLIENT_PACKAGES[pkg]);
   }
   return [...found].sort();
@@ -84,7 +85,7 @@ export async function build(entry: string, outdir: string, bp: BuildProperties):
 // The child: require the bundle, check the handler is there, report the require time and peak RSS.
 const PROBE = `const t=performance.now();const m=require(process.argv[1]);const ms=performance.now()-t;
 if(typeof m[process.argv[2]]!=='function')throw new Error('no handler '+process.argv[2]);
-process.stdout.write(JSON.stringify({ms,rss:process.resourceUsage().maxRSS*1024}))`;
+process.stdout.write(JSON.stringify({ms,rss:process.resourceUsage().maxRSS*1024}),()=>process.exit(0))`;
 
 function sample(file: string, handler: string, env: Record<string, string>): Sample {
   return JSON.parse(execFileSync(process.execPath, ['-e', PROBE, file, handler], { env }).toString()) as Sample;
