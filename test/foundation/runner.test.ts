@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../../infra/local/template.ts';
 import { http } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
+import { expectBudget } from '../notes/helpers.ts';
 
 const local = process.env.TEST_BASE_URL === process.env.LOCAL_RUNNER_URL;
 
@@ -50,12 +51,12 @@ describe('local runner', () => {
     expect(res.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
-  it('every response carries a request id; /v1/me costs two DynamoDB requests', async () => {
+  it('every response carries a request id; /v1/me costs two DynamoDB requests (+1 opening a rate window)', async () => {
     const u = await newUser();
     const res = await http('GET', '/v1/me', { token: u.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/[0-9a-f-]{36}/);
-    if (local) expect(res.headers.get('x-local-dynamo-requests')).toBe('2');
+    expectBudget(res, 2);
     const err = await http('GET', '/v1/me');
     expect(err.status).toBe(401);
     expect(err.headers.get('x-request-id')).toBeTruthy();
