@@ -27,16 +27,22 @@ module.exports = {
       from: { path: [DOMAIN, '^lib/domain/'] },
       to: {
         path: [
-          '^lib/http/', `^lib/${API}/adapters/`, `^lib/${API}/http/`, `^lib/${API}/wiring\\.ts$`,
+          '^lib/http/',
+          `^lib/${API}/adapters/`,
+          `^lib/${API}/http/`,
+          `^lib/${API}/wiring\\.ts$`,
           '^lib/data/(dynamo|s3|sns|ses|secrets|failures|metering)\\.ts$',
-          '(^|/)node_modules/@aws-sdk/', '(^|/)node_modules/@middy/', '(^|/)node_modules/@aws-lambda-powertools/',
+          '(^|/)node_modules/@aws-sdk/',
+          '(^|/)node_modules/@middy/',
+          '(^|/)node_modules/@aws-lambda-powertools/',
         ],
       },
     },
     {
       name: 'only-wiring-imports-adapters',
       severity: 'error',
-      comment: 'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
+      comment:
+        'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
       from: { path: '^(lib|functions)/', pathNot: [`^lib/${API}/wiring\\.ts$`, `^lib/${API}/adapters/`] },
       to: { path: `^lib/${API}/adapters/` },
     },

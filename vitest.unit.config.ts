@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'test/unit/**/*.test.ts', 'test/contract/**/*.memory.test.ts', 'test/architecture/dependency-rules.test.ts',
+      'test/unit/**/*.test.ts',
+      'test/contract/**/*.memory.test.ts',
+      'test/architecture/dependency-rules.test.ts',
     ],
     pool: 'threads',
     // The domain modules hold no state between tests: one module graph per worker is enough.

@@ -9,26 +9,52 @@ const read = (name: string, fallback?: string): string => {
 };
 
 export const config = {
-  get tableName() { return read('TABLE_NAME'); },
-  get bucketName() { return read('BUCKET_NAME'); },
+  get tableName() {
+    return read('TABLE_NAME');
+  },
+  get bucketName() {
+    return read('BUCKET_NAME');
+  },
   /** Absolute base of the Notes web front end; publishLink is built from it. */
-  get publicBaseUrl() { return read('PUBLIC_BASE_URL', 'http://localhost:3000').replace(/\/$/, ''); },
+  get publicBaseUrl() {
+    return read('PUBLIC_BASE_URL', 'http://localhost:3000').replace(/\/$/, '');
+  },
   /** Absolute base under which uploaded note images are publicly readable. */
-  get imageBaseUrl() { return read('IMAGE_BASE_URL', 'http://localhost:3000/_images').replace(/\/$/, ''); },
-  get internalEdgeOrigin() { return read('INTERNAL_EDGE_ORIGIN'); },
-  get internalApiHost() { return read('INTERNAL_API_HOST'); },
-  get transferStepUpAmount() { return Number(read('TRANSFER_STEP_UP_AMOUNT', '1000000')); },
+  get imageBaseUrl() {
+    return read('IMAGE_BASE_URL', 'http://localhost:3000/_images').replace(/\/$/, '');
+  },
+  get internalEdgeOrigin() {
+    return read('INTERNAL_EDGE_ORIGIN');
+  },
+  get internalApiHost() {
+    return read('INTERNAL_API_HOST');
+  },
+  get transferStepUpAmount() {
+    return Number(read('TRANSFER_STEP_UP_AMOUNT', '1000000'));
+  },
   /** 'outbox' stores sms/voice/email codes in the table (local); 'aws' sends through SNS/SES. */
-  get codeSender() { return read('CODE_SENDER', 'outbox'); },
-  get emailFrom() { return read('EMAIL_FROM', 'no-reply@example.com'); },
+  get codeSender() {
+    return read('CODE_SENDER', 'outbox');
+  },
+  get emailFrom() {
+    return read('EMAIL_FROM', 'no-reply@example.com');
+  },
   /** Days a deleted note stays restorable in the trash (template parameter NotesTrashRetentionDays). */
-  get trashRetentionDays() { return Number(read('NOTES_TRASH_RETENTION_DAYS', '30')); },
+  get trashRetentionDays() {
+    return Number(read('NOTES_TRASH_RETENTION_DAYS', '30'));
+  },
   /** Calls per token per window (template parameters NotesRateLimit / NotesRateWindowSeconds). */
-  get rateLimit() { return Number(read('NOTES_RATE_LIMIT', '100')); },
-  get rateWindowSeconds() { return Number(read('NOTES_RATE_WINDOW_SECONDS', '300')); },
+  get rateLimit() {
+    return Number(read('NOTES_RATE_LIMIT', '100'));
+  },
+  get rateWindowSeconds() {
+    return Number(read('NOTES_RATE_WINDOW_SECONDS', '300'));
+  },
   /**
    * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
    * The local stack sets more: an emulator on a busy machine is slow, not down.
    */
-  get dynamoTimeoutMs() { return Number(read('DYNAMODB_TIMEOUT_MS', '600')); },
+  get dynamoTimeoutMs() {
+    return Number(read('DYNAMODB_TIMEOUT_MS', '600'));
+  },
 };

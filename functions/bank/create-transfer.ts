@@ -10,4 +10,6 @@ const respond = (t: Transfer) => created(t, { Location: `/api/transfers/${t.id}`
 
 export const handler = bankOperation({ body: { schema: createTransferBody } }, (req) =>
   idempotent(req, respond, (complete) =>
-    transfers().create(req.principal.userId, req.body, { verificationId: stepUpHeader(req), complete })));
+    transfers().create(req.principal.userId, req.body, { verificationId: stepUpHeader(req), complete }),
+  ),
+);

@@ -5,7 +5,10 @@ import { cacheHeaders } from '#lib/bank/http/glue.ts';
 import { replaceTransferBody, transferPath } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/wiring.ts';
 
-export const handler = bankOperation({ path: transferPath, body: { schema: replaceTransferBody } }, async (req) => {
-  const transfer = await transfers().replace(req.principal.userId, req.path.transferId, req.body);
-  return ok(transfer, cacheHeaders(transfer));
-});
+export const handler = bankOperation(
+  { path: transferPath, body: { schema: replaceTransferBody } },
+  async (req) => {
+    const transfer = await transfers().replace(req.principal.userId, req.path.transferId, req.body);
+    return ok(transfer, cacheHeaders(transfer));
+  },
+);

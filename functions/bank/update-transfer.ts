@@ -9,4 +9,7 @@ import { transfers } from '#lib/bank/wiring.ts';
 const respond = (t: Transfer) => ok(t, cacheHeaders(t));
 
 export const handler = bankOperation({ path: transferPath, body: { schema: updateTransferBody } }, (req) =>
-  idempotent(req, respond, (complete) => transfers().update(req.principal.userId, req.path.transferId, req.body, complete)));
+  idempotent(req, respond, (complete) =>
+    transfers().update(req.principal.userId, req.path.transferId, req.body, complete),
+  ),
+);

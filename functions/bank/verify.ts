@@ -6,8 +6,12 @@ import type { Proof } from '#lib/bank/mfa.ts';
 import { verificationPath, verifyBody } from '#lib/bank/schemas.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
-export const handler = bankOperation({ path: verificationPath, body: { schema: verifyBody } }, async (req) => {
-  await access().assertMayActFor(req.principal.userId, req.path.userId);
-  return idempotent(req, ok, (complete) =>
-    mfa().verify(req.path.userId, req.path.verificationId, req.body as Proof, securityLog(req), complete));
-});
+export const handler = bankOperation(
+  { path: verificationPath, body: { schema: verifyBody } },
+  async (req) => {
+    await access().assertMayActFor(req.principal.userId, req.path.userId);
+    return idempotent(req, ok, (complete) =>
+      mfa().verify(req.path.userId, req.path.verificationId, req.body as Proof, securityLog(req), complete),
+    );
+  },
+);

@@ -4,4 +4,6 @@ import { articleQuery, idPath } from '#lib/news/params.ts';
 import { ok } from '#lib/http/news.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 
-export const handler = newsOperation({ path: idPath, query: articleQuery }, async ({ path, query }) => ok(await news().article(path.id, query.excerpt)));
+export const handler = newsOperation({ path: idPath, query: articleQuery }, async ({ path, query }) =>
+  ok(await news().article(path.id, query.excerpt)),
+);

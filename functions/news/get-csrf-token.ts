@@ -6,10 +6,7 @@ import { isFromInternalEdge } from '#lib/news/http/internal.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 import { csrfSigningSecret } from '#lib/news/wiring.ts';
 
-export const handler = newsOperation(
-  {},
-  async ({ headers }) => {
-    if (!(await isFromInternalEdge(headers))) throw notFound('No route matches this method and path');
-    return ok(issueCsrfToken(await csrfSigningSecret()));
-  },
-);
+export const handler = newsOperation({}, async ({ headers }) => {
+  if (!(await isFromInternalEdge(headers))) throw notFound('No route matches this method and path');
+  return ok(issueCsrfToken(await csrfSigningSecret()));
+});

@@ -4,4 +4,6 @@ import { idPath } from '#lib/news/params.ts';
 import { ok } from '#lib/http/news.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 
-export const handler = newsOperation({ path: idPath }, async ({ path }) => ok(await news().tagSummary(path.id)));
+export const handler = newsOperation({ path: idPath }, async ({ path }) =>
+  ok(await news().tagSummary(path.id)),
+);

@@ -4,4 +4,6 @@ import { idPath, pageQuery } from '#lib/news/params.ts';
 import { ok } from '#lib/http/news.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 
-export const handler = newsOperation({ path: idPath, query: pageQuery }, async ({ path, query }) => ok(await news().user(path.id, query.page)));
+export const handler = newsOperation({ path: idPath, query: pageQuery }, async ({ path, query }) =>
+  ok(await news().user(path.id, query.page)),
+);

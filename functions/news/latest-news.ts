@@ -4,4 +4,6 @@ import { latestQuery } from '#lib/news/params.ts';
 import { ok } from '#lib/http/news.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 
-export const handler = newsOperation({ query: latestQuery }, async ({ query }) => ok(await news().latest(query.count)));
+export const handler = newsOperation({ query: latestQuery }, async ({ query }) =>
+  ok(await news().latest(query.count)),
+);

@@ -4,4 +4,6 @@ import { newsQuery } from '#lib/news/params.ts';
 import { ok } from '#lib/http/news.ts';
 import { newsOperation } from '#lib/news/http/operation.ts';
 
-export const handler = newsOperation({ query: newsQuery }, async ({ query }) => ok(await news().newsPage(query.page, query.perPage)));
+export const handler = newsOperation({ query: newsQuery }, async ({ query }) =>
+  ok(await news().newsPage(query.page, query.perPage)),
+);

@@ -4,7 +4,12 @@ import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges, notePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ path: notePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
-  const updated = await notes().updateNote(principal.userId, path.noteId, body, { precondition: ifMatch(headers) });
-  return singleNote(principal.userId, updated);
-});
+export const handler = notesOperation(
+  { path: notePath, body: { schema: noteChanges } },
+  async ({ principal, path, body, headers }) => {
+    const updated = await notes().updateNote(principal.userId, path.noteId, body, {
+      precondition: ifMatch(headers),
+    });
+    return singleNote(principal.userId, updated);
+  },
+);

@@ -4,7 +4,13 @@ import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges, teamNotePath } from '#lib/notes/schemas.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ path: teamNotePath, body: { schema: noteChanges } }, async ({ principal, path, body, headers }) => {
-  const updated = await notes().updateNote(principal.userId, path.noteId, body, { teamPath: path.teamPath, precondition: ifMatch(headers) });
-  return singleNote(principal.userId, updated);
-});
+export const handler = notesOperation(
+  { path: teamNotePath, body: { schema: noteChanges } },
+  async ({ principal, path, body, headers }) => {
+    const updated = await notes().updateNote(principal.userId, path.noteId, body, {
+      teamPath: path.teamPath,
+      precondition: ifMatch(headers),
+    });
+    return singleNote(principal.userId, updated);
+  },
+);

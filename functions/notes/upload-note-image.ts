@@ -5,7 +5,8 @@ import { imageUploadParser } from '#lib/notes/http/glue.ts';
 import { imageUploadBody, notePath } from '#lib/notes/schemas.ts';
 import { notesWithImages as notes } from '#lib/notes/wiring.ts';
 
-export const handler = notesOperation({ path: notePath, bodyParser: imageUploadParser(), body: { schema: imageUploadBody } },
+export const handler = notesOperation(
+  { path: notePath, bodyParser: imageUploadParser(), body: { schema: imageUploadBody } },
   async ({ principal, path, body }) => {
     const link = await notes().uploadImage(principal.userId, path.noteId, body.image.content);
     return ok({ data: { link } });

@@ -7,7 +7,9 @@ import { registerBankCommands } from './commands/bank.ts';
 
 export function buildProgram(): Command {
   const program = new Command('admin')
-    .description('tri-api admin CLI. Targets the running local stack, or a deployed one with --table/--region.')
+    .description(
+      'tri-api admin CLI. Targets the running local stack, or a deployed one with --table/--region.',
+    )
     .option('--table <name>', 'DynamoDB table of a deployed stack (stack output TableName)')
     .option('--region <region>', 'AWS region of the deployed stack')
     .option('--bucket <name>', 'image bucket of the deployed stack (stack output BucketName)')

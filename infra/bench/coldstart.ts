@@ -20,19 +20,33 @@ export const TARGETS = { load: 1.2, memory: 1.15, bundle: 1.3 } as const;
 const FLOORS_DIR = join(ROOT, 'infra/bench/floors');
 /** AWS service prefix (IAM action, SAM policy template) of each SDK client package we use. */
 const CLIENT_PACKAGES: Record<string, string> = {
-  'client-dynamodb': 'dynamodb', 'client-s3': 's3', 'client-sns': 'sns', 'client-sesv2': 'ses', 'client-ses': 'ses',
+  'client-dynamodb': 'dynamodb',
+  'client-s3': 's3',
+  'client-sns': 'sns',
+  'client-sesv2': 'ses',
+  'client-ses': 'ses',
   'client-secrets-manager': 'secretsmanager',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 
 type BuildProperties = Record<string, unknown>;
-export interface Built { file: string; bytes: number; clients: string[] }
-interface Sample { ms: number; rss: number }
+export interface Built {
+  file: string;
+  bytes: number;
+  clients: string[];
+}
+interface Sample {
+  ms: number;
+  rss: number;
+}
 
 /** The AWS services a function's IAM policies allow it to call (SAM policy templates and statements). */
 export function policyServices(policies: unknown): string[] {
   const found = new Set<string>();
-  const fromAction = (a: unknown) => { const s = String(a).split(':')[0].toLowerCase(); if (SERVICES.has(s)) found.add(s); };
+  const fromAction = (a: unknown) => {
+    const s = String(a).split(':')[0].toLowerCase();
+    if (SERVICES.has(s)) found.add(s);
+  };
   for (const p of Array.isArray(policies) ? policies : [policies]) {
     if (typeof p === 'string') continue; // a managed policy ARN: none of ours
     for (const [name, value] of Object.entries(p ?? {})) {
@@ -88,23 +102,43 @@ if(typeof m[process.argv[2]]!=='function')throw new Error('no handler '+process.
 process.stdout.write(JSON.stringify({ms,rss:process.resourceUsage().maxRSS*1024}),()=>process.exit(0))`;
 
 function sample(file: string, handler: string, env: Record<string, string>): Sample {
-  return JSON.parse(execFileSync(process.execPath, ['-e', PROBE, file, handler], { env }).toString()) as Sample;
+  return JSON.parse(
+    execFileSync(process.execPath, ['-e', PROBE, file, handler], { env }).toString(),
+  ) as Sample;
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 /** A Lambda-like environment: the function's NODE_OPTIONS (SAM adds --enable-source-maps with Sourcemap). */
 function lambdaEnv(nodeOptions: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench',
-    TABLE_NAME: 'bench', BUCKET_NAME: 'bench', POWERTOOLS_LOG_LEVEL: 'ERROR', NODE_OPTIONS: nodeOptions,
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'bench',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    TABLE_NAME: 'bench',
+    BUCKET_NAME: 'bench',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    NODE_OPTIONS: nodeOptions,
   };
 }
 
 export interface ColdStartRow {
-  id: string; floor: string; clients: string[]; bytes: number; floorBytes: number;
-  loadMs: number; floorLoadMs: number; rss: number; floorRss: number;
-  ratios: { bundle: number; load: number; memory: number }; problems: string[];
+  id: string;
+  floor: string;
+  clients: string[];
+  bytes: number;
+  floorBytes: number;
+  loadMs: number;
+  floorLoadMs: number;
+  rss: number;
+  floorRss: number;
+  ratios: { bundle: number; load: number; memory: number };
+  problems: string[];
 }
 
 /** Builds every floor with these BuildProperties; name (file name without .ts) → bundle. */
@@ -117,7 +151,8 @@ export async function buildFloors(outdir: string, bp: BuildProperties): Promise<
 }
 
 /** The clients a function's floor must create: those its policies allow, and DynamoDB for every function. */
-export const floorServices = (policies: unknown) => [...new Set(['dynamodb', ...policyServices(policies)])].sort();
+export const floorServices = (policies: unknown) =>
+  [...new Set(['dynamodb', ...policyServices(policies)])].sort();
 
 /** The floor whose bundle holds exactly `services`. */
 export const floorOf = (floors: Map<string, Built>, services: string[]) =>
@@ -129,7 +164,8 @@ export async function coldStart(opts: { outdir: string; pairs: number; only?: (i
   const floorCache = new Map<string, Map<string, Built>>();
   const floorsFor = async (bp: BuildProperties) => {
     const key = JSON.stringify(bp);
-    if (!floorCache.has(key)) floorCache.set(key, await buildFloors(join(opts.outdir, `floors-${floorCache.size}`), bp));
+    if (!floorCache.has(key))
+      floorCache.set(key, await buildFloors(join(opts.outdir, `floors-${floorCache.size}`), bp));
     return floorCache.get(key)!;
   };
 
@@ -144,32 +180,56 @@ export async function coldStart(opts: { outdir: string; pairs: number; only?: (i
     const floorName = floorOf(floors, wanted);
     const problems: string[] = [];
     const extra = fnBuilt.clients.filter((c) => !allowed.includes(c));
-    if (extra.length) problems.push(`bundles the ${extra.join(', ')} client(s) its policies never allow it to call`);
-    if (!floorName) throw new Error(`${fn.id}: no floor in infra/bench/floors creates exactly ${wanted.join(', ')}`);
+    if (extra.length)
+      problems.push(`bundles the ${extra.join(', ')} client(s) its policies never allow it to call`);
+    if (!floorName)
+      throw new Error(`${fn.id}: no floor in infra/bench/floors creates exactly ${wanted.join(', ')}`);
     const floor = floors.get(floorName)!;
 
     const vars = { ...globalEnv, ...(fn.properties.Environment?.Variables ?? {}) };
     let nodeOptions = typeof vars.NODE_OPTIONS === 'string' ? vars.NODE_OPTIONS : '';
-    if (bp.Sourcemap === true && !nodeOptions.includes('--enable-source-maps')) nodeOptions = `${nodeOptions} --enable-source-maps`.trim();
+    if (bp.Sourcemap === true && !nodeOptions.includes('--enable-source-maps'))
+      nodeOptions = `${nodeOptions} --enable-source-maps`.trim();
     const env = lambdaEnv(nodeOptions);
-    const handlerName = String(fn.properties.Handler ?? 'index.handler').split('.').pop()!;
-    const loadRatios: number[] = []; const rssRatios: number[] = [];
-    const fnSamples: Sample[] = []; const floorSamples: Sample[] = [];
+    const handlerName = String(fn.properties.Handler ?? 'index.handler')
+      .split('.')
+      .pop()!;
+    const loadRatios: number[] = [];
+    const rssRatios: number[] = [];
+    const fnSamples: Sample[] = [];
+    const floorSamples: Sample[] = [];
     for (let i = 0; i < opts.pairs; i++) {
       const first = i % 2 === 0;
       const a = first ? sample(floor.file, 'handler', env) : undefined;
       const b = sample(fnBuilt.file, handlerName, env);
       const f = a ?? sample(floor.file, 'handler', env);
-      fnSamples.push(b); floorSamples.push(f);
-      loadRatios.push(b.ms / f.ms); rssRatios.push(b.rss / f.rss);
+      fnSamples.push(b);
+      floorSamples.push(f);
+      loadRatios.push(b.ms / f.ms);
+      rssRatios.push(b.rss / f.rss);
     }
-    const ratios = { bundle: fnBuilt.bytes / floor.bytes, load: median(loadRatios), memory: median(rssRatios) };
-    for (const [k, v] of Object.entries(ratios)) if (v > FAIL_RATIO) problems.push(`${k} ${v.toFixed(2)}× its floor (limit ${FAIL_RATIO}×)`);
-    process.stderr.write(`cold start: ${fn.id} load ${ratios.load.toFixed(2)}× memory ${ratios.memory.toFixed(2)}×\n`);
+    const ratios = {
+      bundle: fnBuilt.bytes / floor.bytes,
+      load: median(loadRatios),
+      memory: median(rssRatios),
+    };
+    for (const [k, v] of Object.entries(ratios))
+      if (v > FAIL_RATIO) problems.push(`${k} ${v.toFixed(2)}× its floor (limit ${FAIL_RATIO}×)`);
+    process.stderr.write(
+      `cold start: ${fn.id} load ${ratios.load.toFixed(2)}× memory ${ratios.memory.toFixed(2)}×\n`,
+    );
     rows.push({
-      id: fn.id, floor: floorName, clients: fnBuilt.clients, bytes: fnBuilt.bytes, floorBytes: floor.bytes,
-      loadMs: median(fnSamples.map((s) => s.ms)), floorLoadMs: median(floorSamples.map((s) => s.ms)),
-      rss: median(fnSamples.map((s) => s.rss)), floorRss: median(floorSamples.map((s) => s.rss)), ratios, problems,
+      id: fn.id,
+      floor: floorName,
+      clients: fnBuilt.clients,
+      bytes: fnBuilt.bytes,
+      floorBytes: floor.bytes,
+      loadMs: median(fnSamples.map((s) => s.ms)),
+      floorLoadMs: median(floorSamples.map((s) => s.ms)),
+      rss: median(fnSamples.map((s) => s.rss)),
+      floorRss: median(floorSamples.map((s) => s.rss)),
+      ratios,
+      problems,
     });
   }
   return rows;
@@ -182,11 +242,33 @@ const x = (r: number, target: number) => `${r.toFixed(2)}${r > target ? ' !' : '
 /** The table `npm run bench` prints (and the README shows); "!" marks a ratio above its target. */
 export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: string[][] } {
   return {
-    head: ['function', 'floor', 'KiB', 'floor KiB', 'bundle ×', 'load ms', 'floor ms', 'load ×', 'MiB', 'floor MiB', 'memory ×', 'result'],
+    head: [
+      'function',
+      'floor',
+      'KiB',
+      'floor KiB',
+      'bundle ×',
+      'load ms',
+      'floor ms',
+      'load ×',
+      'MiB',
+      'floor MiB',
+      'memory ×',
+      'result',
+    ],
     body: rows.map((r) => [
-      r.id, r.floor, kib(r.bytes), kib(r.floorBytes), x(r.ratios.bundle, TARGETS.bundle),
-      r.loadMs.toFixed(1), r.floorLoadMs.toFixed(1), x(r.ratios.load, TARGETS.load),
-      mib(r.rss), mib(r.floorRss), x(r.ratios.memory, TARGETS.memory), r.problems.length ? 'FAIL' : 'ok',
+      r.id,
+      r.floor,
+      kib(r.bytes),
+      kib(r.floorBytes),
+      x(r.ratios.bundle, TARGETS.bundle),
+      r.loadMs.toFixed(1),
+      r.floorLoadMs.toFixed(1),
+      x(r.ratios.load, TARGETS.load),
+      mib(r.rss),
+      mib(r.floorRss),
+      x(r.ratios.memory, TARGETS.memory),
+      r.problems.length ? 'FAIL' : 'ok',
     ]),
   };
 }

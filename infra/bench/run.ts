@@ -33,18 +33,29 @@ const calls = iterations + 1;
 // Measured calls go through node:http (not fetch, which adds Sec-Fetch-* headers and fixes Host),
 // so a route's exact headers, such as the internal CSRF endpoint's, are what the scenario says.
 const agent = new Agent({ keepAlive: true });
-function send(base: string, req: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer }) {
+function send(
+  base: string,
+  req: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+) {
   return new Promise<{ status: number; header: (name: string) => string | undefined }>((resolve, reject) => {
     const r = request(`${base}${req.path}`, { method: req.method, headers: req.headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, header: (n) => res.headers[n.toLowerCase()] as string | undefined }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          header: (n) => res.headers[n.toLowerCase()] as string | undefined,
+        }),
+      );
     });
     r.on('error', reject);
     r.end(req.body);
   });
 }
 
-const percentile = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0; };
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
 
 const table = (head: string[], body: string[][]) => {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
@@ -56,21 +67,29 @@ const table = (head: string[], body: string[][]) => {
 async function coldStartPart(dir: string): Promise<number> {
   const apis = args.api ? [args.api] : undefined;
   const rows = await coldStart({
-    outdir: join(dir, 'cold'), pairs: Number(args.pairs),
+    outdir: join(dir, 'cold'),
+    pairs: Number(args.pairs),
     only: apis && ((id) => apis.some((a) => id.toLowerCase().startsWith(a))),
   });
-  console.log(`\nCold start (${args.pairs} alternating pairs per function; median; fresh node ${process.version} per sample)\n`);
+  console.log(
+    `\nCold start (${args.pairs} alternating pairs per function; median; fresh node ${process.version} per sample)\n`,
+  );
   const t = coldStartTable(rows);
   console.log(table(t.head, t.body));
   const failed = rows.filter((r) => r.problems.length);
   for (const r of failed) console.log(`FAIL ${r.id}: ${r.problems.join('; ')}`);
-  if (failed.length) console.log(`${failed.length} function(s) over ${FAIL_RATIO}× their floor or bundling clients they may not call`);
+  if (failed.length)
+    console.log(
+      `${failed.length} function(s) over ${FAIL_RATIO}× their floor or bundling clients they may not call`,
+    );
   return failed.length;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
 if (args['cold-only']) {
-  const failed = await coldStartPart(scratch).finally(() => rmSync(scratch, { recursive: true, force: true }));
+  const failed = await coldStartPart(scratch).finally(() =>
+    rmSync(scratch, { recursive: true, force: true }),
+  );
   process.exit(failed ? 1 : 0);
 }
 
@@ -90,12 +109,19 @@ try {
     baseUrl: runner.url,
     iterations: calls,
     newUser: async (name = 'Bench User', opts = {}) => {
-      const u = await identity.createUser({ name, userPath: `bench-${Math.random().toString(36).slice(2, 12)}` });
+      const u = await identity.createUser({
+        name,
+        userPath: `bench-${Math.random().toString(36).slice(2, 12)}`,
+      });
       if (opts.admin) await identity.grantRole(u.id, 'admin');
       return { id: u.id, name: u.name, userPath: u.userPath, token: await identity.issueToken(u.id) };
     },
     newTeam: async (owner, members = []) => {
-      const t = await identity.createTeam({ ownerId: owner.id, path: `bench-${Math.random().toString(36).slice(2, 12)}`, name: 'Bench Team' });
+      const t = await identity.createTeam({
+        ownerId: owner.id,
+        path: `bench-${Math.random().toString(36).slice(2, 12)}`,
+        name: 'Bench Team',
+      });
       for (const m of members) await identity.addMember(t.path, m.id);
       return { path: t.path, id: t.id };
     },
@@ -103,17 +129,24 @@ try {
       const headers: Record<string, string> = { ...o.headers };
       if (o.token) headers.Authorization = `Bearer ${o.token}`;
       let body: string | Buffer | undefined = o.raw;
-      if (o.body !== undefined) { body = JSON.stringify(o.body); headers['Content-Type'] ??= 'application/json'; }
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
       if (o.contentType) headers['Content-Type'] = o.contentType;
       const res = await fetch(`${runner.url}${path}`, { method, headers, body });
       const text = await res.text();
       let parsed: unknown = text;
-      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON */
+      }
       return { status: res.status, headers: res.headers, body: parsed };
     },
   };
 
-  const apis = (args.api ? [args.api] : ['notes', 'news', 'bank']);
+  const apis = args.api ? [args.api] : ['notes', 'news', 'bank'];
   const all: Array<BenchRoute & { api: string }> = [];
   for (const api of apis) {
     const mod = await import(`./scenarios/${api}.ts`);
@@ -123,34 +156,77 @@ try {
   const rows: string[][] = [];
   for (const r of all) {
     const lat: number[] = [];
-    let maxReq = 0; let sumReq = 0; let sumCap = 0; let bad = '';
+    let maxReq = 0;
+    let sumReq = 0;
+    let sumCap = 0;
+    let bad = '';
     for (let i = 0; i < calls; i++) {
       const req = await r.request(i);
       const started = performance.now();
       const res = await send(runner.url, req);
       const ms = performance.now() - started;
-      if (res.status !== r.expectStatus) { bad = `status ${res.status}, expected ${r.expectStatus}`; break; }
+      if (res.status !== r.expectStatus) {
+        bad = `status ${res.status}, expected ${r.expectStatus}`;
+        break;
+      }
       if (i === 0) continue; // warm-up call: cold start and first-touch effects are not a route's cost
       lat.push(ms);
       const n = Number(res.header('x-local-dynamo-requests'));
-      maxReq = Math.max(maxReq, n); sumReq += n; sumCap += Number(res.header('x-local-dynamo-capacity'));
+      maxReq = Math.max(maxReq, n);
+      sumReq += n;
+      sumCap += Number(res.header('x-local-dynamo-capacity'));
     }
     const overBudget = r.budget !== undefined && maxReq > r.budget;
     if (bad || overBudget) failures += 1;
-    rows.push([r.label ? `${r.route} (${r.label})` : r.route, String(lat.length), (sumReq / Math.max(lat.length, 1)).toFixed(2), String(maxReq), r.budget === undefined ? '-' : String(r.budget),
-      (sumCap / Math.max(lat.length, 1)).toFixed(2), percentile(lat, 50).toFixed(1), percentile(lat, 99).toFixed(1), bad ? `FAIL ${bad}` : overBudget ? 'OVER BUDGET' : 'ok']);
+    rows.push([
+      r.label ? `${r.route} (${r.label})` : r.route,
+      String(lat.length),
+      (sumReq / Math.max(lat.length, 1)).toFixed(2),
+      String(maxReq),
+      r.budget === undefined ? '-' : String(r.budget),
+      (sumCap / Math.max(lat.length, 1)).toFixed(2),
+      percentile(lat, 50).toFixed(1),
+      percentile(lat, 99).toFixed(1),
+      bad ? `FAIL ${bad}` : overBudget ? 'OVER BUDGET' : 'ok',
+    ]);
   }
 
   const covered = new Set(all.map((r) => r.route));
-  const missing = listRoutes().filter((r) => r.method !== 'ANY' && apis.some((a) => r.functionId.toLowerCase().startsWith(a))).map((r) => `${r.method} ${r.path}`).filter((k) => !covered.has(k));
+  const missing = listRoutes()
+    .filter((r) => r.method !== 'ANY' && apis.some((a) => r.functionId.toLowerCase().startsWith(a)))
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((k) => !covered.has(k));
 
-  console.log(`\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`);
-  console.log(table(['route', 'calls', 'ddb req/call', 'max', 'budget', 'capacity units/call', 'p50 ms', 'p99 ms', 'result'], rows));
-  if (missing.length) { console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`); }
+  console.log(
+    `\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`,
+  );
+  console.log(
+    table(
+      [
+        'route',
+        'calls',
+        'ddb req/call',
+        'max',
+        'budget',
+        'capacity units/call',
+        'p50 ms',
+        'p99 ms',
+        'result',
+      ],
+      rows,
+    ),
+  );
+  if (missing.length) {
+    console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`);
+  }
 
   failures += await loadRun(ctx);
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
-  console.log(failures ? `\n${failures} route(s) failed or exceeded their DynamoDB budget` : '\nall routes within budget');
+  console.log(
+    failures
+      ? `\n${failures} route(s) failed or exceeded their DynamoDB budget`
+      : '\nall routes within budget',
+  );
 } finally {
   agent.destroy();
   await runner.close();

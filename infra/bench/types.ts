@@ -1,7 +1,12 @@
 // What an API contributes to `npm run bench`: one BenchRoute per route of template.yaml.
 import type { TestUserLike } from './context.ts';
 
-export interface BenchRequest { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer }
+export interface BenchRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
 
 export interface BenchRoute {
   /** "METHOD /template/path", exactly as in template.yaml (e.g. "GET /v1/notes/{noteId}"). */
@@ -22,7 +27,17 @@ export interface BenchContext {
   newUser(name?: string, opts?: { admin?: boolean }): Promise<TestUserLike>;
   newTeam(owner: TestUserLike, members?: TestUserLike[]): Promise<{ path: string; id: string }>;
   /** Calls the API over HTTP; JSON bodies are serialised. */
-  http(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer; contentType?: string }): Promise<{ status: number; headers: Headers; body: any }>;
+  http(
+    method: string,
+    path: string,
+    opts?: {
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      raw?: Buffer;
+      contentType?: string;
+    },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   /** How many calls of each route the bench makes, warm-up included: `request(i)` gets i = 0 .. iterations-1. */
   iterations: number;
 }

@@ -71,7 +71,10 @@ export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
     const [name, value] = [i.req.rawHeaders[n], i.req.rawHeaders[n + 1]];
     headers[name] = value;
     // Own keys only: a header named `constructor` or `__proto__` is a header like any other.
-    multiValueHeaders[name] = [...(Object.hasOwn(multiValueHeaders, name) ? multiValueHeaders[name] : []), value];
+    multiValueHeaders[name] = [
+      ...(Object.hasOwn(multiValueHeaders, name) ? multiValueHeaders[name] : []),
+      value,
+    ];
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};

@@ -9,7 +9,10 @@ import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ref('Error') } },
+});
 
 type Described = Partial<Record<ErrorType, string>>;
 const COMMON: Described = {
@@ -19,169 +22,331 @@ const COMMON: Described = {
   unsupported_media_type: 'The request content type is not application/json',
   validation_failed: 'Malformed JSON or invalid/unknown body fields (each named in errors[])',
   internal_error: 'Unexpected server failure',
-  service_unavailable: 'A dependency did not answer in time or throttled: retry after Retry-After seconds (with the same Idempotency-Key)',
+  service_unavailable:
+    'A dependency did not answer in time or throttled: retry after Retry-After seconds (with the same Idempotency-Key)',
 };
-const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } } };
+const retryAfter = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } },
+};
 const errors = (specific: Described, ...common: ErrorType[]) => {
   const described: Described = {
-    ...Object.fromEntries(common.map((t) => [t, COMMON[t]])), ...specific,
-    unauthorized: COMMON.unauthorized, internal_error: COMMON.internal_error, service_unavailable: COMMON.service_unavailable,
+    ...Object.fromEntries(common.map((t) => [t, COMMON[t]])),
+    ...specific,
+    unauthorized: COMMON.unauthorized,
+    internal_error: COMMON.internal_error,
+    service_unavailable: COMMON.service_unavailable,
   };
-  return Object.fromEntries(Object.entries(described).map(([t, d]) => [
-    String(ERRORS[t as ErrorType].status),
-    t === 'service_unavailable' ? { ...errorResponse(d!), headers: retryAfter } : errorResponse(d!),
-  ]));
+  return Object.fromEntries(
+    Object.entries(described).map(([t, d]) => [
+      String(ERRORS[t as ErrorType].status),
+      t === 'service_unavailable' ? { ...errorResponse(d!), headers: retryAfter } : errorResponse(d!),
+    ]),
+  );
 };
 
-const pathParams = (p: z.ZodMiniObject) => Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({ name, in: 'path', required: true, schema: sch }));
-const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
-const idempotencyKey = header('Idempotency-Key', `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a request in flight is 409. Keys are per caller; a failed request releases its key.`);
-const stepUp = header('X-MFA-Verification', 'Step-up: id of an approved, unused verification of the user from the last 5 minutes; consumed by the call');
-const body = (sch: z.ZodMiniType, required = true) => ({ required, content: { 'application/json': { schema: inputSchema(sch) } } });
+const pathParams = (p: z.ZodMiniObject) =>
+  Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: sch,
+  }));
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description,
+});
+const idempotencyKey = header(
+  'Idempotency-Key',
+  `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a request in flight is 409. Keys are per caller; a failed request releases its key.`,
+);
+const stepUp = header(
+  'X-MFA-Verification',
+  'Step-up: id of an approved, unused verification of the user from the last 5 minutes; consumed by the call',
+);
+const body = (sch: z.ZodMiniType, required = true) => ({
+  required,
+  content: { 'application/json': { schema: inputSchema(sch) } },
+});
 const validators = {
   ETag: { description: 'Strong entity tag of the representation', schema: { type: 'string' } },
   'Last-Modified': { description: '`updated` as an HTTP date', schema: { type: 'string' } },
 };
-const replayed = { 'Idempotent-Replayed': { description: '"true" when the response is a replay', schema: { type: 'string' } } };
-const withHeaders = (response: Record<string, unknown>, headers: Record<string, unknown>) => ({ ...response, headers });
+const replayed = {
+  'Idempotent-Replayed': { description: '"true" when the response is a replay', schema: { type: 'string' } },
+};
+const withHeaders = (response: Record<string, unknown>, headers: Record<string, unknown>) => ({
+  ...response,
+  headers,
+});
 
-const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniObject).shape).map(([name, sch]) => ({
-  name, in: 'query', required: false, schema: inputSchema(sch as z.ZodMiniType),
-  ...(z.globalRegistry.get(sch as z.ZodMiniType)?.description ? { description: z.globalRegistry.get(sch as z.ZodMiniType)!.description } : {}),
-}));
+const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniObject).shape).map(
+  ([name, sch]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: inputSchema(sch as z.ZodMiniType),
+    ...(z.globalRegistry.get(sch as z.ZodMiniType)?.description
+      ? { description: z.globalRegistry.get(sch as z.ZodMiniType)!.description }
+      : {}),
+  }),
+);
 
 const transfer = pathParams(s.transferPath);
 const user = pathParams(s.userPath);
 const device = pathParams(s.devicePath);
 const verification = pathParams(s.verificationPath);
-const missingTransfer: Described = { not_found: 'No such transfer of the caller (also for another user\'s transfer)' };
+const missingTransfer: Described = {
+  not_found: "No such transfer of the caller (also for another user's transfer)",
+};
 const notSelf: Described = { forbidden: 'The caller is neither this user nor an admin' };
 
 /** OpenAPI 3.1 document of the Bank API. */
-export const buildBankDocument = () => document({
-  title: 'Bank API (transfers and multi-factor authentication)',
-  version: '1.0.0',
-  description: [
-    'Seed 002 with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
-    'Times are unix seconds. Amounts are integer minor units. Errors: {code, message, description, errors?: [{field, message}]}.',
-    'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
-  ].join('\n'),
-  security: true,
-  paths: {
-    '/api/transfers': {
-      post: {
-        operationId: 'createTransfer', summary: 'Create a transfer', parameters: [idempotencyKey, stepUp], requestBody: body(s.createTransferBody),
-        responses: {
-          201: withHeaders(json(ref('Transfer'), 'The transfer (or the replayed first response)'), { Location: { description: '/api/transfers/{id}', schema: { type: 'string' } }, ...replayed }),
-          ...errors({ step_up_required: 'amount at or above TRANSFER_STEP_UP_AMOUNT without a valid X-MFA-Verification' }, 'bad_request', 'idempotency_error', 'unsupported_media_type', 'validation_failed'),
+export const buildBankDocument = () =>
+  document({
+    title: 'Bank API (transfers and multi-factor authentication)',
+    version: '1.0.0',
+    description: [
+      'Seed 002 with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
+      'Times are unix seconds. Amounts are integer minor units. Errors: {code, message, description, errors?: [{field, message}]}.',
+      'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
+    ].join('\n'),
+    security: true,
+    paths: {
+      '/api/transfers': {
+        post: {
+          operationId: 'createTransfer',
+          summary: 'Create a transfer',
+          parameters: [idempotencyKey, stepUp],
+          requestBody: body(s.createTransferBody),
+          responses: {
+            201: withHeaders(json(ref('Transfer'), 'The transfer (or the replayed first response)'), {
+              Location: { description: '/api/transfers/{id}', schema: { type: 'string' } },
+              ...replayed,
+            }),
+            ...errors(
+              {
+                step_up_required:
+                  'amount at or above TRANSFER_STEP_UP_AMOUNT without a valid X-MFA-Verification',
+              },
+              'bad_request',
+              'idempotency_error',
+              'unsupported_media_type',
+              'validation_failed',
+            ),
+          },
+        },
+        get: {
+          operationId: 'listTransfers',
+          summary: "List the caller's transfers: cursor pages, sort, filters, search",
+          parameters: listParams,
+          responses: {
+            200: withHeaders(json(ref('TransferList'), 'One page'), {
+              Link: {
+                description: 'RFC 8288 relative links rel="next" / rel="prev" (other parameters kept)',
+                schema: { type: 'string' },
+              },
+            }),
+            ...errors({
+              bad_request:
+                "Unknown or invalid parameters, both cursors, or a cursor that is not one of the caller's transfers (each named in errors[])",
+            }),
+          },
         },
       },
-      get: {
-        operationId: 'listTransfers', summary: 'List the caller\'s transfers: cursor pages, sort, filters, search', parameters: listParams,
-        responses: {
-          200: withHeaders(json(ref('TransferList'), 'One page'), { Link: { description: 'RFC 8288 relative links rel="next" / rel="prev" (other parameters kept)', schema: { type: 'string' } } }),
-          ...errors({ bad_request: 'Unknown or invalid parameters, both cursors, or a cursor that is not one of the caller\'s transfers (each named in errors[])' }),
+      '/api/transfers/{transferId}': {
+        get: {
+          operationId: 'getTransfer',
+          summary: 'One transfer',
+          parameters: [
+            ...transfer,
+            header('If-None-Match', 'ETag(s)'),
+            header('If-Modified-Since', 'HTTP date'),
+          ],
+          responses: {
+            200: withHeaders(json(ref('Transfer'), 'The transfer'), validators),
+            304: {
+              description:
+                'Not modified: If-None-Match lists the ETag, or (without it) If-Modified-Since is not older than `updated`',
+              headers: validators,
+            },
+            ...errors(missingTransfer),
+          },
+        },
+        put: {
+          operationId: 'replaceTransfer',
+          summary: 'Replace description and metadata (absent = cleared)',
+          parameters: transfer,
+          requestBody: body(s.replaceTransferBody),
+          responses: {
+            200: withHeaders(json(ref('Transfer'), 'The updated transfer'), validators),
+            ...errors(
+              {
+                ...missingTransfer,
+                conflict: 'The transfer kept changing concurrently',
+                validation_failed:
+                  'Invalid/unknown fields, or amount/currency/destination (not updatable), each named in errors[]',
+              },
+              'unsupported_media_type',
+            ),
+          },
+        },
+        post: {
+          operationId: 'updateTransfer',
+          summary: 'Partial update: metadata keys merge, "" removes a key, null clears',
+          parameters: [...transfer, idempotencyKey],
+          requestBody: body(s.updateTransferBody),
+          responses: {
+            200: withHeaders(json(ref('Transfer'), 'The updated transfer'), { ...validators, ...replayed }),
+            ...errors(
+              {
+                ...missingTransfer,
+                conflict: 'The transfer kept changing concurrently',
+                validation_failed:
+                  'Invalid/unknown fields, amount/currency/destination, or over 50 metadata keys after the merge',
+              },
+              'bad_request',
+              'idempotency_error',
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/users/{userId}/devices': {
+        get: {
+          operationId: 'listDevices',
+          summary: 'Enrolled factors (never their secrets)',
+          parameters: user,
+          responses: {
+            200: json({ type: 'array', items: ref('Device') }, 'Factors, oldest first'),
+            ...errors(notSelf),
+          },
+        },
+      },
+      '/api/users/{userId}/devices/{deviceId}': {
+        delete: {
+          operationId: 'deleteDevice',
+          summary: 'Delete a factor (step-up required)',
+          parameters: [...device, stepUp],
+          responses: {
+            204: { description: 'Deleted; the step-up verification is consumed' },
+            ...errors({
+              ...notSelf,
+              step_up_required: 'No valid X-MFA-Verification',
+              not_found: 'No such factor',
+              conflict: 'A concurrent request used the same verification',
+            }),
+          },
+        },
+      },
+      '/api/users/{userId}/verifications': {
+        post: {
+          operationId: 'startVerification',
+          summary: 'Start verifying a factor; sms/voice/email/push/device get a code',
+          parameters: [...user, idempotencyKey],
+          requestBody: body(s.startVerificationBody),
+          responses: {
+            201: withHeaders(
+              json(ref('Verification'), 'The pending verification (expires in 10 minutes)'),
+              replayed,
+            ),
+            ...errors(
+              {
+                ...notSelf,
+                validation_failed: 'device_id malformed or not a factor of this user',
+                too_many_requests: `More than ${MFA_LIMITS.starts.max} starts of this factor in ${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After)`,
+              },
+              'bad_request',
+              'idempotency_error',
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/users/{userId}/verifications/{verificationId}': {
+        post: {
+          operationId: 'verify',
+          summary: 'Check a code (or a recovery mfa_token)',
+          parameters: [...verification, idempotencyKey],
+          requestBody: body(s.verifyBody),
+          responses: {
+            200: withHeaders(json(ref('Approved'), 'Approved'), replayed),
+            ...errors(
+              {
+                ...notSelf,
+                not_found: 'No such verification of this user',
+                conflict: 'Already approved (an approval cannot be repeated), or a concurrent attempt',
+                gone: 'The verification expired (10 minutes) or its factor was deleted',
+                validation_failed:
+                  'Malformed body, or a wrong/used code or mfa_token: errors[] names it and attempts_left says how many remain',
+                too_many_requests:
+                  `${MAX_ATTEMPTS} failed attempts: the verification is max_attempts_reached (Retry-After: 0, start a new one); ` +
+                  `or the factor had ${MFA_LIMITS.codeFailures.max} failed codes (the user ${MFA_LIMITS.tokenFailures.max} failed mfa_tokens) ` +
+                  'in the last hour: refused whatever the proof, with Retry-After',
+              },
+              'bad_request',
+              'idempotency_error',
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/users/{userId}/mfa_token': {
+        post: {
+          operationId: 'createMfaToken',
+          summary: 'Issue a recovery mfa_token (admin only; shown once)',
+          parameters: [...user, idempotencyKey],
+          requestBody: body(s.mfaTokenBody, false),
+          responses: {
+            201: withHeaders(
+              json(ref('MfaToken'), `The token (default and maximum lifetime ${MFA_TOKEN_MAX_SECONDS} s)`),
+              replayed,
+            ),
+            ...errors(
+              { forbidden: 'The caller is not an admin' },
+              'bad_request',
+              'idempotency_error',
+              'unsupported_media_type',
+              'validation_failed',
+            ),
+          },
         },
       },
     },
-    '/api/transfers/{transferId}': {
-      get: {
-        operationId: 'getTransfer', summary: 'One transfer', parameters: [...transfer, header('If-None-Match', 'ETag(s)'), header('If-Modified-Since', 'HTTP date')],
-        responses: {
-          200: withHeaders(json(ref('Transfer'), 'The transfer'), validators),
-          304: { description: 'Not modified: If-None-Match lists the ETag, or (without it) If-Modified-Since is not older than `updated`', headers: validators },
-          ...errors(missingTransfer),
+    components: {
+      schemas: {
+        Transfer: schema(s.transferSchema),
+        TransferList: {
+          ...schema(s.transferListSchema),
+          properties: {
+            ...(schema(s.transferListSchema).properties as object),
+            data: { type: 'array', items: ref('Transfer') },
+          },
         },
-      },
-      put: {
-        operationId: 'replaceTransfer', summary: 'Replace description and metadata (absent = cleared)', parameters: transfer, requestBody: body(s.replaceTransferBody),
-        responses: {
-          200: withHeaders(json(ref('Transfer'), 'The updated transfer'), validators),
-          ...errors({ ...missingTransfer, conflict: 'The transfer kept changing concurrently', validation_failed: 'Invalid/unknown fields, or amount/currency/destination (not updatable), each named in errors[]' }, 'unsupported_media_type'),
-        },
-      },
-      post: {
-        operationId: 'updateTransfer', summary: 'Partial update: metadata keys merge, "" removes a key, null clears', parameters: [...transfer, idempotencyKey], requestBody: body(s.updateTransferBody),
-        responses: {
-          200: withHeaders(json(ref('Transfer'), 'The updated transfer'), { ...validators, ...replayed }),
-          ...errors({ ...missingTransfer, conflict: 'The transfer kept changing concurrently', validation_failed: 'Invalid/unknown fields, amount/currency/destination, or over 50 metadata keys after the merge' }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
-        },
-      },
-    },
-    '/api/users/{userId}/devices': {
-      get: {
-        operationId: 'listDevices', summary: 'Enrolled factors (never their secrets)', parameters: user,
-        responses: { 200: json({ type: 'array', items: ref('Device') }, 'Factors, oldest first'), ...errors(notSelf) },
-      },
-    },
-    '/api/users/{userId}/devices/{deviceId}': {
-      delete: {
-        operationId: 'deleteDevice', summary: 'Delete a factor (step-up required)', parameters: [...device, stepUp],
-        responses: {
-          204: { description: 'Deleted; the step-up verification is consumed' },
-          ...errors({ ...notSelf, step_up_required: 'No valid X-MFA-Verification', not_found: 'No such factor', conflict: 'A concurrent request used the same verification' }),
+        Device: schema(s.deviceSchema),
+        Verification: schema(s.verificationSchema),
+        Approved: schema(s.approvedSchema),
+        MfaToken: schema(s.mfaTokenSchema),
+        Error: {
+          type: 'object',
+          required: ['code', 'message', 'description'],
+          properties: {
+            code: { type: 'integer', description: 'Numeric error code (lib/http/errors.ts)' },
+            message: { type: 'string' },
+            description: { type: 'string', description: 'The cause' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+            attempts_left: { type: 'integer', description: 'Verification attempts left (verify only)' },
+          },
         },
       },
     },
-    '/api/users/{userId}/verifications': {
-      post: {
-        operationId: 'startVerification', summary: 'Start verifying a factor; sms/voice/email/push/device get a code', parameters: [...user, idempotencyKey], requestBody: body(s.startVerificationBody),
-        responses: {
-          201: withHeaders(json(ref('Verification'), 'The pending verification (expires in 10 minutes)'), replayed),
-          ...errors({
-            ...notSelf, validation_failed: 'device_id malformed or not a factor of this user',
-            too_many_requests: `More than ${MFA_LIMITS.starts.max} starts of this factor in ${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After)`,
-          }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
-        },
-      },
-    },
-    '/api/users/{userId}/verifications/{verificationId}': {
-      post: {
-        operationId: 'verify', summary: 'Check a code (or a recovery mfa_token)', parameters: [...verification, idempotencyKey], requestBody: body(s.verifyBody),
-        responses: {
-          200: withHeaders(json(ref('Approved'), 'Approved'), replayed),
-          ...errors({
-            ...notSelf,
-            not_found: 'No such verification of this user',
-            conflict: 'Already approved (an approval cannot be repeated), or a concurrent attempt',
-            gone: 'The verification expired (10 minutes) or its factor was deleted',
-            validation_failed: 'Malformed body, or a wrong/used code or mfa_token: errors[] names it and attempts_left says how many remain',
-            too_many_requests: `${MAX_ATTEMPTS} failed attempts: the verification is max_attempts_reached (Retry-After: 0, start a new one); `
-              + `or the factor had ${MFA_LIMITS.codeFailures.max} failed codes (the user ${MFA_LIMITS.tokenFailures.max} failed mfa_tokens) `
-              + 'in the last hour: refused whatever the proof, with Retry-After',
-          }, 'bad_request', 'idempotency_error', 'unsupported_media_type'),
-        },
-      },
-    },
-    '/api/users/{userId}/mfa_token': {
-      post: {
-        operationId: 'createMfaToken', summary: 'Issue a recovery mfa_token (admin only; shown once)', parameters: [...user, idempotencyKey], requestBody: body(s.mfaTokenBody, false),
-        responses: {
-          201: withHeaders(json(ref('MfaToken'), `The token (default and maximum lifetime ${MFA_TOKEN_MAX_SECONDS} s)`), replayed),
-          ...errors({ forbidden: 'The caller is not an admin' }, 'bad_request', 'idempotency_error', 'unsupported_media_type', 'validation_failed'),
-        },
-      },
-    },
-  },
-  components: {
-    schemas: {
-      Transfer: schema(s.transferSchema),
-      TransferList: { ...schema(s.transferListSchema), properties: { ...(schema(s.transferListSchema).properties as object), data: { type: 'array', items: ref('Transfer') } } },
-      Device: schema(s.deviceSchema),
-      Verification: schema(s.verificationSchema),
-      Approved: schema(s.approvedSchema),
-      MfaToken: schema(s.mfaTokenSchema),
-      Error: {
-        type: 'object',
-        required: ['code', 'message', 'description'],
-        properties: {
-          code: { type: 'integer', description: 'Numeric error code (lib/http/errors.ts)' },
-          message: { type: 'string' },
-          description: { type: 'string', description: 'The cause' },
-          errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-          attempts_left: { type: 'integer', description: 'Verification attempts left (verify only)' },
-        },
-      },
-    },
-  },
-});
+  });

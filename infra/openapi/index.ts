@@ -3,4 +3,8 @@ import { buildBankDocument } from './bank.ts';
 import { buildNewsDocument } from './news.ts';
 import { buildNotesDocument } from './notes.ts';
 
-export const builders: Record<string, () => unknown> = { notes: buildNotesDocument, news: buildNewsDocument, bank: buildBankDocument };
+export const builders: Record<string, () => unknown> = {
+  notes: buildNotesDocument,
+  news: buildNewsDocument,
+  bank: buildBankDocument,
+};

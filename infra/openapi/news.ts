@@ -7,28 +7,68 @@ import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
 
 const ok = <T extends z.ZodMiniType>(response: T) => z.strictObject({ error: z.literal(false), response });
-const failure = <T extends z.ZodMiniType>(response: T) => z.strictObject({ error: z.literal(true), response });
+const failure = <T extends z.ZodMiniType>(response: T) =>
+  z.strictObject({ error: z.literal(true), response });
 const int = z.number().check(z.int());
 const ids = z.array(int);
-const picture = z.strictObject({ url: z.string().check(z.describe('host and path, no scheme')), type: z.string().check(z.describe('image format: webp, png, jpeg, gif, avif')) });
+const picture = z.strictObject({
+  url: z.string().check(z.describe('host and path, no scheme')),
+  type: z.string().check(z.describe('image format: webp, png, jpeg, gif, avif')),
+});
 const privacy = z.strictObject({
-  lastOnline: int, name: int, surname: int, nickname: int,
-  dateOfBirth: int.check(z.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full')), bio: int, articles: int,
+  lastOnline: int,
+  name: int,
+  surname: int,
+  nickname: int,
+  dateOfBirth: int.check(z.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full')),
+  bio: int,
+  articles: int,
 });
 
 const newsPage = z.strictObject({ articles: ids, articlesCount: int, page: int, pages: int, perPage: int });
-const article = z.strictObject({ id: int, authors: ids, editors: ids, created: int, updated: int, body: z.string(), excerpt: z.optional(z.string()).check(z.describe('only with excerpt=true')), tags: ids });
-const articleSummary = z.strictObject({ id: int, author: int, created: int, updated: int, excerpt: z.string(), tags: ids });
+const article = z.strictObject({
+  id: int,
+  authors: ids,
+  editors: ids,
+  created: int,
+  updated: int,
+  body: z.string(),
+  excerpt: z.optional(z.string()).check(z.describe('only with excerpt=true')),
+  tags: ids,
+});
+const articleSummary = z.strictObject({
+  id: int,
+  author: int,
+  created: int,
+  updated: int,
+  excerpt: z.string(),
+  tags: ids,
+});
 const userFields = {
-  id: int, created: int, updated: int,
-  lastOnline: z.nullable(int), name: z.nullable(z.string()), surname: z.nullable(z.string()), nickname: z.nullable(z.string()),
-  dateOfBirth: z.nullable(int), bio: z.nullable(z.string()), roles: ids,
+  id: int,
+  created: int,
+  updated: int,
+  lastOnline: z.nullable(int),
+  name: z.nullable(z.string()),
+  surname: z.nullable(z.string()),
+  nickname: z.nullable(z.string()),
+  dateOfBirth: z.nullable(int),
+  bio: z.nullable(z.string()),
+  roles: ids,
 };
-const tail = { hasAvatar: z.boolean(), avatar: z.nullable(z.strictObject({ 100: picture, orig: picture })), privacy };
+const tail = {
+  hasAvatar: z.boolean(),
+  avatar: z.nullable(z.strictObject({ 100: picture, orig: picture })),
+  privacy,
+};
 const user = z.strictObject({
   ...userFields,
-  articles: z.nullable(ids).check(z.describe('null at privacy.articles 0')), articlesCount: int.check(z.describe('-1 at privacy.articles 0')),
-  page: int, pages: int.check(z.describe('1 at privacy.articles 0')), perPage: int.check(z.describe(`always ${USER_ARTICLES_PER_PAGE}`)), ...tail,
+  articles: z.nullable(ids).check(z.describe('null at privacy.articles 0')),
+  articlesCount: int.check(z.describe('-1 at privacy.articles 0')),
+  page: int,
+  pages: int.check(z.describe('1 at privacy.articles 0')),
+  perPage: int.check(z.describe(`always ${USER_ARTICLES_PER_PAGE}`)),
+  ...tail,
 });
 const userSummary = z.strictObject({ ...userFields, articlesCount: int, ...tail });
 const tag = z.strictObject({ name: z.string(), description: z.string() });
@@ -49,13 +89,27 @@ const { 400: badRequest, 404: notFound, ...always } = errors;
 /** OpenAPI parameters from a zod object schema (every member a string in the URL). */
 const params = (where: 'path' | 'query', s: z.ZodMiniObject) => {
   const js = inputSchema(s) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
-  return Object.entries(js.properties).map(([name, schema]) => ({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema }));
+  return Object.entries(js.properties).map(([name, schema]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (js.required ?? []).includes(name),
+    schema,
+  }));
 };
 
-const get = (summary: string, description: string, body: z.ZodMiniType, opts: { path?: z.ZodMiniObject; query?: z.ZodMiniObject; notFound?: boolean; badRequest?: boolean } = {}) => ({
+const get = (
+  summary: string,
+  description: string,
+  body: z.ZodMiniType,
+  opts: { path?: z.ZodMiniObject; query?: z.ZodMiniObject; notFound?: boolean; badRequest?: boolean } = {},
+) => ({
   get: {
-    summary, description,
-    parameters: [...(opts.path ? params('path', opts.path) : []), ...(opts.query ? params('query', opts.query) : [])],
+    summary,
+    description,
+    parameters: [
+      ...(opts.path ? params('path', opts.path) : []),
+      ...(opts.query ? params('query', opts.query) : []),
+    ],
     responses: {
       200: json(ok(body)),
       ...(opts.badRequest === false ? {} : { 400: badRequest }),
@@ -65,42 +119,97 @@ const get = (summary: string, description: string, body: z.ZodMiniType, opts: { 
   },
 });
 
-export const buildNewsDocument = () => document({
-  title: 'News API',
-  version: '0.0.3~alpha',
-  description: [
-    'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token (seed 001).',
-    'Every body is {"error": bool, "response": ...}. Timestamps are Unix seconds, ids integers.',
-    `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. Unknown query parameters are ignored.`,
-    'An unknown id or route is 404 {"error":true,"response":"notFound"}. See docs/news.md.',
-  ].join(' '),
-  paths: {
-    '/api/internal/v1/csrf': {
-      get: {
-        summary: 'Internal anti-forgery token',
-        description: `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The token is <nonce>.<expiry>.<hmac>, URL-safe, valid ${CSRF_TOKEN_LIFETIME} s.`,
-        parameters: ['Origin', 'Host', 'Key'].map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
-        responses: { 200: json(ok(z.string())), 404: notFound, ...always },
+export const buildNewsDocument = () =>
+  document({
+    title: 'News API',
+    version: '0.0.3~alpha',
+    description: [
+      'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token (seed 001).',
+      'Every body is {"error": bool, "response": ...}. Timestamps are Unix seconds, ids integers.',
+      `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. Unknown query parameters are ignored.`,
+      'An unknown id or route is 404 {"error":true,"response":"notFound"}. See docs/news.md.',
+    ].join(' '),
+    paths: {
+      '/api/internal/v1/csrf': {
+        get: {
+          summary: 'Internal anti-forgery token',
+          description: `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The token is <nonce>.<expiry>.<hmac>, URL-safe, valid ${CSRF_TOKEN_LIFETIME} s.`,
+          parameters: ['Origin', 'Host', 'Key'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          responses: { 200: json(ok(z.string())), 404: notFound, ...always },
+        },
       },
-    },
-    '/api/v1/news': get('A page of article ids', 'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the end has no articles and the real articlesCount and pages.', newsPage, { query: newsQuery }),
-    '/api/v1/news/latest': get('The newest article ids', 'Up to count ids (default 5), newest first.', ids, { query: latestQuery }),
-    '/api/v1/news/{id}': get('An article', 'excerpt (default false) only with excerpt=true: the stored excerpt, else the plain text of the first paragraph (<= 300 characters).', article, { path: idPath, query: articleQuery, notFound: true }),
-    '/api/v1/news/{id}/summary': get('An article summary', 'author is the first of authors; excerpt always present.', articleSummary, { path: idPath, notFound: true }),
-    '/api/v1/users/{id}': get('A user', `Privacy applied per field; page defaults to 1; articles: the user's authored articles, newest first, ${USER_ARTICLES_PER_PAGE} per page.`, user, { path: idPath, query: pageQuery, notFound: true }),
-    '/api/v1/users/{id}/summary': get('A user summary', 'The user without articles, page, pages, perPage.', userSummary, { path: idPath, notFound: true }),
-    '/api/v1/tags/{id}': get('A tag', '', tag, { path: idPath, notFound: true }),
-    '/api/v1/tags/{id}/summary': get('A tag summary', 'articlesCount: the number of articles carrying the tag.', tagSummary, { path: idPath, notFound: true }),
-    '/api/v1/status/web-api': {
-      get: {
-        summary: 'Service status',
-        description: 'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX responses (News API, all containers, flushed at most every 10 s per container). 503 with the offline body when the data is unreachable or no function can run.',
-        responses: {
-          200: json(ok(status)),
-          ...always,
-          503: { ...json(failure(z.strictObject({ vg: z.literal(false), uptime: z.literal(-1), errorsCount: z.literal(-1), requestsServed: z.literal(-1) })), 'offline'), headers: { 'Retry-After': { schema: { type: 'string' } } } },
+      '/api/v1/news': get(
+        'A page of article ids',
+        'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the end has no articles and the real articlesCount and pages.',
+        newsPage,
+        { query: newsQuery },
+      ),
+      '/api/v1/news/latest': get(
+        'The newest article ids',
+        'Up to count ids (default 5), newest first.',
+        ids,
+        { query: latestQuery },
+      ),
+      '/api/v1/news/{id}': get(
+        'An article',
+        'excerpt (default false) only with excerpt=true: the stored excerpt, else the plain text of the first paragraph (<= 300 characters).',
+        article,
+        { path: idPath, query: articleQuery, notFound: true },
+      ),
+      '/api/v1/news/{id}/summary': get(
+        'An article summary',
+        'author is the first of authors; excerpt always present.',
+        articleSummary,
+        { path: idPath, notFound: true },
+      ),
+      '/api/v1/users/{id}': get(
+        'A user',
+        `Privacy applied per field; page defaults to 1; articles: the user's authored articles, newest first, ${USER_ARTICLES_PER_PAGE} per page.`,
+        user,
+        { path: idPath, query: pageQuery, notFound: true },
+      ),
+      '/api/v1/users/{id}/summary': get(
+        'A user summary',
+        'The user without articles, page, pages, perPage.',
+        userSummary,
+        { path: idPath, notFound: true },
+      ),
+      '/api/v1/tags/{id}': get('A tag', '', tag, { path: idPath, notFound: true }),
+      '/api/v1/tags/{id}/summary': get(
+        'A tag summary',
+        'articlesCount: the number of articles carrying the tag.',
+        tagSummary,
+        { path: idPath, notFound: true },
+      ),
+      '/api/v1/status/web-api': {
+        get: {
+          summary: 'Service status',
+          description:
+            'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX responses (News API, all containers, flushed at most every 10 s per container). 503 with the offline body when the data is unreachable or no function can run.',
+          responses: {
+            200: json(ok(status)),
+            ...always,
+            503: {
+              ...json(
+                failure(
+                  z.strictObject({
+                    vg: z.literal(false),
+                    uptime: z.literal(-1),
+                    errorsCount: z.literal(-1),
+                    requestsServed: z.literal(-1),
+                  }),
+                ),
+                'offline',
+              ),
+              headers: { 'Retry-After': { schema: { type: 'string' } } },
+            },
+          },
         },
       },
     },
-  },
-});
+  });

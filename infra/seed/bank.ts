@@ -6,13 +6,36 @@ import type { SeedContext } from './context.ts';
 export async function seedBank(ctx: SeedContext): Promise<string[]> {
   const [mfa, transfers] = [bankMfa(), bankTransfers()];
   const samples: NewTransfer[] = [
-    { amount: 125_00, currency: 'eur', destination: 'DE89 3704 0044 0532 0130 00', description: 'Rent March', metadata: { category: 'home' } },
-    { amount: 42_50, currency: 'usd', destination: 'acct_groceries', description: 'Groceries', metadata: { category: 'food' } },
+    {
+      amount: 125_00,
+      currency: 'eur',
+      destination: 'DE89 3704 0044 0532 0130 00',
+      description: 'Rent March',
+      metadata: { category: 'home' },
+    },
+    {
+      amount: 42_50,
+      currency: 'usd',
+      destination: 'acct_groceries',
+      description: 'Groceries',
+      metadata: { category: 'food' },
+    },
     { amount: 9_900, currency: 'jpy', destination: 'acct_tokyo_cafe', description: null, metadata: {} },
-    { amount: 3_000_00, currency: 'gbp', destination: 'GB29 NWBK 6016 1331 9268 19', description: 'Savings', metadata: { goal: 'holiday' } },
+    {
+      amount: 3_000_00,
+      currency: 'gbp',
+      destination: 'GB29 NWBK 6016 1331 9268 19',
+      description: 'Savings',
+      metadata: { goal: 'holiday' },
+    },
   ];
   for (const t of samples) await transfers.create(ctx.demo.id, t, {});
-  const otp = await mfa.enroll({ userId: ctx.demo.id, kind: 'otp', name: 'Authenticator app', account: 'demo@example.org' });
+  const otp = await mfa.enroll({
+    userId: ctx.demo.id,
+    kind: 'otp',
+    name: 'Authenticator app',
+    account: 'demo@example.org',
+  });
   return [
     `Bank: ${samples.length} transfers for Demo User; OTP factor ${otp.device.id}`,
     `Bank: OTP secret ${otp.secret} (add it to an authenticator app: ${otp.otpauth_uri})`,

@@ -14,10 +14,12 @@ export const DEVICE_ID = /^dev_[0-9a-z]{20}$/;
 export const VERIFICATION_ID = /^ver_[0-9a-z]{20}$/;
 
 /** The smallest transfer id of a second: every transfer created in that second sorts at or after it. */
-export const transferIdFloor = (createdSeconds: number) => `tr_${Math.max(0, createdSeconds).toString(36).padStart(TIME_WIDTH, '0')}`;
+export const transferIdFloor = (createdSeconds: number) =>
+  `tr_${Math.max(0, createdSeconds).toString(36).padStart(TIME_WIDTH, '0')}`;
 /** Sorts after every transfer id created in that second. */
 export const transferIdCeiling = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}~`;
 
 export const newTransferId = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}${random(16)}`;
-export const newDeviceId = (createdMs: number) => `dev_${createdMs.toString(36).padStart(9, '0')}${random(11)}`;
+export const newDeviceId = (createdMs: number) =>
+  `dev_${createdMs.toString(36).padStart(9, '0')}${random(11)}`;
 export const newVerificationId = () => `ver_${random(20)}`;

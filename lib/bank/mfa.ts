@@ -27,7 +27,11 @@ import type { CodeMessage, CodeSender, FactorStore } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 
-export type SecurityEvent = 'verification_failed' | 'factor_deleted' | 'mfa_token_issued' | 'mfa_limit_reached';
+export type SecurityEvent =
+  | 'verification_failed'
+  | 'factor_deleted'
+  | 'mfa_token_issued'
+  | 'mfa_limit_reached';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
@@ -87,7 +91,11 @@ async function limited(log: SecurityLog, write: () => Promise<void>): Promise<vo
     if (err instanceof MfaLimitReached) {
       const { max, windowSeconds } = MFA_LIMITS[err.slot.name];
       log('mfa_limit_reached', err.slot.userId, {
-        limit: err.slot.name, subject: err.slot.subject, max, windowSeconds, retryAfterSeconds: err.retryAfterSeconds,
+        limit: err.slot.name,
+        subject: err.slot.subject,
+        max,
+        windowSeconds,
+        retryAfterSeconds: err.retryAfterSeconds,
       });
     }
     throw err;
@@ -197,14 +205,22 @@ export class MfaService {
     if (device.kind !== 'otp') {
       const code = newCode();
       verification.codeHash = hashCode(await this.secretKey(), verification.id, code);
-      message = { device, verificationId: verification.id, code, sent: now, expires_at: verification.expires_at };
+      message = {
+        device,
+        verificationId: verification.id,
+        code,
+        sent: now,
+        expires_at: verification.expires_at,
+      };
       const entry = sender.stored(message);
       // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
       if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
     }
     const result = presentVerification(verification);
     const start = limitSlot('starts', userId, deviceId, now);
-    await limited(log, () => this.store.createVerification(verification, { outbox, completion: complete?.(result), start }));
+    await limited(log, () =>
+      this.store.createVerification(verification, { outbox, completion: complete?.(result), start }),
+    );
     // Delivered once stored: a refused start sends nothing.
     if (message) await sender.deliver(message);
     return result;
@@ -229,9 +245,10 @@ export class MfaService {
 
     const field = proof.code === undefined ? 'mfa_token' : 'code';
     // Counted as a failure before the proof is checked; given back by the approval if it is right.
-    const attempt = field === 'code'
-      ? limitSlot('codeFailures', userId, v.deviceId, now)
-      : limitSlot('tokenFailures', userId, 'USER', now);
+    const attempt =
+      field === 'code'
+        ? limitSlot('codeFailures', userId, v.deviceId, now)
+        : limitSlot('tokenFailures', userId, 'USER', now);
     await limited(log, () => this.store.takeLimitSlot(attempt, now));
     let step: number | undefined;
     let valid: boolean;
@@ -285,7 +302,10 @@ export class MfaService {
   /** Codes sent through the outbox sender that have not expired (admin CLI). */
   async outbox(userId: string) {
     const key = await this.secretKey();
-    return (await this.store.listOutbox(userId, this.now())).map((e) => ({ ...e, code: decryptSecret(e.code, key) }));
+    return (await this.store.listOutbox(userId, this.now())).map((e) => ({
+      ...e,
+      code: decryptSecret(e.code, key),
+    }));
   }
 
   private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {

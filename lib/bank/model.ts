@@ -11,7 +11,10 @@ export interface Transfer {
 }
 
 /** A stored transfer: the wire shape plus its owner and a version for conditional updates. */
-export interface TransferRecord extends Transfer { userId: string; version: number }
+export interface TransferRecord extends Transfer {
+  userId: string;
+  version: number;
+}
 
 export const FACTOR_KINDS = ['sms', 'voice', 'otp', 'push', 'email', 'device'] as const;
 export type FactorKind = (typeof FACTOR_KINDS)[number];
@@ -52,10 +55,25 @@ export interface Verification {
   consumedAt: number | null;
 }
 
-export interface MfaTokenRecord { tokenHash: string; userId: string; reusable: boolean; expires_at: number; created: number }
+export interface MfaTokenRecord {
+  tokenHash: string;
+  userId: string;
+  reusable: boolean;
+  expires_at: number;
+  created: number;
+}
 
 /** A code delivered through the outbox sender (the local stand-in for phones and mailboxes); stored sealed. */
-export interface OutboxEntry { userId: string; verificationId: string; deviceId: string; channel: FactorKind; to: string | null; code: string; sent: number; expires_at: number }
+export interface OutboxEntry {
+  userId: string;
+  verificationId: string;
+  deviceId: string;
+  channel: FactorKind;
+  to: string | null;
+  code: string;
+  sent: number;
+  expires_at: number;
+}
 
 export const MAX_ATTEMPTS = 5;
 export const VERIFICATION_TTL_SECONDS = 600;

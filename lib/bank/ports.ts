@@ -4,12 +4,29 @@
 // domain error: Conflict with the reason below, StepUpRequired, KeyInUse or NotFound.
 import type { Completion } from '../domain/idempotency.ts';
 import type { LimitSlot } from './limits.ts';
-import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification, VerificationStatus } from './model.ts';
+import type {
+  Device,
+  MfaTokenRecord,
+  OutboxEntry,
+  TransferRecord,
+  Verification,
+  VerificationStatus,
+} from './model.ts';
 
 /** Consume an approved, unused verification of `userId` approved at or after `approvedSince`. */
-export interface StepUp { userId: string; verificationId: string; approvedSince: number; now: number }
+export interface StepUp {
+  userId: string;
+  verificationId: string;
+  approvedSince: number;
+  now: number;
+}
 
-export type { Completion, IdempotencyRecord, IdempotencyStore, StoredResponse } from '../domain/idempotency.ts';
+export type {
+  Completion,
+  IdempotencyRecord,
+  IdempotencyStore,
+  StoredResponse,
+} from '../domain/idempotency.ts';
 
 /**
  * Reasons of a Conflict thrown by a store: `version` (the transfer changed since read), `replay`
@@ -37,7 +54,11 @@ export interface ListQuery {
 }
 
 /** `resumeFrom`: the read bound was hit; the listing continues after (before) this transfer id. */
-export interface ListPage { data: TransferRecord[]; hasMore: boolean; resumeFrom?: string }
+export interface ListPage {
+  data: TransferRecord[];
+  hasMore: boolean;
+  resumeFrom?: string;
+}
 
 export interface Approval {
   now: number;
@@ -69,12 +90,18 @@ export interface FactorStore {
   deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void>;
 
   /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
-  createVerification(verification: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void>;
+  createVerification(
+    verification: Verification,
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+  ): Promise<void>;
   /** Counts one event of a limit (lib/bank/limits.ts); LimitReached, nothing counted, past it. */
   takeLimitSlot(slot: LimitSlot, now: number): Promise<void>;
   /** The verification and, when asked, an mfa_token, in one read. */
-  getVerification(userId: string, verificationId: string, tokenHash?: string):
-    Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
+  getVerification(
+    userId: string,
+    verificationId: string,
+    tokenHash?: string,
+  ): Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
   /** Records a failed attempt if the verification is still as read; Conflict('state') otherwise. */
   recordFailure(verification: Verification, attempts: number, status: VerificationStatus): Promise<void>;
   /** Conflict('state' | 'replay' | 'token'), or NotFound when the factor was deleted. */
@@ -85,7 +112,13 @@ export interface FactorStore {
   listOutbox(userId: string, now: number): Promise<OutboxEntry[]>;
 }
 
-export interface CodeMessage { device: Device; verificationId: string; code: string; sent: number; expires_at: number }
+export interface CodeMessage {
+  device: Device;
+  verificationId: string;
+  code: string;
+  sent: number;
+  expires_at: number;
+}
 
 export interface CodeSender {
   /** The outbox entry to store with the verification (in its transaction), or undefined if delivered. */
@@ -95,4 +128,6 @@ export interface CodeSender {
 }
 
 /** Who is an admin (the identity directory answers). */
-export interface Admins { isAdmin(userId: string): Promise<boolean> }
+export interface Admins {
+  isAdmin(userId: string): Promise<boolean>;
+}

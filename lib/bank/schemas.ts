@@ -9,7 +9,10 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 // Three ASCII letters first: upper-casing folds some other letters to ASCII ("uſd" → "USD").
 const currency = z.pipe(
   z.string().check(
-    z.regex(/^[A-Za-z]{3}$/, { error: 'Must be three ASCII letters (an ISO 4217 currency code)', abort: true }),
+    z.regex(/^[A-Za-z]{3}$/, {
+      error: 'Must be three ASCII letters (an ISO 4217 currency code)',
+      abort: true,
+    }),
     z.refine((c) => CURRENCIES.has(c.toUpperCase()), 'Must be an ISO 4217 currency code'),
   ),
   z.transform((c: string) => c.toLowerCase()),
@@ -18,66 +21,108 @@ const destination = z.string().check(z.minLength(1), z.maxLength(255));
 const description = z.nullable(z.string().check(z.maxLength(1000)));
 // `__proto__` cannot be a key of a stored map (JavaScript objects and the DynamoDB marshaller drop it).
 const metadataKey = z.string().check(
-  z.minLength(1), z.maxLength(40), z.regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'),
+  z.minLength(1),
+  z.maxLength(40),
+  z.regex(/^[^[\]]*$/, 'Keys must not contain [ or ]'),
   z.refine((key) => key !== '__proto__', 'The key __proto__ is reserved'),
 );
-const metadata = z.record(metadataKey, z.string().check(z.maxLength(500)))
+const metadata = z
+  .record(metadataKey, z.string().check(z.maxLength(500)))
   .check(z.refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `At most ${MAX_METADATA_KEYS} keys`));
-const immutable = (name: string) => z.optional(z.never({ error: `${name} cannot be changed after the transfer is created` }));
+const immutable = (name: string) =>
+  z.optional(z.never({ error: `${name} cannot be changed after the transfer is created` }));
 
 export const createTransferBody = z.strictObject({
-  amount: z.number().check(z.int(), z.gte(1), z.lte(MAX_AMOUNT),
-    z.describe('Minor units (cents); whole units for zero-decimal currencies')),
+  amount: z
+    .number()
+    .check(
+      z.int(),
+      z.gte(1),
+      z.lte(MAX_AMOUNT),
+      z.describe('Minor units (cents); whole units for zero-decimal currencies'),
+    ),
   currency: currency.check(z.describe('ISO 4217 code, any case; returned lower-case')),
   destination,
   description: z.optional(description),
-  metadata: z.optional(metadata).check(z.describe(
-    `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; ` +
-      'empty values are dropped',
-  )),
+  metadata: z
+    .optional(metadata)
+    .check(
+      z.describe(
+        `At most ${MAX_METADATA_KEYS} keys (<= 40 characters, no [ or ]), string values <= 500 characters; ` +
+          'empty values are dropped',
+      ),
+    ),
 });
 
 /** PUT: replaces description and metadata; an absent one is cleared. */
 export const replaceTransferBody = z.strictObject({
   description: z.optional(description),
   metadata: z.optional(metadata),
-  amount: immutable('amount'), currency: immutable('currency'), destination: immutable('destination'),
+  amount: immutable('amount'),
+  currency: immutable('currency'),
+  destination: immutable('destination'),
 });
 
 /** POST: partial update; metadata keys merge, a key set to "" is removed, metadata null clears all. */
 export const updateTransferBody = z.strictObject({
   description: z.optional(description),
   metadata: z.optional(z.nullable(metadata)),
-  amount: immutable('amount'), currency: immutable('currency'), destination: immutable('destination'),
+  amount: immutable('amount'),
+  currency: immutable('currency'),
+  destination: immutable('destination'),
 });
 
-const integer = (min: number, max: number) => z.pipe(
-  z.pipe(z.string().check(z.regex(/^\d{1,12}$/, 'Must be a non-negative integer')), z.transform(Number)),
-  z.number().check(z.int(), z.gte(min), z.lte(max)),
-);
+const integer = (min: number, max: number) =>
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d{1,12}$/, 'Must be a non-negative integer')), z.transform(Number)),
+    z.number().check(z.int(), z.gte(min), z.lte(max)),
+  );
 const transferCursor = z.string().check(z.regex(TRANSFER_ID, 'Must be a transfer id'));
 const seconds = integer(0, MAX_TRANSFER_SECONDS);
 const amount = integer(0, MAX_AMOUNT);
 
-export const listTransfersQuery = z.strictObject({
-  limit: z.optional(integer(1, 100)).check(z.describe('1..100, default 10')),
-  starting_after: z.optional(transferCursor).check(z.describe('A transfer id: the page after it')),
-  ending_before: z.optional(transferCursor).check(z.describe('A transfer id: the page before it')),
-  sort: z.optional(z.enum(['created', '-created', 'amount', '-amount']))
-    .check(z.describe('Default -created; ties are broken by id')),
-  currency: z.optional(currency),
-  destination: z.optional(destination).check(z.describe('Exact destination')),
-  'created[gte]': z.optional(seconds), 'created[gt]': z.optional(seconds),
-  'created[lte]': z.optional(seconds), 'created[lt]': z.optional(seconds),
-  'amount[gte]': z.optional(amount), 'amount[gt]': z.optional(amount),
-  'amount[lte]': z.optional(amount), 'amount[lt]': z.optional(amount),
-  q: z.optional(z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^\P{Cc}*$/u, 'Must not contain control characters')))
-    .check(z.describe('Case-insensitive substring of description, destination or a metadata value')),
-}).check(z.superRefine((v, ctx) => {
-  if (v.starting_after && v.ending_before) {
-    for (const field of ['starting_after', 'ending_before']) ctx.addIssue({ code: 'custom', path: [field], message: 'starting_after and ending_before are mutually exclusive' });
-  }
-}));
+export const listTransfersQuery = z
+  .strictObject({
+    limit: z.optional(integer(1, 100)).check(z.describe('1..100, default 10')),
+    starting_after: z.optional(transferCursor).check(z.describe('A transfer id: the page after it')),
+    ending_before: z.optional(transferCursor).check(z.describe('A transfer id: the page before it')),
+    sort: z
+      .optional(z.enum(['created', '-created', 'amount', '-amount']))
+      .check(z.describe('Default -created; ties are broken by id')),
+    currency: z.optional(currency),
+    destination: z.optional(destination).check(z.describe('Exact destination')),
+    'created[gte]': z.optional(seconds),
+    'created[gt]': z.optional(seconds),
+    'created[lte]': z.optional(seconds),
+    'created[lt]': z.optional(seconds),
+    'amount[gte]': z.optional(amount),
+    'amount[gt]': z.optional(amount),
+    'amount[lte]': z.optional(amount),
+    'amount[lt]': z.optional(amount),
+    q: z
+      .optional(
+        z
+          .string()
+          .check(
+            z.minLength(1),
+            z.maxLength(100),
+            z.regex(/^\P{Cc}*$/u, 'Must not contain control characters'),
+          ),
+      )
+      .check(z.describe('Case-insensitive substring of description, destination or a metadata value')),
+  })
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.starting_after && v.ending_before) {
+        for (const field of ['starting_after', 'ending_before'])
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: 'starting_after and ending_before are mutually exclusive',
+          });
+      }
+    }),
+  );
 export type ListTransfersQuery = z.output<typeof listTransfersQuery>;
 
 export const transferPath = z.object({ transferId: z.string() });
@@ -85,23 +130,33 @@ export const userPath = z.object({ userId: z.string() });
 export const devicePath = z.object({ userId: z.string(), deviceId: z.string() });
 export const verificationPath = z.object({ userId: z.string(), verificationId: z.string() });
 
-export const startVerificationBody = z.strictObject({ device_id: z.string().check(z.regex(DEVICE_ID, 'Must be a device id')) });
+export const startVerificationBody = z.strictObject({
+  device_id: z.string().check(z.regex(DEVICE_ID, 'Must be a device id')),
+});
 
-export const verifyBody = z.strictObject({
-  code: z.optional(z.string().check(z.regex(/^\d{6}$/, 'Must be 6 digits'))),
-  mfa_token: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-}).check(z.superRefine((v, ctx) => {
-  if ((v.code === undefined) === (v.mfa_token === undefined)) {
-    for (const field of ['code', 'mfa_token']) ctx.addIssue({ code: 'custom', path: [field], message: 'Send exactly one of code and mfa_token' });
-  }
-}));
+export const verifyBody = z
+  .strictObject({
+    code: z.optional(z.string().check(z.regex(/^\d{6}$/, 'Must be 6 digits'))),
+    mfa_token: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  })
+  .check(
+    z.superRefine((v, ctx) => {
+      if ((v.code === undefined) === (v.mfa_token === undefined)) {
+        for (const field of ['code', 'mfa_token'])
+          ctx.addIssue({ code: 'custom', path: [field], message: 'Send exactly one of code and mfa_token' });
+      }
+    }),
+  );
 
 /** Optional: no body means the defaults. */
-export const mfaTokenBody = z.optional(z.strictObject({
-  expires_in: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MFA_TOKEN_MAX_SECONDS)))
-    .check(z.describe(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`)),
-  reusable: z.optional(z.boolean()).check(z.describe('Default false: the token works once')),
-}));
+export const mfaTokenBody = z.optional(
+  z.strictObject({
+    expires_in: z
+      .optional(z.number().check(z.int(), z.gte(1), z.lte(MFA_TOKEN_MAX_SECONDS)))
+      .check(z.describe(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`)),
+    reusable: z.optional(z.boolean()).check(z.describe('Default false: the token works once')),
+  }),
+);
 
 // ---- responses ------------------------------------------------------------------------------
 export const transferSchema = z.object({
@@ -115,7 +170,11 @@ export const transferSchema = z.object({
   updated: z.number().check(z.int(), z.describe('Unix seconds')),
 });
 
-export const transferListSchema = z.object({ object: z.literal('list'), data: z.array(transferSchema), has_more: z.boolean() });
+export const transferListSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(transferSchema),
+  has_more: z.boolean(),
+});
 
 export const deviceSchema = z.object({
   id: z.string().check(z.regex(DEVICE_ID)),
@@ -135,4 +194,8 @@ export const verificationSchema = z.object({
 
 export const approvedSchema = z.object({ id: z.string(), status: z.literal('approved') });
 
-export const mfaTokenSchema = z.object({ mfa_token: z.string(), expires_at: z.number().check(z.int()), reusable: z.boolean() });
+export const mfaTokenSchema = z.object({
+  mfa_token: z.string(),
+  expires_at: z.number().check(z.int()),
+  reusable: z.boolean(),
+});

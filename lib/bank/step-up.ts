@@ -6,9 +6,16 @@ import { STEP_UP_WINDOW_SECONDS } from './model.ts';
 import type { Completion, StepUp } from './ports.ts';
 
 export const stepUpRequired = (why: string) =>
-  new StepUpRequired(`${why}: send X-MFA-Verification with an approved, unused verification from the last 5 minutes`);
+  new StepUpRequired(
+    `${why}: send X-MFA-Verification with an approved, unused verification from the last 5 minutes`,
+  );
 
-export function stepUpFor(userId: string, verificationId: string | undefined, now: number, why: string): StepUp {
+export function stepUpFor(
+  userId: string,
+  verificationId: string | undefined,
+  now: number,
+  why: string,
+): StepUp {
   if (!verificationId || !VERIFICATION_ID.test(verificationId)) throw stepUpRequired(why);
   return { userId, verificationId, approvedSince: now - STEP_UP_WINDOW_SECONDS, now };
 }

@@ -5,7 +5,10 @@ import { generate, generateSecret, generateURI, stringToBytes, verify } from 'ot
 
 export const TOTP_PERIOD = 30;
 
-export interface TotpOptions { digits?: 6 | 8; algorithm?: 'sha1' | 'sha256' | 'sha512' }
+export interface TotpOptions {
+  digits?: 6 | 8;
+  algorithm?: 'sha1' | 'sha256' | 'sha512';
+}
 
 /** A secret is base32 (as authenticator apps take it) or raw bytes (as the RFC's vectors give it). */
 export type TotpSecret = string | { ascii: string };
@@ -14,19 +17,43 @@ const secretOf = (s: TotpSecret) => (typeof s === 'string' ? s : stringToBytes(s
 export const newTotpSecret = () => generateSecret({ length: 20 });
 
 export const totpUri = (secret: string, account: string) =>
-  generateURI({ issuer: 'tri-api bank', label: account, secret, algorithm: 'sha1', digits: 6, period: TOTP_PERIOD });
+  generateURI({
+    issuer: 'tri-api bank',
+    label: account,
+    secret,
+    algorithm: 'sha1',
+    digits: 6,
+    period: TOTP_PERIOD,
+  });
 
 export const totpCode = (secret: TotpSecret, epochSeconds: number, opts: TotpOptions = {}) =>
-  generate({ secret: secretOf(secret), epoch: epochSeconds, period: TOTP_PERIOD, digits: opts.digits ?? 6, algorithm: opts.algorithm ?? 'sha1' });
+  generate({
+    secret: secretOf(secret),
+    epoch: epochSeconds,
+    period: TOTP_PERIOD,
+    digits: opts.digits ?? 6,
+    algorithm: opts.algorithm ?? 'sha1',
+  });
 
 /**
  * The time step the code belongs to, or undefined when it is wrong, out of the window or not after
  * `afterStep`.
  */
-export async function verifyTotp(secret: TotpSecret, code: string, epochSeconds: number, opts: TotpOptions & { afterStep?: number } = {}): Promise<number | undefined> {
+export async function verifyTotp(
+  secret: TotpSecret,
+  code: string,
+  epochSeconds: number,
+  opts: TotpOptions & { afterStep?: number } = {},
+): Promise<number | undefined> {
   const result = await verify({
-    secret: secretOf(secret), token: code, epoch: epochSeconds, period: TOTP_PERIOD, epochTolerance: TOTP_PERIOD,
-    digits: opts.digits ?? 6, algorithm: opts.algorithm ?? 'sha1', afterTimeStep: opts.afterStep,
+    secret: secretOf(secret),
+    token: code,
+    epoch: epochSeconds,
+    period: TOTP_PERIOD,
+    epochTolerance: TOTP_PERIOD,
+    digits: opts.digits ?? 6,
+    algorithm: opts.algorithm ?? 'sha1',
+    afterTimeStep: opts.afterStep,
   });
   return result.valid && 'timeStep' in result ? result.timeStep : undefined;
 }

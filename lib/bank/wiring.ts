@@ -17,12 +17,14 @@ import { MfaService } from './mfa.ts';
 import type { CodeSender } from './ports.ts';
 import { TransferService } from './transfers.ts';
 
-export const transfers = /* @__PURE__ */ once(() => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock));
+export const transfers = /* @__PURE__ */ once(
+  () => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock),
+);
 
 /** Factors, verifications and mfa_tokens; codes go to the outbox (no delivery client bundled). */
-export const mfa = /* @__PURE__ */ once(() => new MfaService(
-  new DynamoFactorStore(), () => outboxSender, systemClock, mfaEncryptionKey,
-));
+export const mfa = /* @__PURE__ */ once(
+  () => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock, mfaEncryptionKey),
+);
 
 /** The same, delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
 export const verifications = /* @__PURE__ */ once(() => {
@@ -30,12 +32,17 @@ export const verifications = /* @__PURE__ */ once(() => {
   return new MfaService(new DynamoFactorStore(), sender, systemClock, mfaEncryptionKey);
 });
 
-export const idempotencyKeys = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock));
+export const idempotencyKeys = /* @__PURE__ */ once(
+  () => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock),
+);
 
 /** Self-or-admin checks, answered by the identity directory. */
-export const access = /* @__PURE__ */ once(() => new BankAccess({
-  isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
-}));
+export const access = /* @__PURE__ */ once(
+  () =>
+    new BankAccess({
+      isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
+    }),
+);
 
 /** The key that seals secrets at rest (MFA_ENCRYPTION_KEY), for stored answers that carry one. */
 export const sealingKey = mfaEncryptionKey;

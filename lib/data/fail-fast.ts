@@ -76,7 +76,7 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /** Adds to `client` the outermost middleware that turns unavailability into Unavailable. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each SDK client types its middleware stack differently
 type Stack = { middlewareStack: { add(middleware: any, options: Record<string, unknown>): void } };
 
 export function reportUnavailable<C extends Stack>(client: C, dependency: string): C {

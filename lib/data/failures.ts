@@ -5,13 +5,20 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { Conflict, Unavailable } from '../domain/errors.ts';
 
 const UNAVAILABLE = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded',
-  'InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
 ]);
 
 /** Why each item of a cancelled transaction failed ('ConditionalCheckFailed', 'TransactionConflict' ...). */
 export const cancellationReasons = (err: unknown): string[] | undefined =>
-  err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None') : undefined;
+  err instanceof TransactionCanceledException
+    ? (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None')
+    : undefined;
 
 export const isConditionFailure = (err: unknown): boolean => err instanceof ConditionalCheckFailedException;
 
@@ -23,7 +30,10 @@ export function storeFailure(err: unknown): unknown {
 }
 
 /** Runs a single conditional write: a failed condition becomes `lost()`. */
-export async function conditional(write: Promise<unknown>, lost: () => Error = () => new Conflict('changed meanwhile')): Promise<void> {
+export async function conditional(
+  write: Promise<unknown>,
+  lost: () => Error = () => new Conflict('changed meanwhile'),
+): Promise<void> {
   try {
     await write;
   } catch (err) {

@@ -9,7 +9,10 @@
 
 export const TABLE_KEYS = { pk: 'PK', sk: 'SK', ttl: 'ttl', indexes: ['GSI1', 'GSI2', 'GSI3'] } as const;
 
-export interface Key { PK: string; SK: string }
+export interface Key {
+  PK: string;
+  SK: string;
+}
 
 /** Zero-padded decimal, so numbers sort as strings. */
 export const pad = (n: number, width = 16): string => Math.trunc(n).toString().padStart(width, '0');
@@ -26,16 +29,25 @@ export const identityKeys = {
   /** Everything under a user's partition: PROFILE and MEMBER# items (one Query for /me). */
   userPartition: (userId: string): string => `USER#${userId}`,
   /** Membership, seen from the user: carries a copy of the team record. */
-  membershipOfUser: (userId: string, teamPath: string): Key => ({ PK: `USER#${userId}`, SK: `MEMBER#${teamPath}` }),
+  membershipOfUser: (userId: string, teamPath: string): Key => ({
+    PK: `USER#${userId}`,
+    SK: `MEMBER#${teamPath}`,
+  }),
   memberPrefix: 'MEMBER#',
   /** Team record, keyed by its path (paths are immutable). */
   team: (teamPath: string): Key => ({ PK: `TEAM#${teamPath}`, SK: 'TEAM' }),
   /** Membership, seen from the team. */
-  membershipOfTeam: (teamPath: string, userId: string): Key => ({ PK: `TEAM#${teamPath}`, SK: `MEMBER#${userId}` }),
+  membershipOfTeam: (teamPath: string, userId: string): Key => ({
+    PK: `TEAM#${teamPath}`,
+    SK: `MEMBER#${userId}`,
+  }),
   teamPartition: (teamPath: string): string => `TEAM#${teamPath}`,
   /** API token, keyed by the SHA-256 of the token; GSI1 lists a user's tokens. */
   token: (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
-  tokensOfUser: (userId: string): { GSI1PK: string; GSI1SK: string } => ({ GSI1PK: `TOKENS#${userId}`, GSI1SK: `TOKEN#${Date.now()}` }),
+  tokensOfUser: (userId: string): { GSI1PK: string; GSI1SK: string } => ({
+    GSI1PK: `TOKENS#${userId}`,
+    GSI1SK: `TOKEN#${Date.now()}`,
+  }),
 };
 
 // ---- notes ------------------------------------------------------------------------------------
@@ -53,16 +65,28 @@ export const notesKeys = {
   /** SK prefix of META and CONTENT (one Query reads both, and no VISIT# item). */
   noteItemPrefix: 'NOTE#',
   /** GSI1 keys of a note's META item. */
-  notesOfOwner: (owner: NoteOwnerKey, lastChangedAt: number, shortId: string) => ({ GSI1PK: `NOTES#${noteOwner(owner)}`, GSI1SK: `${pad(lastChangedAt)}#${shortId}` }),
+  notesOfOwner: (owner: NoteOwnerKey, lastChangedAt: number, shortId: string) => ({
+    GSI1PK: `NOTES#${noteOwner(owner)}`,
+    GSI1SK: `${pad(lastChangedAt)}#${shortId}`,
+  }),
   notesOfOwnerPartition: (owner: NoteOwnerKey): string => `NOTES#${noteOwner(owner)}`,
   /** A user's last read/change of a note (history entry); GSI2 lists a user's history, newest first. */
   visit: (shortId: string, userId: string): Key => ({ PK: `NOTE#${shortId}`, SK: `VISIT#${userId}` }),
-  visitsOfUser: (userId: string, at: number, shortId: string) => ({ GSI2PK: `HISTORY#${userId}`, GSI2SK: `${pad(at)}#${shortId}` }),
+  visitsOfUser: (userId: string, at: number, shortId: string) => ({
+    GSI2PK: `HISTORY#${userId}`,
+    GSI2SK: `${pad(at)}#${shortId}`,
+  }),
   visitsOfUserPartition: (userId: string): string => `HISTORY#${userId}`,
   /** Uniqueness guard of a permalink within its owner. */
-  permalink: (owner: NoteOwnerKey, permalink: string): Key => ({ PK: `PERMALINK#${noteOwner(owner)}`, SK: `PERMALINK#${permalink}` }),
+  permalink: (owner: NoteOwnerKey, permalink: string): Key => ({
+    PK: `PERMALINK#${noteOwner(owner)}`,
+    SK: `PERMALINK#${permalink}`,
+  }),
   /** An Idempotency-Key of one caller for Notes creates, keyed by the SHA-256 of the key. */
-  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#NOTES#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+  idempotency: (userId: string, keyHash: string): Key => ({
+    PK: `IDEMPOTENCY#NOTES#${userId}#${keyHash}`,
+    SK: 'IDEMPOTENCY',
+  }),
 };
 
 // Folders of one owner (a user or a team) live in one partition, so one Query reads the whole tree
@@ -72,14 +96,22 @@ export const notesKeys = {
 const folderPartition = (owner: NoteOwnerKey) => `FOLDERS#${noteOwner(owner)}`;
 export const folderKeys = {
   folderPartition,
-  folder: (owner: NoteOwnerKey, folderId: string): Key => ({ PK: folderPartition(owner), SK: `FOLDER#${folderId}` }),
+  folder: (owner: NoteOwnerKey, folderId: string): Key => ({
+    PK: folderPartition(owner),
+    SK: `FOLDER#${folderId}`,
+  }),
   folderPrefix: 'FOLDER#',
   tree: (owner: NoteOwnerKey): Key => ({ PK: folderPartition(owner), SK: 'TREE' }),
-  order: (owner: NoteOwnerKey, userId: string): Key => ({ PK: folderPartition(owner), SK: `ORDER#${userId}` }),
+  order: (owner: NoteOwnerKey, userId: string): Key => ({
+    PK: folderPartition(owner),
+    SK: `ORDER#${userId}`,
+  }),
   orderPrefix: 'ORDER#',
   /** GSI3 keys of a note's META item while it sits in a folder. */
-  notesOfFolder: (folderId: string, lastChangedAt: number, shortId: string) =>
-    ({ GSI3PK: `FOLDERNOTES#${folderId}`, GSI3SK: `${pad(lastChangedAt)}#${shortId}` }),
+  notesOfFolder: (folderId: string, lastChangedAt: number, shortId: string) => ({
+    GSI3PK: `FOLDERNOTES#${folderId}`,
+    GSI3SK: `${pad(lastChangedAt)}#${shortId}`,
+  }),
   notesOfFolderPartition: (folderId: string): string => `FOLDERNOTES#${folderId}`,
 };
 
@@ -87,10 +119,15 @@ export const folderKeys = {
 // its META leaves the owner's GSI1 list for the owner's trash list and joins the expiry index
 // (GSI2, one partition ordered by purge time: what a sweep purges). History entries drop their GSI2 keys.
 export const trashKeys = {
-  trashOfOwner: (owner: NoteOwnerKey, deletedAt: number, shortId: string) =>
-    ({ GSI1PK: `TRASH#${noteOwner(owner)}`, GSI1SK: `${pad(deletedAt)}#${shortId}` }),
+  trashOfOwner: (owner: NoteOwnerKey, deletedAt: number, shortId: string) => ({
+    GSI1PK: `TRASH#${noteOwner(owner)}`,
+    GSI1SK: `${pad(deletedAt)}#${shortId}`,
+  }),
   trashOfOwnerPartition: (owner: NoteOwnerKey): string => `TRASH#${noteOwner(owner)}`,
-  expiry: (purgeAt: number, shortId: string) => ({ GSI2PK: 'TRASH#EXPIRY', GSI2SK: `${pad(purgeAt)}#${shortId}` }),
+  expiry: (purgeAt: number, shortId: string) => ({
+    GSI2PK: 'TRASH#EXPIRY',
+    GSI2SK: `${pad(purgeAt)}#${shortId}`,
+  }),
   expiryPartition: 'TRASH#EXPIRY',
   /** GSI2SK upper bound of the notes to purge at `until` (epoch ms). */
   expiryUntil: (until: number): string => `${pad(until)}#~`,
@@ -134,41 +171,78 @@ const TRANSFER = 'TRANSFER#';
 const MFATOKEN = 'MFATOKEN';
 
 export const bankKeys = {
-  transfer: (userId: string, transferId: string): Key => ({ PK: bankPartition(userId), SK: `${TRANSFER}${transferId}` }),
+  transfer: (userId: string, transferId: string): Key => ({
+    PK: bankPartition(userId),
+    SK: `${TRANSFER}${transferId}`,
+  }),
   /** The transfer id of a transfer item's SK. */
   transferIdOf: (sk: string): string => sk.slice(TRANSFER.length),
   /** GSI1: by amount; GSI2: by currency, by created; GSI3: by currency, by amount. */
   transferIndexes: (t: { userId: string; id: string; amount: number; currency: string }) => ({
-    GSI1PK: transfersOf(t.userId), GSI1SK: amountKey(t.amount, t.id),
-    GSI2PK: transfersOfIn(t.userId, t.currency), GSI2SK: t.id,
-    GSI3PK: transfersOfIn(t.userId, t.currency), GSI3SK: amountKey(t.amount, t.id),
+    GSI1PK: transfersOf(t.userId),
+    GSI1SK: amountKey(t.amount, t.id),
+    GSI2PK: transfersOfIn(t.userId, t.currency),
+    GSI2SK: t.id,
+    GSI3PK: transfersOfIn(t.userId, t.currency),
+    GSI3SK: amountKey(t.amount, t.id),
   }),
   /**
    * Where a listing reads: the index, its key names, the partition, and the sort key of a transfer
    * in it. `sortKeyOf` places any (amount, id) in the order, so ranges and cursors are built from it.
    */
   transferOrder: (userId: string, by: 'created' | 'amount', currency?: string) => {
-    const sortKeyOf = by === 'created'
-      ? (t: { id: string }) => (currency ? t.id : `${TRANSFER}${t.id}`)
-      : (t: { id: string; amount: number }) => amountKey(t.amount, t.id);
-    if (by === 'created' && !currency) return { index: undefined, pk: 'PK', sk: 'SK', partition: bankPartition(userId), sortKeyOf };
-    if (by === 'created') return { index: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', partition: transfersOfIn(userId, currency!), sortKeyOf };
-    if (!currency) return { index: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: transfersOf(userId), sortKeyOf };
-    return { index: 'GSI3', pk: 'GSI3PK', sk: 'GSI3SK', partition: transfersOfIn(userId, currency), sortKeyOf };
+    const sortKeyOf =
+      by === 'created'
+        ? (t: { id: string }) => (currency ? t.id : `${TRANSFER}${t.id}`)
+        : (t: { id: string; amount: number }) => amountKey(t.amount, t.id);
+    if (by === 'created' && !currency)
+      return { index: undefined, pk: 'PK', sk: 'SK', partition: bankPartition(userId), sortKeyOf };
+    if (by === 'created')
+      return {
+        index: 'GSI2',
+        pk: 'GSI2PK',
+        sk: 'GSI2SK',
+        partition: transfersOfIn(userId, currency!),
+        sortKeyOf,
+      };
+    if (!currency)
+      return { index: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: transfersOf(userId), sortKeyOf };
+    return {
+      index: 'GSI3',
+      pk: 'GSI3PK',
+      sk: 'GSI3SK',
+      partition: transfersOfIn(userId, currency),
+      sortKeyOf,
+    };
   },
   /** An enrolled factor. */
-  device: (userId: string, deviceId: string): Key => ({ PK: bankPartition(userId), SK: `DEVICE#${deviceId}` }),
+  device: (userId: string, deviceId: string): Key => ({
+    PK: bankPartition(userId),
+    SK: `DEVICE#${deviceId}`,
+  }),
   devicePrefix: 'DEVICE#',
   bankPartition,
-  verification: (userId: string, verificationId: string): Key => ({ PK: bankPartition(userId), SK: `VERIFICATION#${verificationId}` }),
+  verification: (userId: string, verificationId: string): Key => ({
+    PK: bankPartition(userId),
+    SK: `VERIFICATION#${verificationId}`,
+  }),
   /** A code sent through the outbox sender, in sending order. */
-  outbox: (userId: string, sentAtMs: number, verificationId: string): Key => ({ PK: bankPartition(userId), SK: `OUTBOX#${pad(sentAtMs, 15)}#${verificationId}` }),
+  outbox: (userId: string, sentAtMs: number, verificationId: string): Key => ({
+    PK: bankPartition(userId),
+    SK: `OUTBOX#${pad(sentAtMs, 15)}#${verificationId}`,
+  }),
   outboxPrefix: 'OUTBOX#',
   /** A recovery mfa_token, keyed by its SHA-256. */
   mfaToken: (tokenHash: string): Key => ({ PK: `${MFATOKEN}#${tokenHash}`, SK: MFATOKEN }),
   mfaTokenSk: MFATOKEN,
   /** The counter of an MFA abuse limit (lib/bank/limits.ts) of a factor, or of the user ('USER'). */
-  mfaLimit: (userId: string, limit: string, subject: string): Key => ({ PK: bankPartition(userId), SK: `LIMIT#${limit}#${subject}` }),
+  mfaLimit: (userId: string, limit: string, subject: string): Key => ({
+    PK: bankPartition(userId),
+    SK: `LIMIT#${limit}#${subject}`,
+  }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */
-  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+  idempotency: (userId: string, keyHash: string): Key => ({
+    PK: `IDEMPOTENCY#${userId}#${keyHash}`,
+    SK: 'IDEMPOTENCY',
+  }),
 };

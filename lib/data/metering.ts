@@ -5,7 +5,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
-export interface DynamoMeter { requests: number; capacity: number; operations: string[] }
+export interface DynamoMeter {
+  requests: number;
+  capacity: number;
+  operations: string[];
+}
 
 const key = Symbol.for('tri-api.dynamo-meter');
 const globals = globalThis as unknown as Record<symbol, AsyncLocalStorage<DynamoMeter>>;

@@ -6,4 +6,7 @@ import { failFast, reportUnavailable } from './fail-fast.ts';
 let client: S3Client | undefined;
 
 export const s3Client = (): S3Client =>
-  (client ??= reportUnavailable(new S3Client({ ...failFast('s3'), forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' }), 'S3'));
+  (client ??= reportUnavailable(
+    new S3Client({ ...failFast('s3'), forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' }),
+    'S3',
+  ));

@@ -4,4 +4,5 @@ import { failFast, reportUnavailable } from './fail-fast.ts';
 
 let client: SESv2Client | undefined;
 
-export const sesClient = (): SESv2Client => (client ??= reportUnavailable(new SESv2Client(failFast('messaging')), 'SES'));
+export const sesClient = (): SESv2Client =>
+  (client ??= reportUnavailable(new SESv2Client(failFast('messaging')), 'SES'));

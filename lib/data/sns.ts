@@ -4,4 +4,5 @@ import { failFast, reportUnavailable } from './fail-fast.ts';
 
 let client: SNSClient | undefined;
 
-export const snsClient = (): SNSClient => (client ??= reportUnavailable(new SNSClient(failFast('messaging')), 'SNS'));
+export const snsClient = (): SNSClient =>
+  (client ??= reportUnavailable(new SNSClient(failFast('messaging')), 'SNS'));

@@ -9,9 +9,15 @@ export const systemClock: Clock = { now: () => Date.now() };
 /** A clock that stands still until moved. */
 export class FixedClock implements Clock {
   constructor(private ms: number) {}
-  now(): number { return this.ms; }
-  advance(ms: number): void { this.ms += ms; }
-  set(ms: number): void { this.ms = ms; }
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(ms: number): void {
+    this.ms = ms;
+  }
 }
 
 export const seconds = (clock: Clock): number => Math.floor(clock.now() / 1000);

@@ -9,7 +9,11 @@ export interface Ids {
   int(max: number): number;
 }
 
-export const systemIds: Ids = { uuid: () => randomUUID(), bytes: (n) => randomBytes(n), int: (max) => randomInt(max) };
+export const systemIds: Ids = {
+  uuid: () => randomUUID(),
+  bytes: (n) => randomBytes(n),
+  int: (max) => randomInt(max),
+};
 
 /** Deterministic ids for tests: counters, not randomness. */
 export const sequentialIds = (start = 1): Ids => {
@@ -17,7 +21,11 @@ export const sequentialIds = (start = 1): Ids => {
   const next = () => n++;
   return {
     uuid: () => `00000000-0000-4000-8000-${next().toString(16).padStart(12, '0')}`,
-    bytes: (size) => { const b = Buffer.alloc(Math.max(size, 6)); b.writeUIntBE(next(), 0, 6); return b.subarray(0, size); },
+    bytes: (size) => {
+      const b = Buffer.alloc(Math.max(size, 6));
+      b.writeUIntBE(next(), 0, 6);
+      return b.subarray(0, size);
+    },
     int: (max) => next() % max,
   };
 };

@@ -13,7 +13,14 @@ import type { Context } from 'aws-lambda';
 import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
 import {
-  bearerAuth, inputOf, jsonBody, rateLimitHeaders, requestIdHeader, requestIdOf, validate, type Authenticate,
+  bearerAuth,
+  inputOf,
+  jsonBody,
+  rateLimitHeaders,
+  requestIdHeader,
+  requestIdOf,
+  validate,
+  type Authenticate,
 } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
 import type * as z from 'zod/mini';
@@ -30,7 +37,11 @@ export interface Dialect {
 type Schema = z.ZodMiniType | undefined;
 
 /** What an operation declares; the types of its parsed input are inferred from the schemas. */
-export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
+export interface OperationSpec<
+  B extends Schema = Schema,
+  Q extends Schema = Schema,
+  P extends Schema = Schema,
+> {
   /** Require `Authorization: Bearer <token>`, resolved by this function (the API's identity). */
   auth?: Authenticate;
   /** JSON body: `schema` validates it; `optional` allows no body at all. */
@@ -43,8 +54,9 @@ export interface OperationSpec<B extends Schema = Schema, Q extends Schema = Sch
 
 type Params<T> = T extends z.ZodMiniType ? z.output<T> : Record<string, string | undefined>;
 type Body<T> = T extends z.ZodMiniType ? z.output<T> : unknown;
-export type Operation<B extends Schema, Q extends Schema, P extends Schema> =
-  (req: HttpRequest<Body<B>, Params<Q>, Params<P>>) => Promise<HttpResult>;
+export type Operation<B extends Schema, Q extends Schema, P extends Schema> = (
+  req: HttpRequest<Body<B>, Params<Q>, Params<P>>,
+) => Promise<HttpResult>;
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -53,21 +65,35 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
     const { error, unexpected } = toApiError(request.error);
     const requestId = requestIdOf(request.event, request.context);
     if (unexpected) {
-      logger.error('unhandled error', { requestId, error: request.error as Error, path: request.event.path, method: request.event.httpMethod });
+      logger.error('unhandled error', {
+        requestId,
+        error: request.error as Error,
+        path: request.event.path,
+        method: request.event.httpMethod,
+      });
     } else if (error.status >= 500) {
-      logger.error('server error', { requestId, type: error.type, description: error.description, cause: (request.error as Error)?.message });
+      logger.error('server error', {
+        requestId,
+        type: error.type,
+        description: error.description,
+        cause: (request.error as Error)?.message,
+      });
     } else {
       logger.info('client error', { requestId, status: error.status, type: error.type });
     }
-    request.response = { statusCode: error.status, headers: { ...JSON_TYPE, ...error.headers }, body: dialect.failure(error) };
+    request.response = {
+      statusCode: error.status,
+      headers: { ...JSON_TYPE, ...error.headers },
+      body: dialect.failure(error),
+    };
   },
 });
 
-export function defineOperation<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
-  dialect: Dialect,
-  spec: OperationSpec<B, Q, P>,
-  operation: Operation<B, Q, P>,
-) {
+export function defineOperation<
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+>(dialect: Dialect, spec: OperationSpec<B, Q, P>, operation: Operation<B, Q, P>) {
   const stack = middy<ApiEvent, ApiResult, Error, Context>()
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
@@ -78,7 +104,14 @@ export function defineOperation<B extends Schema = undefined, Q extends Schema =
   else if (spec.body) stack.use(jsonBody(spec.body.optional ?? false));
   stack
     .use(httpSecurityHeaders())
-    .use(httpCors({ origin: '*', headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification', exposeHeaders: 'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After,X-RateLimit-UserLimit,X-RateLimit-UserRemaining,X-RateLimit-UserReset' }))
+    .use(
+      httpCors({
+        origin: '*',
+        headers: 'Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,X-MFA-Verification',
+        exposeHeaders:
+          'ETag,Last-Modified,Location,Link,X-Request-Id,Retry-After,X-RateLimit-UserLimit,X-RateLimit-UserRemaining,X-RateLimit-UserReset',
+      }),
+    )
     .use(requestIdHeader())
     .use(rateLimitHeaders());
   stack.use(validate({ body: spec.body?.schema, query: spec.query, path: spec.path }));
@@ -88,9 +121,14 @@ export function defineOperation<B extends Schema = undefined, Q extends Schema =
   return stack.handler(async (event, context) => {
     const input = inputOf(context);
     const req = {
-      body: input.body, query: input.query, path: input.path,
+      body: input.body,
+      query: input.query,
+      path: input.path,
       headers: event.headers as Record<string, string | undefined>,
-      principal: input.principal!, requestId: requestIdOf(event, context), event, context,
+      principal: input.principal!,
+      requestId: requestIdOf(event, context),
+      event,
+      context,
     } as Parameters<Operation<B, Q, P>>[0];
     const result = await operation(req);
     const body = result.status === 204 || result.status === 304 ? undefined : dialect.success(result);

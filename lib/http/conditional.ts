@@ -5,15 +5,22 @@
  * `weak` comparison (If-None-Match) ignores a W/ prefix; strong comparison (If-Match) never matches one.
  */
 export function etagListed(header: string, etag: string, weak: boolean): boolean {
-  return header.split(',').map((t) => t.trim()).some((tag) => {
-    if (tag === '*') return true;
-    if (tag.startsWith('W/')) return weak && tag.slice(2) === etag;
-    return tag === etag;
-  });
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .some((tag) => {
+      if (tag === '*') return true;
+      if (tag.startsWith('W/')) return weak && tag.slice(2) === etag;
+      return tag === etag;
+    });
 }
 
 /** Conditional GET: If-None-Match wins over If-Modified-Since, which compares at second precision. */
-export function isNotModified(headers: Record<string, string | undefined>, etag: string, lastModifiedMs: number): boolean {
+export function isNotModified(
+  headers: Record<string, string | undefined>,
+  etag: string,
+  lastModifiedMs: number,
+): boolean {
   const ifNoneMatch = headers['if-none-match'];
   if (ifNoneMatch !== undefined) return etagListed(ifNoneMatch, etag, true);
   const since = Date.parse(headers['if-modified-since'] ?? '');

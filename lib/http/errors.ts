@@ -3,25 +3,28 @@
 // envelope strings. The domain throws DomainErrors; lib/http and lib/<api>/http throw ApiErrors.
 import { DomainError, LimitReached, Unavailable } from '../domain/errors.ts';
 
-export interface FieldError { field: string; message: string }
+export interface FieldError {
+  field: string;
+  message: string;
+}
 
 export const ERRORS = {
-  bad_request:            { status: 400, code: 40000, message: 'Bad request' },
-  unauthorized:           { status: 401, code: 40100, message: 'Authentication required' },
-  forbidden:              { status: 403, code: 40300, message: 'Forbidden' },
-  step_up_required:       { status: 403, code: 40301, message: 'Multi-factor step-up required' },
-  not_found:              { status: 404, code: 40400, message: 'Not found' },
-  method_not_allowed:     { status: 405, code: 40500, message: 'Method not allowed' },
-  conflict:               { status: 409, code: 40900, message: 'Conflict' },
-  idempotency_error:      { status: 409, code: 40901, message: 'Idempotency key conflict' },
-  gone:                   { status: 410, code: 41000, message: 'Gone' },
-  precondition_failed:    { status: 412, code: 41200, message: 'Precondition failed' },
-  payload_too_large:      { status: 413, code: 41300, message: 'Payload too large' },
+  bad_request: { status: 400, code: 40000, message: 'Bad request' },
+  unauthorized: { status: 401, code: 40100, message: 'Authentication required' },
+  forbidden: { status: 403, code: 40300, message: 'Forbidden' },
+  step_up_required: { status: 403, code: 40301, message: 'Multi-factor step-up required' },
+  not_found: { status: 404, code: 40400, message: 'Not found' },
+  method_not_allowed: { status: 405, code: 40500, message: 'Method not allowed' },
+  conflict: { status: 409, code: 40900, message: 'Conflict' },
+  idempotency_error: { status: 409, code: 40901, message: 'Idempotency key conflict' },
+  gone: { status: 410, code: 41000, message: 'Gone' },
+  precondition_failed: { status: 412, code: 41200, message: 'Precondition failed' },
+  payload_too_large: { status: 413, code: 41300, message: 'Payload too large' },
   unsupported_media_type: { status: 415, code: 41500, message: 'Unsupported media type' },
-  validation_failed:      { status: 422, code: 42200, message: 'Validation failed' },
-  too_many_requests:      { status: 429, code: 42900, message: 'Too many requests' },
-  internal_error:         { status: 500, code: 50000, message: 'Internal server error' },
-  service_unavailable:    { status: 503, code: 50300, message: 'Service unavailable' },
+  validation_failed: { status: 422, code: 42200, message: 'Validation failed' },
+  too_many_requests: { status: 429, code: 42900, message: 'Too many requests' },
+  internal_error: { status: 500, code: 50000, message: 'Internal server error' },
+  service_unavailable: { status: 503, code: 50300, message: 'Service unavailable' },
 } as const;
 
 export type ErrorType = keyof typeof ERRORS;
@@ -36,7 +39,11 @@ export class ApiError extends Error {
   /** Extra members merged into the error body (e.g. attempts_left). */
   readonly extra?: Record<string, unknown>;
 
-  constructor(type: ErrorType, description: string, opts: { fields?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
+  constructor(
+    type: ErrorType,
+    description: string,
+    opts: { fields?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
     super(description);
     this.type = type;
     this.status = ERRORS[type].status;
@@ -48,8 +55,10 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (description: string, fields?: FieldError[]) => new ApiError('bad_request', description, { fields });
-export const notFound = (description = 'The resource does not exist') => new ApiError('not_found', description);
+export const badRequest = (description: string, fields?: FieldError[]) =>
+  new ApiError('bad_request', description, { fields });
+export const notFound = (description = 'The resource does not exist') =>
+  new ApiError('not_found', description);
 export const forbidden = (description: string) => new ApiError('forbidden', description);
 export const conflict = (description: string) => new ApiError('conflict', description);
 export const validationFailed = (fields: FieldError[], description = 'One or more fields are invalid') =>
@@ -77,8 +86,10 @@ const DOMAIN_ERRORS: Record<string, ErrorType> = {
 
 export function fromDomainError(err: DomainError): ApiError {
   const type = DOMAIN_ERRORS[err.kind] ?? 'internal_error';
-  const retryAfter = err instanceof LimitReached || err instanceof Unavailable ? err.retryAfterSeconds : undefined;
-  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+  const retryAfter =
+    err instanceof LimitReached || err instanceof Unavailable ? err.retryAfterSeconds : undefined;
+  const headers: Record<string, string> =
+    retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
   if (type === 'unauthorized') headers['WWW-Authenticate'] = 'Bearer realm="api"';
   return new ApiError(type, err.message, { fields: err.fields, headers, extra: err.details });
 }
@@ -93,14 +104,21 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
   const e = err as { statusCode?: number; message?: string; cause?: { package?: string } };
   const status = e?.statusCode;
   if (status && status >= 400 && status < 500) {
-    const type = (Object.keys(ERRORS) as ErrorType[]).find((t) => ERRORS[t].status === status) ?? 'bad_request';
+    const type =
+      (Object.keys(ERRORS) as ErrorType[]).find((t) => ERRORS[t].status === status) ?? 'bad_request';
     const description =
-      status === 415 ? 'The request content type is not supported by this operation' :
-      status === 422 && e.cause?.package === '@middy/http-json-body-parser' ? 'The request body is not valid JSON' :
-      status === 413 ? 'The request body is too large' :
-      (e.message ?? ERRORS[type].message);
+      status === 415
+        ? 'The request content type is not supported by this operation'
+        : status === 422 && e.cause?.package === '@middy/http-json-body-parser'
+          ? 'The request body is not valid JSON'
+          : status === 413
+            ? 'The request body is too large'
+            : (e.message ?? ERRORS[type].message);
     const fields = type === 'validation_failed' ? [{ field: 'body', message: description }] : undefined;
     return { error: new ApiError(type, description, { fields }), unexpected: false };
   }
-  return { error: new ApiError('internal_error', 'The server failed to handle the request'), unexpected: true };
+  return {
+    error: new ApiError('internal_error', 'The server failed to handle the request'),
+    unexpected: true,
+  };
 }

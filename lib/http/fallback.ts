@@ -14,7 +14,15 @@ export const methodNotAllowedHandler = (dialect: Dialect) =>
   defineOperation(dialect, {}, async ({ event }) => {
     const allow = allowedMethods()[event.resource] ?? '';
     if (event.httpMethod === 'OPTIONS') {
-      return noContent({ Allow: `${allow}, OPTIONS`, 'Access-Control-Allow-Methods': `${allow},OPTIONS`, 'Access-Control-Max-Age': '600' });
+      return noContent({
+        Allow: `${allow}, OPTIONS`,
+        'Access-Control-Allow-Methods': `${allow},OPTIONS`,
+        'Access-Control-Max-Age': '600',
+      });
     }
-    throw new ApiError('method_not_allowed', `${event.httpMethod} is not allowed on ${event.path}; allowed: ${allow}`, { headers: { Allow: allow } });
+    throw new ApiError(
+      'method_not_allowed',
+      `${event.httpMethod} is not allowed on ${event.path}; allowed: ${allow}`,
+      { headers: { Allow: allow } },
+    );
   });

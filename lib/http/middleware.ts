@@ -12,7 +12,12 @@ import { parseWith } from './validation.ts';
 type M = MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
 
 /** Parsed input travels from the middlewares to the operation on the invocation's context. */
-export interface ParsedInput { principal?: Principal; path?: unknown; query?: unknown; body?: unknown }
+export interface ParsedInput {
+  principal?: Principal;
+  path?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
 const INPUT = Symbol.for('tri-api.input');
 export const inputOf = (context: Context): ParsedInput =>
   ((context as unknown as Record<symbol, ParsedInput>)[INPUT] ??= {});
@@ -39,7 +44,10 @@ export const rateLimitHeaders = (): M => {
 export const requestIdHeader = (): M => {
   const after: M['after'] = (request) => {
     if (!request.response) return;
-    request.response.headers = { ...request.response.headers, 'X-Request-Id': requestIdOf(request.event, request.context) };
+    request.response.headers = {
+      ...request.response.headers,
+      'X-Request-Id': requestIdOf(request.event, request.context),
+    };
   };
   return { after, onError: after };
 };
@@ -54,7 +62,10 @@ export const jsonBody = (optional: boolean): M => {
     before: async (request) => {
       const body = request.event.body;
       if (body === null || body === undefined || body === '') {
-        if (optional) { (request.event as { body: unknown }).body = undefined; return; }
+        if (optional) {
+          (request.event as { body: unknown }).body = undefined;
+          return;
+        }
       }
       return parser.before!(request as never);
     },
@@ -76,20 +87,31 @@ export const bearerAuth = (authenticate: Authenticate): M => ({
     inputOf(request.context).principal = principal;
     if (principal.rate?.exceeded) {
       const retryAfter = Math.max(1, principal.rate.resetAt - Math.floor(Date.now() / 1000));
-      throw new LimitReached(`This token made more than ${principal.rate.limit} calls in the current window`, retryAfter);
+      throw new LimitReached(
+        `This token made more than ${principal.rate.limit} calls in the current window`,
+        retryAfter,
+      );
     }
   },
 });
 
-export interface Schemas { body?: z.ZodMiniType; query?: z.ZodMiniType; path?: z.ZodMiniType }
+export interface Schemas {
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  path?: z.ZodMiniType;
+}
 
 /** Validates path, query and body with zod; stores the parsed values in request.internal. */
 export const validate = (schemas: Schemas): M => ({
   before: async (request) => {
     const e = request.event;
     const input = inputOf(request.context);
-    input.path = schemas.path ? parseWith(schemas.path, e.pathParameters ?? {}, 'path') : (e.pathParameters ?? {});
-    input.query = schemas.query ? parseWith(schemas.query, e.queryStringParameters ?? {}, 'query') : (e.queryStringParameters ?? {});
+    input.path = schemas.path
+      ? parseWith(schemas.path, e.pathParameters ?? {}, 'path')
+      : (e.pathParameters ?? {});
+    input.query = schemas.query
+      ? parseWith(schemas.query, e.queryStringParameters ?? {}, 'query')
+      : (e.queryStringParameters ?? {});
     input.body = schemas.body ? parseWith(schemas.body, e.body, 'body') : e.body;
   },
 });

@@ -39,7 +39,10 @@ const countResponses = (counters: Counters): MiddlewareObj<ApiEvent, ApiResult, 
 
 /** The envelope of an error: the short string, or the `response` an error carries (the status body). */
 const failure = (error: ApiError) =>
-  JSON.stringify({ error: true, response: error.extra?.response ?? ENVELOPE_ERRORS[error.type] ?? 'internalError' });
+  JSON.stringify({
+    error: true,
+    response: error.extra?.response ?? ENVELOPE_ERRORS[error.type] ?? 'internalError',
+  });
 
 /**
  * The News dialect and its operations, counting responses with `counters`. An operation has no
@@ -51,7 +54,10 @@ export function newsOperations(counters: Counters) {
     failure,
     extra: () => [countResponses(counters)],
   };
-  const newsOperation = <Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
+  const newsOperation = <
+    Q extends z.ZodMiniType | undefined = undefined,
+    P extends z.ZodMiniType | undefined = undefined,
+  >(
     spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
     operation: Operation<undefined, Q, P>,
   ) => defineOperation(newsDialect, spec, operation);

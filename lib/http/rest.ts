@@ -7,29 +7,36 @@ import { ERRORS, type ApiError } from './errors.ts';
 
 export const restDialect: Dialect = {
   success: (result) => JSON.stringify(result.body ?? null),
-  failure: (error: ApiError) => JSON.stringify({
-    code: error.code,
-    message: ERRORS[error.type].message,
-    description: error.description,
-    ...(error.fields?.length ? { errors: error.fields } : {}),
-    ...error.extra,
-  }),
+  failure: (error: ApiError) =>
+    JSON.stringify({
+      code: error.code,
+      message: ERRORS[error.type].message,
+      description: error.description,
+      ...(error.fields?.length ? { errors: error.fields } : {}),
+      ...error.extra,
+    }),
 };
 
 type Schema = z.ZodMiniType | undefined;
 
 /** An operation of the Notes or Bank API. */
-export const restOperation = <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+export const restOperation = <
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+>(
   spec: OperationSpec<B, Q, P>,
   operation: Operation<B, Q, P>,
 ) => defineOperation(restDialect, spec, operation);
 
 /** The REST operations of an API whose every route authenticates its caller with `authenticate`. */
-export const authenticatedOperations = (authenticate: Authenticate) =>
+export const authenticatedOperations =
+  (authenticate: Authenticate) =>
   <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
     spec: Omit<OperationSpec<B, Q, P>, 'auth'>,
     operation: Operation<B, Q, P>,
-  ) => defineOperation(restDialect, { ...spec, auth: authenticate }, operation);
+  ) =>
+    defineOperation(restDialect, { ...spec, auth: authenticate }, operation);
 
 export * from './types.ts';
 export * from './errors.ts';

@@ -23,8 +23,20 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export const ok = (body: unknown, headers?: Record<string, string>): HttpResult => ({ status: 200, body, headers });
-export const created = (body: unknown, headers?: Record<string, string>): HttpResult => ({ status: 201, body, headers });
-export const accepted = (body: unknown, headers?: Record<string, string>): HttpResult => ({ status: 202, body, headers });
+export const ok = (body: unknown, headers?: Record<string, string>): HttpResult => ({
+  status: 200,
+  body,
+  headers,
+});
+export const created = (body: unknown, headers?: Record<string, string>): HttpResult => ({
+  status: 201,
+  body,
+  headers,
+});
+export const accepted = (body: unknown, headers?: Record<string, string>): HttpResult => ({
+  status: 202,
+  body,
+  headers,
+});
 export const noContent = (headers?: Record<string, string>): HttpResult => ({ status: 204, headers });
 export const notModified = (headers?: Record<string, string>): HttpResult => ({ status: 304, headers });

@@ -11,7 +11,8 @@ export function issuesToFields(issues: z.core.$ZodIssue[], part: Part): FieldErr
   for (const issue of issues) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields.push({ field: base ? `${base}.${key}` : key, message: 'Unknown field' });
+      for (const key of issue.keys)
+        fields.push({ field: base ? `${base}.${key}` : key, message: 'Unknown field' });
     } else {
       fields.push({ field: base || part, message: issue.message });
     }
@@ -24,6 +25,11 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, pa
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = issuesToFields(result.error.issues, part);
-  if (part === 'body') throw new ApiError('validation_failed', 'One or more fields of the request body are invalid', { fields });
-  throw new ApiError('bad_request', `Invalid ${part} parameter${fields.length > 1 ? 's' : ''}: ${fields.map((f) => f.field).join(', ')}`, { fields });
+  if (part === 'body')
+    throw new ApiError('validation_failed', 'One or more fields of the request body are invalid', { fields });
+  throw new ApiError(
+    'bad_request',
+    `Invalid ${part} parameter${fields.length > 1 ? 's' : ''}: ${fields.map((f) => f.field).join(', ')}`,
+    { fields },
+  );
 }

@@ -29,4 +29,9 @@ export interface Team {
 export type { Principal } from '../domain/principal.ts';
 
 /** seed 000 SimpleUserProfile */
-export const simpleProfile = (u: User) => ({ name: u.name, userPath: u.userPath, photo: u.photo, biography: u.biography });
+export const simpleProfile = (u: User) => ({
+  name: u.name,
+  userPath: u.userPath,
+  photo: u.photo,
+  biography: u.biography,
+});

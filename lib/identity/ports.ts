@@ -10,7 +10,10 @@ export interface TokenRecord {
 }
 
 /** The token's record and its count of calls in the window that starts at `windowStart`. */
-export interface CountedCall { record: TokenRecord; count: number }
+export interface CountedCall {
+  record: TokenRecord;
+  count: number;
+}
 
 export interface UserStore {
   /** Creates the user; Conflict('path') when the userPath is taken. */

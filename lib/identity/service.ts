@@ -9,17 +9,35 @@ import type { TeamStore, TokenStore, UserStore } from './ports.ts';
 import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
 
 const slug = (s: string) =>
-  s.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-')
+  s
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/-+/g, '-')
     .slice(0, 40) || 'user';
-const avatar = (seed: string) => `https://www.gravatar.com/avatar/${hashToken(seed).slice(0, 32)}?d=identicon`;
+const avatar = (seed: string) =>
+  `https://www.gravatar.com/avatar/${hashToken(seed).slice(0, 32)}?d=identicon`;
 
 /** Calls allowed per token per fixed window of `windowSeconds`. */
-export interface RatePolicy { limit: number; windowSeconds: number }
+export interface RatePolicy {
+  limit: number;
+  windowSeconds: number;
+}
 
-export interface IdentityStores { users: UserStore; teams: TeamStore; tokens: TokenStore }
+export interface IdentityStores {
+  users: UserStore;
+  teams: TeamStore;
+  tokens: TokenStore;
+}
 
 export class IdentityService {
-  constructor(private readonly stores: IdentityStores, private readonly clock: Clock, private readonly ids: Ids) {}
+  constructor(
+    private readonly stores: IdentityStores,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {}
 
   /** Resolves a bearer token to the calling user, or undefined (malformed, unknown or revoked). */
   async authenticate(token: string): Promise<Principal | undefined> {
@@ -29,12 +47,23 @@ export class IdentityService {
     return record ? { userId: record.userId, tokenHash } : undefined;
   }
 
-  async createUser(input: { name: string; email?: string | null; userPath?: string; biography?: string | null }): Promise<User> {
+  async createUser(input: {
+    name: string;
+    email?: string | null;
+    userPath?: string;
+    biography?: string | null;
+  }): Promise<User> {
     const id = this.ids.uuid();
     const user: User = {
-      id, name: input.name, email: input.email ?? null,
+      id,
+      name: input.name,
+      email: input.email ?? null,
       userPath: input.userPath ?? `${slug(input.name)}-${id.slice(0, 8)}`,
-      photo: avatar(id), biography: input.biography ?? null, upgraded: false, roles: [], createdAt: this.clock.now(),
+      photo: avatar(id),
+      biography: input.biography ?? null,
+      upgraded: false,
+      roles: [],
+      createdAt: this.clock.now(),
     };
     await this.stores.users.createUser(user);
     return user;
@@ -53,7 +82,10 @@ export class IdentityService {
     if (!counted) return undefined;
     const limit = counted.record.rateLimit ?? policy.limit;
     const rate = {
-      limit, remaining: Math.max(0, limit - counted.count), resetAt: windowStart + policy.windowSeconds, exceeded: counted.count > limit,
+      limit,
+      remaining: Math.max(0, limit - counted.count),
+      resetAt: windowStart + policy.windowSeconds,
+      exceeded: counted.count > limit,
     };
     return { userId: counted.record.userId, tokenHash, rate };
   }
@@ -74,12 +106,22 @@ export class IdentityService {
   }
 
   async createTeam(input: {
-    ownerId: string; path: string; name: string; visibility?: TeamVisibility; description?: string | null;
+    ownerId: string;
+    path: string;
+    name: string;
+    visibility?: TeamVisibility;
+    description?: string | null;
   }): Promise<Team> {
     await this.requireUser(input.ownerId);
     const team: Team = {
-      id: this.ids.uuid(), ownerId: input.ownerId, name: input.name, logo: avatar(input.path), path: input.path,
-      description: input.description ?? null, visibility: input.visibility ?? 'private', upgraded: false,
+      id: this.ids.uuid(),
+      ownerId: input.ownerId,
+      name: input.name,
+      logo: avatar(input.path),
+      path: input.path,
+      description: input.description ?? null,
+      visibility: input.visibility ?? 'private',
+      upgraded: false,
       createdAt: this.clock.now(),
     };
     await this.stores.teams.createTeam(team);
@@ -94,12 +136,24 @@ export class IdentityService {
     await this.stores.teams.addMember(team, userId);
   }
 
-  grantRole(userId: string, role: Role) { return this.stores.users.grantRole(userId, role); }
-  getUser(userId: string) { return this.stores.users.getUser(userId); }
-  getUserWithTeams(userId: string) { return this.stores.users.getUserWithTeams(userId); }
-  listTeams(userId: string) { return this.stores.teams.listTeamsOfUser(userId); }
-  getTeam(teamPath: string) { return this.stores.teams.getTeam(teamPath); }
-  isMember(teamPath: string, userId: string) { return this.stores.teams.isMember(teamPath, userId); }
+  grantRole(userId: string, role: Role) {
+    return this.stores.users.grantRole(userId, role);
+  }
+  getUser(userId: string) {
+    return this.stores.users.getUser(userId);
+  }
+  getUserWithTeams(userId: string) {
+    return this.stores.users.getUserWithTeams(userId);
+  }
+  listTeams(userId: string) {
+    return this.stores.teams.listTeamsOfUser(userId);
+  }
+  getTeam(teamPath: string) {
+    return this.stores.teams.getTeam(teamPath);
+  }
+  isMember(teamPath: string, userId: string) {
+    return this.stores.teams.isMember(teamPath, userId);
+  }
 
   private async requireUser(userId: string): Promise<void> {
     if (!(await this.stores.users.getUser(userId))) throw new NotFound(`unknown user ${userId}`);

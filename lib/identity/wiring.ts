@@ -9,9 +9,14 @@ import { DynamoTokenStore } from './adapters/dynamo-tokens.ts';
 import { DynamoUserStore } from './adapters/dynamo-users.ts';
 import { IdentityService } from './service.ts';
 
-export const identity = /* @__PURE__ */ once(() => new IdentityService(
-  { users: new DynamoUserStore(), teams: new DynamoTeamStore(), tokens: new DynamoTokenStore() }, systemClock, systemIds,
-));
+export const identity = /* @__PURE__ */ once(
+  () =>
+    new IdentityService(
+      { users: new DynamoUserStore(), teams: new DynamoTeamStore(), tokens: new DynamoTokenStore() },
+      systemClock,
+      systemIds,
+    ),
+);
 
 /** Bearer-token authentication, given to lib/http by each API's operations. */
 export const authenticate = (token: string): Promise<Principal | undefined> => identity().authenticate(token);

@@ -46,12 +46,16 @@ export class StatusCounters {
   /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay. */
   async flush(now = this.clock.now()): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
-    this.served = 0; this.errors = 0; this.lastFlush = now; this.flushing = true;
+    this.served = 0;
+    this.errors = 0;
+    this.lastFlush = now;
+    this.flushing = true;
     try {
       await this.store.addStatusCounts(this.shard, served, errors, Math.floor(now / 1000));
       return true;
     } catch (error) {
-      this.served += served; this.errors += errors;
+      this.served += served;
+      this.errors += errors;
       this.onFlushError(error as Error);
       return false;
     } finally {

@@ -5,7 +5,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 
 export const CSRF_TOKEN_LIFETIME = 3600;
 
-const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+const mac = (secret: string, payload: string) =>
+  createHmac('sha256', secret).update(payload).digest('base64url');
 
 /** Constant-time equality of two strings of any lengths (compares SHA-256 digests). */
 export const safeEqual = (a: string, b: string): boolean =>
@@ -24,14 +25,28 @@ export function verifyCsrfToken(token: string, secret: string, now = Date.now())
   return Number(m[2]) > Math.floor(now / 1000);
 }
 
-export interface InternalHeaders { origin?: string; host?: string; key?: string; secFetchSite?: string; secFetchMode?: string }
-export interface InternalConfig { edgeOrigin: string; apiHost: string; apiKey: string }
+export interface InternalHeaders {
+  origin?: string;
+  host?: string;
+  key?: string;
+  secFetchSite?: string;
+  secFetchMode?: string;
+}
+export interface InternalConfig {
+  edgeOrigin: string;
+  apiHost: string;
+  apiKey: string;
+}
 
 /** The request comes from the internal edge: exact Origin, Host and Key, and no browser fetch metadata. */
 export function isInternalRequest(h: InternalHeaders, c: InternalConfig): boolean {
   if (h.secFetchSite !== undefined || h.secFetchMode !== undefined) return false;
   if (h.origin === undefined || h.host === undefined || h.key === undefined) return false;
   // Evaluate all three so the timing does not reveal which one differs.
-  const checks = [safeEqual(h.origin, c.edgeOrigin), safeEqual(h.host, c.apiHost), safeEqual(h.key, c.apiKey)];
+  const checks = [
+    safeEqual(h.origin, c.edgeOrigin),
+    safeEqual(h.host, c.apiHost),
+    safeEqual(h.key, c.apiKey),
+  ];
   return checks.every(Boolean);
 }

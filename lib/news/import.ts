@@ -15,35 +15,59 @@ const timestamp = z.number().check(z.int(), z.gte(0), z.lte(253402300799));
 const level = z.union([z.literal(0), z.literal(1)]);
 const ids = z.array(id).check(z.refine((a) => new Set(a).size === a.length, 'contains duplicate ids'));
 const picture = z.strictObject({
-  url: z.string().check(z.regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme')),
+  url: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme')),
   type: z.enum(['webp', 'png', 'jpeg', 'gif', 'avif']),
 });
 const nullByDefault = <T extends z.ZodMiniType>(s: T) => z._default(z.nullable(s), null);
 
-export const importUser = z.strictObject({
-  id, created: timestamp, updated: timestamp,
-  lastOnline: nullByDefault(timestamp),
-  name: nullByDefault(z.string()),
-  surname: nullByDefault(z.string()),
-  nickname: nullByDefault(z.string()),
-  dateOfBirth: nullByDefault(z.number().check(z.int(), z.gte(-8_640_000_000), z.lte(253402300799))),
-  bio: nullByDefault(z.string()),
-  roles: z._default(z.array(z.number().check(z.int(), z.gte(0))), []),
-  hasAvatar: z.optional(z.boolean()),
-  avatar: nullByDefault(z.strictObject({ 100: picture, orig: picture })),
-  privacy: z.strictObject({
-    lastOnline: level, name: level, surname: level, nickname: level,
-    dateOfBirth: z.union([level, z.literal(2)]), bio: level, articles: level,
-  }),
-}).check(z.refine((u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null), {
-  message: 'must be true exactly when avatar is not null', path: ['hasAvatar'],
-}));
+export const importUser = z
+  .strictObject({
+    id,
+    created: timestamp,
+    updated: timestamp,
+    lastOnline: nullByDefault(timestamp),
+    name: nullByDefault(z.string()),
+    surname: nullByDefault(z.string()),
+    nickname: nullByDefault(z.string()),
+    dateOfBirth: nullByDefault(z.number().check(z.int(), z.gte(-8_640_000_000), z.lte(253402300799))),
+    bio: nullByDefault(z.string()),
+    roles: z._default(z.array(z.number().check(z.int(), z.gte(0))), []),
+    hasAvatar: z.optional(z.boolean()),
+    avatar: nullByDefault(z.strictObject({ 100: picture, orig: picture })),
+    privacy: z.strictObject({
+      lastOnline: level,
+      name: level,
+      surname: level,
+      nickname: level,
+      dateOfBirth: z.union([level, z.literal(2)]),
+      bio: level,
+      articles: level,
+    }),
+  })
+  .check(
+    z.refine((u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null), {
+      message: 'must be true exactly when avatar is not null',
+      path: ['hasAvatar'],
+    }),
+  );
 
-export const importTag = z.strictObject({ id, name: z.string().check(z.minLength(1)), description: z._default(z.string(), '') });
+export const importTag = z.strictObject({
+  id,
+  name: z.string().check(z.minLength(1)),
+  description: z._default(z.string(), ''),
+});
 
 export const importArticle = z.strictObject({
-  id, authors: ids.check(z.minLength(1, 'needs at least one author')), editors: z._default(ids, []),
-  created: timestamp, updated: timestamp, body: z.string(), excerpt: z.optional(z.string()), tags: z._default(ids, []),
+  id,
+  authors: ids.check(z.minLength(1, 'needs at least one author')),
+  editors: z._default(ids, []),
+  created: timestamp,
+  updated: timestamp,
+  body: z.string(),
+  excerpt: z.optional(z.string()),
+  tags: z._default(ids, []),
 });
 
 export const importDocument = z.strictObject({
@@ -55,7 +79,11 @@ export const importDocument = z.strictObject({
 export type ImportUser = z.input<typeof importUser>;
 export type ImportTag = z.input<typeof importTag>;
 export type ImportArticle = z.input<typeof importArticle>;
-export interface ImportInput { users?: ImportUser[]; tags?: ImportTag[]; articles?: ImportArticle[] }
+export interface ImportInput {
+  users?: ImportUser[];
+  tags?: ImportTag[];
+  articles?: ImportArticle[];
+}
 
 const MAX_REPORTED = 50;
 
@@ -68,8 +96,16 @@ export class ImportValidationError extends Error {
   }
 }
 
-export interface ImportSummary { users: number; tags: number; articles: number; articlesTotal: number; writes: number }
-export interface ImportOptions { progress?: (phase: string, done: number, total: number) => void }
+export interface ImportSummary {
+  users: number;
+  tags: number;
+  articles: number;
+  articlesTotal: number;
+  writes: number;
+}
+export interface ImportOptions {
+  progress?: (phase: string, done: number, total: number) => void;
+}
 
 const field = (path: PropertyKey[]) => path.map(String).join('.') || '(record)';
 const recordName = (collection: string, index: number, raw: unknown) => {
@@ -77,20 +113,29 @@ const recordName = (collection: string, index: number, raw: unknown) => {
   return `${collection}[${index}]${typeof rid === 'number' || typeof rid === 'string' ? ` (id ${rid})` : ''}`;
 };
 
-function parseAll<S extends z.ZodMiniType>(collection: string, schema: S, records: unknown[], problems: string[]): z.output<S>[] {
+function parseAll<S extends z.ZodMiniType>(
+  collection: string,
+  schema: S,
+  records: unknown[],
+  problems: string[],
+): z.output<S>[] {
   const out: z.output<S>[] = [];
   const seen = new Set<number>();
   records.forEach((raw, index) => {
     const r = schema.safeParse(raw);
     if (!r.success) {
       for (const issue of r.error.issues) {
-        const keys = issue.code === 'unrecognized_keys' ? `: unknown field(s) ${issue.keys.join(', ')}` : `: ${issue.message}`;
+        const keys =
+          issue.code === 'unrecognized_keys'
+            ? `: unknown field(s) ${issue.keys.join(', ')}`
+            : `: ${issue.message}`;
         problems.push(`${recordName(collection, index, raw)} ${field(issue.path)}${keys}`);
       }
       return;
     }
     const value = r.data as { id: number };
-    if (seen.has(value.id)) problems.push(`${recordName(collection, index, raw)} id: duplicate id in ${collection}`);
+    if (seen.has(value.id))
+      problems.push(`${recordName(collection, index, raw)} id: duplicate id in ${collection}`);
     seen.add(value.id);
     out.push(r.data);
   });
@@ -102,7 +147,8 @@ export async function validateImport(input: unknown, store: ImportStore) {
   const top = importDocument.safeParse(input);
   const problem = (i: z.core.$ZodIssue) =>
     i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : i.message;
-  if (!top.success) throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${problem(i)}`));
+  if (!top.success)
+    throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${problem(i)}`));
   const problems: string[] = [];
   const users = parseAll('users', importUser, top.data.users, problems);
   const tags = parseAll('tags', importTag, top.data.tags, problems);
@@ -111,26 +157,42 @@ export async function validateImport(input: unknown, store: ImportStore) {
   // References: users and tags named by articles must be in the file or already stored.
   const fileUsers = new Set(users.map((u) => u.id));
   const fileTags = new Set(tags.map((t) => t.id));
-  const wantedUsers = [...new Set(articles.flatMap((a) => [...a.authors, ...a.editors]))].filter((u) => !fileUsers.has(u));
+  const wantedUsers = [...new Set(articles.flatMap((a) => [...a.authors, ...a.editors]))].filter(
+    (u) => !fileUsers.has(u),
+  );
   const wantedTags = [...new Set(articles.flatMap((a) => a.tags))].filter((t) => !fileTags.has(t));
-  const [storedUsers, storedTags] = await Promise.all([store.existingUsers(wantedUsers), store.existingTags(wantedTags)]);
+  const [storedUsers, storedTags] = await Promise.all([
+    store.existingUsers(wantedUsers),
+    store.existingTags(wantedTags),
+  ]);
   articles.forEach((a) => {
     const name = `articles (id ${a.id})`;
     for (const f of ['authors', 'editors'] as const) {
-      for (const u of a[f]) if (!fileUsers.has(u) && !storedUsers.has(u)) problems.push(`${name} ${f}: unknown user ${u}`);
+      for (const u of a[f])
+        if (!fileUsers.has(u) && !storedUsers.has(u)) problems.push(`${name} ${f}: unknown user ${u}`);
     }
-    for (const t of a.tags) if (!fileTags.has(t) && !storedTags.has(t)) problems.push(`${name} tags: unknown tag ${t}`);
+    for (const t of a.tags)
+      if (!fileTags.has(t) && !storedTags.has(t)) problems.push(`${name} tags: unknown tag ${t}`);
   });
   if (problems.length) throw new ImportValidationError(problems);
   return { users, tags, articles };
 }
 
 const sameEntry = (a: CatalogEntry | undefined, b: CatalogEntry | undefined): boolean =>
-  a !== undefined && b !== undefined && a.id === b.id && a.created === b.created &&
-  a.authors.join() === b.authors.join() && a.tags.join() === b.tags.join();
+  a !== undefined &&
+  b !== undefined &&
+  a.id === b.id &&
+  a.created === b.created &&
+  a.authors.join() === b.authors.join() &&
+  a.tags.join() === b.tags.join();
 
 /** Slot-by-slot changes turning list `before` into list `after`. */
-function listChanges(list: ListRef, before: CatalogEntry[], after: CatalogEntry[], rewriteAll: boolean): RankChange[] {
+function listChanges(
+  list: ListRef,
+  before: CatalogEntry[],
+  after: CatalogEntry[],
+  rewriteAll: boolean,
+): RankChange[] {
   const changes: RankChange[] = [];
   for (let i = 0; i < Math.max(before.length, after.length); i += 1) {
     const [b, a] = [before[i], after[i]];
@@ -152,7 +214,11 @@ const tagCounts = (catalog: CatalogEntry[]): Map<number, number> => {
 };
 
 /** Validates and upserts `input`; idempotent. */
-export async function importNews(input: unknown, store: ImportStore, opts: ImportOptions = {}): Promise<ImportSummary> {
+export async function importNews(
+  input: unknown,
+  store: ImportStore,
+  opts: ImportOptions = {},
+): Promise<ImportSummary> {
   const progress = opts.progress ?? (() => {});
   progress('validate', 0, 1);
   const data = await validateImport(input, store);
@@ -160,13 +226,16 @@ export async function importNews(input: unknown, store: ImportStore, opts: Impor
 
   const before = await store.loadCatalog();
   const merged = new Map(before.map((e) => [e.id, e]));
-  for (const a of data.articles) merged.set(a.id, { id: a.id, created: a.created, authors: a.authors, tags: a.tags });
+  for (const a of data.articles)
+    merged.set(a.id, { id: a.id, created: a.created, authors: a.authors, tags: a.tags });
   const after = [...merged.values()].sort(newestFirst);
 
   const oldByAuthor = byAuthor(before);
   const newByAuthor = byAuthor(after);
   const userIds = new Set([...oldByAuthor.keys(), ...newByAuthor.keys()]);
-  const userListChanges = [...userIds].flatMap((u) => listChanges({ kind: 'user', userId: u }, oldByAuthor.get(u) ?? [], newByAuthor.get(u) ?? [], false));
+  const userListChanges = [...userIds].flatMap((u) =>
+    listChanges({ kind: 'user', userId: u }, oldByAuthor.get(u) ?? [], newByAuthor.get(u) ?? [], false),
+  );
   const countOf = (u: number, lists: Map<number, CatalogEntry[]>) => lists.get(u)?.length ?? 0;
 
   const oldTags = tagCounts(before);
@@ -175,20 +244,43 @@ export async function importNews(input: unknown, store: ImportStore, opts: Impor
   const fileTags = new Set(data.tags.map((t) => t.id));
 
   const plan: ImportPlan = {
-    articles: data.articles.map((a): Article => ({
-      id: a.id, authors: a.authors, editors: a.editors, created: a.created, updated: a.updated, body: a.body, tags: a.tags,
-      excerpt: a.excerpt ?? deriveExcerpt(a.body),
-    })),
-    users: data.users.map(({ hasAvatar: _derived, ...u }): NewsUser => ({ ...u, articlesCount: countOf(u.id, newByAuthor) })),
+    articles: data.articles.map(
+      (a): Article => ({
+        id: a.id,
+        authors: a.authors,
+        editors: a.editors,
+        created: a.created,
+        updated: a.updated,
+        body: a.body,
+        tags: a.tags,
+        excerpt: a.excerpt ?? deriveExcerpt(a.body),
+      }),
+    ),
+    users: data.users.map(
+      ({ hasAvatar: _derived, ...u }): NewsUser => ({ ...u, articlesCount: countOf(u.id, newByAuthor) }),
+    ),
     tags: data.tags.map((t): Tag => ({ ...t, articlesCount: newTags.get(t.id) ?? 0 })),
-    userCounts: [...userIds].filter((u) => !fileUsers.has(u) && countOf(u, oldByAuthor) !== countOf(u, newByAuthor)).map((u) => [u, countOf(u, newByAuthor)]),
-    tagCounts: [...new Set([...oldTags.keys(), ...newTags.keys()])].filter((t) => !fileTags.has(t) && oldTags.get(t) !== newTags.get(t)).map((t) => [t, newTags.get(t) ?? 0]),
+    userCounts: [...userIds]
+      .filter((u) => !fileUsers.has(u) && countOf(u, oldByAuthor) !== countOf(u, newByAuthor))
+      .map((u) => [u, countOf(u, newByAuthor)]),
+    tagCounts: [...new Set([...oldTags.keys(), ...newTags.keys()])]
+      .filter((t) => !fileTags.has(t) && oldTags.get(t) !== newTags.get(t))
+      .map((t) => [t, newTags.get(t) ?? 0]),
     userListChanges,
     // Every news rank item carries the list's size, so a change of size rewrites the whole list.
     newsListChanges: listChanges({ kind: 'news' }, before, after, before.length !== after.length),
     newsTotal: after.length,
   };
   let writes = 0;
-  await store.applyImport(plan, (done, total) => { writes = total; progress('write', done, total); });
-  return { users: plan.users.length, tags: plan.tags.length, articles: plan.articles.length, articlesTotal: after.length, writes };
+  await store.applyImport(plan, (done, total) => {
+    writes = total;
+    progress('write', done, total);
+  });
+  return {
+    users: plan.users.length,
+    tags: plan.tags.length,
+    articles: plan.articles.length,
+    articlesTotal: after.length,
+    writes,
+  };
 }

@@ -1,7 +1,13 @@
 // News domain records as stored (users keep their raw private values; responses apply privacy).
 
-export interface Picture { url: string; type: string }
-export interface Avatar { '100': Picture; orig: Picture }
+export interface Picture {
+  url: string;
+  type: string;
+}
+export interface Avatar {
+  '100': Picture;
+  orig: Picture;
+}
 
 export interface Privacy {
   lastOnline: 0 | 1;
@@ -30,7 +36,12 @@ export interface NewsUser {
   articlesCount: number;
 }
 
-export interface Tag { id: number; name: string; description: string; articlesCount: number }
+export interface Tag {
+  id: number;
+  name: string;
+  description: string;
+  articlesCount: number;
+}
 
 export interface Article {
   id: number;
@@ -45,7 +56,12 @@ export interface Article {
 }
 
 /** What the news list's rank items carry about an article: enough to rebuild every list and count. */
-export interface CatalogEntry { id: number; created: number; authors: number[]; tags: number[] }
+export interface CatalogEntry {
+  id: number;
+  created: number;
+  authors: number[];
+  tags: number[];
+}
 
 /** Newest first by created, ties by id descending (news, latest, a user's articles). */
 export const newestFirst = (a: CatalogEntry, b: CatalogEntry): number => b.created - a.created || b.id - a.id;

@@ -6,7 +6,11 @@ import type { Article, CatalogEntry, NewsUser, Tag } from './model.ts';
 export type ListRef = { kind: 'news' } | { kind: 'user'; userId: number };
 
 /** One slot of a list to write (entry) or to delete (null). */
-export interface RankChange { list: ListRef; rank: number; entry: CatalogEntry | null }
+export interface RankChange {
+  list: ListRef;
+  rank: number;
+  entry: CatalogEntry | null;
+}
 
 /** Everything one import writes; the adapter writes it in batches, the news list last. */
 export interface ImportPlan {
@@ -22,7 +26,11 @@ export interface ImportPlan {
   newsTotal: number;
 }
 
-export interface StatusShard { served: number; errors: number; startedAt?: number }
+export interface StatusShard {
+  served: number;
+  errors: number;
+  startedAt?: number;
+}
 
 /** What the request path reads. */
 export interface NewsReader {

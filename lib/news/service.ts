@@ -3,7 +3,14 @@ import type { Clock } from '../domain/clock.ts';
 import { NotFound, Unavailable } from '../domain/errors.ts';
 import { COUNTER_SHARDS, type StatusCounters } from './counters.ts';
 import { pagesOf, USER_ARTICLES_PER_PAGE } from './model.ts';
-import { presentArticle, presentArticleSummary, presentTag, presentTagSummary, presentUser, presentUserSummary } from './present.ts';
+import {
+  presentArticle,
+  presentArticleSummary,
+  presentTag,
+  presentTagSummary,
+  presentUser,
+  presentUserSummary,
+} from './present.ts';
 import type { NewsReader, StatusStore } from './ports.ts';
 
 /** How long a caller should wait before asking for the status again when the counters are unreachable. */
@@ -47,14 +54,22 @@ export class NewsService {
     return presentUserSummary(found(await this.store.getUser(id), `user ${id}`));
   }
 
-  async tag(id: number) { return presentTag(found(await this.store.getTag(id), `tag ${id}`)); }
+  async tag(id: number) {
+    return presentTag(found(await this.store.getTag(id), `tag ${id}`));
+  }
 
-  async tagSummary(id: number) { return presentTagSummary(found(await this.store.getTag(id), `tag ${id}`)); }
+  async tagSummary(id: number) {
+    return presentTagSummary(found(await this.store.getTag(id), `tag ${id}`));
+  }
 }
 
 /** The live status of the service, summed over every container's counter shard. */
 export class StatusService {
-  constructor(private readonly store: StatusStore, private readonly counters: StatusCounters, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: StatusStore,
+    private readonly counters: StatusCounters,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Flushes this container's counts, then sums every shard. Unreachable counters (the flush or the

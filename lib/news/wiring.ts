@@ -10,16 +10,22 @@ import { importNews, type ImportOptions } from './import.ts';
 import { NewsService, StatusService } from './service.ts';
 
 /** This container's status counters (every News response is counted). */
-export const counters = /* @__PURE__ */ once(() => new StatusCounters(
-  new DynamoStatusStore(), systemClock, (error) => logger.warn('status counters not flushed', { error }),
-));
+export const counters = /* @__PURE__ */ once(
+  () =>
+    new StatusCounters(new DynamoStatusStore(), systemClock, (error) =>
+      logger.warn('status counters not flushed', { error }),
+    ),
+);
 
 export const news = /* @__PURE__ */ once(() => new NewsService(new DynamoNewsReader()));
 
-export const status = /* @__PURE__ */ once(() => new StatusService(new DynamoStatusStore(), counters(), systemClock));
+export const status = /* @__PURE__ */ once(
+  () => new StatusService(new DynamoStatusStore(), counters(), systemClock),
+);
 
 /** The internal edge's key and the CSRF signing key: Secrets Manager, read once per container. */
 export { csrfSigningSecret, internalApiKey } from '../data/secrets.ts';
 
 /** import-news into the table (admin CLI, seed, bench). */
-export const importIntoTable = (input: unknown, opts?: ImportOptions) => importNews(input, new DynamoImportStore(), opts);
+export const importIntoTable = (input: unknown, opts?: ImportOptions) =>
+  importNews(input, new DynamoImportStore(), opts);

@@ -1,7 +1,13 @@
 // Notes as the domain sees them. Field names follow seed 000's NoteType; timestamps are epoch ms.
 export const PUBLISH_TYPES = ['edit', 'view', 'slide', 'book'] as const;
 export const PERMISSION_ROLES = ['owner', 'signed_in', 'guest'] as const;
-export const COMMENT_PERMISSIONS = ['disabled', 'forbidden', 'owners', 'signed_in_users', 'everyone'] as const;
+export const COMMENT_PERMISSIONS = [
+  'disabled',
+  'forbidden',
+  'owners',
+  'signed_in_users',
+  'everyone',
+] as const;
 export const SUGGEST_EDIT_PERMISSIONS = ['disabled', 'forbidden', 'owners', 'signed_in_users'] as const;
 
 export type PublishType = (typeof PUBLISH_TYPES)[number];
@@ -24,7 +30,12 @@ export const SHORT_ID_LENGTH = 10;
 export const noteIdOf = (random: Buffer): string => random.toString('base64url');
 export const shortIdOf = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
 
-export interface SimpleUserProfile { name: string; userPath: string; photo: string; biography: string | null }
+export interface SimpleUserProfile {
+  name: string;
+  userPath: string;
+  photo: string;
+  biography: string | null;
+}
 
 /** The NOTE#META item: everything but the content. */
 export interface NoteRecord {
@@ -58,7 +69,10 @@ export interface NoteRecord {
   version: number;
 }
 
-export interface NoteWithContent { note: NoteRecord; content: string }
+export interface NoteWithContent {
+  note: NoteRecord;
+  content: string;
+}
 
 /** What the caller may send when creating a note (all optional). */
 export interface NoteCreation {
@@ -77,11 +91,18 @@ export interface NoteCreation {
 }
 
 /** What the caller may change (only the fields present change). */
-export type NoteChanges = Pick<NoteCreation, 'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink'>
-  & { parentFolderId?: string | null };
+export type NoteChanges = Pick<
+  NoteCreation,
+  'title' | 'tags' | 'description' | 'content' | 'readPermission' | 'writePermission' | 'permalink'
+> & { parentFolderId?: string | null };
 
 /** Fields only the note's owner (team notes: any member) may change. */
-export const MANAGER_FIELDS = ['readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const satisfies readonly (keyof NoteChanges)[];
+export const MANAGER_FIELDS = [
+  'readPermission',
+  'writePermission',
+  'permalink',
+  'parentFolderId',
+] as const satisfies readonly (keyof NoteChanges)[];
 
 /** The text of the content's first `# ` heading, if any. */
 export function headingOf(content: string): string | undefined {
@@ -100,16 +121,21 @@ export const MAX_TAG_LENGTH = 64;
 export function tagsOf(content: string): string[] | undefined {
   const line = /^#{6}[ \t]+tags[ \t]*:(.*)$/im.exec(content);
   if (!line) return undefined;
-  const tags = [...line[1].matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim().slice(0, MAX_TAG_LENGTH)).filter(Boolean);
+  const tags = [...line[1].matchAll(/`([^`\n]+)`/g)]
+    .map((m) => m[1].trim().slice(0, MAX_TAG_LENGTH))
+    .filter(Boolean);
   return [...new Set(tags)].slice(0, MAX_TAGS);
 }
 
-export const titleFor = (explicitTitle: string | null, content: string): string => explicitTitle ?? headingOf(content) ?? UNTITLED;
+export const titleFor = (explicitTitle: string | null, content: string): string =>
+  explicitTitle ?? headingOf(content) ?? UNTITLED;
 
 const BREADTH: Record<PermissionRole, number> = { owner: 0, signed_in: 1, guest: 2 };
 /** writePermission may not be broader than readPermission. */
-export const permissionsConsistent = (read: PermissionRole, write: PermissionRole): boolean => BREADTH[write] <= BREADTH[read];
+export const permissionsConsistent = (read: PermissionRole, write: PermissionRole): boolean =>
+  BREADTH[write] <= BREADTH[read];
 /** Any signed-in caller passes a role broader than owner (every API caller is signed in). */
 export const opensToSignedIn = (role: PermissionRole): boolean => role !== 'owner';
 
-export const etagOf = (note: Pick<NoteRecord, 'shortId' | 'version'>): string => `"${note.shortId}-${note.version}"`;
+export const etagOf = (note: Pick<NoteRecord, 'shortId' | 'version'>): string =>
+  `"${note.shortId}-${note.version}"`;

@@ -30,7 +30,12 @@ export interface NotesStore {
    * writes `content` when given; moves the permalink guard; records the editor's history entry.
    * Conflict('version') when the note changed (or vanished) meanwhile.
    */
-  saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void>;
+  saveNote(
+    previous: StoredNote,
+    next: NoteRecord,
+    content: string | undefined,
+    editorId: string,
+  ): Promise<void>;
   /** Records that the user read the note now. NotFound when the note no longer exists. */
   recordVisit(note: NoteRecord, userId: string): Promise<void>;
   /** Deletes the note, its permalink guard and history entries; Conflict('version') if changed since read. */
@@ -42,7 +47,9 @@ export interface NotesStore {
 }
 
 /** Where DeleteNote puts a note (lib/notes/trash.ts); false when the note changed since read. */
-export interface Bin { moveToTrash(stored: StoredNote, userId: string): Promise<boolean> }
+export interface Bin {
+  moveToTrash(stored: StoredNote, userId: string): Promise<boolean>;
+}
 
 export interface ImageStore {
   /** Stores an image of the note; returns its object key. */

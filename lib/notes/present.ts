@@ -6,13 +6,25 @@ import type { FolderPath } from './folders.ts';
 import type { NoteRecord, NoteWithContent } from './model.ts';
 
 export const presentTeam = (t: Team) => ({
-  id: t.id, ownerId: t.ownerId, name: t.name, logo: t.logo, path: t.path,
-  description: t.description, visibility: t.visibility, upgraded: t.upgraded, createdAt: t.createdAt,
+  id: t.id,
+  ownerId: t.ownerId,
+  name: t.name,
+  logo: t.logo,
+  path: t.path,
+  description: t.description,
+  visibility: t.visibility,
+  upgraded: t.upgraded,
+  createdAt: t.createdAt,
 });
 
 export const presentUser = (u: User, teams: Team[]) => ({
-  id: u.id, email: u.email, name: u.name, userPath: u.userPath, photo: u.photo,
-  teams: teams.map(presentTeam), upgraded: u.upgraded,
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  userPath: u.userPath,
+  photo: u.photo,
+  teams: teams.map(presentTeam),
+  upgraded: u.upgraded,
 });
 
 /** Where the note is published: /@<owner path>/<permalink> with a permalink, /<shortId> otherwise. */
@@ -20,12 +32,28 @@ export const publishLinkOf = (n: NoteRecord): string =>
   `${config.publicBaseUrl}/${n.permalink ? `@${n.userPath ?? n.teamPath}/${n.permalink}` : n.shortId}`;
 
 export const presentNote = (n: NoteRecord, folderPaths: FolderPath[] = []) => ({
-  id: n.id, title: n.title, tags: n.tags, description: n.description,
-  createdAt: n.createdAt, lastChangedAt: n.lastChangedAt, titleUpdatedAt: n.titleUpdatedAt, tagsUpdatedAt: n.tagsUpdatedAt,
-  lastChangeUser: n.lastChangeUser, publishType: n.publishType, publishedAt: n.publishedAt,
-  userPath: n.userPath, teamPath: n.teamPath, permalink: n.permalink, publishLink: publishLinkOf(n),
-  shortId: n.shortId, readPermission: n.readPermission, writePermission: n.writePermission, folderPaths,
+  id: n.id,
+  title: n.title,
+  tags: n.tags,
+  description: n.description,
+  createdAt: n.createdAt,
+  lastChangedAt: n.lastChangedAt,
+  titleUpdatedAt: n.titleUpdatedAt,
+  tagsUpdatedAt: n.tagsUpdatedAt,
+  lastChangeUser: n.lastChangeUser,
+  publishType: n.publishType,
+  publishedAt: n.publishedAt,
+  userPath: n.userPath,
+  teamPath: n.teamPath,
+  permalink: n.permalink,
+  publishLink: publishLinkOf(n),
+  shortId: n.shortId,
+  readPermission: n.readPermission,
+  writePermission: n.writePermission,
+  folderPaths,
 });
 
-export const presentSingleNote = ({ note, content }: NoteWithContent, folderPaths: FolderPath[] = []) =>
-  ({ ...presentNote(note, folderPaths), content });
+export const presentSingleNote = ({ note, content }: NoteWithContent, folderPaths: FolderPath[] = []) => ({
+  ...presentNote(note, folderPaths),
+  content,
+});

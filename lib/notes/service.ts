@@ -8,14 +8,34 @@ import type { Completion } from '../domain/idempotency.ts';
 import { isPolyglot } from './polyglot.ts';
 import type { Clock } from '../domain/clock.ts';
 import {
-  Conflict, Forbidden, Invalid, isConflict, NotFound, PreconditionFailed, TooLarge, Unauthenticated, Unsupported,
+  Conflict,
+  Forbidden,
+  Invalid,
+  isConflict,
+  NotFound,
+  PreconditionFailed,
+  TooLarge,
+  Unauthenticated,
+  Unsupported,
 } from '../domain/errors.ts';
 import type { Ids } from '../domain/ids.ts';
 import { simpleProfile, type User } from '../identity/model.ts';
 import {
-  ID_LENGTH, MANAGER_FIELDS, MAX_CONTENT_BYTES, MAX_IMAGE_BYTES, noteIdOf, opensToSignedIn,
-  permissionsConsistent, SHORT_ID_LENGTH, shortIdOf, tagsOf, titleFor,
-  type NoteChanges, type NoteCreation, type NoteRecord, type NoteWithContent,
+  ID_LENGTH,
+  MANAGER_FIELDS,
+  MAX_CONTENT_BYTES,
+  MAX_IMAGE_BYTES,
+  noteIdOf,
+  opensToSignedIn,
+  permissionsConsistent,
+  SHORT_ID_LENGTH,
+  shortIdOf,
+  tagsOf,
+  titleFor,
+  type NoteChanges,
+  type NoteCreation,
+  type NoteRecord,
+  type NoteWithContent,
 } from './model.ts';
 import { unknownFolder } from './folders.ts';
 import type { Bin, Directory, ImageStore, NotesStore, StoredNote } from './ports.ts';
@@ -28,7 +48,12 @@ const WRITE_ATTEMPTS = 3;
 class Caller {
   private readonly memberships: Map<string, boolean>;
   private readonly allTeamsKnown: boolean;
-  constructor(readonly userId: string, private readonly directory: Directory, readonly user?: User, teams?: string[]) {
+  constructor(
+    readonly userId: string,
+    private readonly directory: Directory,
+    readonly user?: User,
+    teams?: string[],
+  ) {
     this.memberships = new Map((teams ?? []).map((t) => [t, true]));
     this.allTeamsKnown = teams !== undefined;
   }
@@ -42,10 +67,18 @@ class Caller {
   }
 }
 
-interface Access { read: boolean; write: boolean; manage: boolean }
-interface Located { stored: StoredNote; access: Access }
+interface Access {
+  read: boolean;
+  write: boolean;
+  manage: boolean;
+}
+interface Located {
+  stored: StoredNote;
+  access: Access;
+}
 
-const tooLarge = (field: string, description: string) => new TooLarge(description, { fields: [{ field, message: description }] });
+const tooLarge = (field: string, description: string) =>
+  new TooLarge(description, { fields: [{ field, message: description }] });
 
 function assertContentSize(content: string | undefined): void {
   if (content !== undefined && Buffer.byteLength(content, 'utf8') > MAX_CONTENT_BYTES) {
@@ -104,7 +137,10 @@ export class NotesService {
 
   /** `complete`: the request's Idempotency-Key completion, written with the note. */
   async createNote(
-    userId: string, input: NoteCreation, teamPath?: string, complete?: (created: NoteWithContent) => Completion,
+    userId: string,
+    input: NoteCreation,
+    teamPath?: string,
+    complete?: (created: NoteWithContent) => Completion,
   ): Promise<NoteWithContent> {
     assertContentSize(input.content);
     const readPermission = input.readPermission ?? 'owner';
@@ -117,15 +153,30 @@ export class NotesService {
     const now = this.deps.clock.now();
     const explicitTitle = input.title || null;
     const note: NoteRecord = {
-      id, shortId: shortIdOf(id),
-      ownerId: teamPath ? null : userId, userPath: teamPath ? null : caller.user!.userPath, teamPath: teamPath ?? null,
-      title: titleFor(explicitTitle, content), explicitTitle,
-      tags: input.tags ?? tagsOf(content) ?? [], description: input.description ?? '',
-      createdAt: now, lastChangedAt: now, titleUpdatedAt: null, tagsUpdatedAt: null,
-      lastChangeUser: simpleProfile(caller.user!), publishType: 'edit', publishedAt: null, permalink: input.permalink ?? null,
-      readPermission, writePermission,
-      commentPermission: input.commentPermission ?? 'signed_in_users', suggestEditPermission: input.suggestEditPermission ?? 'signed_in_users',
-      parentFolderId: input.parentFolderId || null, origin: input.origin ?? null, noteFeatures: input.noteFeatures ?? null,
+      id,
+      shortId: shortIdOf(id),
+      ownerId: teamPath ? null : userId,
+      userPath: teamPath ? null : caller.user!.userPath,
+      teamPath: teamPath ?? null,
+      title: titleFor(explicitTitle, content),
+      explicitTitle,
+      tags: input.tags ?? tagsOf(content) ?? [],
+      description: input.description ?? '',
+      createdAt: now,
+      lastChangedAt: now,
+      titleUpdatedAt: null,
+      tagsUpdatedAt: null,
+      lastChangeUser: simpleProfile(caller.user!),
+      publishType: 'edit',
+      publishedAt: null,
+      permalink: input.permalink ?? null,
+      readPermission,
+      writePermission,
+      commentPermission: input.commentPermission ?? 'signed_in_users',
+      suggestEditPermission: input.suggestEditPermission ?? 'signed_in_users',
+      parentFolderId: input.parentFolderId || null,
+      origin: input.origin ?? null,
+      noteFeatures: input.noteFeatures ?? null,
       version: 1,
     };
     try {
@@ -152,7 +203,10 @@ export class NotesService {
    * fresh note.
    */
   async updateNote(
-    userId: string, ref: string, changes: NoteChanges, opts: { teamPath?: string; precondition?: Precondition } = {},
+    userId: string,
+    ref: string,
+    changes: NoteChanges,
+    opts: { teamPath?: string; precondition?: Precondition } = {},
   ): Promise<NoteWithContent> {
     assertContentSize(changes.content);
     const caller = await this.signedIn(userId);
@@ -189,7 +243,10 @@ export class NotesService {
     const caller = this.caller(userId);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const { stored, access } = await this.locate(caller, ref, teamPath, { visitors: true });
-      if (!access.manage) throw new Forbidden(`Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`);
+      if (!access.manage)
+        throw new Forbidden(
+          `Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`,
+        );
       if (await this.deps.bin.moveToTrash(stored, userId)) return;
     }
     throw concurrently();
@@ -197,14 +254,17 @@ export class NotesService {
 
   /** Stores an image for the note; returns its public link. */
   async uploadImage(userId: string, ref: string, bytes: Buffer): Promise<string> {
-    if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge('image', `image must be at most ${MAX_IMAGE_BYTES} bytes`);
+    if (bytes.length > MAX_IMAGE_BYTES)
+      throw tooLarge('image', `image must be at most ${MAX_IMAGE_BYTES} bytes`);
     const type = await fileTypeFromBuffer(bytes);
     if (!type || !IMAGE_TYPES.has(type.mime)) {
       const fields = [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }];
       throw new Unsupported('image must be a PNG, JPEG, GIF or WebP image', { fields });
     }
     if (isPolyglot(bytes, type.mime)) {
-      throw new Unsupported('image also reads as HTML or script (a polyglot)', { fields: [{ field: 'image', message: 'contains HTML or script markup' }] });
+      throw new Unsupported('image also reads as HTML or script (a polyglot)', {
+        fields: [{ field: 'image', message: 'contains HTML or script markup' }],
+      });
     }
     const { stored, access } = await this.locate(this.caller(userId), ref);
     if (!access.write) throw new Forbidden('You may read this note but not change it');
@@ -220,22 +280,37 @@ export class NotesService {
   private async signedIn(userId: string): Promise<Caller> {
     const me = await this.directory.getUserWithTeams(userId);
     if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
-    return new Caller(userId, this.directory, me.user, me.teams.map((t) => t.path));
+    return new Caller(
+      userId,
+      this.directory,
+      me.user,
+      me.teams.map((t) => t.path),
+    );
   }
 
   /** 403 for a team the caller is not a member of, 404 for an unknown team. */
   private async requireMember(caller: Caller, teamPath: string): Promise<void> {
     if (await caller.isMember(teamPath)) return;
-    if (await this.directory.getTeam(teamPath)) throw new Forbidden(`You are not a member of team "${teamPath}"`);
+    if (await this.directory.getTeam(teamPath))
+      throw new Forbidden(`You are not a member of team "${teamPath}"`);
     throw new NotFound(`Team "${teamPath}" does not exist`);
   }
 
   /** Finds a note by id or shortId (within the team when given) that the caller may read. */
-  private async locate(caller: Caller, ref: string, teamPath?: string, opts: { visitors?: boolean } = {}): Promise<Located> {
+  private async locate(
+    caller: Caller,
+    ref: string,
+    teamPath?: string,
+    opts: { visitors?: boolean } = {},
+  ): Promise<Located> {
     if (teamPath) await this.requireMember(caller, teamPath);
-    const shortId = ref.length === ID_LENGTH ? shortIdOf(ref) : ref.length === SHORT_ID_LENGTH ? ref : undefined;
+    const shortId =
+      ref.length === ID_LENGTH ? shortIdOf(ref) : ref.length === SHORT_ID_LENGTH ? ref : undefined;
     const stored = shortId ? await this.store.getNote(shortId, opts) : undefined;
-    const found = stored && (ref.length !== ID_LENGTH || stored.note.id === ref) && (!teamPath || stored.note.teamPath === teamPath);
+    const found =
+      stored &&
+      (ref.length !== ID_LENGTH || stored.note.id === ref) &&
+      (!teamPath || stored.note.teamPath === teamPath);
     const access = found ? await this.access(stored.note, caller) : undefined;
     if (!stored || !access?.read) throw new NotFound('The note does not exist');
     return { stored, access };
@@ -243,13 +318,20 @@ export class NotesService {
 
   private async access(note: NoteRecord, caller: Caller): Promise<Access> {
     const manage = note.teamPath ? await caller.isMember(note.teamPath) : note.ownerId === caller.userId;
-    return { manage, read: manage || opensToSignedIn(note.readPermission), write: manage || opensToSignedIn(note.writePermission) };
+    return {
+      manage,
+      read: manage || opensToSignedIn(note.readPermission),
+      write: manage || opensToSignedIn(note.writePermission),
+    };
   }
 }
 
 /** The note after `changes`, or undefined when nothing would change. */
 function applyChanges(
-  stored: StoredNote, changes: NoteChanges, editor: User, now: number,
+  stored: StoredNote,
+  changes: NoteChanges,
+  editor: User,
+  now: number,
 ): (NoteWithContent & { contentChanged: boolean }) | undefined {
   const old = stored.note;
   const content = changes.content ?? stored.content;
@@ -261,19 +343,34 @@ function applyChanges(
   const tagsChanged = JSON.stringify(tags) !== JSON.stringify(old.tags);
   const note: NoteRecord = {
     ...old,
-    title, explicitTitle, tags,
+    title,
+    explicitTitle,
+    tags,
     description: changes.description ?? old.description,
     readPermission: changes.readPermission ?? old.readPermission,
     writePermission: changes.writePermission ?? old.writePermission,
     permalink: changes.permalink ?? old.permalink,
-    parentFolderId: changes.parentFolderId === undefined ? old.parentFolderId : changes.parentFolderId || null,
+    parentFolderId:
+      changes.parentFolderId === undefined ? old.parentFolderId : changes.parentFolderId || null,
   };
-  const changed = contentChanged || explicitTitle !== old.explicitTitle ||
-    (['title', 'tags', 'description', 'readPermission', 'writePermission', 'permalink', 'parentFolderId'] as const)
-      .some((f) => JSON.stringify(note[f]) !== JSON.stringify(old[f]));
+  const changed =
+    contentChanged ||
+    explicitTitle !== old.explicitTitle ||
+    (
+      [
+        'title',
+        'tags',
+        'description',
+        'readPermission',
+        'writePermission',
+        'permalink',
+        'parentFolderId',
+      ] as const
+    ).some((f) => JSON.stringify(note[f]) !== JSON.stringify(old[f]));
   if (!changed) return undefined;
   Object.assign(note, {
-    lastChangedAt: now, version: old.version + 1,
+    lastChangedAt: now,
+    version: old.version + 1,
     titleUpdatedAt: title !== old.title ? now : old.titleUpdatedAt,
     tagsUpdatedAt: tagsChanged ? now : old.tagsUpdatedAt,
     lastChangeUser: contentChanged ? simpleProfile(editor) : old.lastChangeUser,

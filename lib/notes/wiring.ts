@@ -15,11 +15,16 @@ import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 
-const build = (images: ImageStore) => new NotesService({
-  store: new DynamoNotesStore(), images, directory: identity(), clock: systemClock, ids: systemIds,
-  imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
-  bin: { moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId) },
-});
+const build = (images: ImageStore) =>
+  new NotesService({
+    store: new DynamoNotesStore(),
+    images,
+    directory: identity(),
+    clock: systemClock,
+    ids: systemIds,
+    imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
+    bin: { moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId) },
+  });
 
 /** No image store: for operations that never touch images. */
 const noImages: ImageStore = {
@@ -39,18 +44,31 @@ export const folders = /* @__PURE__ */ once(
 const s3Images = /* @__PURE__ */ once(() => new S3ImageStore());
 /** The trash: purging deletes images through the S3 image store (built on first use). */
 export const trash = /* @__PURE__ */ once(
-  () => new TrashService(
-    new DynamoTrashStore(), { deleteAll: (noteId) => s3Images().deleteAll(noteId) }, identity(),
-    () => config.trashRetentionDays, systemClock,
-  ),
+  () =>
+    new TrashService(
+      new DynamoTrashStore(),
+      { deleteAll: (noteId) => s3Images().deleteAll(noteId) },
+      identity(),
+      () => config.trashRetentionDays,
+      systemClock,
+    ),
 );
 
 /** DeleteNote's side of the trash: moving a note there never touches images (no S3 in those bundles). */
 const bin = /* @__PURE__ */ once(
-  () => new TrashService(new DynamoTrashStore(), noImages, identity(), () => config.trashRetentionDays, systemClock),
+  () =>
+    new TrashService(
+      new DynamoTrashStore(),
+      noImages,
+      identity(),
+      () => config.trashRetentionDays,
+      systemClock,
+    ),
 );
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 
 /** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
-export const notesIdempotency = /* @__PURE__ */ once(() => new IdempotencyKeys(new DynamoNotesStore(), systemClock));
+export const notesIdempotency = /* @__PURE__ */ once(
+  () => new IdempotencyKeys(new DynamoNotesStore(), systemClock),
+);

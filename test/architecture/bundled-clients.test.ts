@@ -5,12 +5,23 @@ import { describe, expect, it } from 'vitest';
 
 async function clientsOf(entry: string): Promise<string[]> {
   const r = await esbuild.build({
-    entryPoints: [entry], bundle: true, write: false, platform: 'node', format: 'cjs', target: 'es2023', minify: true,
-    metafile: true, logLevel: 'silent',
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'es2023',
+    minify: true,
+    metafile: true,
+    logLevel: 'silent',
   });
   const [output] = Object.values(r.metafile.outputs);
-  const used = Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([path]) => path);
-  return ['client-dynamodb', 'client-s3', 'client-sns', 'client-sesv2'].filter((c) => used.some((p) => p.includes(`/${c}/`)));
+  const used = Object.entries(output.inputs)
+    .filter(([, v]) => v.bytesInOutput > 0)
+    .map(([path]) => path);
+  return ['client-dynamodb', 'client-s3', 'client-sns', 'client-sesv2'].filter((c) =>
+    used.some((p) => p.includes(`/${c}/`)),
+  );
 }
 
 describe('AWS clients in function bundles', { timeout: 30_000 }, () => {
@@ -19,7 +30,11 @@ describe('AWS clients in function bundles', { timeout: 30_000 }, () => {
   });
 
   it('the route that sends codes carries DynamoDB, SNS and SES', async () => {
-    expect(await clientsOf('functions/bank/start-verification.ts')).toEqual(['client-dynamodb', 'client-sns', 'client-sesv2']);
+    expect(await clientsOf('functions/bank/start-verification.ts')).toEqual([
+      'client-dynamodb',
+      'client-sns',
+      'client-sesv2',
+    ]);
   });
 
   it('reading a note carries no S3', async () => {

@@ -9,10 +9,16 @@ const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs');
 describe('dependency rules', () => {
   it('reports the domain importing HTTP, lib/http an API, a handler an adapter, and a cycle', async () => {
     const result = await cruise(['lib', 'functions'], {
-      ...config.options, baseDir: 'test/fixtures/architecture', validate: true, ruleSet: { forbidden: config.forbidden },
-      tsConfig: undefined, tsPreCompilationDeps: true,
+      ...config.options,
+      baseDir: 'test/fixtures/architecture',
+      validate: true,
+      ruleSet: { forbidden: config.forbidden },
+      tsConfig: undefined,
+      tsPreCompilationDeps: true,
     });
-    const output = result.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+    const output = result.output as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> };
+    };
     const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
     expect(found).toEqual([
       'domain-without-http-or-adapters: lib/bank/transfers.ts -> lib/http/api.ts',

@@ -10,7 +10,8 @@ import { totpCode } from '../../lib/bank/totp.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { approvedVerification, call, enroll, expectError, expectRequests, outboxCode } from './helpers.ts';
 
-const start = (u: TestUser, deviceId: string, as = u) => call('POST', `/api/users/${u.id}/verifications`, { token: as.token, body: { device_id: deviceId } });
+const start = (u: TestUser, deviceId: string, as = u) =>
+  call('POST', `/api/users/${u.id}/verifications`, { token: as.token, body: { device_id: deviceId } });
 const check = (u: TestUser, verificationId: string, body: unknown, headers?: Record<string, string>) =>
   call('POST', `/api/users/${u.id}/verifications/${verificationId}`, { token: u.token, body, headers });
 
@@ -29,7 +30,14 @@ describe('factors', () => {
     const res = await call('GET', `/api/users/${u.id}/devices`, { token: u.token });
     expect(res.status).toBe(200);
     expect(res.body.map((d: { kind: string }) => d.kind)).toEqual(['otp', 'email']);
-    expect(res.body[0]).toEqual({ id: expect.stringMatching(/^dev_/), kind: 'otp', name: 'otp factor', default: true, created: expect.any(Number), last_used: null });
+    expect(res.body[0]).toEqual({
+      id: expect.stringMatching(/^dev_/),
+      kind: 'otp',
+      name: 'otp factor',
+      default: true,
+      created: expect.any(Number),
+      last_used: null,
+    });
     expect(res.text).not.toMatch(/secret|sealed|address|example\.test/i);
     expectRequests(res, 2);
     const other = await newUser();
@@ -44,28 +52,72 @@ describe('factors', () => {
     const { device } = await enroll(u, 'push');
     const path = `/api/users/${u.id}/devices/${device.id}`;
     expectError(await call('DELETE', path, { token: u.token }), 403);
-    expectError(await call('DELETE', path, { token: u.token, headers: { 'X-MFA-Verification': 'ver_aaaaaaaaaaaaaaaaaaaa' } }), 403);
+    expectError(
+      await call('DELETE', path, {
+        token: u.token,
+        headers: { 'X-MFA-Verification': 'ver_aaaaaaaaaaaaaaaaaaaa' },
+      }),
+      403,
+    );
     const pending = await start(u, device.id);
-    expectError(await call('DELETE', path, { token: u.token, headers: { 'X-MFA-Verification': pending.body.id } }), 403);
+    expectError(
+      await call('DELETE', path, { token: u.token, headers: { 'X-MFA-Verification': pending.body.id } }),
+      403,
+    );
     const verification = await approvedVerification(u);
     const other = await newUser();
-    expectError(await call('DELETE', path, { token: other.token, headers: { 'X-MFA-Verification': verification } }), 403);
-    const deleted = await call('DELETE', path, { token: u.token, headers: { 'X-MFA-Verification': verification } });
+    expectError(
+      await call('DELETE', path, { token: other.token, headers: { 'X-MFA-Verification': verification } }),
+      403,
+    );
+    const deleted = await call('DELETE', path, {
+      token: u.token,
+      headers: { 'X-MFA-Verification': verification },
+    });
     expect(deleted.status).toBe(204);
     expectRequests(deleted, 2);
-    expect((await call('GET', `/api/users/${u.id}/devices`, { token: u.token })).body.map((d: { id: string }) => d.id)).not.toContain(device.id);
+    expect(
+      (await call('GET', `/api/users/${u.id}/devices`, { token: u.token })).body.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).not.toContain(device.id);
     const second = await enroll(u, 'device');
-    expectError(await call('DELETE', `/api/users/${u.id}/devices/${second.device.id}`, { token: u.token, headers: { 'X-MFA-Verification': verification } }), 403);
+    expectError(
+      await call('DELETE', `/api/users/${u.id}/devices/${second.device.id}`, {
+        token: u.token,
+        headers: { 'X-MFA-Verification': verification },
+      }),
+      403,
+    );
     const fresh = await approvedVerification(u);
-    expectError(await call('DELETE', `/api/users/${u.id}/devices/dev_nosuchdevice0000000`, { token: u.token, headers: { 'X-MFA-Verification': fresh } }), 404);
+    expectError(
+      await call('DELETE', `/api/users/${u.id}/devices/dev_nosuchdevice0000000`, {
+        token: u.token,
+        headers: { 'X-MFA-Verification': fresh },
+      }),
+      404,
+    );
   });
 
   it('a step-up older than 5 minutes is refused', async () => {
     const u = await newUser();
     const verification = await approvedVerification(u);
-    await documentClient().send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, verification), UpdateExpression: 'SET approvedAt = approvedAt - :old', ExpressionAttributeValues: { ':old': 301 } }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: bankKeys.verification(u.id, verification),
+        UpdateExpression: 'SET approvedAt = approvedAt - :old',
+        ExpressionAttributeValues: { ':old': 301 },
+      }),
+    );
     const { device } = await enroll(u, 'email');
-    expectError(await call('DELETE', `/api/users/${u.id}/devices/${device.id}`, { token: u.token, headers: { 'X-MFA-Verification': verification } }), 403);
+    expectError(
+      await call('DELETE', `/api/users/${u.id}/devices/${device.id}`, {
+        token: u.token,
+        headers: { 'X-MFA-Verification': verification },
+      }),
+      403,
+    );
   });
 });
 
@@ -75,7 +127,12 @@ describe('verifications', () => {
     const { device } = await enroll(u, 'sms');
     const started = await start(u, device.id);
     expect(started.status).toBe(201);
-    expect(started.body).toEqual({ id: expect.stringMatching(/^ver_/), device_id: device.id, status: 'pending', expires_at: expect.any(Number) });
+    expect(started.body).toEqual({
+      id: expect.stringMatching(/^ver_/),
+      device_id: device.id,
+      status: 'pending',
+      expires_at: expect.any(Number),
+    });
     expectRequests(started, 3);
     const code = await outboxCode(u.id, started.body.id);
     expect(code).toMatch(/^\d{6}$/);
@@ -141,7 +198,14 @@ describe('verifications', () => {
     const { device } = await enroll(u, 'email');
     const started = await start(u, device.id);
     const code = await outboxCode(u.id, started.body.id);
-    await documentClient().send(new UpdateCommand({ TableName: config.tableName, Key: bankKeys.verification(u.id, started.body.id), UpdateExpression: 'SET expires_at = :past', ExpressionAttributeValues: { ':past': 1 } }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: bankKeys.verification(u.id, started.body.id),
+        UpdateExpression: 'SET expires_at = :past',
+        ExpressionAttributeValues: { ':past': 1 },
+      }),
+    );
     expectError(await check(u, started.body.id, { code }), 410);
   });
 
@@ -160,7 +224,10 @@ describe('verifications', () => {
     expectRequests(ok, 5);
     const two = await start(u, device.id);
     expectError(await check(u, two.body.id, { mfa_token: issued.body.mfa_token }), 422, ['mfa_token']);
-    const reusable = await call('POST', `/api/users/${u.id}/mfa_token`, { token: admin.token, body: { expires_in: 60, reusable: true } });
+    const reusable = await call('POST', `/api/users/${u.id}/mfa_token`, {
+      token: admin.token,
+      body: { expires_in: 60, reusable: true },
+    });
     expect(reusable.body.reusable).toBe(true);
     for (let i = 0; i < 2; i++) {
       const v = await start(u, device.id);
@@ -177,7 +244,13 @@ describe('verifications', () => {
     const { device } = await enroll(u, 'sms');
     const started = await start(u, device.id);
     const other = await newUser();
-    expectError(await call('POST', `/api/users/${u.id}/verifications/${started.body.id}`, { token: other.token, body: { code: '123456' } }), 403);
+    expectError(
+      await call('POST', `/api/users/${u.id}/verifications/${started.body.id}`, {
+        token: other.token,
+        body: { code: '123456' },
+      }),
+      403,
+    );
     expectError(await check(other, started.body.id, { code: '123456' }), 404);
   });
 });

@@ -7,6 +7,8 @@ import { ROOT } from '../../infra/local/template.ts';
 
 describe('openapi/bank.json', () => {
   it('equals the output of infra/openapi/bank.ts (run npm run openapi after changing schemas)', () => {
-    expect(JSON.parse(readFileSync(join(ROOT, 'openapi', 'bank.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildBankDocument())));
+    expect(JSON.parse(readFileSync(join(ROOT, 'openapi', 'bank.json'), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(buildBankDocument())),
+    );
   });
 });

@@ -7,8 +7,12 @@ import { newTotpSecret, totpCode, totpUri, verifyTotp } from '../../lib/bank/tot
 // RFC 6238 Appendix B, SHA-1 column: the seed is the ASCII string "12345678901234567890", 8 digits.
 const RFC_SECRET = { ascii: '12345678901234567890' };
 const VECTORS: Array<[number, string]> = [
-  [59, '94287082'], [1111111109, '07081804'], [1111111111, '14050471'],
-  [1234567890, '89005924'], [2000000000, '69279037'], [20000000000, '65353130'],
+  [59, '94287082'],
+  [1111111109, '07081804'],
+  [1111111111, '14050471'],
+  [1234567890, '89005924'],
+  [2000000000, '69279037'],
+  [20000000000, '65353130'],
 ];
 
 describe('TOTP', () => {
@@ -23,8 +27,10 @@ describe('TOTP', () => {
     const secret = newTotpSecret();
     const now = 1_800_000_015;
     const step = Math.floor(now / 30);
-    for (const offset of [-1, 0, 1]) expect(await verifyTotp(secret, await totpCode(secret, now + offset * 30), now)).toBe(step + offset);
-    for (const offset of [-2, 2]) expect(await verifyTotp(secret, await totpCode(secret, now + offset * 30), now)).toBeUndefined();
+    for (const offset of [-1, 0, 1])
+      expect(await verifyTotp(secret, await totpCode(secret, now + offset * 30), now)).toBe(step + offset);
+    for (const offset of [-2, 2])
+      expect(await verifyTotp(secret, await totpCode(secret, now + offset * 30), now)).toBeUndefined();
   });
 
   it('refuses a step at or before the last used one (replay)', async () => {

@@ -13,10 +13,12 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('cold-start floors', () => {
   it('reads the services from SAM policy templates and IAM statements', () => {
-    expect(policyServices([{ DynamoDBReadPolicy: { TableName: 't' } }, { S3WritePolicy: { BucketName: 'b' } }]))
-      .toEqual(['dynamodb', 's3']);
-    expect(policyServices([{ Statement: [{ Effect: 'Allow', Action: ['sns:Publish', 'ses:SendEmail'] }] }]))
-      .toEqual(['ses', 'sns']);
+    expect(
+      policyServices([{ DynamoDBReadPolicy: { TableName: 't' } }, { S3WritePolicy: { BucketName: 'b' } }]),
+    ).toEqual(['dynamodb', 's3']);
+    expect(
+      policyServices([{ Statement: [{ Effect: 'Allow', Action: ['sns:Publish', 'ses:SendEmail'] }] }]),
+    ).toEqual(['ses', 'sns']);
     expect(policyServices([])).toEqual([]);
   });
 
@@ -25,8 +27,9 @@ describe('cold-start floors', () => {
     const { EntryPoints, ...bp } = fns[0].metadata.BuildProperties;
     const floors = await buildFloors(out, bp);
     for (const [name, floor] of floors) expect(floor.clients.join('-'), name).toBe(name);
-    for (const fn of fns) expect(floorOf(floors, floorServices(fn.properties.Policies ?? [])), fn.id).toBeDefined();
+    for (const fn of fns)
+      expect(floorOf(floors, floorServices(fn.properties.Policies ?? [])), fn.id).toBeDefined();
     const used = new Set(fns.map((fn) => floorOf(floors, floorServices(fn.properties.Policies ?? []))));
-    expect([...used].sort(), 'every floor is some function\'s floor').toEqual([...floors.keys()].sort());
+    expect([...used].sort(), "every floor is some function's floor").toEqual([...floors.keys()].sort());
   });
 });

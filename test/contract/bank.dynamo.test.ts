@@ -5,5 +5,7 @@ import { DynamoTransferStore } from '../../lib/bank/adapters/dynamo-transfers.ts
 import { bankContract } from './bank.ts';
 
 bankContract('DynamoDB', () => ({
-  transfers: new DynamoTransferStore(), factors: new DynamoFactorStore(), keys: new DynamoIdempotencyStore(),
+  transfers: new DynamoTransferStore(),
+  factors: new DynamoFactorStore(),
+  keys: new DynamoIdempotencyStore(),
 }));

@@ -6,5 +6,9 @@ import { bankContract } from './bank.ts';
 
 bankContract('in memory', () => {
   const tables = new MemoryBankTables();
-  return { transfers: new MemoryTransferStore(tables), factors: new MemoryFactorStore(tables), keys: new MemoryIdempotencyStore(tables) };
+  return {
+    transfers: new MemoryTransferStore(tables),
+    factors: new MemoryFactorStore(tables),
+    keys: new MemoryIdempotencyStore(tables),
+  };
 });

@@ -7,25 +7,64 @@ import { newDeviceId, newTransferId, newVerificationId } from '../../lib/bank/id
 import type { Device, TransferRecord, Verification } from '../../lib/bank/model.ts';
 import type { FactorStore, IdempotencyStore, ListQuery, TransferStore } from '../../lib/bank/ports.ts';
 
-export interface BankStores { transfers: TransferStore; factors: FactorStore; keys: IdempotencyStore }
+export interface BankStores {
+  transfers: TransferStore;
+  factors: FactorStore;
+  keys: IdempotencyStore;
+}
 
 const NOW = 1_800_000_000;
 const user = () => `u-${randomUUID()}`;
 
 const transfer = (userId: string, over: Partial<TransferRecord> = {}): TransferRecord => ({
-  id: newTransferId(over.created ?? NOW), userId, amount: 100, currency: 'eur', destination: 'acct_x', description: null,
-  metadata: {}, created: NOW, updated: NOW, version: 1, ...over,
+  id: newTransferId(over.created ?? NOW),
+  userId,
+  amount: 100,
+  currency: 'eur',
+  destination: 'acct_x',
+  description: null,
+  metadata: {},
+  created: NOW,
+  updated: NOW,
+  version: 1,
+  ...over,
 });
 const device = (userId: string, over: Partial<Device> = {}, createdMs = NOW * 1000): Device => ({
-  id: newDeviceId(createdMs), userId, kind: 'sms', name: 'phone', default: true, created: NOW, last_used: null,
-  address: '+15551234567', sealedSecret: null, lastStep: null, ...over,
+  id: newDeviceId(createdMs),
+  userId,
+  kind: 'sms',
+  name: 'phone',
+  default: true,
+  created: NOW,
+  last_used: null,
+  address: '+15551234567',
+  sealedSecret: null,
+  lastStep: null,
+  ...over,
 });
 const verification = (userId: string, deviceId: string, over: Partial<Verification> = {}): Verification => ({
-  id: newVerificationId(), userId, deviceId, kind: 'sms', status: 'pending', attempts: 0, created: NOW,
-  expires_at: NOW + 600, codeHash: 'h', sealedSecret: null, approvedAt: null, consumedAt: null, ...over,
+  id: newVerificationId(),
+  userId,
+  deviceId,
+  kind: 'sms',
+  status: 'pending',
+  attempts: 0,
+  created: NOW,
+  expires_at: NOW + 600,
+  codeHash: 'h',
+  sealedSecret: null,
+  approvedAt: null,
+  consumedAt: null,
+  ...over,
 });
 const list = (userId: string, over: Partial<ListQuery> = {}): ListQuery => ({
-  userId, by: 'created', descending: false, limit: 10, created: {}, amount: {}, ...over,
+  userId,
+  by: 'created',
+  descending: false,
+  limit: 10,
+  created: {},
+  amount: {},
+  ...over,
 });
 
 export function bankContract(name: string, stores: () => BankStores): void {
@@ -58,9 +97,12 @@ export function bankContract(name: string, stores: () => BankStores): void {
     it('lists by created and by amount, both directions, with cursors', async () => {
       const { transfers } = stores();
       const u = user();
-      const ts = [300, 100, 200].map((amount, i) => transfer(u, { amount, created: NOW + i, id: newTransferId(NOW + i) }));
+      const ts = [300, 100, 200].map((amount, i) =>
+        transfer(u, { amount, created: NOW + i, id: newTransferId(NOW + i) }),
+      );
       for (const t of ts) await transfers.putTransfer(t, {});
-      const ids = async (q: Partial<ListQuery>) => (await transfers.listTransfers(list(u, q))).data.map((t) => t.amount);
+      const ids = async (q: Partial<ListQuery>) =>
+        (await transfers.listTransfers(list(u, q))).data.map((t) => t.amount);
       expect(await ids({})).toEqual([300, 100, 200]);
       expect(await ids({ descending: true })).toEqual([200, 100, 300]);
       expect(await ids({ by: 'amount' })).toEqual([100, 200, 300]);
@@ -71,11 +113,15 @@ export function bankContract(name: string, stores: () => BankStores): void {
     it('pages with hasMore and filters by range, currency, destination and text', async () => {
       const { transfers } = stores();
       const u = user();
-      await transfers.putTransfer(transfer(u, { amount: 5, currency: 'usd', description: 'Coffee beans' }), {});
+      await transfers.putTransfer(
+        transfer(u, { amount: 5, currency: 'usd', description: 'Coffee beans' }),
+        {},
+      );
       await transfers.putTransfer(transfer(u, { amount: 50, destination: 'acct_rent' }), {});
       await transfers.putTransfer(transfer(u, { amount: 500, metadata: { note: 'Holiday' } }), {});
       expect(await transfers.listTransfers(list(u, { limit: 2 }))).toMatchObject({ hasMore: true });
-      const amounts = async (q: Partial<ListQuery>) => (await transfers.listTransfers(list(u, q))).data.map((t) => t.amount).sort();
+      const amounts = async (q: Partial<ListQuery>) =>
+        (await transfers.listTransfers(list(u, q))).data.map((t) => t.amount).sort();
       expect(await amounts({ amount: { gte: 10, lte: 100 } })).toEqual([50]);
       expect(await amounts({ currency: 'usd' })).toEqual([5]);
       expect(await amounts({ destination: 'acct_rent' })).toEqual([50]);
@@ -123,10 +169,19 @@ export function bankContract(name: string, stores: () => BankStores): void {
       const { transfers, keys } = stores();
       const u = user();
       expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-1', NOW)).toBeUndefined();
-      expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-2', NOW)).toEqual({ state: 'in_progress', fingerprint: 'fp' });
+      expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-2', NOW)).toEqual({
+        state: 'in_progress',
+        fingerprint: 'fp',
+      });
       const response = { status: 201, body: { ok: true } };
-      await transfers.putTransfer(transfer(u), { completion: { userId: u, keyHash: 'k1', leaseId: 'lease-1', response } });
-      expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-3', NOW)).toEqual({ state: 'completed', fingerprint: 'fp', response });
+      await transfers.putTransfer(transfer(u), {
+        completion: { userId: u, keyHash: 'k1', leaseId: 'lease-1', response },
+      });
+      expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-3', NOW)).toEqual({
+        state: 'completed',
+        fingerprint: 'fp',
+        response,
+      });
     });
 
     it('refuses a completion by a lease that does not hold the key (KeyInUse), writing nothing', async () => {
@@ -134,7 +189,12 @@ export function bankContract(name: string, stores: () => BankStores): void {
       const u = user();
       await keys.reserveIdempotencyKey(u, 'k2', 'fp', 'lease-1', NOW);
       const t = transfer(u);
-      const completion = { userId: u, keyHash: 'k2', leaseId: 'other', response: { status: 201, body: null } };
+      const completion = {
+        userId: u,
+        keyHash: 'k2',
+        leaseId: 'other',
+        response: { status: 201, body: null },
+      };
       await expect(transfers.putTransfer(t, { completion })).rejects.toBeInstanceOf(KeyInUse);
       expect(await transfers.getTransfer(u, t.id)).toBeUndefined();
     });
@@ -150,7 +210,7 @@ export function bankContract(name: string, stores: () => BankStores): void {
   });
 
   describe(`${name}: factors and verifications`, () => {
-    it('lists a user\'s factors oldest first', async () => {
+    it("lists a user's factors oldest first", async () => {
       const { factors } = stores();
       const u = user();
       const a = device(u, {}, NOW * 1000);
@@ -196,7 +256,9 @@ export function bankContract(name: string, stores: () => BankStores): void {
       await factors.createVerification(first, {});
       await factors.createVerification(second, {});
       await factors.approve(first, { now: NOW, step: 7 });
-      await expect(factors.approve(second, { now: NOW, step: 7 })).rejects.toMatchObject({ reason: 'replay' });
+      await expect(factors.approve(second, { now: NOW, step: 7 })).rejects.toMatchObject({
+        reason: 'replay',
+      });
     });
 
     it('uses a single-use mfa_token once (Conflict(token) after)', async () => {
@@ -205,13 +267,21 @@ export function bankContract(name: string, stores: () => BankStores): void {
       const d = device(u);
       await factors.putDevice(d);
       const tokenHash = `t-${randomUUID()}`;
-      await factors.putMfaToken({ tokenHash, userId: u, reusable: false, expires_at: NOW + 60, created: NOW });
+      await factors.putMfaToken({
+        tokenHash,
+        userId: u,
+        reusable: false,
+        expires_at: NOW + 60,
+        created: NOW,
+      });
       const [a, b] = [verification(u, d.id), verification(u, d.id)];
       await factors.createVerification(a, {});
       await factors.createVerification(b, {});
       expect((await factors.getVerification(u, a.id, tokenHash)).token?.userId).toBe(u);
       await factors.approve(a, { now: NOW, token: { tokenHash, consume: true } });
-      await expect(factors.approve(b, { now: NOW, token: { tokenHash, consume: true } })).rejects.toMatchObject({ reason: 'token' });
+      await expect(
+        factors.approve(b, { now: NOW, token: { tokenHash, consume: true } }),
+      ).rejects.toMatchObject({ reason: 'token' });
     });
 
     it('keeps outbox entries until they expire, in sending order', async () => {
@@ -220,7 +290,14 @@ export function bankContract(name: string, stores: () => BankStores): void {
       const d = device(u);
       await factors.putDevice(d);
       const entry = (v: Verification, sent: number, code: string) => ({
-        userId: u, verificationId: v.id, deviceId: d.id, channel: d.kind, to: d.address, code, sent, expires_at: sent + 600,
+        userId: u,
+        verificationId: v.id,
+        deviceId: d.id,
+        channel: d.kind,
+        to: d.address,
+        code,
+        sent,
+        expires_at: sent + 600,
       });
       const [a, b] = [verification(u, d.id), verification(u, d.id)];
       await factors.createVerification(b, { outbox: entry(b, NOW + 1, '222222') });

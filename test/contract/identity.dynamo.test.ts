@@ -4,4 +4,8 @@ import { DynamoTokenStore } from '../../lib/identity/adapters/dynamo-tokens.ts';
 import { DynamoUserStore } from '../../lib/identity/adapters/dynamo-users.ts';
 import { identityContract } from './identity.ts';
 
-identityContract('DynamoDB', () => ({ users: new DynamoUserStore(), teams: new DynamoTeamStore(), tokens: new DynamoTokenStore() }));
+identityContract('DynamoDB', () => ({
+  users: new DynamoUserStore(),
+  teams: new DynamoTeamStore(),
+  tokens: new DynamoTokenStore(),
+}));

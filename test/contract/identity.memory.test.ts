@@ -1,5 +1,8 @@
 import {
-  MemoryIdentityTables, MemoryTeamStore, MemoryTokenStore, MemoryUserStore,
+  MemoryIdentityTables,
+  MemoryTeamStore,
+  MemoryTokenStore,
+  MemoryUserStore,
 } from '../../lib/identity/adapters/memory-identity.ts';
 import { identityContract } from './identity.ts';
 

@@ -5,14 +5,36 @@ import { Conflict, NotFound } from '../../lib/domain/errors.ts';
 import type { Team, User } from '../../lib/identity/model.ts';
 import type { TeamStore, TokenStore, UserStore } from '../../lib/identity/ports.ts';
 
-export interface IdentityStores { users: UserStore; teams: TeamStore; tokens: TokenStore }
+export interface IdentityStores {
+  users: UserStore;
+  teams: TeamStore;
+  tokens: TokenStore;
+}
 
 const user = (): User => {
   const id = randomUUID();
-  return { id, name: 'N', email: null, userPath: `p-${id}`, photo: 'x', biography: null, upgraded: false, roles: [], createdAt: 1 };
+  return {
+    id,
+    name: 'N',
+    email: null,
+    userPath: `p-${id}`,
+    photo: 'x',
+    biography: null,
+    upgraded: false,
+    roles: [],
+    createdAt: 1,
+  };
 };
 const team = (ownerId: string, path = `t-${randomUUID()}`): Team => ({
-  id: randomUUID(), ownerId, name: 'T', logo: 'l', path, description: null, visibility: 'private', upgraded: false, createdAt: 1,
+  id: randomUUID(),
+  ownerId,
+  name: 'T',
+  logo: 'l',
+  path,
+  description: null,
+  visibility: 'private',
+  upgraded: false,
+  createdAt: 1,
 });
 
 export function identityContract(name: string, stores: () => IdentityStores): void {
@@ -42,7 +64,10 @@ export function identityContract(name: string, stores: () => IdentityStores): vo
       const u = user();
       await users.createUser(u);
       const [b, a] = [team(u.id, `b-${randomUUID()}`), team(u.id, `a-${randomUUID()}`)];
-      for (const t of [b, a]) { await teams.createTeam(t); await teams.addMember(t, u.id); }
+      for (const t of [b, a]) {
+        await teams.createTeam(t);
+        await teams.addMember(t, u.id);
+      }
       expect((await users.getUserWithTeams(u.id))?.teams.map((t) => t.path)).toEqual([a.path, b.path]);
       expect((await teams.listTeamsOfUser(u.id)).map((t) => t.path)).toEqual([a.path, b.path]);
       expect(await users.getUserWithTeams(randomUUID())).toBeUndefined();

@@ -14,6 +14,12 @@ beforeAll(async () => {
   process.env.TABLE_NAME = table;
 });
 
-newsContract('DynamoDB', () => ({
-  reader: new DynamoNewsReader(), imports: new DynamoImportStore(), status: new DynamoStatusStore(),
-}), 0);
+newsContract(
+  'DynamoDB',
+  () => ({
+    reader: new DynamoNewsReader(),
+    imports: new DynamoImportStore(),
+    status: new DynamoStatusStore(),
+  }),
+  0,
+);

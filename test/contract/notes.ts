@@ -8,11 +8,32 @@ import type { NotesStore } from '../../lib/notes/ports.ts';
 const note = (ownerId: string, over: Partial<NoteRecord> = {}): NoteRecord => {
   const id = noteIdOf(randomBytes(16));
   return {
-    id, shortId: shortIdOf(id), ownerId, userPath: `p-${ownerId}`, teamPath: null, title: 'T', explicitTitle: null,
-    tags: [], description: '', createdAt: 1, lastChangedAt: 1, titleUpdatedAt: null, tagsUpdatedAt: null,
-    lastChangeUser: null, publishType: 'edit', publishedAt: null, permalink: null, readPermission: 'owner',
-    writePermission: 'owner', commentPermission: 'signed_in_users', suggestEditPermission: 'signed_in_users',
-    parentFolderId: null, origin: null, noteFeatures: null, version: 1, ...over,
+    id,
+    shortId: shortIdOf(id),
+    ownerId,
+    userPath: `p-${ownerId}`,
+    teamPath: null,
+    title: 'T',
+    explicitTitle: null,
+    tags: [],
+    description: '',
+    createdAt: 1,
+    lastChangedAt: 1,
+    titleUpdatedAt: null,
+    tagsUpdatedAt: null,
+    lastChangeUser: null,
+    publishType: 'edit',
+    publishedAt: null,
+    permalink: null,
+    readPermission: 'owner',
+    writePermission: 'owner',
+    commentPermission: 'signed_in_users',
+    suggestEditPermission: 'signed_in_users',
+    parentFolderId: null,
+    origin: null,
+    noteFeatures: null,
+    version: 1,
+    ...over,
   };
 };
 
@@ -23,7 +44,12 @@ export function notesContract(name: string, store: () => NotesStore): void {
       const u = randomUUID();
       const n = note(u);
       await s.createNote(n, '# hi', u);
-      expect(await s.getNote(n.shortId, { visitors: true })).toEqual({ note: n, content: '# hi', visitSeq: 0, visitorIds: [u] });
+      expect(await s.getNote(n.shortId, { visitors: true })).toEqual({
+        note: n,
+        content: '# hi',
+        visitSeq: 0,
+        visitorIds: [u],
+      });
     });
 
     it('saves the next version; a stale save is Conflict(version)', async () => {
@@ -33,7 +59,9 @@ export function notesContract(name: string, store: () => NotesStore): void {
       await s.createNote(n, 'a', u);
       const read = (await s.getNote(n.shortId))!;
       await s.saveNote(read, { ...n, title: 'v2', version: 2 }, 'b', u);
-      await expect(s.saveNote(read, { ...n, title: 'lost', version: 2 }, undefined, u)).rejects.toMatchObject({ reason: 'version' });
+      await expect(s.saveNote(read, { ...n, title: 'lost', version: 2 }, undefined, u)).rejects.toMatchObject(
+        { reason: 'version' },
+      );
       expect(await s.getNote(n.shortId)).toMatchObject({ note: { title: 'v2' }, content: 'b' });
     });
 

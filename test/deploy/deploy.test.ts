@@ -83,7 +83,7 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
       const derived = grants(derivePolicy(fn, template).map((s) => ({ ...s, Effect: 'Allow' })));
       expect(grants(inlineStatements(`${fn.id}Role`)), fn.id).toEqual(derived);
       // SAM adds the stream-reading managed policy to a function fed by the table's stream (trash purge).
-      const events = Object.values(template.Resources[fn.id].Properties.Events ?? {}) as { Type: string }[];
+      const events = Object.values(template.Resources[fn.id]?.Properties?.Events ?? {}) as { Type: string }[];
       const streamFed = events.some((e) => e.Type === 'DynamoDB');
       expect(transformed.Resources[`${fn.id}Role`].Properties.ManagedPolicyArns, fn.id).toEqual([
         'arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',

@@ -141,7 +141,7 @@ describe('MFA abuse limits', () => {
     });
     expect(issued.status).toBe(201);
     let failures = 0;
-    for (let f = 0; failures < MFA_LIMITS.tokenFailures.max; f++) {
+    while (failures < MFA_LIMITS.tokenFailures.max) {
       const { device } = await enroll(u, 'push');
       const v = await start(u, device.id);
       for (let i = 0; i < 4 && failures < MFA_LIMITS.tokenFailures.max; i++, failures++) {

@@ -10,10 +10,20 @@ import { hashToken } from '../../lib/identity/tokens.ts';
 import { invoke } from '../support/events.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 
-const TEAM_KEYS = ['createdAt', 'description', 'id', 'logo', 'name', 'ownerId', 'path', 'upgraded', 'visibility'];
+const TEAM_KEYS = [
+  'createdAt',
+  'description',
+  'id',
+  'logo',
+  'name',
+  'ownerId',
+  'path',
+  'upgraded',
+  'visibility',
+];
 
 describe('GET /v1/me', () => {
-  it('returns exactly the seed User fields, with the caller\'s teams', async () => {
+  it("returns exactly the seed User fields, with the caller's teams", async () => {
     const owner = await newUser('Owner');
     const me = await newUser('Member');
     const team = await newTeam(owner, [me], 'Writers');
@@ -21,11 +31,25 @@ describe('GET /v1/me', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-request-id']).toBeTruthy();
-    expect(Object.keys(res.body).sort()).toEqual(['email', 'id', 'name', 'photo', 'teams', 'upgraded', 'userPath']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'email',
+      'id',
+      'name',
+      'photo',
+      'teams',
+      'upgraded',
+      'userPath',
+    ]);
     expect(res.body).toMatchObject({ id: me.id, name: 'Member', userPath: me.userPath, upgraded: false });
     expect(res.body.teams).toHaveLength(1);
     expect(Object.keys(res.body.teams[0]).sort()).toEqual(TEAM_KEYS);
-    expect(res.body.teams[0]).toMatchObject({ id: team.id, path: team.path, name: 'Writers', ownerId: owner.id, visibility: 'private' });
+    expect(res.body.teams[0]).toMatchObject({
+      id: team.id,
+      path: team.path,
+      name: 'Writers',
+      ownerId: owner.id,
+      visibility: 'private',
+    });
   });
 
   it.each([
@@ -34,10 +58,18 @@ describe('GET /v1/me', () => {
     ['malformed token', 'Bearer not-a-token'],
     ['unknown token', `Bearer tri_${'A'.repeat(43)}`],
   ])('401 with WWW-Authenticate and the REST error body for a %s credential', async (_name, header) => {
-    const res = await invoke(getMe, { method: 'GET', resource: '/v1/me', headers: header ? { Authorization: header } : {} });
+    const res = await invoke(getMe, {
+      method: 'GET',
+      resource: '/v1/me',
+      headers: header ? { Authorization: header } : {},
+    });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(res.body).toMatchObject({ code: 40100, message: expect.any(String), description: expect.any(String) });
+    expect(res.body).toMatchObject({
+      code: 40100,
+      message: expect.any(String),
+      description: expect.any(String),
+    });
   });
 
   it('a revoked token stops working at once', async () => {
@@ -50,9 +82,18 @@ describe('GET /v1/me', () => {
   it('tokens carry 256 random bits and are stored only as a hash', async () => {
     const u = await newUser();
     expect(Buffer.from(u.token.slice(4), 'base64url')).toHaveLength(32);
-    const stored = await documentClient().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: identityKeys.token(hashToken(u.token)) }));
+    const stored = await documentClient().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: identityKeys.token(hashToken(u.token)) }),
+    );
     expect(stored.Item?.userId).toBe(u.id);
-    const everything = await documentClient().send(new QueryCommand({ TableName: process.env.TABLE_NAME, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `TOKENS#${u.id}` } }));
+    const everything = await documentClient().send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `TOKENS#${u.id}` },
+      }),
+    );
     expect(JSON.stringify(everything.Items)).not.toContain(u.token);
     expect(JSON.stringify(everything.Items)).not.toContain(u.token.slice(4));
   });
@@ -82,9 +123,19 @@ describe('GET /v1/teams', () => {
 describe('authentication comes first', () => {
   it('an anonymous request with a malformed body gets 401, not 415 or 422', async () => {
     const { handler: createNote } = await import('../../functions/notes/create-note.ts');
-    const malformed = await invoke(createNote, { method: 'POST', resource: '/v1/notes', rawBody: '{not json', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await invoke(createNote, {
+      method: 'POST',
+      resource: '/v1/notes',
+      rawBody: '{not json',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(401);
-    const wrongType = await invoke(createNote, { method: 'POST', resource: '/v1/notes', rawBody: 'x', headers: { 'Content-Type': 'text/plain' } });
+    const wrongType = await invoke(createNote, {
+      method: 'POST',
+      resource: '/v1/notes',
+      rawBody: 'x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(401);
     expect(wrongType.headers['x-request-id']).toBeTruthy();
     expect(wrongType.headers['access-control-allow-origin']).toBe('*');

@@ -21,8 +21,14 @@ describe.each(Object.entries(APIS))('openapi/%s.json', (name, apiId) => {
   it("documents exactly the API's routes", () => {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
     const methods = new Set(['get', 'put', 'post', 'patch', 'delete']);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => methods.has(m)).map((m) => `${m.toUpperCase()} ${path}`));
-    const routes = listRoutes().filter((r) => r.apiId === apiId && r.method !== 'ANY').map((r) => `${r.method} ${r.path}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => methods.has(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    const routes = listRoutes()
+      .filter((r) => r.apiId === apiId && r.method !== 'ANY')
+      .map((r) => `${r.method} ${r.path}`);
     expect(documented.sort()).toEqual(routes.sort());
   });
 });

@@ -277,7 +277,7 @@ export function request(op: Operation, fixtures: Fixtures): fc.Arbitrary<FuzzReq
       Object.fromEntries([...documented.filter((h) => h !== undefined), ...extra]),
     );
   const bodyArb: fc.Arbitrary<{ body?: unknown; raw?: string }> =
-    !op.body || op.body.type !== 'application/json'
+    op.body?.type !== 'application/json'
       ? fc.constant({})
       : fc.oneof(
           { weight: 8, arbitrary: shaped(op.body.schema, doc).map((body) => ({ body })) },

@@ -67,7 +67,8 @@ describe('fuzz', () => {
         `[fuzz] ${details.numRuns} runs over ${operations.length} operations, seed ${details.seed}` +
           `${details.failed ? `, FAILED at path ${details.counterexamplePath}` : ''}`,
       );
-      if (details.failed) throw new Error(`${(details.errorInstance as Error)?.message}\n${fc.defaultReportMessage(details)}`);
+      if (details.failed)
+        throw new Error(`${(details.errorInstance as Error)?.message}\n${fc.defaultReportMessage(details)}`);
       expect(details.numRuns).toBeGreaterThan(0);
     },
     TIME_MS + 60_000,

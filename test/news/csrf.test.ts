@@ -2,14 +2,23 @@
 // no browser fetch metadata); everything else is the unknown-route 404. Tokens verify without a
 // database; tampered or expired ones do not.
 import { describe, expect, it } from 'vitest';
-import { CSRF_TOKEN_LIFETIME, issueCsrfToken, isInternalRequest, verifyCsrfToken } from '../../lib/news/csrf.ts';
+import {
+  CSRF_TOKEN_LIFETIME,
+  issueCsrfToken,
+  isInternalRequest,
+  verifyCsrfToken,
+} from '../../lib/news/csrf.ts';
 import { http } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
 import { rawGet } from './http.ts';
 
 const local = process.env.TEST_BASE_URL === process.env.LOCAL_RUNNER_URL;
 const PATH = '/api/internal/v1/csrf';
-const good = () => ({ Origin: process.env.INTERNAL_EDGE_ORIGIN!, Host: process.env.INTERNAL_API_HOST!, Key: process.env.INTERNAL_API_KEY! });
+const good = () => ({
+  Origin: process.env.INTERNAL_EDGE_ORIGIN!,
+  Host: process.env.INTERNAL_API_HOST!,
+  Key: process.env.INTERNAL_API_KEY!,
+});
 
 describe('csrf endpoint', () => {
   it('returns a verifiable token with all three correct headers, at no DynamoDB cost', async () => {
@@ -45,7 +54,10 @@ describe('csrf endpoint', () => {
       if (local) expect(res.headers.get('x-local-dynamo-requests'), name).toBe('0');
     }
     // fetch() always sends Sec-Fetch-Mode and its own Host: a browser-like client.
-    expect(await http('GET', PATH, { headers: { Origin: h.Origin, Key: h.Key } })).toMatchObject({ status: 404, body: { error: true, response: 'notFound' } });
+    expect(await http('GET', PATH, { headers: { Origin: h.Origin, Key: h.Key } })).toMatchObject({
+      status: 404,
+      body: { error: true, response: 'notFound' },
+    });
   });
 });
 
@@ -65,10 +77,19 @@ describe('csrf tokens', () => {
     const token = issueCsrfToken(secret, now);
     const [nonce, expiry, mac] = token.split('.');
     expect(verifyCsrfToken(`${nonce}.${Number(expiry) + 3600}.${mac}`, secret, now)).toBe(false);
-    expect(verifyCsrfToken(`${nonce.slice(0, -1)}${nonce.endsWith('A') ? 'B' : 'A'}.${expiry}.${mac}`, secret, now)).toBe(false);
-    expect(verifyCsrfToken(`${nonce}.${expiry}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, secret, now)).toBe(false);
+    expect(
+      verifyCsrfToken(
+        `${nonce.slice(0, -1)}${nonce.endsWith('A') ? 'B' : 'A'}.${expiry}.${mac}`,
+        secret,
+        now,
+      ),
+    ).toBe(false);
+    expect(
+      verifyCsrfToken(`${nonce}.${expiry}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, secret, now),
+    ).toBe(false);
     expect(verifyCsrfToken(token, 'another-secret', now)).toBe(false);
-    for (const junk of ['', 'a.b.c', `${token}.x`, token.replace(/\./g, '_')]) expect(verifyCsrfToken(junk, secret, now)).toBe(false);
+    for (const junk of ['', 'a.b.c', `${token}.x`, token.replace(/\./g, '_')])
+      expect(verifyCsrfToken(junk, secret, now)).toBe(false);
   });
 
   it('the header check needs all three values and no fetch metadata', () => {

@@ -3,14 +3,43 @@
 import type { ImportArticle, ImportTag, ImportUser } from '../../lib/news/import.ts';
 
 export const T0 = 1_767_225_600;
-const open = { lastOnline: 1, name: 1, surname: 1, nickname: 1, dateOfBirth: 2, bio: 1, articles: 1 } as const;
-const closed = { lastOnline: 0, name: 0, surname: 0, nickname: 0, dateOfBirth: 0, bio: 0, articles: 0 } as const;
-const avatar = { 100: { url: 'cdn.example.org/avatars/101/100.webp', type: 'webp' }, orig: { url: 'cdn.example.org/avatars/101/orig.jpeg', type: 'jpeg' } } as const;
+const open = {
+  lastOnline: 1,
+  name: 1,
+  surname: 1,
+  nickname: 1,
+  dateOfBirth: 2,
+  bio: 1,
+  articles: 1,
+} as const;
+const closed = {
+  lastOnline: 0,
+  name: 0,
+  surname: 0,
+  nickname: 0,
+  dateOfBirth: 0,
+  bio: 0,
+  articles: 0,
+} as const;
+const avatar = {
+  100: { url: 'cdn.example.org/avatars/101/100.webp', type: 'webp' },
+  orig: { url: 'cdn.example.org/avatars/101/orig.jpeg', type: 'jpeg' },
+} as const;
 
 const person = (id: number, privacy: ImportUser['privacy'], extra: Partial<ImportUser> = {}): ImportUser => ({
-  id, created: 1_600_000_000 + id, updated: 1_700_000_000 + id, lastOnline: 1_760_000_000 + id,
-  name: `Name${id}`, surname: `Surname${id}`, nickname: `nick${id}`, dateOfBirth: Date.UTC(1985, 6, 14, 15, 30) / 1000,
-  bio: `Bio of ${id}`, roles: [1], avatar: null, privacy, ...extra,
+  id,
+  created: 1_600_000_000 + id,
+  updated: 1_700_000_000 + id,
+  lastOnline: 1_760_000_000 + id,
+  name: `Name${id}`,
+  surname: `Surname${id}`,
+  nickname: `nick${id}`,
+  dateOfBirth: Date.UTC(1985, 6, 14, 15, 30) / 1000,
+  bio: `Bio of ${id}`,
+  roles: [1],
+  avatar: null,
+  privacy,
+  ...extra,
 });
 
 export const users: ImportUser[] = [
@@ -39,4 +68,5 @@ export const article = (i: number): ImportArticle => ({
 export const articles: ImportArticle[] = Array.from({ length: 45 }, (_, i) => article(i + 1));
 export const dataSet = { users, tags, articles };
 
-export const newestFirst = (list: ImportArticle[]) => [...list].sort((a, b) => b.created - a.created || b.id - a.id).map((a) => a.id);
+export const newestFirst = (list: ImportArticle[]) =>
+  [...list].sort((a, b) => b.created - a.created || b.id - a.id).map((a) => a.id);

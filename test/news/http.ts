@@ -11,9 +11,14 @@ export function rawGet(path: string, headers: Record<string, string>): Promise<H
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
         let body: unknown;
-        try { body = text ? JSON.parse(text) : undefined; } catch { body = text; }
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = text;
+        }
         resolve({ status: res.statusCode ?? 0, headers: h, body, text });
       });
     });

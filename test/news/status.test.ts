@@ -19,7 +19,11 @@ const status = async () => {
 const withTable = async <T>(table: string, fn: () => Promise<T>): Promise<T> => {
   const saved = process.env.TABLE_NAME;
   process.env.TABLE_NAME = table;
-  try { return await fn(); } finally { process.env.TABLE_NAME = saved; }
+  try {
+    return await fn();
+  } finally {
+    process.env.TABLE_NAME = saved;
+  }
 };
 
 describe('status', () => {
@@ -27,12 +31,22 @@ describe('status', () => {
     const before = await status();
     expect(before.vg).toBe(true);
     expect(before.uptime).toBeGreaterThanOrEqual(0);
-    for (let i = 0; i < 3; i += 1) expect((await invoke(getTag, { method: 'GET', resource: '/api/v1/tags/{id}', pathParameters: { id: 'abc' } })).status).toBe(400);
+    for (let i = 0; i < 3; i += 1)
+      expect(
+        (
+          await invoke(getTag, {
+            method: 'GET',
+            resource: '/api/v1/tags/{id}',
+            pathParameters: { id: 'abc' },
+          })
+        ).status,
+      ).toBe(400);
     await invoke(getTag, { method: 'GET', resource: '/api/v1/tags/{id}', pathParameters: { id: '424242' } }); // 404
     await invoke(getCsrf, { method: 'GET', resource: '/api/internal/v1/csrf' }); // 404
     const mid = await status();
     expect(mid.requestsServed).toBeGreaterThanOrEqual(before.requestsServed + 1); // the first status call
-    await status(); await status();
+    await status();
+    await status();
     await new Promise((r) => setTimeout(r, 20));
     const after = await status();
     expect(after.requestsServed).toBeGreaterThanOrEqual(mid.requestsServed + 3);
@@ -41,11 +55,18 @@ describe('status', () => {
 
   it('a 5XX is internalError and counted; an unreachable table makes status 503 with the offline body', async () => {
     const before = await status();
-    const failed = await withTable('no-such-table', () => invoke(getTag, { method: 'GET', resource: '/api/v1/tags/{id}', pathParameters: { id: '1' } }));
+    const failed = await withTable('no-such-table', () =>
+      invoke(getTag, { method: 'GET', resource: '/api/v1/tags/{id}', pathParameters: { id: '1' } }),
+    );
     expect(failed).toMatchObject({ status: 500, body: { error: true, response: 'internalError' } });
-    const offline = await withTable('no-such-table', () => invoke(getStatus, { method: 'GET', resource: '/api/v1/status/web-api' }));
+    const offline = await withTable('no-such-table', () =>
+      invoke(getStatus, { method: 'GET', resource: '/api/v1/status/web-api' }),
+    );
     expect(offline.status).toBe(503);
-    expect(offline.body).toEqual({ error: true, response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 } });
+    expect(offline.body).toEqual({
+      error: true,
+      response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 },
+    });
     const after = await status(); // flushes what could not be flushed while the table was unreachable
     expect(after.errorsCount).toBeGreaterThanOrEqual(before.errorsCount + 2);
   });

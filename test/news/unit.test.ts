@@ -7,7 +7,9 @@ import { buildNewsDocument } from '../../infra/openapi/news.ts';
 
 describe('excerpt', () => {
   it('is the plain text of the first paragraph, headings and code skipped', () => {
-    expect(deriveExcerpt('# Title\n\nHello *big* [world](http://x) and `code`.\n\nMore.')).toBe('Hello big world and code.');
+    expect(deriveExcerpt('# Title\n\nHello *big* [world](http://x) and `code`.\n\nMore.')).toBe(
+      'Hello big world and code.',
+    );
     expect(deriveExcerpt('```\ncode\n```\n\n> quoted\n> text')).toBe('quoted text');
     expect(deriveExcerpt('')).toBe('');
   });
@@ -31,6 +33,8 @@ describe('dateOfBirth level 1', () => {
 
 describe('openapi/news.json', () => {
   it('is what the builder produces', () => {
-    expect(JSON.parse(readFileSync(new URL('../../openapi/news.json', import.meta.url), 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildNewsDocument())));
+    expect(JSON.parse(readFileSync(new URL('../../openapi/news.json', import.meta.url), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(buildNewsDocument())),
+    );
   });
 });

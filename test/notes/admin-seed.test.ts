@@ -8,7 +8,10 @@ import { call } from './helpers.ts';
 /** Runs an admin command against the test table; returns its JSON output. */
 async function admin(...args: string[]): Promise<any> {
   let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => { out += String(chunk); return true; });
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
   try {
     const program = buildProgram().exitOverride();
     for (const command of program.commands) command.exitOverride();
@@ -25,14 +28,22 @@ describe('seedNotes', () => {
   it('gives the demo user notes, the team notes, and one note every signed-in user can read', async () => {
     const [demo, alice, bob] = await Promise.all([newUser('Demo'), newUser('Alice'), newUser('Bob')]);
     const team = await newTeam(demo, [alice]);
-    const lines = await seedNotes({ demo: { ...demo }, alice: { ...alice }, bob: { ...bob }, teamPath: team.path });
+    const lines = await seedNotes({
+      demo: { ...demo },
+      alice: { ...alice },
+      bob: { ...bob },
+      teamPath: team.path,
+    });
     expect(lines.join('\n')).toContain(team.path);
     const mine = (await call('GET', '/v1/notes', { token: demo.token })).body;
     expect(mine).toHaveLength(3);
     expect((await call('GET', `/v1/teams/${team.path}/notes`, { token: alice.token })).body).toHaveLength(2);
     const shared = mine.find((n: { readPermission: string }) => n.readPermission === 'signed_in');
     expect((await call('GET', `/v1/notes/${shared.shortId}`, { token: bob.token })).status).toBe(200);
-    expect((await call('PATCH', `/v1/notes/${shared.shortId}`, { token: bob.token, body: { content: 'x' } })).status).toBe(403);
+    expect(
+      (await call('PATCH', `/v1/notes/${shared.shortId}`, { token: bob.token, body: { content: 'x' } }))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -41,9 +52,15 @@ describe('admin notes commands', () => {
     const u = await newUser();
     const created = await admin('create-note', '--user', u.id, '--content', '# From the CLI');
     expect(created).toMatchObject({ title: 'From the CLI', userPath: u.userPath });
-    expect((await admin('list-notes', '--user', u.id)).map((n: { id: string }) => n.id)).toEqual([created.id]);
-    expect(await admin('show-note', '--user', u.id, '--note', created.shortId)).toMatchObject({ content: '# From the CLI' });
-    expect((await admin('note-history', '--user', u.id, '--limit', '5')).map((n: { id: string }) => n.id)).toEqual([created.id]);
+    expect((await admin('list-notes', '--user', u.id)).map((n: { id: string }) => n.id)).toEqual([
+      created.id,
+    ]);
+    expect(await admin('show-note', '--user', u.id, '--note', created.shortId)).toMatchObject({
+      content: '# From the CLI',
+    });
+    expect(
+      (await admin('note-history', '--user', u.id, '--limit', '5')).map((n: { id: string }) => n.id),
+    ).toEqual([created.id]);
     expect(await admin('delete-note', '--user', u.id, '--note', created.id)).toEqual({ deleted: created.id });
     expect(await admin('list-notes', '--user', u.id)).toEqual([]);
   });
@@ -52,6 +69,8 @@ describe('admin notes commands', () => {
     const u = await newUser();
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await expect(admin('note-history', '--user', u.id, '--limit', '0')).rejects.toThrow(/1 to 1000/);
-    await expect(admin('show-note', '--user', u.id, '--note', 'AAAAAAAAAA')).rejects.toThrow(/does not exist/);
+    await expect(admin('show-note', '--user', u.id, '--note', 'AAAAAAAAAA')).rejects.toThrow(
+      /does not exist/,
+    );
   });
 });

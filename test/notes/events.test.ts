@@ -17,43 +17,108 @@ import { invoke } from '../support/events.ts';
 import { newUser } from '../support/identity.ts';
 import { multipart, PNG } from './helpers.ts';
 
-const partition = async (shortId: string) => (await documentClient().send(new QueryCommand({
-  TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
-}))).Items ?? [];
+const partition = async (shortId: string) =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
+      }),
+    )
+  ).Items ?? [];
 
 describe('Notes handlers with API Gateway events', () => {
   it('create, read, update, upload (base64 multipart) and delete', async () => {
     const me = await newUser();
-    const created = await invoke(createNote, { method: 'POST', resource: '/v1/notes', token: me.token, body: { content: '# Event', permalink: 'ev' } });
+    const created = await invoke(createNote, {
+      method: 'POST',
+      resource: '/v1/notes',
+      token: me.token,
+      body: { content: '# Event', permalink: 'ev' },
+    });
     expect(created.status).toBe(200);
     const { id, shortId } = created.body;
-    expect((await partition(shortId)).map((i) => i.SK).sort()).toEqual(['NOTE#CONTENT', 'NOTE#META', `VISIT#${me.id}`]);
+    expect((await partition(shortId)).map((i) => i.SK).sort()).toEqual([
+      'NOTE#CONTENT',
+      'NOTE#META',
+      `VISIT#${me.id}`,
+    ]);
 
-    const read = await invoke(getNote, { method: 'GET', resource: '/v1/notes/{noteId}', pathParameters: { noteId: shortId }, token: me.token });
+    const read = await invoke(getNote, {
+      method: 'GET',
+      resource: '/v1/notes/{noteId}',
+      pathParameters: { noteId: shortId },
+      token: me.token,
+    });
     expect(read).toMatchObject({ status: 200, body: { id, content: '# Event' } });
-    const notModified = await invoke(getNote, { method: 'GET', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-None-Match': read.headers.etag } });
+    const notModified = await invoke(getNote, {
+      method: 'GET',
+      resource: '/v1/notes/{noteId}',
+      pathParameters: { noteId: id },
+      token: me.token,
+      headers: { 'If-None-Match': read.headers.etag },
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.raw).toBe('');
 
-    const stale = await invoke(updateNote, { method: 'PATCH', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-Match': '"old-1"' }, body: { content: 'x' } });
+    const stale = await invoke(updateNote, {
+      method: 'PATCH',
+      resource: '/v1/notes/{noteId}',
+      pathParameters: { noteId: id },
+      token: me.token,
+      headers: { 'If-Match': '"old-1"' },
+      body: { content: 'x' },
+    });
     expect(stale.status).toBe(412);
-    const updated = await invoke(updateNote, { method: 'PATCH', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token, headers: { 'If-Match': read.headers.etag }, body: { content: 'x' } });
+    const updated = await invoke(updateNote, {
+      method: 'PATCH',
+      resource: '/v1/notes/{noteId}',
+      pathParameters: { noteId: id },
+      token: me.token,
+      headers: { 'If-Match': read.headers.etag },
+      body: { content: 'x' },
+    });
     expect(updated).toMatchObject({ status: 200, body: { content: 'x', title: 'Untitled' } });
 
     const form = multipart([{ name: 'image', filename: 'dot.png', type: 'image/png', data: PNG }]);
-    const uploaded = await invoke(uploadImage, { method: 'POST', resource: '/v1/notes/{noteId}/images', pathParameters: { noteId: id }, token: me.token, headers: form.headers, body: form.raw });
+    const uploaded = await invoke(uploadImage, {
+      method: 'POST',
+      resource: '/v1/notes/{noteId}/images',
+      pathParameters: { noteId: id },
+      token: me.token,
+      headers: form.headers,
+      body: form.raw,
+    });
     expect(uploaded.status).toBe(200);
     const key = uploaded.body.data.link.slice(`${process.env.IMAGE_BASE_URL}/`.length);
     const object = await s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }));
     expect(object.ContentType).toBe('image/png');
     expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PNG);
 
-    expect((await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body.map((n: { id: string }) => n.id)).toEqual([id]);
-    expect((await invoke(deleteNote, { method: 'DELETE', resource: '/v1/notes/{noteId}', pathParameters: { noteId: id }, token: me.token })).status).toBe(204);
+    expect(
+      (await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body.map(
+        (n: { id: string }) => n.id,
+      ),
+    ).toEqual([id]);
+    expect(
+      (
+        await invoke(deleteNote, {
+          method: 'DELETE',
+          resource: '/v1/notes/{noteId}',
+          pathParameters: { noteId: id },
+          token: me.token,
+        })
+      ).status,
+    ).toBe(204);
     // moved to the trash: its items stay, each with the TTL that purges it
     expect((await partition(shortId)).every((i) => typeof i.ttl === 'number')).toBe(true);
-    expect((await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body).toEqual([]);
+    expect(
+      (await invoke(getHistory, { method: 'GET', resource: '/v1/history', token: me.token })).body,
+    ).toEqual([]);
     // restorable, so the image stays until the note is purged (trash.test.ts)
-    await expect(s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key }))).resolves.toBeDefined();
+    await expect(
+      s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key })),
+    ).resolves.toBeDefined();
   });
 });

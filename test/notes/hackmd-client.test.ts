@@ -17,7 +17,12 @@ function client(token: string): API {
   const documented = (res: AxiosResponse) => {
     const path = new URL(res.config.url!, `${res.config.baseURL}/`).pathname;
     const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
-    expectDocumented('notes', res.config.method!.toUpperCase(), path, { status: res.status, headers: new Headers(), body: res.data, text });
+    expectDocumented('notes', res.config.method!.toUpperCase(), path, {
+      status: res.status,
+      headers: new Headers(),
+      body: res.data,
+      text,
+    });
     return res;
   };
   (api as unknown as { axios: AxiosInstance }).axios.interceptors.response.use(documented);
@@ -36,8 +41,21 @@ describe('the official @hackmd/api client', () => {
     expect((await api.getTeams()).map((t) => t.path)).toEqual([team.path]);
     expect(await api.getNoteList()).toEqual([]);
 
-    const created = await tagged(api.createNote({ content: '# Hello\n\nfrom the client', readPermission: 'signed_in' as never, writePermission: 'owner' as never }));
-    expect(created).toMatchObject({ title: 'Hello', content: '# Hello\n\nfrom the client', userPath: me.userPath, teamPath: null, readPermission: 'signed_in', writePermission: 'owner' });
+    const created = await tagged(
+      api.createNote({
+        content: '# Hello\n\nfrom the client',
+        readPermission: 'signed_in' as never,
+        writePermission: 'owner' as never,
+      }),
+    );
+    expect(created).toMatchObject({
+      title: 'Hello',
+      content: '# Hello\n\nfrom the client',
+      userPath: me.userPath,
+      teamPath: null,
+      readPermission: 'signed_in',
+      writePermission: 'owner',
+    });
     expect(created.id).toHaveLength(22);
     expect(created.etag).toMatch(/^".+"$/);
 
@@ -52,13 +70,19 @@ describe('the official @hackmd/api client', () => {
     expect(cached).not.toHaveProperty('content');
 
     const renamed = await api.updateNote(created.id, { title: 'Renamed', tags: ['a', 'b'] });
-    expect(renamed).toMatchObject({ title: 'Renamed', tags: ['a', 'b'], content: '# Hello\n\nfrom the client' });
+    expect(renamed).toMatchObject({
+      title: 'Renamed',
+      tags: ['a', 'b'],
+      content: '# Hello\n\nfrom the client',
+    });
     const rewritten = await tagged(api.updateNoteContent(created.id, '# Other heading\n'));
     expect(rewritten).toMatchObject({ title: 'Renamed', content: '# Other heading\n' });
     expect(rewritten.etag).not.toBe(read.etag);
     expect((await tagged(api.getNote(created.shortId, { etag: read.etag }))).status).toBe(200);
 
-    const uploaded = await api.uploadNoteImage(created.id, new Blob([PNG], { type: 'image/png' }), { filename: 'dot.png' });
+    const uploaded = await api.uploadNoteImage(created.id, new Blob([PNG], { type: 'image/png' }), {
+      filename: 'dot.png',
+    });
     expect(uploaded.data.link).toMatch(/^http.*\.png$/);
     const image = await fetch(uploaded.data.link);
     expect(image.status).toBe(200);
@@ -68,9 +92,17 @@ describe('the official @hackmd/api client', () => {
     expect(history[0]).toMatchObject({ id: created.id, title: 'Renamed' });
 
     const teamNote = await api.createTeamNote(team.path, { title: 'Team plan', content: 'step 1' });
-    expect(teamNote).toMatchObject({ title: 'Team plan', content: 'step 1', teamPath: team.path, userPath: null });
+    expect(teamNote).toMatchObject({
+      title: 'Team plan',
+      content: 'step 1',
+      teamPath: team.path,
+      userPath: null,
+    });
     expect((await api.getTeamNotes(team.path)).map((n) => n.id)).toEqual([teamNote.id]);
-    const teamUpdate = await api.updateTeamNote(team.path, teamNote.id, { tags: ['plan'], readPermission: 'signed_in' as never });
+    const teamUpdate = await api.updateTeamNote(team.path, teamNote.id, {
+      tags: ['plan'],
+      readPermission: 'signed_in' as never,
+    });
     expect(teamUpdate.status).toBe(200);
     expect(teamUpdate.data).toMatchObject({ tags: ['plan'], readPermission: 'signed_in' });
     const teamContent = await api.updateTeamNoteContent(team.path, teamNote.id, 'step 1\nstep 2');

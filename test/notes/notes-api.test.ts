@@ -17,9 +17,20 @@ describe('CreateNote', () => {
     expect(n.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(n.shortId).toMatch(/^[A-Za-z0-9_-]{10}$/);
     expect(n).toMatchObject({
-      title: 'Plan', content: '# Plan\nbody', tags: [], description: '', publishType: 'edit', publishedAt: null,
-      readPermission: 'owner', writePermission: 'owner', permalink: null, userPath: me.userPath, teamPath: null,
-      titleUpdatedAt: null, tagsUpdatedAt: null, lastChangeUser: { name: 'Creator', userPath: me.userPath, photo: expect.any(String), biography: null },
+      title: 'Plan',
+      content: '# Plan\nbody',
+      tags: [],
+      description: '',
+      publishType: 'edit',
+      publishedAt: null,
+      readPermission: 'owner',
+      writePermission: 'owner',
+      permalink: null,
+      userPath: me.userPath,
+      teamPath: null,
+      titleUpdatedAt: null,
+      tagsUpdatedAt: null,
+      lastChangeUser: { name: 'Creator', userPath: me.userPath, photo: expect.any(String), biography: null },
     });
     expect(n.createdAt).toBeGreaterThanOrEqual(before);
     expect(n.lastChangedAt).toBe(n.createdAt);
@@ -29,16 +40,35 @@ describe('CreateNote', () => {
 
   it('takes a JSON string as the content, and no body as an empty Untitled note', async () => {
     const me = await newUser();
-    expect(await createNote(me.token, 'just text')).toMatchObject({ content: 'just text', title: 'Untitled' });
-    const empty = await call('POST', '/v1/notes', { token: me.token, headers: { 'Content-Type': 'application/json' } });
+    expect(await createNote(me.token, 'just text')).toMatchObject({
+      content: 'just text',
+      title: 'Untitled',
+    });
+    const empty = await call('POST', '/v1/notes', {
+      token: me.token,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({ content: '', title: 'Untitled' });
   });
 
   it('an explicit title wins over the heading; the permalink shapes publishLink', async () => {
     const me = await newUser();
-    const n = await createNote(me.token, { title: 'Mine', content: '# Heading', permalink: 'my-page', tags: ['x'], readPermission: 'guest', writePermission: 'signed_in' });
-    expect(n).toMatchObject({ title: 'Mine', permalink: 'my-page', tags: ['x'], readPermission: 'guest', writePermission: 'signed_in' });
+    const n = await createNote(me.token, {
+      title: 'Mine',
+      content: '# Heading',
+      permalink: 'my-page',
+      tags: ['x'],
+      readPermission: 'guest',
+      writePermission: 'signed_in',
+    });
+    expect(n).toMatchObject({
+      title: 'Mine',
+      permalink: 'my-page',
+      tags: ['x'],
+      readPermission: 'guest',
+      writePermission: 'signed_in',
+    });
     expect(n.publishLink).toBe(`${process.env.PUBLIC_BASE_URL}/@${me.userPath}/my-page`);
   });
 
@@ -46,14 +76,20 @@ describe('CreateNote', () => {
     const me = await newUser();
     const ok = await call('POST', '/v1/notes', { token: me.token, body: 'é'.repeat(MAX_CONTENT_BYTES / 2) });
     expect(ok.status).toBe(200);
-    const big = await call('POST', '/v1/notes', { token: me.token, body: `${'é'.repeat(MAX_CONTENT_BYTES / 2)}x` });
+    const big = await call('POST', '/v1/notes', {
+      token: me.token,
+      body: `${'é'.repeat(MAX_CONTENT_BYTES / 2)}x`,
+    });
     expect(big.status).toBe(413);
     expect(big.body.errors).toEqual([{ field: 'content', message: expect.any(String) }]);
   });
 
   it('writePermission broader than readPermission is 422 naming writePermission', async () => {
     const me = await newUser();
-    const res = await call('POST', '/v1/notes', { token: me.token, body: { readPermission: 'owner', writePermission: 'signed_in' } });
+    const res = await call('POST', '/v1/notes', {
+      token: me.token,
+      body: { readPermission: 'owner', writePermission: 'signed_in' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['writePermission']);
   });
@@ -70,12 +106,23 @@ describe('permalinks', () => {
     expect((await createNote(other.token, { permalink: 'shared' })).permalink).toBe('shared');
 
     const second = await createNote(me.token, { permalink: 'second' });
-    expect((await call('PATCH', `/v1/notes/${second.id}`, { token: me.token, body: { permalink: 'shared' } })).status).toBe(409);
-    expect((await call('PATCH', `/v1/notes/${first.id}`, { token: me.token, body: { permalink: 'moved' } })).body.permalink).toBe('moved');
-    expect((await call('PATCH', `/v1/notes/${second.id}`, { token: me.token, body: { permalink: 'shared' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/notes/${second.id}`, { token: me.token, body: { permalink: 'shared' } }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await call('PATCH', `/v1/notes/${first.id}`, { token: me.token, body: { permalink: 'moved' } })).body
+        .permalink,
+    ).toBe('moved');
+    expect(
+      (await call('PATCH', `/v1/notes/${second.id}`, { token: me.token, body: { permalink: 'shared' } }))
+        .status,
+    ).toBe(200);
     expect((await call('DELETE', `/v1/notes/${second.id}`, { token: me.token })).status).toBe(204);
     // in the trash the note keeps its permalink (a restore is exact); a purge frees it (trash.test.ts)
-    expect((await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'shared' } })).status).toBe(409);
+    expect((await call('POST', '/v1/notes', { token: me.token, body: { permalink: 'shared' } })).status).toBe(
+      409,
+    );
   });
 });
 
@@ -92,14 +139,45 @@ describe('GetNote', () => {
     expect(new Date(lastModified).getTime()).toBe(Math.floor(n.lastChangedAt / 1000) * 1000);
     expect((await call('GET', `/v1/notes/${n.shortId}`, { token: me.token })).body.id).toBe(n.id);
 
-    const cached = await call('GET', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-None-Match': etag } });
+    const cached = await call('GET', `/v1/notes/${n.id}`, {
+      token: me.token,
+      headers: { 'If-None-Match': etag },
+    });
     expect(cached.status).toBe(304);
     expect(cached.text).toBe('');
     expect(cached.headers.get('etag')).toBe(etag);
-    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-None-Match': `"other", W/${etag}` } })).status).toBe(304);
-    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
-    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-Modified-Since': new Date(n.lastChangedAt - 5000).toUTCString() } })).status).toBe(200);
-    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified } })).status).toBe(200);
+    expect(
+      (
+        await call('GET', `/v1/notes/${n.id}`, {
+          token: me.token,
+          headers: { 'If-None-Match': `"other", W/${etag}` },
+        })
+      ).status,
+    ).toBe(304);
+    expect(
+      (
+        await call('GET', `/v1/notes/${n.id}`, {
+          token: me.token,
+          headers: { 'If-Modified-Since': lastModified },
+        })
+      ).status,
+    ).toBe(304);
+    expect(
+      (
+        await call('GET', `/v1/notes/${n.id}`, {
+          token: me.token,
+          headers: { 'If-Modified-Since': new Date(n.lastChangedAt - 5000).toUTCString() },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('GET', `/v1/notes/${n.id}`, {
+          token: me.token,
+          headers: { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('an unknown id, or an id whose shortId part matches but rest does not, is 404', async () => {
@@ -115,21 +193,52 @@ describe('UpdateNote', () => {
   it('changes only the fields sent; content never wipes an explicit title; within budget', async () => {
     const editor = await newUser('Editor');
     const me = await newUser('Owner');
-    const n = await createNote(me.token, { content: '# First', description: 'd', tags: ['t'], writePermission: 'signed_in', readPermission: 'signed_in' });
+    const n = await createNote(me.token, {
+      content: '# First',
+      description: 'd',
+      tags: ['t'],
+      writePermission: 'signed_in',
+      readPermission: 'signed_in',
+    });
     expect(n.title).toBe('First');
 
-    const byHeading = await call('PATCH', `/v1/notes/${n.id}`, { token: editor.token, body: { content: '# Second\ntext' } });
+    const byHeading = await call('PATCH', `/v1/notes/${n.id}`, {
+      token: editor.token,
+      body: { content: '# Second\ntext' },
+    });
     expect(byHeading.status).toBe(200);
     expectBudget(byHeading, 4);
-    expect(byHeading.body).toMatchObject({ title: 'Second', content: '# Second\ntext', description: 'd', tags: ['t'], lastChangeUser: { name: 'Editor' }, tagsUpdatedAt: null });
+    expect(byHeading.body).toMatchObject({
+      title: 'Second',
+      content: '# Second\ntext',
+      description: 'd',
+      tags: ['t'],
+      lastChangeUser: { name: 'Editor' },
+      tagsUpdatedAt: null,
+    });
     expect(byHeading.body.titleUpdatedAt).toBeGreaterThanOrEqual(n.createdAt);
     expect(byHeading.body.lastChangedAt).toBeGreaterThanOrEqual(n.lastChangedAt);
 
-    const titled = await call('PATCH', `/v1/notes/${n.id}`, { token: me.token, body: { title: 'Fixed', tags: ['u', 'v'] } });
-    expect(titled.body).toMatchObject({ title: 'Fixed', tags: ['u', 'v'], content: '# Second\ntext', lastChangeUser: { name: 'Editor' } });
+    const titled = await call('PATCH', `/v1/notes/${n.id}`, {
+      token: me.token,
+      body: { title: 'Fixed', tags: ['u', 'v'] },
+    });
+    expect(titled.body).toMatchObject({
+      title: 'Fixed',
+      tags: ['u', 'v'],
+      content: '# Second\ntext',
+      lastChangeUser: { name: 'Editor' },
+    });
     expect(titled.body.tagsUpdatedAt).toEqual(expect.any(Number));
-    const content = await call('PATCH', `/v1/notes/${n.id}`, { token: me.token, body: { content: '# Third' } });
-    expect(content.body).toMatchObject({ title: 'Fixed', content: '# Third', lastChangeUser: { name: 'Owner' } });
+    const content = await call('PATCH', `/v1/notes/${n.id}`, {
+      token: me.token,
+      body: { content: '# Third' },
+    });
+    expect(content.body).toMatchObject({
+      title: 'Fixed',
+      content: '# Third',
+      lastChangeUser: { name: 'Owner' },
+    });
     const cleared = await call('PATCH', `/v1/notes/${n.id}`, { token: me.token, body: { title: '' } });
     expect(cleared.body.title).toBe('Third');
 
@@ -142,21 +251,36 @@ describe('UpdateNote', () => {
     const me = await newUser();
     const n = await createNote(me.token, 'v1');
     const etag = (await call('GET', `/v1/notes/${n.id}`, { token: me.token })).headers.get('etag')!;
-    const ok = await call('PATCH', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-Match': etag }, body: { content: 'v2' } });
+    const ok = await call('PATCH', `/v1/notes/${n.id}`, {
+      token: me.token,
+      headers: { 'If-Match': etag },
+      body: { content: 'v2' },
+    });
     expect(ok.status).toBe(200);
-    const stale = await call('PATCH', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-Match': etag }, body: { content: 'v3' } });
+    const stale = await call('PATCH', `/v1/notes/${n.id}`, {
+      token: me.token,
+      headers: { 'If-Match': etag },
+      body: { content: 'v3' },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ code: 41200 });
     expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token })).body.content).toBe('v2');
   });
 
-  it('two concurrent updates with the same If-Match: one 200, one 412, the winner\'s change kept', async () => {
+  it("two concurrent updates with the same If-Match: one 200, one 412, the winner's change kept", async () => {
     const me = await newUser();
     for (let round = 0; round < 3; round += 1) {
       const n = await createNote(me.token, 'start');
       const etag = (await call('GET', `/v1/notes/${n.id}`, { token: me.token })).headers.get('etag')!;
-      const [a, b] = await Promise.all(['from A', 'from B'].map((content) =>
-        call('PATCH', `/v1/notes/${n.id}`, { token: me.token, headers: { 'If-Match': etag }, body: { content } })));
+      const [a, b] = await Promise.all(
+        ['from A', 'from B'].map((content) =>
+          call('PATCH', `/v1/notes/${n.id}`, {
+            token: me.token,
+            headers: { 'If-Match': etag },
+            body: { content },
+          }),
+        ),
+      );
       expect([a.status, b.status].sort()).toEqual([200, 412]);
       const winner = a.status === 200 ? a : b;
       const now = await call('GET', `/v1/notes/${n.id}`, { token: me.token });
@@ -174,7 +298,11 @@ describe('UpdateNote', () => {
       call('PATCH', `/v1/notes/${n.id}`, { token: me.token, body: { description: 'D' } }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token })).body).toMatchObject({ title: 'T', tags: ['k'], description: 'D' });
+    expect((await call('GET', `/v1/notes/${n.id}`, { token: me.token })).body).toMatchObject({
+      title: 'T',
+      tags: ['k'],
+      description: 'D',
+    });
   });
 });
 
@@ -208,8 +336,12 @@ describe('ListNotes and GetHistory', () => {
     expect(res.body.map((n: { id: string }) => n.id)).toEqual([shared.id, a.id, b.id]);
     expect(Object.keys(res.body[0]).sort()).toEqual(NOTE_FIELDS);
     expect(res.body[0].title).toBe('Shared');
-    expect((await call('GET', '/v1/history?limit=2', { token: me.token })).body.map((n: { id: string }) => n.id)).toEqual([shared.id, a.id]);
-    expect((await call('GET', '/v1/history', { token: owner.token })).body.map((n: { id: string }) => n.id)).toEqual([shared.id]);
+    expect(
+      (await call('GET', '/v1/history?limit=2', { token: me.token })).body.map((n: { id: string }) => n.id),
+    ).toEqual([shared.id, a.id]);
+    expect(
+      (await call('GET', '/v1/history', { token: owner.token })).body.map((n: { id: string }) => n.id),
+    ).toEqual([shared.id]);
   });
 });
 
@@ -220,7 +352,13 @@ describe('DeleteNote', () => {
     const n = await createNote(me.token, { content: 'bye', readPermission: 'signed_in' });
     await call('GET', `/v1/notes/${n.id}`, { token: reader.token });
     const upload = multipart([{ name: 'image', filename: 'a.png', type: 'image/png', data: PNG }]);
-    const link = (await call('POST', `/v1/notes/${n.id}/images`, { token: me.token, raw: upload.raw, headers: upload.headers })).body.data.link;
+    const link = (
+      await call('POST', `/v1/notes/${n.id}/images`, {
+        token: me.token,
+        raw: upload.raw,
+        headers: upload.headers,
+      })
+    ).body.data.link;
     expect((await fetch(link)).status).toBe(200);
 
     const res = await call('DELETE', `/v1/notes/${n.id}`, { token: me.token });
@@ -256,9 +394,18 @@ describe('UploadNoteImage', () => {
   it('stores PNG and GIF (type from the bytes); the link serves the bytes; within budget', async () => {
     const me = await newUser();
     const n = await createNote(me.token);
-    for (const [bytes, ext] of [[PNG, 'png'], [GIF, 'gif']] as const) {
-      const body = multipart([{ name: 'image', filename: 'whatever.bin', type: 'application/octet-stream', data: bytes }]);
-      const res = await call('POST', `/v1/notes/${n.id}/images`, { token: me.token, raw: body.raw, headers: body.headers });
+    for (const [bytes, ext] of [
+      [PNG, 'png'],
+      [GIF, 'gif'],
+    ] as const) {
+      const body = multipart([
+        { name: 'image', filename: 'whatever.bin', type: 'application/octet-stream', data: bytes },
+      ]);
+      const res = await call('POST', `/v1/notes/${n.id}/images`, {
+        token: me.token,
+        raw: body.raw,
+        headers: body.headers,
+      });
       expect(res.status).toBe(200);
       expectBudget(res, 3);
       expect(res.body.data.link.startsWith(`${process.env.IMAGE_BASE_URL}/`)).toBe(true);
@@ -272,12 +419,29 @@ describe('UploadNoteImage', () => {
   it('a non-image is 415 and an image over 4 MiB is 413, both naming image', async () => {
     const me = await newUser();
     const n = await createNote(me.token);
-    const text = multipart([{ name: 'image', filename: 'a.png', type: 'image/png', data: 'not an image at all' }]);
-    const bad = await call('POST', `/v1/notes/${n.id}/images`, { token: me.token, raw: text.raw, headers: text.headers });
+    const text = multipart([
+      { name: 'image', filename: 'a.png', type: 'image/png', data: 'not an image at all' },
+    ]);
+    const bad = await call('POST', `/v1/notes/${n.id}/images`, {
+      token: me.token,
+      raw: text.raw,
+      headers: text.headers,
+    });
     expect(bad.status).toBe(415);
     expect(bad.body.errors).toEqual([{ field: 'image', message: expect.any(String) }]);
-    const huge = multipart([{ name: 'image', filename: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(4 * 1024 * 1024)]) }]);
-    const big = await call('POST', `/v1/notes/${n.id}/images`, { token: me.token, raw: huge.raw, headers: huge.headers });
+    const huge = multipart([
+      {
+        name: 'image',
+        filename: 'big.png',
+        type: 'image/png',
+        data: Buffer.concat([PNG, Buffer.alloc(4 * 1024 * 1024)]),
+      },
+    ]);
+    const big = await call('POST', `/v1/notes/${n.id}/images`, {
+      token: me.token,
+      raw: huge.raw,
+      headers: huge.headers,
+    });
     expect(big.status).toBe(413);
     expect(big.body.errors).toEqual([{ field: 'image', message: expect.any(String) }]);
   });
@@ -288,11 +452,19 @@ describe('team notes', () => {
     const owner = await newUser('Team Owner');
     const member = await newUser('Member');
     const team = await newTeam(owner, [member]);
-    const created = await call('POST', `/v1/teams/${team.path}/notes`, { token: member.token, body: { content: '# Team doc' } });
+    const created = await call('POST', `/v1/teams/${team.path}/notes`, {
+      token: member.token,
+      body: { content: '# Team doc' },
+    });
     expect(created.status).toBe(200);
     expectBudget(created, 3);
     const n = created.body;
-    expect(n).toMatchObject({ teamPath: team.path, userPath: null, title: 'Team doc', lastChangeUser: { name: 'Member' } });
+    expect(n).toMatchObject({
+      teamPath: team.path,
+      userPath: null,
+      title: 'Team doc',
+      lastChangeUser: { name: 'Member' },
+    });
 
     const list = await call('GET', `/v1/teams/${team.path}/notes`, { token: owner.token });
     expectBudget(list, 3);
@@ -303,8 +475,16 @@ describe('team notes', () => {
     const viaPersonalRoute = await call('GET', `/v1/notes/${n.id}`, { token: owner.token });
     expect(viaPersonalRoute.status).toBe(200);
     expectBudget(viaPersonalRoute, 4);
-    const updated = await call('PATCH', `/v1/teams/${team.path}/notes/${n.id}`, { token: owner.token, body: { readPermission: 'signed_in', content: 'x' } });
-    expect(updated.body).toMatchObject({ readPermission: 'signed_in', content: 'x', title: 'Untitled', lastChangeUser: { name: 'Team Owner' } });
+    const updated = await call('PATCH', `/v1/teams/${team.path}/notes/${n.id}`, {
+      token: owner.token,
+      body: { readPermission: 'signed_in', content: 'x' },
+    });
+    expect(updated.body).toMatchObject({
+      readPermission: 'signed_in',
+      content: 'x',
+      title: 'Untitled',
+      lastChangeUser: { name: 'Team Owner' },
+    });
     expectBudget(updated, 4);
     const deleted = await call('DELETE', `/v1/teams/${team.path}/notes/${n.id}`, { token: member.token });
     expect(deleted.status).toBe(204);
@@ -318,8 +498,12 @@ describe('team notes', () => {
     const t2 = await newTeam(me);
     const inT1 = await createNote(me.token, {}, t1.path);
     const personal = await createNote(me.token);
-    expect((await call('GET', `/v1/teams/${t2.path}/notes/${inT1.id}`, { token: me.token })).status).toBe(404);
-    expect((await call('GET', `/v1/teams/${t1.path}/notes/${personal.id}`, { token: me.token })).status).toBe(404);
+    expect((await call('GET', `/v1/teams/${t2.path}/notes/${inT1.id}`, { token: me.token })).status).toBe(
+      404,
+    );
+    expect((await call('GET', `/v1/teams/${t1.path}/notes/${personal.id}`, { token: me.token })).status).toBe(
+      404,
+    );
   });
 });
 

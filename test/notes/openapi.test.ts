@@ -14,9 +14,14 @@ describe('openapi/notes.json', () => {
   });
 
   it('documents every Notes route of template.yaml, and nothing else', () => {
-    const routes = listRoutes().filter((r) => r.apiId === 'NotesApi' && r.method !== 'ANY').map((r) => `${r.method} ${r.path}`).sort();
+    const routes = listRoutes()
+      .filter((r) => r.apiId === 'NotesApi' && r.method !== 'ANY')
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
     const doc = committed();
-    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    const documented = Object.entries(doc.paths as Record<string, object>)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
     expect(documented).toEqual(routes);
   });
 

@@ -32,7 +32,8 @@ describe('per-token rate limit', () => {
     if (local) {
       // a fresh token's first call also starts its window: one UpdateItem more, once per window
       const fresh = await identity().issueToken(me.id);
-      const used = async () => Number((await call('GET', '/v1/me', { token: fresh })).headers.get('x-local-dynamo-requests'));
+      const used = async () =>
+        Number((await call('GET', '/v1/me', { token: fresh })).headers.get('x-local-dynamo-requests'));
       expect([await used(), await used()]).toEqual([3, 2]);
     }
   });

@@ -4,18 +4,30 @@ import { mfa } from '../../../lib/bank/wiring.ts';
 import { identity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
 
-const kind = (v: string) => { if (!(KINDS as readonly string[]).includes(v)) throw new InvalidArgumentError(`one of ${KINDS.join(', ')}`); return v as (typeof KINDS)[number]; };
-const nonEmpty = (v: string) => { if (!v.trim()) throw new InvalidArgumentError('must not be empty'); return v; };
+const kind = (v: string) => {
+  if (!(KINDS as readonly string[]).includes(v)) throw new InvalidArgumentError(`one of ${KINDS.join(', ')}`);
+  return v as (typeof KINDS)[number];
+};
+const nonEmpty = (v: string) => {
+  if (!v.trim()) throw new InvalidArgumentError('must not be empty');
+  return v;
+};
 
 /** The domain's validation errors as one readable message. */
 const explain = (err: unknown): Error => {
   const e = err as { description?: string; fields?: Array<{ field: string; message: string }> };
-  return e.fields?.length ? new Error(e.fields.map((f) => `--${f.field}: ${f.message}`).join('; ')) : (err as Error);
+  return e.fields?.length
+    ? new Error(e.fields.map((f) => `--${f.field}: ${f.message}`).join('; '))
+    : (err as Error);
 };
 
 /** Bank API admin commands (registered by infra/admin/program.ts). */
 export function registerBankCommands(program: Command): void {
-  program.command('enroll-device').description('enroll a multi-factor device for a user (an otp factor prints its secret and otpauth:// URI, once)')
+  program
+    .command('enroll-device')
+    .description(
+      'enroll a multi-factor device for a user (an otp factor prints its secret and otpauth:// URI, once)',
+    )
     .requiredOption('--user <id>', 'user id')
     .requiredOption('--kind <kind>', KINDS.join('|'), kind)
     .option('--name <name>', 'display name of the factor', nonEmpty)
@@ -24,12 +36,27 @@ export function registerBankCommands(program: Command): void {
     .action(async (o) => {
       const user = await identity().getUser(o.user);
       if (!user) throw new Error(`unknown user ${o.user}`);
-      const enrolled = await mfa().enroll({ userId: user.id, kind: o.kind, name: o.name, phone: o.phone, email: o.email, account: user.email ?? user.userPath }).catch((err) => { throw explain(err); });
+      const enrolled = await mfa()
+        .enroll({
+          userId: user.id,
+          kind: o.kind,
+          name: o.name,
+          phone: o.phone,
+          email: o.email,
+          account: user.email ?? user.userPath,
+        })
+        .catch((err) => {
+          throw explain(err);
+        });
       print(enrolled);
     });
 
-  program.command('outbox').description('pending verification codes sent to a user through the outbox sender ' +
-    '(local stand-in for sms/voice/email/push)')
+  program
+    .command('outbox')
+    .description(
+      'pending verification codes sent to a user through the outbox sender ' +
+        '(local stand-in for sms/voice/email/push)',
+    )
     .requiredOption('--user <id>', 'user id')
     .action(async (o) => print(await mfa().outbox(o.user)));
 }

@@ -1,7 +1,11 @@
 import type { BenchContext, BenchRoute, BenchScenarios } from '../types.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
-const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...extra });
+const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({
+  Authorization: `Bearer ${token}`,
+  'Content-Type': 'application/json',
+  ...extra,
+});
 
 /** Bank API routes for npm run bench, with the issue's DynamoDB-request budgets (self calls). */
 export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<BenchRoute[]> => {
@@ -9,35 +13,143 @@ export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<Benc
   const user = await ctx.newUser('Bench Bank');
   const auth = { Authorization: `Bearer ${user.token}` };
   const n = ctx.iterations;
-  const created = await Promise.all(Array.from({ length: Math.max(n, 20) }, (_, i) =>
-    ctx.http('POST', '/api/transfers', { token: user.token, body: { amount: 100 + i, currency: 'eur', destination: `acct_${i}`, metadata: { i: String(i) } } })));
+  const created = await Promise.all(
+    Array.from({ length: Math.max(n, 20) }, (_, i) =>
+      ctx.http('POST', '/api/transfers', {
+        token: user.token,
+        body: { amount: 100 + i, currency: 'eur', destination: `acct_${i}`, metadata: { i: String(i) } },
+      }),
+    ),
+  );
   const ids: string[] = created.map((r) => r.body.id);
   // A factor admits 5 verification starts per 10 minutes (lib/bank/limits.ts): one factor per start.
-  const sms = async () => (await mfa.enroll({ userId: user.id, kind: 'sms', phone: '+15550000000' })).device.id;
+  const sms = async () =>
+    (await mfa.enroll({ userId: user.id, kind: 'sms', phone: '+15550000000' })).device.id;
   const startDevices = await Promise.all(Array.from({ length: n }, sms));
 
   // Verifications to verify and factors to delete, each with its own step-up.
-  const pending = async (deviceId: string) => (await ctx.http('POST', `/api/users/${user.id}/verifications`, { token: user.token, body: { device_id: deviceId } })).body.id as string;
-  const codeOf = async (verificationId: string) => (await mfa.outbox(user.id)).find((e) => e.verificationId === verificationId)!.code;
-  const toVerify = await Promise.all(Array.from({ length: n }, async () => { const id = await pending(await sms()); return { id, code: await codeOf(id) }; }));
-  const deletions = await Promise.all(Array.from({ length: n }, async () => {
-    const device = (await mfa.enroll({ userId: user.id, kind: 'push' })).device.id;
-    const v = await pending(device);
-    await ctx.http('POST', `/api/users/${user.id}/verifications/${v}`, { token: user.token, body: { code: await codeOf(v) } });
-    return { device, verification: v };
-  }));
+  const pending = async (deviceId: string) =>
+    (
+      await ctx.http('POST', `/api/users/${user.id}/verifications`, {
+        token: user.token,
+        body: { device_id: deviceId },
+      })
+    ).body.id as string;
+  const codeOf = async (verificationId: string) =>
+    (await mfa.outbox(user.id)).find((e) => e.verificationId === verificationId)!.code;
+  const toVerify = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const id = await pending(await sms());
+      return { id, code: await codeOf(id) };
+    }),
+  );
+  const deletions = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const device = (await mfa.enroll({ userId: user.id, kind: 'push' })).device.id;
+      const v = await pending(device);
+      await ctx.http('POST', `/api/users/${user.id}/verifications/${v}`, {
+        token: user.token,
+        body: { code: await codeOf(v) },
+      });
+      return { device, verification: v };
+    }),
+  );
   const admin = await ctx.newUser('Bench Bank Admin', { admin: true });
 
   return [
-    { route: 'POST /api/transfers', budget: 5, expectStatus: 201, request: (i) => ({ method: 'POST', path: '/api/transfers', headers: jsonHeaders(user.token, { 'Idempotency-Key': `bench-${Date.now()}-${i}` }), body: json({ amount: 1000 + i, currency: 'usd', destination: 'acct_bench' }) }) },
-    { route: 'GET /api/transfers', budget: 2, expectStatus: 200, request: () => ({ method: 'GET', path: '/api/transfers', headers: auth }) },
-    { route: 'GET /api/transfers/{transferId}', budget: 2, expectStatus: 200, request: (i) => ({ method: 'GET', path: `/api/transfers/${ids[i % ids.length]}`, headers: auth }) },
-    { route: 'PUT /api/transfers/{transferId}', budget: 4, expectStatus: 200, request: (i) => ({ method: 'PUT', path: `/api/transfers/${ids[i % ids.length]}`, headers: jsonHeaders(user.token), body: json({ description: `put ${i}` }) }) },
-    { route: 'POST /api/transfers/{transferId}', budget: 4, expectStatus: 200, request: (i) => ({ method: 'POST', path: `/api/transfers/${ids[i % ids.length]}`, headers: jsonHeaders(user.token, { 'Idempotency-Key': `bench-upd-${Date.now()}-${i}` }), body: json({ metadata: { step: String(i) } }) }) },
-    { route: 'GET /api/users/{userId}/devices', budget: 2, expectStatus: 200, request: () => ({ method: 'GET', path: `/api/users/${user.id}/devices`, headers: auth }) },
-    { route: 'DELETE /api/users/{userId}/devices/{deviceId}', budget: 2, expectStatus: 204, request: (i) => ({ method: 'DELETE', path: `/api/users/${user.id}/devices/${deletions[i].device}`, headers: { ...auth, 'X-MFA-Verification': deletions[i].verification } }) },
-    { route: 'POST /api/users/{userId}/verifications', budget: 3, expectStatus: 201, request: (i) => ({ method: 'POST', path: `/api/users/${user.id}/verifications`, headers: jsonHeaders(user.token), body: json({ device_id: startDevices[i] }) }) },
-    { route: 'POST /api/users/{userId}/verifications/{verificationId}', budget: 4, expectStatus: 200, request: (i) => ({ method: 'POST', path: `/api/users/${user.id}/verifications/${toVerify[i].id}`, headers: jsonHeaders(user.token), body: json({ code: toVerify[i].code }) }) },
-    { route: 'POST /api/users/{userId}/mfa_token', budget: 3, expectStatus: 201, request: () => ({ method: 'POST', path: `/api/users/${user.id}/mfa_token`, headers: jsonHeaders(admin.token), body: json({ expires_in: 3600 }) }) },
+    {
+      route: 'POST /api/transfers',
+      budget: 5,
+      expectStatus: 201,
+      request: (i) => ({
+        method: 'POST',
+        path: '/api/transfers',
+        headers: jsonHeaders(user.token, { 'Idempotency-Key': `bench-${Date.now()}-${i}` }),
+        body: json({ amount: 1000 + i, currency: 'usd', destination: 'acct_bench' }),
+      }),
+    },
+    {
+      route: 'GET /api/transfers',
+      budget: 2,
+      expectStatus: 200,
+      request: () => ({ method: 'GET', path: '/api/transfers', headers: auth }),
+    },
+    {
+      route: 'GET /api/transfers/{transferId}',
+      budget: 2,
+      expectStatus: 200,
+      request: (i) => ({ method: 'GET', path: `/api/transfers/${ids[i % ids.length]}`, headers: auth }),
+    },
+    {
+      route: 'PUT /api/transfers/{transferId}',
+      budget: 4,
+      expectStatus: 200,
+      request: (i) => ({
+        method: 'PUT',
+        path: `/api/transfers/${ids[i % ids.length]}`,
+        headers: jsonHeaders(user.token),
+        body: json({ description: `put ${i}` }),
+      }),
+    },
+    {
+      route: 'POST /api/transfers/{transferId}',
+      budget: 4,
+      expectStatus: 200,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/transfers/${ids[i % ids.length]}`,
+        headers: jsonHeaders(user.token, { 'Idempotency-Key': `bench-upd-${Date.now()}-${i}` }),
+        body: json({ metadata: { step: String(i) } }),
+      }),
+    },
+    {
+      route: 'GET /api/users/{userId}/devices',
+      budget: 2,
+      expectStatus: 200,
+      request: () => ({ method: 'GET', path: `/api/users/${user.id}/devices`, headers: auth }),
+    },
+    {
+      route: 'DELETE /api/users/{userId}/devices/{deviceId}',
+      budget: 2,
+      expectStatus: 204,
+      request: (i) => ({
+        method: 'DELETE',
+        path: `/api/users/${user.id}/devices/${deletions[i].device}`,
+        headers: { ...auth, 'X-MFA-Verification': deletions[i].verification },
+      }),
+    },
+    {
+      route: 'POST /api/users/{userId}/verifications',
+      budget: 3,
+      expectStatus: 201,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/users/${user.id}/verifications`,
+        headers: jsonHeaders(user.token),
+        body: json({ device_id: startDevices[i] }),
+      }),
+    },
+    {
+      route: 'POST /api/users/{userId}/verifications/{verificationId}',
+      budget: 4,
+      expectStatus: 200,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/users/${user.id}/verifications/${toVerify[i].id}`,
+        headers: jsonHeaders(user.token),
+        body: json({ code: toVerify[i].code }),
+      }),
+    },
+    {
+      route: 'POST /api/users/{userId}/mfa_token',
+      budget: 3,
+      expectStatus: 201,
+      request: () => ({
+        method: 'POST',
+        path: `/api/users/${user.id}/mfa_token`,
+        headers: jsonHeaders(admin.token),
+        body: json({ expires_in: 3600 }),
+      }),
+    },
   ];
 };

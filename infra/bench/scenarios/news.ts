@@ -11,15 +11,27 @@ export const scenarios: BenchScenarios = async () => {
   const data = generateNewsData({ users: 200, tags: 20, articles: ARTICLES, idBase: ID_BASE });
   const started = performance.now();
   await importIntoTable(data);
-  process.stderr.write(`news: imported ${ARTICLES} articles in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `news: imported ${ARTICLES} articles in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 
   const article = (i: number) => ID_BASE + 1 + (i % ARTICLES);
   const user = (i: number) => ID_BASE + 1 + (i % data.users.length);
   const tag = (i: number) => ID_BASE + 1 + (i % data.tags.length);
   const get = (path: string): BenchRequest => ({ method: 'GET', path });
-  const route = (r: string, budget: number, request: (i: number) => BenchRequest, expectStatus = 200, label?: string): BenchRoute => ({ route: r, label, budget, expectStatus, request });
+  const route = (
+    r: string,
+    budget: number,
+    request: (i: number) => BenchRequest,
+    expectStatus = 200,
+    label?: string,
+  ): BenchRoute => ({ route: r, label, budget, expectStatus, request });
 
-  const internalHeaders = { Origin: process.env.INTERNAL_EDGE_ORIGIN!, Host: process.env.INTERNAL_API_HOST!, Key: process.env.INTERNAL_API_KEY! };
+  const internalHeaders = {
+    Origin: process.env.INTERNAL_EDGE_ORIGIN!,
+    Host: process.env.INTERNAL_API_HOST!,
+    Key: process.env.INTERNAL_API_KEY!,
+  };
   return [
     route('GET /api/v1/news', 2, () => get('/api/v1/news?page=1&perPage=20'), 200, 'page 1 of 500'),
     route('GET /api/v1/news', 2, () => get('/api/v1/news?page=500&perPage=20'), 200, 'page 500 of 500'),
@@ -31,7 +43,23 @@ export const scenarios: BenchScenarios = async () => {
     route('GET /api/v1/tags/{id}', 2, (i) => get(`/api/v1/tags/${tag(i)}`)),
     route('GET /api/v1/tags/{id}/summary', 2, (i) => get(`/api/v1/tags/${tag(i)}/summary`)),
     route('GET /api/v1/status/web-api', 3, () => get('/api/v1/status/web-api')),
-    route('GET /api/internal/v1/csrf', 0, () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: internalHeaders }), 200, 'internal edge'),
-    route('GET /api/internal/v1/csrf', 0, () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: { ...internalHeaders, 'Sec-Fetch-Mode': 'cors' } }), 404, 'browser'),
+    route(
+      'GET /api/internal/v1/csrf',
+      0,
+      () => ({ method: 'GET', path: '/api/internal/v1/csrf', headers: internalHeaders }),
+      200,
+      'internal edge',
+    ),
+    route(
+      'GET /api/internal/v1/csrf',
+      0,
+      () => ({
+        method: 'GET',
+        path: '/api/internal/v1/csrf',
+        headers: { ...internalHeaders, 'Sec-Fetch-Mode': 'cors' },
+      }),
+      404,
+      'browser',
+    ),
   ];
 };

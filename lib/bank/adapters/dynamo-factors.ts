@@ -4,34 +4,94 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } 
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
-import { DAY_SECONDS, type Device, type MfaTokenRecord, type OutboxEntry, type Verification, type VerificationStatus } from '../model.ts';
+import {
+  DAY_SECONDS,
+  type Device,
+  type MfaTokenRecord,
+  type OutboxEntry,
+  type Verification,
+  type VerificationStatus,
+} from '../model.ts';
 import type { LimitSlot } from '../limits.ts';
 import type { Approval, Completion, FactorStore, StepUp } from '../ports.ts';
-import { complete, consumeStepUp, pick, table, transact, type Item, type TransactItem, type Write } from './dynamo-writes.ts';
-import { LIMIT_ATTEMPTS, LimitRefusal, countWrite, releaseWrite, settleLimit, takeLimitSlot } from './dynamo-limits.ts';
+import {
+  complete,
+  consumeStepUp,
+  pick,
+  table,
+  transact,
+  type Item,
+  type TransactItem,
+  type Write,
+} from './dynamo-writes.ts';
+import {
+  LIMIT_ATTEMPTS,
+  LimitRefusal,
+  countWrite,
+  releaseWrite,
+  settleLimit,
+  takeLimitSlot,
+} from './dynamo-limits.ts';
 import { lost } from './lost.ts';
 
 const DEVICE_FIELDS = [
-  'id', 'userId', 'kind', 'name', 'default', 'created', 'last_used', 'address', 'sealedSecret', 'lastStep',
+  'id',
+  'userId',
+  'kind',
+  'name',
+  'default',
+  'created',
+  'last_used',
+  'address',
+  'sealedSecret',
+  'lastStep',
 ] as const;
 const VERIFICATION_FIELDS = [
-  'id', 'userId', 'deviceId', 'kind', 'status', 'attempts', 'created', 'expires_at', 'codeHash', 'sealedSecret',
-  'approvedAt', 'consumedAt',
+  'id',
+  'userId',
+  'deviceId',
+  'kind',
+  'status',
+  'attempts',
+  'created',
+  'expires_at',
+  'codeHash',
+  'sealedSecret',
+  'approvedAt',
+  'consumedAt',
 ] as const;
 const TOKEN_FIELDS = ['tokenHash', 'userId', 'reusable', 'expires_at', 'created'] as const;
 /** A TOTP step is accepted once: only after the factor's last accepted one. */
 const AFTER_LAST_STEP = '(attribute_not_exists(lastStep) OR lastStep = :null OR lastStep < :step)';
-const OUTBOX_FIELDS = ['userId', 'verificationId', 'deviceId', 'channel', 'to', 'code', 'sent', 'expires_at'] as const;
+const OUTBOX_FIELDS = [
+  'userId',
+  'verificationId',
+  'deviceId',
+  'channel',
+  'to',
+  'code',
+  'sent',
+  'expires_at',
+] as const;
 
 export class DynamoFactorStore implements FactorStore {
   async putDevice(d: Device): Promise<void> {
-    await conditional(documentClient().send(new PutCommand({
-      TableName: table(), Item: { ...k.device(d.userId, d.id), type: 'device', ...d }, ConditionExpression: 'attribute_not_exists(PK)',
-    })), lost.state);
+    await conditional(
+      documentClient().send(
+        new PutCommand({
+          TableName: table(),
+          Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+      lost.state,
+    );
   }
 
   async getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
-    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: k.device(userId, deviceId) }));
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.device(userId, deviceId) }),
+    );
     return Item ? pick<Device>(Item, DEVICE_FIELDS) : undefined;
   }
 
@@ -43,13 +103,22 @@ export class DynamoFactorStore implements FactorStore {
     await transact([
       consumeStepUp(stepUp, lost.stepUp),
       {
-        item: { Delete: { TableName: table(), Key: k.device(userId, deviceId), ConditionExpression: 'attribute_exists(PK)' } },
+        item: {
+          Delete: {
+            TableName: table(),
+            Key: k.device(userId, deviceId),
+            ConditionExpression: 'attribute_exists(PK)',
+          },
+        },
         lost: lost.device,
       },
     ]);
   }
 
-  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+  async createVerification(
+    v: Verification,
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+  ): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.writeVerification(v, opts);
@@ -64,21 +133,37 @@ export class DynamoFactorStore implements FactorStore {
     return takeLimitSlot(slot, now);
   }
 
-  private async writeVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+  private async writeVerification(
+    v: Verification,
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+  ): Promise<void> {
     const ttl = v.expires_at + DAY_SECONDS;
     const o = opts.outbox;
     const outbox: Write[] = o
-      ? [{
-        item: { Put: { TableName: table(), Item: { ...k.outbox(o.userId, o.sent * 1000, o.verificationId), type: 'outbox', ...o, ttl: o.expires_at } } },
-        lost: lost.state,
-      }]
+      ? [
+          {
+            item: {
+              Put: {
+                TableName: table(),
+                Item: {
+                  ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
+                  type: 'outbox',
+                  ...o,
+                  ttl: o.expires_at,
+                },
+              },
+            },
+            lost: lost.state,
+          },
+        ]
       : [];
     await transact([
       ...(opts.start ? [countWrite(opts.start)] : []),
       {
         item: {
           Put: {
-            TableName: table(), Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl },
+            TableName: table(),
+            Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -92,12 +177,16 @@ export class DynamoFactorStore implements FactorStore {
   async getVerification(userId: string, verificationId: string, tokenHash?: string) {
     const verificationKey = k.verification(userId, verificationId);
     if (!tokenHash) {
-      const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }));
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }),
+      );
       return { verification: Item ? pick<Verification>(Item, VERIFICATION_FIELDS) : undefined };
     }
-    const { Responses } = await documentClient().send(new BatchGetCommand({
-      RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
-    }));
+    const { Responses } = await documentClient().send(
+      new BatchGetCommand({
+        RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
+      }),
+    );
     const items = Responses?.[table()] ?? [];
     const verification = items.find((i) => i.SK === verificationKey.SK);
     const token = items.find((i) => i.SK === k.mfaTokenSk);
@@ -108,13 +197,24 @@ export class DynamoFactorStore implements FactorStore {
   }
 
   async recordFailure(v: Verification, attempts: number, status: VerificationStatus): Promise<void> {
-    await conditional(documentClient().send(new UpdateCommand({
-      TableName: table(), Key: k.verification(v.userId, v.id),
-      UpdateExpression: 'SET attempts = :attempts, #status = :status',
-      ConditionExpression: 'attempts = :seen AND #status = :pending',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':attempts': attempts, ':status': status, ':seen': v.attempts, ':pending': 'pending' },
-    })), lost.state);
+    await conditional(
+      documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.verification(v.userId, v.id),
+          UpdateExpression: 'SET attempts = :attempts, #status = :status',
+          ConditionExpression: 'attempts = :seen AND #status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':attempts': attempts,
+            ':status': status,
+            ':seen': v.attempts,
+            ':pending': 'pending',
+          },
+        }),
+      ),
+      lost.state,
+    );
   }
 
   async approve(v: Verification, a: Approval): Promise<void> {
@@ -123,11 +223,17 @@ export class DynamoFactorStore implements FactorStore {
       {
         item: {
           Update: {
-            TableName: table(), Key: k.verification(v.userId, v.id),
+            TableName: table(),
+            Key: k.verification(v.userId, v.id),
             UpdateExpression: 'SET #status = :approved, approvedAt = :now',
             ConditionExpression: 'attempts = :seen AND #status = :pending AND expires_at > :now',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':approved': 'approved', ':now': a.now, ':seen': v.attempts, ':pending': 'pending' },
+            ExpressionAttributeValues: {
+              ':approved': 'approved',
+              ':now': a.now,
+              ':seen': v.attempts,
+              ':pending': 'pending',
+            },
           },
         },
         lost: lost.state,
@@ -135,10 +241,13 @@ export class DynamoFactorStore implements FactorStore {
       {
         item: {
           Update: {
-            TableName: table(), Key: k.device(v.userId, v.deviceId),
+            TableName: table(),
+            Key: k.device(v.userId, v.deviceId),
             UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
             ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
-            ExpressionAttributeValues: otp ? { ':now': a.now, ':step': a.step, ':null': null } : { ':now': a.now },
+            ExpressionAttributeValues: otp
+              ? { ':now': a.now, ':step': a.step, ':null': null }
+              : { ':now': a.now },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
@@ -156,7 +265,8 @@ export class DynamoFactorStore implements FactorStore {
       {
         item: {
           Put: {
-            TableName: table(), Item: { ...k.mfaToken(t.tokenHash), type: 'mfa_token', ...t, ttl: t.expires_at },
+            TableName: table(),
+            Item: { ...k.mfaToken(t.tokenHash), type: 'mfa_token', ...t, ttl: t.expires_at },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -173,7 +283,10 @@ export class DynamoFactorStore implements FactorStore {
 }
 
 function useToken(tokenHash: string, consume: boolean, now: number): Write {
-  const condition = { ConditionExpression: 'attribute_exists(PK) AND expires_at > :now', ExpressionAttributeValues: { ':now': now } };
+  const condition = {
+    ConditionExpression: 'attribute_exists(PK) AND expires_at > :now',
+    ExpressionAttributeValues: { ':now': now },
+  };
   const item: TransactItem = consume
     ? { Delete: { TableName: table(), Key: k.mfaToken(tokenHash), ...condition } }
     : { ConditionCheck: { TableName: table(), Key: k.mfaToken(tokenHash), ...condition } };
@@ -185,10 +298,14 @@ async function queryPrefix(userId: string, prefix: string): Promise<Item[]> {
   let start: Item | undefined;
   try {
     do {
-      const page = await documentClient().send(new QueryCommand({
-        TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': k.bankPartition(userId), ':prefix': prefix }, ExclusiveStartKey: start,
-      }));
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: table(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': k.bankPartition(userId), ':prefix': prefix },
+          ExclusiveStartKey: start,
+        }),
+      );
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);

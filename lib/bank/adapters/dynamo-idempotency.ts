@@ -4,5 +4,7 @@ import { DynamoIdempotency } from '../../data/idempotency.ts';
 import { bankKeys as k } from '../../data/keys.ts';
 
 export class DynamoIdempotencyStore extends DynamoIdempotency {
-  constructor() { super(k.idempotency); }
+  constructor() {
+    super(k.idempotency);
+  }
 }

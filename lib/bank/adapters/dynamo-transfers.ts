@@ -15,28 +15,49 @@ export const SCAN_PAGE = 100;
 export const MAX_QUERIES = 5;
 
 const TRANSFER_FIELDS = [
-  'id', 'userId', 'amount', 'currency', 'destination', 'description', 'metadata', 'created', 'updated', 'version',
+  'id',
+  'userId',
+  'amount',
+  'currency',
+  'destination',
+  'description',
+  'metadata',
+  'created',
+  'updated',
+  'version',
 ] as const;
-const toTransfer = (i: Item): TransferRecord =>
-  ({ ...pick<TransferRecord>(i, TRANSFER_FIELDS), metadata: (i.metadata as Record<string, string>) ?? {} });
-
-const transferItem = (t: TransferRecord): Item => ({
-  ...k.transfer(t.userId, t.id), ...k.transferIndexes(t), type: 'transfer', ...t,
-  qDestination: t.destination.toLowerCase(), qText: searchText(t),
+const toTransfer = (i: Item): TransferRecord => ({
+  ...pick<TransferRecord>(i, TRANSFER_FIELDS),
+  metadata: (i.metadata as Record<string, string>) ?? {},
 });
 
+const transferItem = (t: TransferRecord): Item => ({
+  ...k.transfer(t.userId, t.id),
+  ...k.transferIndexes(t),
+  type: 'transfer',
+  ...t,
+  qDestination: t.destination.toLowerCase(),
+  qText: searchText(t),
+});
 
 export class DynamoTransferStore implements TransferStore {
   async putTransfer(t: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void> {
     await transact([
       ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
-      { item: { Put: { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' } }, lost: lost.state },
+      {
+        item: {
+          Put: { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' },
+        },
+        lost: lost.state,
+      },
       ...complete(opts.completion, lost.key),
     ]);
   }
 
   async getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {
-    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: k.transfer(userId, transferId) }));
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.transfer(userId, transferId) }),
+    );
     return Item ? toTransfer(Item) : undefined;
   }
 
@@ -45,8 +66,10 @@ export class DynamoTransferStore implements TransferStore {
       {
         item: {
           Put: {
-            TableName: table(), Item: transferItem(t),
-            ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': t.version - 1 },
+            TableName: table(),
+            Item: transferItem(t),
+            ConditionExpression: 'version = :previous',
+            ExpressionAttributeValues: { ':previous': t.version - 1 },
           },
         },
         lost: lost.version,
@@ -57,12 +80,16 @@ export class DynamoTransferStore implements TransferStore {
 
   async listTransfers(q: ListQuery): Promise<ListPage> {
     const order = k.transferOrder(q.userId, q.by, q.currency);
-    const [lo, hi] = q.by === 'created'
-      ? [
-        order.sortKeyOf({ id: transferIdFloor(q.created.gte ?? 0), amount: 0 }),
-        order.sortKeyOf({ id: transferIdCeiling(q.created.lte ?? MAX_TRANSFER_SECONDS), amount: 0 }),
-      ]
-      : [order.sortKeyOf({ id: '', amount: q.amount.gte ?? 0 }), order.sortKeyOf({ id: '~', amount: q.amount.lte ?? MAX_AMOUNT })];
+    const [lo, hi] =
+      q.by === 'created'
+        ? [
+            order.sortKeyOf({ id: transferIdFloor(q.created.gte ?? 0), amount: 0 }),
+            order.sortKeyOf({ id: transferIdCeiling(q.created.lte ?? MAX_TRANSFER_SECONDS), amount: 0 }),
+          ]
+        : [
+            order.sortKeyOf({ id: '', amount: q.amount.gte ?? 0 }),
+            order.sortKeyOf({ id: '~', amount: q.amount.lte ?? MAX_AMOUNT }),
+          ];
     const empty: ListPage = { data: [], hasMore: false };
     if (lo > hi) return empty;
 
@@ -81,26 +108,34 @@ export class DynamoTransferStore implements TransferStore {
     const filter = listFilter(q);
     const items: Item[] = [];
     for (let queries = 1; ; queries++) {
-      const page = await documentClient().send(new QueryCommand({
-        TableName: table(), IndexName: order.index,
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-        FilterExpression: filter.expression,
-        ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },
-        ExpressionAttributeValues: { ':pk': order.partition, ':lo': lo, ':hi': hi, ...filter.values },
-        ScanIndexForward: ascending,
-        Limit: filter.expression ? SCAN_PAGE : q.limit + 1 - items.length,
-        ExclusiveStartKey: start,
-      }));
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: table(),
+          IndexName: order.index,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+          FilterExpression: filter.expression,
+          ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },
+          ExpressionAttributeValues: { ':pk': order.partition, ':lo': lo, ':hi': hi, ...filter.values },
+          ScanIndexForward: ascending,
+          Limit: filter.expression ? SCAN_PAGE : q.limit + 1 - items.length,
+          ExclusiveStartKey: start,
+        }),
+      );
       items.push(...(page.Items ?? []));
       if (items.length > q.limit) return pageOf(items.slice(0, q.limit), forward, true);
       start = page.LastEvaluatedKey;
       if (!start) return pageOf(items, forward, false);
-      if (queries >= MAX_QUERIES) return { ...pageOf(items, forward, true), resumeFrom: k.transferIdOf(String(start.SK)) };
+      if (queries >= MAX_QUERIES)
+        return { ...pageOf(items, forward, true), resumeFrom: k.transferIdOf(String(start.SK)) };
     }
   }
 
   /** The sort key of the cursor transfer in this listing's order; amount orders read the transfer. */
-  private async positionOf(q: ListQuery, sortKeyOf: (t: { id: string; amount: number }) => string, cursor: string) {
+  private async positionOf(
+    q: ListQuery,
+    sortKeyOf: (t: { id: string; amount: number }) => string,
+    cursor: string,
+  ) {
     if (q.by === 'created') return sortKeyOf({ id: cursor, amount: 0 });
     const transfer = await this.getTransfer(q.userId, cursor);
     if (!transfer) throw lost.cursor();
@@ -119,12 +154,28 @@ function listFilter(q: ListQuery) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const range = (attr: 'created' | 'amount', r: { gte?: number; lte?: number }) => {
-    if (r.gte !== undefined) { parts.push(`#${attr} >= :${attr}Gte`); values[`:${attr}Gte`] = r.gte; names[`#${attr}`] = attr; }
-    if (r.lte !== undefined) { parts.push(`#${attr} <= :${attr}Lte`); values[`:${attr}Lte`] = r.lte; names[`#${attr}`] = attr; }
+    if (r.gte !== undefined) {
+      parts.push(`#${attr} >= :${attr}Gte`);
+      values[`:${attr}Gte`] = r.gte;
+      names[`#${attr}`] = attr;
+    }
+    if (r.lte !== undefined) {
+      parts.push(`#${attr} <= :${attr}Lte`);
+      values[`:${attr}Lte`] = r.lte;
+      names[`#${attr}`] = attr;
+    }
   };
   if (q.by === 'created') range('amount', q.amount);
   else range('created', q.created);
-  if (q.destination !== undefined) { parts.push('destination = :destination'); values[':destination'] = q.destination; }
-  if (q.q !== undefined) { parts.push('(contains(qDestination, :q) OR contains(qText, :q))'); values[':q'] = q.q; }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : { expression: undefined, names: {}, values: {} };
+  if (q.destination !== undefined) {
+    parts.push('destination = :destination');
+    values[':destination'] = q.destination;
+  }
+  if (q.q !== undefined) {
+    parts.push('(contains(qDestination, :q) OR contains(qText, :q))');
+    values[':q'] = q.q;
+  }
+  return parts.length
+    ? { expression: parts.join(' AND '), names, values }
+    : { expression: undefined, names: {}, values: {} };
 }

@@ -14,7 +14,10 @@ import type { Completion, StepUp } from '../ports.ts';
 export type Item = Record<string, unknown>;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /** A transaction item and the error its failed condition means (`old`: the item as it was, if returned). */
-export interface Write { item: TransactItem; lost: (old?: Item) => Error }
+export interface Write {
+  item: TransactItem;
+  lost: (old?: Item) => Error;
+}
 
 export const table = (): string => config.tableName;
 
@@ -30,7 +33,8 @@ export async function transact(writes: Write[]): Promise<void> {
     const reasons = err.CancellationReasons ?? [];
     const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
     if (failed >= 0) throw writes[failed].lost(reasons[failed].Item as Item | undefined);
-    if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new Conflict('a concurrent transaction won', { reason: 'state' });
+    if (reasons.some((r) => r.Code === 'TransactionConflict'))
+      throw new Conflict('a concurrent transaction won', { reason: 'state' });
     throw err;
   }
 }
@@ -41,11 +45,17 @@ const UNUSED = '(attribute_not_exists(consumedAt) OR consumedAt = :null)';
 export const consumeStepUp = (s: StepUp, lost: () => Error): Write => ({
   item: {
     Update: {
-      TableName: table(), Key: k.verification(s.userId, s.verificationId),
+      TableName: table(),
+      Key: k.verification(s.userId, s.verificationId),
       UpdateExpression: 'SET consumedAt = :now',
       ConditionExpression: `#status = :approved AND approvedAt >= :since AND ${UNUSED}`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':now': s.now, ':approved': 'approved', ':since': s.approvedSince, ':null': null },
+      ExpressionAttributeValues: {
+        ':now': s.now,
+        ':approved': 'approved',
+        ':since': s.approvedSince,
+        ':null': null,
+      },
     },
   },
   lost,
@@ -53,4 +63,4 @@ export const consumeStepUp = (s: StepUp, lost: () => Error): Write => ({
 
 /** Stores the response under a reserved key, if this lease still holds it. */
 export const complete = (c: Completion | undefined, lost: () => Error): Write[] =>
-  (c ? [{ item: { Update: completionUpdate(k.idempotency(c.userId, c.keyHash), c) }, lost }] : []);
+  c ? [{ item: { Update: completionUpdate(k.idempotency(c.userId, c.keyHash), c) }, lost }] : [];

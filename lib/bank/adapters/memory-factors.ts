@@ -10,7 +10,9 @@ export class MemoryFactorStore implements FactorStore {
 
   async putDevice(d: Device): Promise<void> {
     const key = at(d.userId, d.id);
-    this.tables.commit([() => (this.tables.devices.has(key) ? lost.state() : undefined)], () => this.tables.devices.set(key, copy(d)));
+    this.tables.commit([() => (this.tables.devices.has(key) ? lost.state() : undefined)], () =>
+      this.tables.devices.set(key, copy(d)),
+    );
   }
 
   async getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
@@ -19,16 +21,22 @@ export class MemoryFactorStore implements FactorStore {
   }
 
   async listDevices(userId: string): Promise<Device[]> {
-    return [...this.tables.devices.values()].filter((d) => d.userId === userId).sort((a, b) => (a.id < b.id ? -1 : 1)).map(copy);
+    return [...this.tables.devices.values()]
+      .filter((d) => d.userId === userId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map(copy);
   }
 
   async deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
     const { tables } = this;
     const key = at(userId, deviceId);
-    tables.commit([tables.stepUpCheck(stepUp), () => (tables.devices.has(key) ? undefined : lost.device())], () => {
-      tables.consumeStepUp(stepUp);
-      tables.devices.delete(key);
-    });
+    tables.commit(
+      [tables.stepUpCheck(stepUp), () => (tables.devices.has(key) ? undefined : lost.device())],
+      () => {
+        tables.consumeStepUp(stepUp);
+        tables.devices.delete(key);
+      },
+    );
   }
 
   /** MFA limit counters (lib/bank/limits.ts), by limit and subject. */
@@ -55,15 +63,23 @@ export class MemoryFactorStore implements FactorStore {
     this.tables.commit([this.limitCheck(slot, now)], () => this.count(slot, 1));
   }
 
-  async createVerification(v: Verification, opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot }): Promise<void> {
+  async createVerification(
+    v: Verification,
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+  ): Promise<void> {
     const { tables } = this;
     const key = at(v.userId, v.id);
-    const checks = [() => (tables.verifications.has(key) ? lost.state() : undefined), tables.completionCheck(opts.completion), this.limitCheck(opts.start, v.created)];
+    const checks = [
+      () => (tables.verifications.has(key) ? lost.state() : undefined),
+      tables.completionCheck(opts.completion),
+      this.limitCheck(opts.start, v.created),
+    ];
     tables.commit(checks, () => {
       this.count(opts.start, 1);
       tables.verifications.set(key, copy(v));
       const o = opts.outbox;
-      if (o) tables.outbox.set(at(o.userId, String(o.sent * 1000).padStart(15, '0'), o.verificationId), copy(o));
+      if (o)
+        tables.outbox.set(at(o.userId, String(o.sent * 1000).padStart(15, '0'), o.verificationId), copy(o));
       tables.complete(opts.completion);
     });
   }
@@ -76,9 +92,12 @@ export class MemoryFactorStore implements FactorStore {
 
   async recordFailure(v: Verification, attempts: number, status: VerificationStatus): Promise<void> {
     const stored = this.tables.verifications.get(at(v.userId, v.id));
-    this.tables.commit([() => (stored?.attempts === v.attempts && stored.status === 'pending' ? undefined : lost.state())], () => {
-      Object.assign(stored!, { attempts, status });
-    });
+    this.tables.commit(
+      [() => (stored?.attempts === v.attempts && stored.status === 'pending' ? undefined : lost.state())],
+      () => {
+        Object.assign(stored!, { attempts, status });
+      },
+    );
   }
 
   async approve(v: Verification, a: Approval): Promise<void> {
@@ -87,10 +106,15 @@ export class MemoryFactorStore implements FactorStore {
     const device = tables.devices.get(at(v.userId, v.deviceId));
     const token = a.token && tables.tokens.get(a.token.tokenHash);
     const checks: Check[] = [
-      () => (stored?.attempts === v.attempts && stored.status === 'pending' && stored.expires_at > a.now ? undefined : lost.state()),
+      () =>
+        stored?.attempts === v.attempts && stored.status === 'pending' && stored.expires_at > a.now
+          ? undefined
+          : lost.state(),
       () => {
         if (!device) return lost.device();
-        return a.step === undefined || device.lastStep === null || device.lastStep < a.step ? undefined : lost.replay();
+        return a.step === undefined || device.lastStep === null || device.lastStep < a.step
+          ? undefined
+          : lost.replay();
       },
       () => (!a.token || (token && token.expires_at > a.now) ? undefined : lost.token()),
       tables.completionCheck(a.completion),
@@ -106,10 +130,13 @@ export class MemoryFactorStore implements FactorStore {
 
   async putMfaToken(t: MfaTokenRecord, completion?: Completion): Promise<void> {
     const { tables } = this;
-    tables.commit([() => (tables.tokens.has(t.tokenHash) ? lost.state() : undefined), tables.completionCheck(completion)], () => {
-      tables.tokens.set(t.tokenHash, copy(t));
-      tables.complete(completion);
-    });
+    tables.commit(
+      [() => (tables.tokens.has(t.tokenHash) ? lost.state() : undefined), tables.completionCheck(completion)],
+      () => {
+        tables.tokens.set(t.tokenHash, copy(t));
+        tables.complete(completion);
+      },
+    );
   }
 
   async listOutbox(userId: string, now: number): Promise<OutboxEntry[]> {

@@ -6,13 +6,29 @@ import { at, copy, type MemoryBankTables } from './memory-tables.ts';
 export class MemoryIdempotencyStore implements IdempotencyStore {
   constructor(private readonly tables: MemoryBankTables) {}
 
-  async reserveIdempotencyKey(userId: string, keyHash: string, fingerprint: string, leaseId: string, now: number):
-    Promise<IdempotencyRecord | undefined> {
+  async reserveIdempotencyKey(
+    userId: string,
+    keyHash: string,
+    fingerprint: string,
+    leaseId: string,
+    now: number,
+  ): Promise<IdempotencyRecord | undefined> {
     const key = at(userId, keyHash);
     const held = this.tables.keys.get(key);
     const free = !held || held.ttl < now || (held.state === 'in_progress' && (held.leaseUntil ?? 0) < now);
-    if (!free) return copy({ state: held.state, fingerprint: held.fingerprint, ...(held.response ? { response: held.response } : {}) });
-    this.tables.keys.set(key, { state: 'in_progress', fingerprint, leaseId, leaseUntil: now + IDEMPOTENCY_LEASE_SECONDS, ttl: now + IDEMPOTENCY_RETENTION_SECONDS });
+    if (!free)
+      return copy({
+        state: held.state,
+        fingerprint: held.fingerprint,
+        ...(held.response ? { response: held.response } : {}),
+      });
+    this.tables.keys.set(key, {
+      state: 'in_progress',
+      fingerprint,
+      leaseId,
+      leaseUntil: now + IDEMPOTENCY_LEASE_SECONDS,
+      ttl: now + IDEMPOTENCY_RETENTION_SECONDS,
+    });
     return undefined;
   }
 

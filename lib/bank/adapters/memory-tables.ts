@@ -40,7 +40,8 @@ export class MemoryBankTables {
   stepUpCheck(s: StepUp): Check {
     return () => {
       const v = this.verifications.get(at(s.userId, s.verificationId));
-      const usable = v && v.status === 'approved' && (v.approvedAt ?? -1) >= s.approvedSince && v.consumedAt === null;
+      const usable =
+        v && v.status === 'approved' && (v.approvedAt ?? -1) >= s.approvedSince && v.consumedAt === null;
       return usable ? undefined : lost.stepUp();
     };
   }

@@ -7,7 +7,8 @@ import { at, copy, type MemoryBankTables } from './memory-tables.ts';
 import { searchText } from './search.ts';
 
 const amountKey = (t: TransferRecord) => `${String(t.amount).padStart(8, '0')}#${t.id}`;
-const within = (v: number, r: { gte?: number; lte?: number }) => (r.gte === undefined || v >= r.gte) && (r.lte === undefined || v <= r.lte);
+const within = (v: number, r: { gte?: number; lte?: number }) =>
+  (r.gte === undefined || v >= r.gte) && (r.lte === undefined || v <= r.lte);
 
 export class MemoryTransferStore implements TransferStore {
   constructor(private readonly tables: MemoryBankTables) {}
@@ -15,15 +16,18 @@ export class MemoryTransferStore implements TransferStore {
   async putTransfer(t: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void> {
     const { tables } = this;
     const key = at(t.userId, t.id);
-    tables.commit([
-      ...(opts.stepUp ? [tables.stepUpCheck(opts.stepUp)] : []),
-      () => (tables.transfers.has(key) ? lost.state() : undefined),
-      tables.completionCheck(opts.completion),
-    ], () => {
-      if (opts.stepUp) tables.consumeStepUp(opts.stepUp);
-      tables.transfers.set(key, copy(t));
-      tables.complete(opts.completion);
-    });
+    tables.commit(
+      [
+        ...(opts.stepUp ? [tables.stepUpCheck(opts.stepUp)] : []),
+        () => (tables.transfers.has(key) ? lost.state() : undefined),
+        tables.completionCheck(opts.completion),
+      ],
+      () => {
+        if (opts.stepUp) tables.consumeStepUp(opts.stepUp);
+        tables.transfers.set(key, copy(t));
+        tables.complete(opts.completion);
+      },
+    );
   }
 
   async getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {
@@ -34,21 +38,30 @@ export class MemoryTransferStore implements TransferStore {
   async saveTransfer(t: TransferRecord, completion?: Completion): Promise<void> {
     const { tables } = this;
     const key = at(t.userId, t.id);
-    tables.commit([
-      () => (tables.transfers.get(key)?.version === t.version - 1 ? undefined : lost.version()),
-      tables.completionCheck(completion),
-    ], () => {
-      tables.transfers.set(key, copy(t));
-      tables.complete(completion);
-    });
+    tables.commit(
+      [
+        () => (tables.transfers.get(key)?.version === t.version - 1 ? undefined : lost.version()),
+        tables.completionCheck(completion),
+      ],
+      () => {
+        tables.transfers.set(key, copy(t));
+        tables.complete(completion);
+      },
+    );
   }
 
   async listTransfers(q: ListQuery): Promise<ListPage> {
     const sortKey = q.by === 'created' ? (t: TransferRecord) => t.id : amountKey;
     const all = [...this.tables.transfers.values()]
       .filter((t) => t.userId === q.userId && within(t.created, q.created) && within(t.amount, q.amount))
-      .filter((t) => (q.currency === undefined || t.currency === q.currency) && (q.destination === undefined || t.destination === q.destination))
-      .filter((t) => q.q === undefined || t.destination.toLowerCase().includes(q.q) || searchText(t).includes(q.q))
+      .filter(
+        (t) =>
+          (q.currency === undefined || t.currency === q.currency) &&
+          (q.destination === undefined || t.destination === q.destination),
+      )
+      .filter(
+        (t) => q.q === undefined || t.destination.toLowerCase().includes(q.q) || searchText(t).includes(q.q),
+      )
       .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
     const forward = q.before === undefined;
     const ascending = forward !== q.descending;

@@ -18,10 +18,16 @@ import { idempotencyKeys, sealingKey } from '../wiring.ts';
  * stored encrypted under the MFA key.
  */
 export async function idempotent<T>(
-  req: HttpRequest, respond: (result: T) => HttpResult, work: (complete: Complete<T>) => Promise<T>, opts: { seal?: boolean } = {},
+  req: HttpRequest,
+  respond: (result: T) => HttpResult,
+  work: (complete: Complete<T>) => Promise<T>,
+  opts: { seal?: boolean } = {},
 ): Promise<HttpResult> {
   const key = opts.seal ? await sealingKey() : undefined;
-  const sealer = key === undefined ? undefined : { seal: (s: string) => encryptSecret(s, key), open: (s: string) => decryptSecret(s, key) };
+  const sealer =
+    key === undefined
+      ? undefined
+      : { seal: (s: string) => encryptSecret(s, key), open: (s: string) => decryptSecret(s, key) };
   return idempotentRequest(req, { keys: idempotencyKeys(), sealer }, respond, work);
 }
 
@@ -29,25 +35,43 @@ export async function idempotent<T>(
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];
 
 /** Security events go to the log with the acting user, the time and the request id. */
-export const securityLog = (req: HttpRequest): SecurityLog => (event, userId, details) =>
-  logger.warn('security event', {
-    event, userId, actorId: req.principal.userId, requestId: req.requestId, time: new Date().toISOString(), ...details,
-  });
+export const securityLog =
+  (req: HttpRequest): SecurityLog =>
+  (event, userId, details) =>
+    logger.warn('security event', {
+      event,
+      userId,
+      actorId: req.principal.userId,
+      requestId: req.requestId,
+      time: new Date().toISOString(),
+      ...details,
+    });
 
 const bounds = (q: ListTransfersQuery, field: 'created' | 'amount'): Bounds => ({
-  gte: q[`${field}[gte]`], gt: q[`${field}[gt]`], lte: q[`${field}[lte]`], lt: q[`${field}[lt]`],
+  gte: q[`${field}[gte]`],
+  gt: q[`${field}[gt]`],
+  lte: q[`${field}[lte]`],
+  lt: q[`${field}[lt]`],
 });
 
 /** The listing's query string (Stripe's bracketed range keys) as the domain's parameters. */
 export const listParams = (q: ListTransfersQuery): ListParams => ({
-  sort: q.sort, limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before,
-  currency: q.currency, destination: q.destination, created: bounds(q, 'created'), amount: bounds(q, 'amount'), q: q.q,
+  sort: q.sort,
+  limit: q.limit,
+  starting_after: q.starting_after,
+  ending_before: q.ending_before,
+  currency: q.currency,
+  destination: q.destination,
+  created: bounds(q, 'created'),
+  amount: bounds(q, 'amount'),
+  q: q.q,
 });
 
 /** RFC 8288 Link header: relative references that keep the other query parameters. */
 export function pageLinks(req: HttpRequest, page: TransferPage): Record<string, string> {
-  const base = Object.entries(req.event.queryStringParameters ?? {})
-    .filter(([k]) => k !== 'starting_after' && k !== 'ending_before') as [string, string][];
+  const base = Object.entries(req.event.queryStringParameters ?? {}).filter(
+    ([k]) => k !== 'starting_after' && k !== 'ending_before',
+  ) as [string, string][];
   const link = (cursor: Record<string, string>, rel: string) =>
     `<?${new URLSearchParams([...base, ...Object.entries(cursor)]).toString()}>; rel="${rel}"`;
   const links = [page.next && link(page.next, 'next'), page.prev && link(page.prev, 'prev')].filter(Boolean);

@@ -11,30 +11,55 @@ import { queryPartition, table, toTeam, type Item } from './dynamo-items.ts';
 
 export class DynamoTeamStore implements TeamStore {
   async createTeam(team: Team): Promise<void> {
-    await conditional(documentClient().send(new PutCommand({
-      TableName: table(), Item: { ...k.team(team.path), type: 'team', ...team }, ConditionExpression: 'attribute_not_exists(PK)',
-    })), () => new Conflict(`team path ${team.path} is taken`, { reason: 'path' }));
+    await conditional(
+      documentClient().send(
+        new PutCommand({
+          TableName: table(),
+          Item: { ...k.team(team.path), type: 'team', ...team },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+      () => new Conflict(`team path ${team.path} is taken`, { reason: 'path' }),
+    );
   }
 
   async getTeam(teamPath: string): Promise<Team | undefined> {
-    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: k.team(teamPath) }));
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.team(teamPath) }),
+    );
     return Item ? toTeam(Item) : undefined;
   }
 
   async addMember(team: Team, userId: string): Promise<void> {
     const joinedAt = Date.now();
-    await documentClient().send(new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table(), Item: { ...k.membershipOfUser(userId, team.path), type: 'membership', team, joinedAt } } },
-        { Put: { TableName: table(), Item: { ...k.membershipOfTeam(team.path, userId), type: 'membership', userId, joinedAt } } },
-      ],
-    }));
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...k.membershipOfUser(userId, team.path), type: 'membership', team, joinedAt },
+            },
+          },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...k.membershipOfTeam(team.path, userId), type: 'membership', userId, joinedAt },
+            },
+          },
+        ],
+      }),
+    );
   }
 
   async isMember(teamPath: string, userId: string): Promise<boolean> {
-    const { Item } = await documentClient().send(new GetCommand({
-      TableName: table(), Key: k.membershipOfUser(userId, teamPath), ProjectionExpression: 'PK',
-    }));
+    const { Item } = await documentClient().send(
+      new GetCommand({
+        TableName: table(),
+        Key: k.membershipOfUser(userId, teamPath),
+        ProjectionExpression: 'PK',
+      }),
+    );
     return Item !== undefined;
   }
 

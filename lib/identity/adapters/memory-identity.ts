@@ -49,7 +49,8 @@ export class MemoryTeamStore implements TeamStore {
   constructor(private readonly t: MemoryIdentityTables) {}
 
   async createTeam(team: Team): Promise<void> {
-    if (this.t.teams.has(team.path)) throw new Conflict(`team path ${team.path} is taken`, { reason: 'path' });
+    if (this.t.teams.has(team.path))
+      throw new Conflict(`team path ${team.path} is taken`, { reason: 'path' });
     this.t.teams.set(team.path, copy(team));
   }
 
@@ -96,7 +97,10 @@ export class MemoryTokenStore implements TokenStore {
     const record = this.t.tokens.get(tokenHash);
     if (!record) return undefined;
     const w = this.windows.get(tokenHash);
-    const next = w && w.start === windowStart ? { start: windowStart, count: w.count + 1 } : { start: windowStart, count: 1 };
+    const next =
+      w && w.start === windowStart
+        ? { start: windowStart, count: w.count + 1 }
+        : { start: windowStart, count: 1 };
     this.windows.set(tokenHash, next);
     return { record: copy(record), count: next.count };
   }

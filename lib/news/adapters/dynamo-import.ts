@@ -16,11 +16,14 @@ export class DynamoImportStore implements ImportStore {
     const out: CatalogEntry[] = [];
     let ExclusiveStartKey: Item | undefined;
     do {
-      const page = await documentClient().send(new QueryCommand({
-        TableName: table(), ExclusiveStartKey,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rank)',
-        ExpressionAttributeValues: { ':pk': k.newsList, ':rank': k.rankPrefix },
-      }));
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: table(),
+          ExclusiveStartKey,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :rank)',
+          ExpressionAttributeValues: { ':pk': k.newsList, ':rank': k.rankPrefix },
+        }),
+      );
       out.push(...(page.Items ?? []).map(toEntry));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -35,7 +38,17 @@ export class DynamoImportStore implements ImportStore {
       let keys: Item[] = chunk.map((i) => ({ ...key(i) }));
       for (let attempt = 0; keys.length; attempt += 1) {
         if (attempt) await sleep(Math.min(1000, 25 * 2 ** attempt));
-        const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ProjectionExpression: '#id', ExpressionAttributeNames: { '#id': 'id' } } } }));
+        const res = await documentClient().send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table()]: {
+                Keys: keys,
+                ProjectionExpression: '#id',
+                ExpressionAttributeNames: { '#id': 'id' },
+              },
+            },
+          }),
+        );
         for (const item of res.Responses?.[table()] ?? []) found.add(item.id as number);
         keys = res.UnprocessedKeys?.[table()]?.Keys ?? [];
       }
@@ -43,19 +56,31 @@ export class DynamoImportStore implements ImportStore {
     return found;
   }
 
-  existingUsers(ids: number[]) { return this.existing(ids, k.user); }
-  existingTags(ids: number[]) { return this.existing(ids, k.tag); }
+  existingUsers(ids: number[]) {
+    return this.existing(ids, k.user);
+  }
+  existingTags(ids: number[]) {
+    return this.existing(ids, k.tag);
+  }
 
   async applyImport(plan: ImportPlan, progress: (done: number, total: number) => void): Promise<void> {
     const rankWrite = (c: RankChange): WriteRequest => {
       const key = k.rank(listKey(c.list), c.rank);
       if (!c.entry) return { DeleteRequest: { Key: key } };
       const item: Item = { ...key, type: 'newsRank', articleId: c.entry.id };
-      if (c.list.kind === 'news') Object.assign(item, { created: c.entry.created, authors: c.entry.authors, tags: c.entry.tags, total: plan.newsTotal });
+      if (c.list.kind === 'news')
+        Object.assign(item, {
+          created: c.entry.created,
+          authors: c.entry.authors,
+          tags: c.entry.tags,
+          total: plan.newsTotal,
+        });
       return { PutRequest: { Item: item } };
     };
     const entities: WriteRequest[] = [
-      ...plan.articles.map((a) => ({ PutRequest: { Item: { ...k.article(a.id), type: 'newsArticle', ...a } } })),
+      ...plan.articles.map((a) => ({
+        PutRequest: { Item: { ...k.article(a.id), type: 'newsArticle', ...a } },
+      })),
       ...plan.users.map((u) => ({ PutRequest: { Item: { ...k.user(u.id), type: 'newsUser', ...u } } })),
       ...plan.tags.map((t) => ({ PutRequest: { Item: { ...k.tag(t.id), type: 'newsTag', ...t } } })),
       ...plan.userListChanges.map(rankWrite),
@@ -71,13 +96,21 @@ export class DynamoImportStore implements ImportStore {
     ];
     const total = entities.length + counts.length + news.length;
     let done = 0;
-    const advance = (n: number) => { done += n; progress(done, total); };
+    const advance = (n: number) => {
+      done += n;
+      progress(done, total);
+    };
     await this.batchWrite(entities, advance);
     await pool(counts, CONCURRENCY, async ([key, n]) => {
-      await documentClient().send(new UpdateCommand({
-        TableName: table(), Key: key, UpdateExpression: 'SET articlesCount = :n',
-        ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':n': n },
-      }));
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          UpdateExpression: 'SET articlesCount = :n',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':n': n },
+        }),
+      );
       advance(1);
     });
     await this.batchWrite(news, advance);
@@ -92,7 +125,9 @@ export class DynamoImportStore implements ImportStore {
       for (let attempt = 0; pending.length; attempt += 1) {
         if (attempt > 10) throw new Error('BatchWriteItem kept returning unprocessed items');
         if (attempt) await sleep(Math.min(2000, 25 * 2 ** attempt));
-        const res = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+        const res = await documentClient().send(
+          new BatchWriteCommand({ RequestItems: { [table()]: pending } }),
+        );
         const left = (res.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
         advance(pending.length - left.length);
         pending = left;

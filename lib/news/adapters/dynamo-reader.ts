@@ -13,28 +13,50 @@ export class DynamoNewsReader implements NewsReader {
     return strip<T>(Item);
   }
 
-  getArticle(id: number) { return this.get<Article>(k.article(id)); }
-  getUser(id: number) { return this.get<NewsUser>(k.user(id)); }
-  getTag(id: number) { return this.get<Tag>(k.tag(id)); }
+  getArticle(id: number) {
+    return this.get<Article>(k.article(id));
+  }
+  getUser(id: number) {
+    return this.get<NewsUser>(k.user(id));
+  }
+  getTag(id: number) {
+    return this.get<Tag>(k.tag(id));
+  }
 
   async newsPage(start: number, size: number) {
     // From RANK#start up to the TOTAL item: a full page never reaches TOTAL (its items carry the
     // total); the last page or one past the end does.
-    const { Items = [] } = await documentClient().send(new QueryCommand({
-      TableName: table(), Limit: size,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': k.newsList, ':from': k.rankSk(start), ':to': k.listTotal(k.newsList).SK },
-    }));
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        Limit: size,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': k.newsList,
+          ':from': k.rankSk(start),
+          ':to': k.listTotal(k.newsList).SK,
+        },
+      }),
+    );
     const ranks = Items.filter((i) => String(i.SK).startsWith(k.rankPrefix));
-    return { ids: ranks.map((i) => i.articleId as number), total: (Items[0]?.total as number | undefined) ?? 0 };
+    return {
+      ids: ranks.map((i) => i.articleId as number),
+      total: (Items[0]?.total as number | undefined) ?? 0,
+    };
   }
 
   async userArticles(userId: number, start: number, size: number) {
-    const { Items = [] } = await documentClient().send(new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': k.userArticles(userId), ':from': k.rankSk(start), ':to': k.rankSk(start + size - 1) },
-    }));
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': k.userArticles(userId),
+          ':from': k.rankSk(start),
+          ':to': k.rankSk(start + size - 1),
+        },
+      }),
+    );
     return Items.map((i) => i.articleId as number);
   }
 }

@@ -15,14 +15,21 @@ export const strip = <T>(item: Item | undefined): T | undefined => {
   const { PK: _pk, SK: _sk, type: _type, ...rest } = item;
   return rest as T;
 };
-export const listKey = (list: ListRef): string => (list.kind === 'news' ? k.newsList : k.userArticles(list.userId));
-export const toEntry = (i: Item): CatalogEntry =>
-  ({ id: i.articleId as number, created: i.created as number, authors: i.authors as number[], tags: i.tags as number[] });
+export const listKey = (list: ListRef): string =>
+  list.kind === 'news' ? k.newsList : k.userArticles(list.userId);
+export const toEntry = (i: Item): CatalogEntry => ({
+  id: i.articleId as number,
+  created: i.created as number,
+  authors: i.authors as number[],
+  tags: i.tags as number[],
+});
 
 /** Runs `task` over `items` with at most `limit` in flight. */
 export async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
 }

@@ -8,26 +8,33 @@ import { table, type Item } from './dynamo-shared.ts';
 
 export class DynamoStatusStore implements StatusStore {
   async addStatusCounts(shard: number, served: number, errors: number, now: number): Promise<void> {
-    await documentClient().send(new UpdateCommand({
-      TableName: table(), Key: k.statusShard(shard),
-      UpdateExpression: 'ADD served :s, errors :e SET startedAt = if_not_exists(startedAt, :now)',
-      ExpressionAttributeValues: { ':s': served, ':e': errors, ':now': now },
-    }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.statusShard(shard),
+        UpdateExpression: 'ADD served :s, errors :e SET startedAt = if_not_exists(startedAt, :now)',
+        ExpressionAttributeValues: { ':s': served, ':e': errors, ':now': now },
+      }),
+    );
   }
 
   async readStatusShards(shards: number): Promise<StatusShard[]> {
     const keys: Item[] = Array.from({ length: shards }, (_, i) => ({ ...k.statusShard(i) }));
-    const read = async (Keys: Item[]) => documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys } } }));
+    const read = async (Keys: Item[]) =>
+      documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys } } }));
     const first = await read(keys);
     const items = [...(first.Responses?.[table()] ?? [])];
     const unprocessed = first.UnprocessedKeys?.[table()]?.Keys;
     if (unprocessed?.length) {
       const second = await read(unprocessed);
-      if (second.UnprocessedKeys?.[table()]?.Keys?.length) throw new Unavailable('status counters could not be read');
+      if (second.UnprocessedKeys?.[table()]?.Keys?.length)
+        throw new Unavailable('status counters could not be read');
       items.push(...(second.Responses?.[table()] ?? []));
     }
     return items.map((i) => ({
-      served: (i.served as number) ?? 0, errors: (i.errors as number) ?? 0, startedAt: i.startedAt as number | undefined,
+      served: (i.served as number) ?? 0,
+      errors: (i.errors as number) ?? 0,
+      startedAt: i.startedAt as number | undefined,
     }));
   }
 }

@@ -3,7 +3,12 @@
 //   NOTE#<shortId> / NOTE#CONTENT   content + visitSeq
 //   NOTE#<shortId> / VISIT#<userId> history entry: a snapshot of the note; GSI2 = user's history by time
 //   PERMALINK#<owner> / PERMALINK#<permalink>   uniqueness guard
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
 import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
@@ -19,7 +24,8 @@ import { toRecord } from './note-items.ts';
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const ownerOf = (note: NoteRecord): NoteOwnerKey => (note.teamPath ? { teamPath: note.teamPath } : { userId: note.ownerId! });
+const ownerOf = (note: NoteRecord): NoteOwnerKey =>
+  note.teamPath ? { teamPath: note.teamPath } : { userId: note.ownerId! };
 /** TransactWriteItems takes at most 100 items; a delete keeps 3 for META, CONTENT and the permalink guard. */
 const TRANSACTION_ITEMS = 100;
 const BATCH_WRITE_ITEMS = 25;
@@ -31,27 +37,53 @@ const permalinkTaken = () => new Conflict('The permalink is taken', { reason: 'p
 export class DynamoNotesStore implements NotesStore, IdempotencyStore {
   /** Idempotency-Keys of Notes creates, in the Notes key space (lib/data/idempotency.ts). */
   private readonly keys = new DynamoIdempotency(k.idempotency);
-  private table(): string { return config.tableName; }
+  private table(): string {
+    return config.tableName;
+  }
 
   async getNote(shortId: string, opts: { visitors?: boolean } = {}): Promise<StoredNote | undefined> {
     const items = await this.queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
     const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
     const content = items.find((i) => i.SK === k.noteContent(shortId).SK);
     if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
-    const stored: StoredNote = { note: toRecord(meta), content: String(content.content ?? ''), visitSeq: Number(content.visitSeq ?? 0) };
-    if (opts.visitors) stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
+    const stored: StoredNote = {
+      note: toRecord(meta),
+      content: String(content.content ?? ''),
+      visitSeq: Number(content.visitSeq ?? 0),
+    };
+    if (opts.visitors)
+      stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
     return stored;
   }
 
-  async createNote(note: NoteRecord, content: string, creatorId: string, completion?: Completion): Promise<void> {
+  async createNote(
+    note: NoteRecord,
+    content: string,
+    creatorId: string,
+    completion?: Completion,
+  ): Promise<void> {
     const items: TransactItem[] = [
-      { Put: { TableName: this.table(), Item: this.metaItem(note), ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Put: { TableName: this.table(), Item: { ...k.noteContent(note.shortId), type: 'note-content', content, visitSeq: 0 } } },
+      {
+        Put: {
+          TableName: this.table(),
+          Item: this.metaItem(note),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.table(),
+          Item: { ...k.noteContent(note.shortId), type: 'note-content', content, visitSeq: 0 },
+        },
+      },
       this.visitPut(note, creatorId),
     ];
     const permalinkIndex = note.permalink ? items.push(this.permalinkPut(note)) - 1 : -1;
     const folderIndex = this.folderMoves(items, undefined, note);
-    if (completion) items.push({ Update: completionUpdate(k.idempotency(completion.userId, completion.keyHash), completion) });
+    if (completion)
+      items.push({
+        Update: completionUpdate(k.idempotency(completion.userId, completion.keyHash), completion),
+      });
     // A conflict here is a collision of 60-bit random shortIds (not worth a retry path), or the
     // Idempotency-Key taken over by a retry while this request ran.
     await this.transact(items, permalinkIndex, folderIndex);
@@ -65,19 +97,43 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
     return this.keys.releaseIdempotencyKey(userId, keyHash, leaseId);
   }
 
-  async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void> {
+  async saveNote(
+    previous: StoredNote,
+    next: NoteRecord,
+    content: string | undefined,
+    editorId: string,
+  ): Promise<void> {
     const old = previous.note;
     const items: TransactItem[] = [
-      { Put: { TableName: this.table(), Item: this.metaItem(next), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': old.version } } },
+      {
+        Put: {
+          TableName: this.table(),
+          Item: this.metaItem(next),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': old.version },
+        },
+      },
       this.visitPut(next, editorId),
     ];
     if (content !== undefined) {
-      items.push({ Update: { TableName: this.table(), Key: k.noteContent(old.shortId), UpdateExpression: 'SET content = :c', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':c': content } } });
+      items.push({
+        Update: {
+          TableName: this.table(),
+          Key: k.noteContent(old.shortId),
+          UpdateExpression: 'SET content = :c',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':c': content },
+        },
+      });
     }
     let permalinkIndex = -1;
     if (next.permalink !== old.permalink) {
-      if (old.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(old), old.permalink) } });
-      if (next.permalink) { permalinkIndex = items.length; items.push(this.permalinkPut(next)); }
+      if (old.permalink)
+        items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(old), old.permalink) } });
+      if (next.permalink) {
+        permalinkIndex = items.length;
+        items.push(this.permalinkPut(next));
+      }
     }
     await this.transact(items, permalinkIndex, this.folderMoves(items, old, next));
   }
@@ -86,7 +142,15 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
     // Bumping visitSeq on CONTENT makes a concurrent DeleteNote (conditional on visitSeq) retry, so it
     // sees this entry; the existence condition keeps entries of deleted notes from being written.
     const items: TransactItem[] = [
-      { Update: { TableName: this.table(), Key: k.noteContent(note.shortId), UpdateExpression: 'ADD visitSeq :one', ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt)', ExpressionAttributeValues: { ':one': 1 } } },
+      {
+        Update: {
+          TableName: this.table(),
+          Key: k.noteContent(note.shortId),
+          UpdateExpression: 'ADD visitSeq :one',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
       this.visitPut(note, userId),
     ];
     for (let attempt = 1; ; attempt += 1) {
@@ -105,16 +169,34 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
     const { note } = stored;
     const visits = (stored.visitorIds ?? []).map((userId) => k.visit(note.shortId, userId));
     const items: TransactItem[] = [
-      { Delete: { TableName: this.table(), Key: k.noteMeta(note.shortId), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': note.version } } },
-      { Delete: { TableName: this.table(), Key: k.noteContent(note.shortId), ConditionExpression: 'visitSeq = :s', ExpressionAttributeValues: { ':s': stored.visitSeq } } },
+      {
+        Delete: {
+          TableName: this.table(),
+          Key: k.noteMeta(note.shortId),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': note.version },
+        },
+      },
+      {
+        Delete: {
+          TableName: this.table(),
+          Key: k.noteContent(note.shortId),
+          ConditionExpression: 'visitSeq = :s',
+          ExpressionAttributeValues: { ':s': stored.visitSeq },
+        },
+      },
     ];
-    if (note.permalink) items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(note), note.permalink) } });
+    if (note.permalink)
+      items.push({ Delete: { TableName: this.table(), Key: k.permalink(ownerOf(note), note.permalink) } });
     const inTransaction = TRANSACTION_ITEMS - items.length;
-    for (const Key of visits.slice(0, inTransaction)) items.push({ Delete: { TableName: this.table(), Key } });
+    for (const Key of visits.slice(0, inTransaction))
+      items.push({ Delete: { TableName: this.table(), Key } });
     await this.transact(items, -1);
     // Only notes read by more users than fit in one transaction get here; no new entry can appear now.
     for (let i = inTransaction; i < visits.length; i += BATCH_WRITE_ITEMS) {
-      let pending: Record<string, unknown[]> | undefined = { [this.table()]: visits.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })) };
+      let pending: Record<string, unknown[]> | undefined = {
+        [this.table()]: visits.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
+      };
       while (pending && Object.keys(pending).length) {
         const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
         pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
@@ -123,30 +205,50 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
   }
 
   async listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
-    const { Items } = await documentClient().send(new QueryCommand({
-      TableName: this.table(), IndexName: 'GSI1', ScanIndexForward: false,
-      KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
-    }));
+    const { Items } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        IndexName: 'GSI1',
+        ScanIndexForward: false,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
+      }),
+    );
     return (Items ?? []).map(toRecord);
   }
 
   async history(userId: string, limit: number): Promise<NoteRecord[]> {
-    const { Items } = await documentClient().send(new QueryCommand({
-      TableName: this.table(), IndexName: 'GSI2', ScanIndexForward: false, Limit: limit,
-      KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': k.visitsOfUserPartition(userId) },
-    }));
+    const { Items } = await documentClient().send(
+      new QueryCommand({
+        TableName: this.table(),
+        IndexName: 'GSI2',
+        ScanIndexForward: false,
+        Limit: limit,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': k.visitsOfUserPartition(userId) },
+      }),
+    );
     return (Items ?? []).map((i) => toRecord(i.note as Item));
   }
 
   private metaItem(note: NoteRecord): Item {
-    const folder = note.parentFolderId ? folderKeys.notesOfFolder(note.parentFolderId, note.lastChangedAt, note.shortId) : {};
-    return { ...k.noteMeta(note.shortId), ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId), ...folder, type: 'note', ...note };
+    const folder = note.parentFolderId
+      ? folderKeys.notesOfFolder(note.parentFolderId, note.lastChangedAt, note.shortId)
+      : {};
+    return {
+      ...k.noteMeta(note.shortId),
+      ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId),
+      ...folder,
+      type: 'note',
+      ...note,
+    };
   }
 
   /** Counts the note out of its old folder and into its new one; the index of the latter, or -1. */
   private folderMoves(items: TransactItem[], old: NoteRecord | undefined, next: NoteRecord): number {
     if (old?.parentFolderId === next.parentFolderId) return -1;
-    if (old?.parentFolderId) items.push(folderCountUpdate(this.table(), ownerOf(old), old.parentFolderId, -1));
+    if (old?.parentFolderId)
+      items.push(folderCountUpdate(this.table(), ownerOf(old), old.parentFolderId, -1));
     if (!next.parentFolderId) return -1;
     items.push(folderCountUpdate(this.table(), ownerOf(next), next.parentFolderId, 1));
     return items.length - 1;
@@ -154,11 +256,29 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
 
   private visitPut(note: NoteRecord, userId: string): TransactItem {
     const at = Date.now();
-    return { Put: { TableName: this.table(), Item: { ...k.visit(note.shortId, userId), ...k.visitsOfUser(userId, at, note.shortId), type: 'note-visit', userId, visitedAt: at, note } } };
+    return {
+      Put: {
+        TableName: this.table(),
+        Item: {
+          ...k.visit(note.shortId, userId),
+          ...k.visitsOfUser(userId, at, note.shortId),
+          type: 'note-visit',
+          userId,
+          visitedAt: at,
+          note,
+        },
+      },
+    };
   }
 
   private permalinkPut(note: NoteRecord): TransactItem {
-    return { Put: { TableName: this.table(), Item: { ...k.permalink(ownerOf(note), note.permalink!), type: 'note-permalink', noteId: note.id }, ConditionExpression: 'attribute_not_exists(PK)' } };
+    return {
+      Put: {
+        TableName: this.table(),
+        Item: { ...k.permalink(ownerOf(note), note.permalink!), type: 'note-permalink', noteId: note.id },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    };
   }
 
   /**
@@ -172,7 +292,8 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
       const reasons = cancellation(err);
       if (!reasons) throw storeFailure(err);
       if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw permalinkTaken();
-      if (folderIndex >= 0 && reasons[folderIndex] === 'ConditionalCheckFailed') throw new Conflict('No such folder', { reason: 'folder' });
+      if (folderIndex >= 0 && reasons[folderIndex] === 'ConditionalCheckFailed')
+        throw new Conflict('No such folder', { reason: 'folder' });
       if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) throw changed();
       throw err;
     }
@@ -182,11 +303,17 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
     const items: Item[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await documentClient().send(new QueryCommand({
-        TableName: this.table(), ConsistentRead: true, ExclusiveStartKey,
-        KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': k.notePartition(shortId), ':sk': skPrefix } : { ':pk': k.notePartition(shortId) },
-      }));
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: this.table(),
+          ConsistentRead: true,
+          ExclusiveStartKey,
+          KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
+          ExpressionAttributeValues: skPrefix
+            ? { ':pk': k.notePartition(shortId), ':sk': skPrefix }
+            : { ':pk': k.notePartition(shortId) },
+        }),
+      );
       items.push(...(page.Items ?? []));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);

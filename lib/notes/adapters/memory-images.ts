@@ -12,6 +12,7 @@ export class MemoryImageStore implements ImageStore {
   }
 
   async deleteAll(noteId: string): Promise<void> {
-    for (const key of [...this.objects.keys()]) if (key.startsWith(`notes/${noteId}/`)) this.objects.delete(key);
+    for (const key of [...this.objects.keys()])
+      if (key.startsWith(`notes/${noteId}/`)) this.objects.delete(key);
   }
 }

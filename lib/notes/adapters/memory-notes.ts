@@ -9,8 +9,17 @@ const copy = <T>(value: T): T => structuredClone(value);
 const ownerOf = (n: NoteRecord) => (n.teamPath ? `team:${n.teamPath}` : `user:${n.ownerId}`);
 const ownerKey = (o: NoteOwnerKey) => ('userId' in o ? `user:${o.userId}` : `team:${o.teamPath}`);
 
-interface Visit { userId: string; at: number; note: NoteRecord }
-interface Stored { note: NoteRecord; content: string; visitSeq: number; visits: Map<string, Visit> }
+interface Visit {
+  userId: string;
+  at: number;
+  note: NoteRecord;
+}
+interface Stored {
+  note: NoteRecord;
+  content: string;
+  visitSeq: number;
+  visits: Map<string, Visit>;
+}
 
 const changed = () => new Conflict('The note changed meanwhile', { reason: 'version' });
 
@@ -32,14 +41,24 @@ export class MemoryNotesStore implements NotesStore {
   }
 
   /** Idempotency-Keys are not kept in memory (the wiring keeps them in DynamoDB): `_completion` is not stored. */
-  async createNote(note: NoteRecord, content: string, creatorId: string, _completion?: Completion): Promise<void> {
+  async createNote(
+    note: NoteRecord,
+    content: string,
+    creatorId: string,
+    _completion?: Completion,
+  ): Promise<void> {
     if (this.notes.has(note.shortId)) throw changed();
     this.takePermalink(note);
     this.notes.set(note.shortId, { note: copy(note), content, visitSeq: 0, visits: new Map() });
     this.visit(note, creatorId);
   }
 
-  async saveNote(previous: StoredNote, next: NoteRecord, content: string | undefined, editorId: string): Promise<void> {
+  async saveNote(
+    previous: StoredNote,
+    next: NoteRecord,
+    content: string | undefined,
+    editorId: string,
+  ): Promise<void> {
     const s = this.notes.get(previous.note.shortId);
     if (!s || s.note.version !== previous.note.version) throw changed();
     const old = s.note;
@@ -68,20 +87,28 @@ export class MemoryNotesStore implements NotesStore {
 
   async listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
     const key = ownerKey(owner);
-    return [...this.notes.values()].map((s) => s.note).filter((n) => ownerOf(n) === key)
-      .sort((a, b) => b.lastChangedAt - a.lastChangedAt || (a.shortId < b.shortId ? 1 : -1)).map(copy);
+    return [...this.notes.values()]
+      .map((s) => s.note)
+      .filter((n) => ownerOf(n) === key)
+      .sort((a, b) => b.lastChangedAt - a.lastChangedAt || (a.shortId < b.shortId ? 1 : -1))
+      .map(copy);
   }
 
   async history(userId: string, limit: number): Promise<NoteRecord[]> {
-    return [...this.notes.values()].flatMap((s) => [...s.visits.values()]).filter((v) => v.userId === userId)
-      .sort((a, b) => b.at - a.at).slice(0, limit).map((v) => copy(v.note));
+    return [...this.notes.values()]
+      .flatMap((s) => [...s.visits.values()])
+      .filter((v) => v.userId === userId)
+      .sort((a, b) => b.at - a.at)
+      .slice(0, limit)
+      .map((v) => copy(v.note));
   }
 
   private takePermalink(note: NoteRecord): void {
     if (!note.permalink) return;
     const key = `${ownerOf(note)}/${note.permalink}`;
     const holder = this.permalinks.get(key);
-    if (holder !== undefined && holder !== note.id) throw new Conflict('The permalink is taken', { reason: 'permalink' });
+    if (holder !== undefined && holder !== note.id)
+      throw new Conflict('The permalink is taken', { reason: 'permalink' });
     this.permalinks.set(key, note.id);
   }
 

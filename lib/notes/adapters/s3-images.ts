@@ -9,20 +9,35 @@ import type { ImageStore } from '../ports.ts';
 const prefixOf = (noteId: string) => `notes/${noteId}/`;
 
 export class S3ImageStore implements ImageStore {
-  private bucket(): string { return config.bucketName; }
+  private bucket(): string {
+    return config.bucketName;
+  }
 
   async put(noteId: string, bytes: Buffer, type: { mime: string; ext: string }): Promise<string> {
     const key = `${prefixOf(noteId)}${randomBytes(12).toString('base64url')}.${type.ext}`;
-    await s3Client().send(new PutObjectCommand({ Bucket: this.bucket(), Key: key, Body: bytes, ContentType: type.mime, CacheControl: 'public, max-age=31536000, immutable' }));
+    await s3Client().send(
+      new PutObjectCommand({
+        Bucket: this.bucket(),
+        Key: key,
+        Body: bytes,
+        ContentType: type.mime,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
+    );
     return key;
   }
 
   async deleteAll(noteId: string): Promise<void> {
     let ContinuationToken: string | undefined;
     do {
-      const page = await s3Client().send(new ListObjectsV2Command({ Bucket: this.bucket(), Prefix: prefixOf(noteId), ContinuationToken }));
+      const page = await s3Client().send(
+        new ListObjectsV2Command({ Bucket: this.bucket(), Prefix: prefixOf(noteId), ContinuationToken }),
+      );
       const objects = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (objects.length) await s3Client().send(new DeleteObjectsCommand({ Bucket: this.bucket(), Delete: { Objects: objects, Quiet: true } }));
+      if (objects.length)
+        await s3Client().send(
+          new DeleteObjectsCommand({ Bucket: this.bucket(), Delete: { Objects: objects, Quiet: true } }),
+        );
       ContinuationToken = page.NextContinuationToken;
     } while (ContinuationToken);
   }

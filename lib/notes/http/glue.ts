@@ -7,14 +7,23 @@ import { etagListed, isNotModified } from '../../http/conditional.ts';
 import type { Completion } from '../../domain/idempotency.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import {
-  ApiError, notModified, ok, type ApiEvent, type ApiResult, type HttpRequest, type HttpResult,
+  ApiError,
+  notModified,
+  ok,
+  type ApiEvent,
+  type ApiResult,
+  type HttpRequest,
+  type HttpResult,
 } from '../../http/rest.ts';
 import { etagOf, MAX_IMAGE_BYTES, type NoteRecord, type NoteWithContent } from '../model.ts';
 import { presentNote, presentSingleNote } from '../present.ts';
 import type { Precondition } from '../service.ts';
 import { folders, notesIdempotency } from '../wiring.ts';
 
-const validators = ({ note }: NoteWithContent) => ({ ETag: etagOf(note), 'Last-Modified': new Date(note.lastChangedAt).toUTCString() });
+const validators = ({ note }: NoteWithContent) => ({
+  ETag: etagOf(note),
+  'Last-Modified': new Date(note.lastChangedAt).toUTCString(),
+});
 
 /** 200 with the single note (its folderPaths as the viewer may see them), its ETag and Last-Modified. */
 export async function singleNote(viewerId: string, n: NoteWithContent): Promise<HttpResult> {
@@ -29,8 +38,14 @@ export async function noteList(viewerId: string, list: NoteRecord[]): Promise<Ht
 }
 
 /** GetNote: 304 (empty) when If-None-Match lists the ETag, or, without it, If-Modified-Since is not older. */
-export async function conditionalGet(viewerId: string, headers: Record<string, string | undefined>, n: NoteWithContent): Promise<HttpResult> {
-  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt) ? notModified(validators(n)) : singleNote(viewerId, n);
+export async function conditionalGet(
+  viewerId: string,
+  headers: Record<string, string | undefined>,
+  n: NoteWithContent,
+): Promise<HttpResult> {
+  return isNotModified(headers, etagOf(n.note), n.note.lastChangedAt)
+    ? notModified(validators(n))
+    : singleNote(viewerId, n);
 }
 
 /** If-Match (strong comparison) as the domain's precondition on the note; none without the header. */
@@ -44,10 +59,17 @@ const MAX_FILE_PARTS = 4;
 /** Anything but exactly one part named image: 422 naming each offending part. */
 function exactlyOneImage(parts: Record<string, unknown>): void {
   const only = 'only one part, named image, is allowed';
-  const fields = Object.keys(parts).filter((name) => name !== 'image').map((field) => ({ field, message: only }));
-  if (Array.isArray(parts.image)) fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
-  else if (fields.length && !Object.hasOwn(parts, 'image')) fields.push({ field: 'image', message: 'a file part named image is required' });
-  if (fields.length) throw new ApiError('validation_failed', 'The multipart body must hold exactly one part, named image', { fields });
+  const fields = Object.keys(parts)
+    .filter((name) => name !== 'image')
+    .map((field) => ({ field, message: only }));
+  if (Array.isArray(parts.image))
+    fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
+  else if (fields.length && !Object.hasOwn(parts, 'image'))
+    fields.push({ field: 'image', message: 'a file part named image is required' });
+  if (fields.length)
+    throw new ApiError('validation_failed', 'The multipart body must hold exactly one part, named image', {
+      fields,
+    });
 }
 
 /**
@@ -74,19 +96,27 @@ export async function idempotentCreate(
  */
 export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
   // More file parts than one are parsed (busboy would drop them silently), then refused by name.
-  const parser = httpMultipartBodyParser({ disableContentTypeCheck: true, busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: MAX_FILE_PARTS } } });
+  const parser = httpMultipartBodyParser({
+    disableContentTypeCheck: true,
+    busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: MAX_FILE_PARTS } },
+  });
   return {
     before: async (request) => {
       const type = request.event.headers?.['content-type'] ?? '';
       if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=/i.test(type)) {
-        throw new ApiError('unsupported_media_type', 'The request body must be multipart/form-data with a part named image');
+        throw new ApiError(
+          'unsupported_media_type',
+          'The request body must be multipart/form-data with a part named image',
+        );
       }
       try {
         await parser.before!(request as never);
       } catch (err) {
         if ((err as { statusCode?: number }).statusCode !== 413) throw err;
         const description = `image must be at most ${MAX_IMAGE_BYTES} bytes`;
-        throw new ApiError('payload_too_large', description, { fields: [{ field: 'image', message: description }] });
+        throw new ApiError('payload_too_large', description, {
+          fields: [{ field: 'image', message: description }],
+        });
       }
       exactlyOneImage(request.event.body as unknown as Record<string, unknown>);
     },

@@ -19,12 +19,21 @@ export function bank(admins: string[] = []) {
   const factors = new MemoryFactorStore(tables);
   const events: Array<{ event: SecurityEvent; userId: string }> = [];
   return {
-    clock, tables, events,
+    clock,
+    tables,
+    events,
     transfers: new TransferService(new MemoryTransferStore(tables), () => STEP_UP_AMOUNT, clock),
-    mfa: new MfaService(factors, () => outboxSender, clock, async () => 'unit-test-key'),
+    mfa: new MfaService(
+      factors,
+      () => outboxSender,
+      clock,
+      async () => 'unit-test-key',
+    ),
     keys: new IdempotencyKeys(new MemoryIdempotencyStore(tables), clock),
     access: new BankAccess({ isAdmin: async (id) => admins.includes(id) }),
-    log: (event: SecurityEvent, userId: string) => { events.push({ event, userId }); },
+    log: (event: SecurityEvent, userId: string) => {
+      events.push({ event, userId });
+    },
   };
 }
 

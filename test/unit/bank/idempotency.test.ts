@@ -5,7 +5,9 @@ import { bank, newTransfer } from './fixture.ts';
 
 describe('IdempotencyKeys', () => {
   it('gives the same fingerprint to the same JSON body in any key order', () => {
-    expect(requestFingerprint('POST', '/p', { a: 1, b: [2] })).toBe(requestFingerprint('POST', '/p', { b: [2], a: 1 }));
+    expect(requestFingerprint('POST', '/p', { a: 1, b: [2] })).toBe(
+      requestFingerprint('POST', '/p', { b: [2], a: 1 }),
+    );
   });
 
   it('reserves a fresh key for the caller', async () => {

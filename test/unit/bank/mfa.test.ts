@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { totpCode } from '../../../lib/bank/totp.ts';
-import { Conflict, Gone, Invalid, LimitReached, NotFound, StepUpRequired } from '../../../lib/domain/errors.ts';
+import {
+  Conflict,
+  Gone,
+  Invalid,
+  LimitReached,
+  NotFound,
+  StepUpRequired,
+} from '../../../lib/domain/errors.ts';
 import { bank } from './fixture.ts';
 
 const sms = { userId: 'u1', kind: 'sms' as const, phone: '+15551234567' };
@@ -18,11 +25,16 @@ describe('MfaService', () => {
     await b.mfa.enroll(sms);
     await b.mfa.enroll({ ...sms, kind: 'voice' });
     const devices = await b.mfa.listDevices('u1');
-    expect(devices.map((d) => [d.kind, d.default]).sort()).toEqual([['sms', true], ['voice', false]]);
+    expect(devices.map((d) => [d.kind, d.default]).sort()).toEqual([
+      ['sms', true],
+      ['voice', false],
+    ]);
   });
 
   it('needs an E.164 phone number for an sms factor', async () => {
-    await expect(bank().mfa.enroll({ ...sms, phone: '555' })).rejects.toMatchObject({ fields: [{ field: 'phone' }] });
+    await expect(bank().mfa.enroll({ ...sms, phone: '555' })).rejects.toMatchObject({
+      fields: [{ field: 'phone' }],
+    });
   });
 
   it('returns an otp secret and URI once, and never lists them', async () => {
@@ -41,7 +53,9 @@ describe('MfaService', () => {
   });
 
   it('refuses to start a verification of an unknown factor', async () => {
-    await expect(bank().mfa.startVerification('u1', 'dev_00000000000000000000')).rejects.toBeInstanceOf(Invalid);
+    await expect(bank().mfa.startVerification('u1', 'dev_00000000000000000000')).rejects.toBeInstanceOf(
+      Invalid,
+    );
   });
 
   it('approves the right code', async () => {
@@ -54,7 +68,9 @@ describe('MfaService', () => {
     const b = bank();
     const { v, code } = await started(b);
     const wrong = code === '000000' ? '111111' : '000000';
-    await expect(b.mfa.verify('u1', v.id, { code: wrong }, b.log)).rejects.toMatchObject({ details: { attempts_left: 4 } });
+    await expect(b.mfa.verify('u1', v.id, { code: wrong }, b.log)).rejects.toMatchObject({
+      details: { attempts_left: 4 },
+    });
     expect(b.events).toEqual([{ event: 'verification_failed', userId: 'u1' }]);
   });
 
@@ -85,7 +101,10 @@ describe('MfaService', () => {
     const b = bank();
     const { device, secret } = await b.mfa.enroll({ userId: 'u1', kind: 'otp' });
     const now = Math.floor(b.clock.now() / 1000);
-    const [first, second] = [await b.mfa.startVerification('u1', device.id), await b.mfa.startVerification('u1', device.id)];
+    const [first, second] = [
+      await b.mfa.startVerification('u1', device.id),
+      await b.mfa.startVerification('u1', device.id),
+    ];
     const code = await totpCode(secret!, now);
     await b.mfa.verify('u1', first.id, { code }, b.log);
     await expect(b.mfa.verify('u1', second.id, { code }, b.log)).rejects.toBeInstanceOf(Invalid);
@@ -97,7 +116,9 @@ describe('MfaService', () => {
     const { mfa_token } = await b.mfa.issueMfaToken('u1', { reusable: true }, b.log);
     for (let i = 0; i < 2; i += 1) {
       const v = await b.mfa.startVerification('u1', device.id);
-      await expect(b.mfa.verify('u1', v.id, { mfa_token }, b.log)).resolves.toMatchObject({ status: 'approved' });
+      await expect(b.mfa.verify('u1', v.id, { mfa_token }, b.log)).resolves.toMatchObject({
+        status: 'approved',
+      });
     }
   });
 
@@ -111,7 +132,9 @@ describe('MfaService', () => {
   it('deletes a factor only with a step-up', async () => {
     const b = bank();
     const { device } = await b.mfa.enroll(sms);
-    await expect(b.mfa.deleteDevice('u1', device.id, undefined, b.log)).rejects.toBeInstanceOf(StepUpRequired);
+    await expect(b.mfa.deleteDevice('u1', device.id, undefined, b.log)).rejects.toBeInstanceOf(
+      StepUpRequired,
+    );
   });
 
   it('deletes a factor with an approved verification and logs it', async () => {
@@ -134,6 +157,8 @@ describe('MfaService', () => {
   });
 
   it('treats an unknown verification as not found', async () => {
-    await expect(bank().mfa.verify('u1', 'ver_00000000000000000000', { code: '123456' }, () => {})).rejects.toBeInstanceOf(NotFound);
+    await expect(
+      bank().mfa.verify('u1', 'ver_00000000000000000000', { code: '123456' }, () => {}),
+    ).rejects.toBeInstanceOf(NotFound);
   });
 });

@@ -17,7 +17,12 @@ describe('TransferService', () => {
   it('creates a transfer stamped with the clock, without empty metadata values', async () => {
     const b = bank();
     const t = await b.transfers.create('u1', { ...newTransfer, metadata: { a: '1', gone: '' } }, {});
-    expect(t).toMatchObject({ ...newTransfer, metadata: { a: '1' }, created: 1_800_000_000, updated: 1_800_000_000 });
+    expect(t).toMatchObject({
+      ...newTransfer,
+      metadata: { a: '1' },
+      created: 1_800_000_000,
+      updated: 1_800_000_000,
+    });
   });
 
   it('reads back what it created', async () => {
@@ -59,13 +64,24 @@ describe('TransferService', () => {
 
   it('replace clears what is not sent', async () => {
     const b = bank();
-    const t = await b.transfers.create('u1', { ...newTransfer, description: 'Rent', metadata: { a: '1' } }, {});
-    expect(await b.transfers.replace('u1', t.id, { metadata: { b: '2' } })).toMatchObject({ description: null, metadata: { b: '2' } });
+    const t = await b.transfers.create(
+      'u1',
+      { ...newTransfer, description: 'Rent', metadata: { a: '1' } },
+      {},
+    );
+    expect(await b.transfers.replace('u1', t.id, { metadata: { b: '2' } })).toMatchObject({
+      description: null,
+      metadata: { b: '2' },
+    });
   });
 
   it('update merges metadata and removes keys set to ""', async () => {
     const b = bank();
-    const t = await b.transfers.create('u1', { ...newTransfer, description: 'Rent', metadata: { a: '1', b: '2' } }, {});
+    const t = await b.transfers.create(
+      'u1',
+      { ...newTransfer, description: 'Rent', metadata: { a: '1', b: '2' } },
+      {},
+    );
     const updated = await b.transfers.update('u1', t.id, { metadata: { b: '', c: '3' } });
     expect(updated).toMatchObject({ description: 'Rent', metadata: { a: '1', c: '3' } });
   });
@@ -85,7 +101,8 @@ describe('TransferService', () => {
 
   it('refuses a merge that would exceed 50 metadata keys', async () => {
     const b = bank();
-    const many = (from: number) => Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${from + i}`, 'v']));
+    const many = (from: number) =>
+      Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${from + i}`, 'v']));
     const t = await b.transfers.create('u1', { ...newTransfer, metadata: many(0) }, {});
     await expect(b.transfers.update('u1', t.id, { metadata: many(30) })).rejects.toBeInstanceOf(Invalid);
   });
@@ -95,7 +112,10 @@ describe('TransferService', () => {
     const t = await b.transfers.create('u1', newTransfer, {});
     const store = new MemoryTransferStore(b.tables);
     let saves = 0;
-    store.saveTransfer = async () => { saves += 1; throw new Conflict('changed meanwhile', { reason: 'version' }); };
+    store.saveTransfer = async () => {
+      saves += 1;
+      throw new Conflict('changed meanwhile', { reason: 'version' });
+    };
     const racing = new TransferService(store, () => STEP_UP_AMOUNT, b.clock);
     await expect(racing.update('u1', t.id, { description: 'x' })).rejects.toBeInstanceOf(Conflict);
     expect(saves).toBe(3);
@@ -104,7 +124,10 @@ describe('TransferService', () => {
   it('lists newest first by default, with a cursor to the next page', async () => {
     const b = bank();
     const made = [];
-    for (let i = 0; i < 3; i += 1) { made.push(await b.transfers.create('u1', newTransfer, {})); b.clock.advance(1000); }
+    for (let i = 0; i < 3; i += 1) {
+      made.push(await b.transfers.create('u1', newTransfer, {}));
+      b.clock.advance(1000);
+    }
     const page = await b.transfers.list('u1', { limit: 2 });
     expect(page.data.map((t) => t.id)).toEqual([made[2].id, made[1].id]);
     expect(page).toMatchObject({ has_more: true, next: { starting_after: made[1].id } });
@@ -121,7 +144,9 @@ describe('TransferService', () => {
     const b = bank();
     const t = await b.transfers.create('u2', newTransfer, {});
     const list = b.transfers.list('u1', { sort: 'amount', ending_before: t.id });
-    await expect(list).rejects.toMatchObject({ fields: [{ field: 'ending_before', message: 'Unknown transfer' }] });
+    await expect(list).rejects.toMatchObject({
+      fields: [{ field: 'ending_before', message: 'Unknown transfer' }],
+    });
     await expect(list).rejects.toBeInstanceOf(BadInput);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  Conflict, Invalid, KeyInUse, LimitReached, NotFound, StepUpRequired, Unauthenticated, Unavailable,
+  Conflict,
+  Invalid,
+  KeyInUse,
+  LimitReached,
+  NotFound,
+  StepUpRequired,
+  Unauthenticated,
+  Unavailable,
 } from '../../../lib/domain/errors.ts';
 import { toApiError } from '../../../lib/http/errors.ts';
 import { restDialect } from '../../../lib/http/rest.ts';
@@ -14,7 +21,8 @@ const rest = (err: unknown) => {
 describe('domain errors in the REST dialect', () => {
   it('maps not found to 404 with its description', () => {
     expect(rest(new NotFound('Transfer x does not exist'))).toMatchObject({
-      status: 404, body: { code: 40400, message: 'Not found', description: 'Transfer x does not exist' },
+      status: 404,
+      body: { code: 40400, message: 'Not found', description: 'Transfer x does not exist' },
     });
   });
 
@@ -51,6 +59,10 @@ describe('domain errors in the REST dialect', () => {
 
   it("gives the News status route's 503 the offline body", async () => {
     const err = await statusOrOffline(() => Promise.reject(new Unavailable('down', 5))).catch((e) => e);
-    expect(err).toMatchObject({ status: 503, extra: { response: { vg: false, uptime: -1 } }, headers: { 'Retry-After': '5' } });
+    expect(err).toMatchObject({
+      status: 503,
+      extra: { response: { vg: false, uptime: -1 } },
+      headers: { 'Retry-After': '5' },
+    });
   });
 });

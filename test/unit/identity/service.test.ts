@@ -3,7 +3,10 @@ import { FixedClock } from '../../../lib/domain/clock.ts';
 import { Conflict, NotFound } from '../../../lib/domain/errors.ts';
 import { sequentialIds } from '../../../lib/domain/ids.ts';
 import {
-  MemoryIdentityTables, MemoryTeamStore, MemoryTokenStore, MemoryUserStore,
+  MemoryIdentityTables,
+  MemoryTeamStore,
+  MemoryTokenStore,
+  MemoryUserStore,
 } from '../../../lib/identity/adapters/memory-identity.ts';
 import { IdentityService } from '../../../lib/identity/service.ts';
 
@@ -11,13 +14,16 @@ const identity = () => {
   const t = new MemoryIdentityTables();
   return new IdentityService(
     { users: new MemoryUserStore(t), teams: new MemoryTeamStore(t), tokens: new MemoryTokenStore(t) },
-    new FixedClock(1000), sequentialIds(),
+    new FixedClock(1000),
+    sequentialIds(),
   );
 };
 
 describe('IdentityService', () => {
   it('derives a user path from the name', async () => {
-    expect((await identity().createUser({ name: 'Ada Lovelace' })).userPath).toMatch(/^ada-lovelace-[0-9a-f]{8}$/);
+    expect((await identity().createUser({ name: 'Ada Lovelace' })).userPath).toMatch(
+      /^ada-lovelace-[0-9a-f]{8}$/,
+    );
   });
 
   it('refuses a taken user path', async () => {

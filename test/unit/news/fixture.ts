@@ -1,7 +1,10 @@
 // The News domain over the in-memory adapters and a fixed clock.
 import { FixedClock } from '../../../lib/domain/clock.ts';
 import {
-  MemoryImportStore, MemoryNewsReader, MemoryNewsTables, MemoryStatusStore,
+  MemoryImportStore,
+  MemoryNewsReader,
+  MemoryNewsTables,
+  MemoryStatusStore,
 } from '../../../lib/news/adapters/memory-news.ts';
 import { StatusCounters } from '../../../lib/news/counters.ts';
 import { NewsService, StatusService } from '../../../lib/news/service.ts';
@@ -14,18 +17,40 @@ export function newsWorld() {
   const statusStore = new MemoryStatusStore(tables);
   const counters = new StatusCounters(statusStore, clock);
   return {
-    clock, tables, counters, statusStore,
+    clock,
+    tables,
+    counters,
+    statusStore,
     imports: new MemoryImportStore(tables),
     news: new NewsService(new MemoryNewsReader(tables)),
     status: new StatusService(statusStore, counters, clock),
   };
 }
 
-export const privacy = (level: 0 | 1) =>
-  ({ lastOnline: level, name: level, surname: level, nickname: level, dateOfBirth: level, bio: level, articles: level });
+export const privacy = (level: 0 | 1) => ({
+  lastOnline: level,
+  name: level,
+  surname: level,
+  nickname: level,
+  dateOfBirth: level,
+  bio: level,
+  articles: level,
+});
 
-export const user = (id: number, level: 0 | 1 = 1) =>
-  ({ id, created: 1, updated: 2, name: 'Ada', dateOfBirth: 1_000_000, privacy: privacy(level) });
+export const user = (id: number, level: 0 | 1 = 1) => ({
+  id,
+  created: 1,
+  updated: 2,
+  name: 'Ada',
+  dateOfBirth: 1_000_000,
+  privacy: privacy(level),
+});
 
-export const article = (id: number, created: number, authors = [1], tags: number[] = []) =>
-  ({ id, authors, created, updated: created, body: `Body of ${id}.`, tags });
+export const article = (id: number, created: number, authors = [1], tags: number[] = []) => ({
+  id,
+  authors,
+  created,
+  updated: created,
+  body: `Body of ${id}.`,
+  tags,
+});

@@ -5,7 +5,10 @@ import { article, newsWorld, user } from './fixture.ts';
 describe('importNews', () => {
   it('writes nothing when one record is invalid, naming it', async () => {
     const w = newsWorld();
-    const err = await importNews({ users: [user(1)], articles: [{ ...article(1, 1), authors: [] }] }, w.imports).catch((e) => e);
+    const err = await importNews(
+      { users: [user(1)], articles: [{ ...article(1, 1), authors: [] }] },
+      w.imports,
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(ImportValidationError);
     expect(err.problems[0]).toMatch(/^articles\[0\] \(id 1\) authors/);
     expect(w.tables.users.size).toBe(0);
@@ -19,12 +22,17 @@ describe('importNews', () => {
   it('accepts authors already stored', async () => {
     const w = newsWorld();
     await importNews({ users: [user(7)] }, w.imports);
-    await expect(importNews({ articles: [article(1, 1, [7])] }, w.imports)).resolves.toMatchObject({ articlesTotal: 1 });
+    await expect(importNews({ articles: [article(1, 1, [7])] }, w.imports)).resolves.toMatchObject({
+      articlesTotal: 1,
+    });
   });
 
   it('derives the excerpt from the body when none is given', async () => {
     const w = newsWorld();
-    await importNews({ users: [user(1)], articles: [{ ...article(1, 1), body: '# Title\n\nFirst *para*.' }] }, w.imports);
+    await importNews(
+      { users: [user(1)], articles: [{ ...article(1, 1), body: '# Title\n\nFirst *para*.' }] },
+      w.imports,
+    );
     expect(w.tables.articles.get(1)?.excerpt).toBe('First para.');
   });
 

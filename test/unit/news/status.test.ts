@@ -6,8 +6,12 @@ import { StatusService } from '../../../lib/news/service.ts';
 import { newsWorld, START_MS } from './fixture.ts';
 
 const failing: StatusStore = {
-  addStatusCounts: async () => { throw new Error('down'); },
-  readStatusShards: async () => { throw new Error('down'); },
+  addStatusCounts: async () => {
+    throw new Error('down');
+  },
+  readStatusShards: async () => {
+    throw new Error('down');
+  },
 };
 
 describe('StatusCounters and StatusService', () => {

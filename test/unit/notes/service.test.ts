@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, TooLarge, Unsupported,
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  PreconditionFailed,
+  TooLarge,
+  Unsupported,
 } from '../../../lib/domain/errors.ts';
 import { MAX_CONTENT_BYTES } from '../../../lib/notes/model.ts';
 import { notesWorld, PNG, START_MS } from './fixture.ts';
@@ -14,18 +20,27 @@ describe('NotesService', () => {
 
   it('keeps an explicit title over the heading', async () => {
     const w = await notesWorld();
-    expect((await w.notes.createNote(w.owner, { title: 'Mine', content: '# Plans' })).note.title).toBe('Mine');
+    expect((await w.notes.createNote(w.owner, { title: 'Mine', content: '# Plans' })).note.title).toBe(
+      'Mine',
+    );
   });
 
   it('stamps a new note with the clock and the creator', async () => {
     const w = await notesWorld();
     const { note } = await w.notes.createNote(w.owner, {});
-    expect(note).toMatchObject({ createdAt: START_MS, lastChangedAt: START_MS, ownerId: w.owner, lastChangeUser: { name: 'Owner' } });
+    expect(note).toMatchObject({
+      createdAt: START_MS,
+      lastChangedAt: START_MS,
+      ownerId: w.owner,
+      lastChangeUser: { name: 'Owner' },
+    });
   });
 
   it('refuses content over the size limit', async () => {
     const w = await notesWorld();
-    await expect(w.notes.createNote(w.owner, { content: 'x'.repeat(MAX_CONTENT_BYTES + 1) })).rejects.toBeInstanceOf(TooLarge);
+    await expect(
+      w.notes.createNote(w.owner, { content: 'x'.repeat(MAX_CONTENT_BYTES + 1) }),
+    ).rejects.toBeInstanceOf(TooLarge);
   });
 
   it('refuses a writePermission broader than the readPermission', async () => {
@@ -34,7 +49,7 @@ describe('NotesService', () => {
     await expect(create).rejects.toBeInstanceOf(Invalid);
   });
 
-  it("hides a private note from other users as not found", async () => {
+  it('hides a private note from other users as not found', async () => {
     const w = await notesWorld();
     const { note } = await w.notes.createNote(w.owner, {});
     await expect(w.notes.getNote(w.other, note.id)).rejects.toBeInstanceOf(NotFound);
@@ -54,8 +69,13 @@ describe('NotesService', () => {
 
   it('lets only the owner change permissions', async () => {
     const w = await notesWorld();
-    const { note } = await w.notes.createNote(w.owner, { readPermission: 'signed_in', writePermission: 'signed_in' });
-    await expect(w.notes.updateNote(w.other, note.id, { readPermission: 'owner' })).rejects.toBeInstanceOf(Forbidden);
+    const { note } = await w.notes.createNote(w.owner, {
+      readPermission: 'signed_in',
+      writePermission: 'signed_in',
+    });
+    await expect(w.notes.updateNote(w.other, note.id, { readPermission: 'owner' })).rejects.toBeInstanceOf(
+      Forbidden,
+    );
   });
 
   it('bumps the version and the change time on a change', async () => {
@@ -63,7 +83,12 @@ describe('NotesService', () => {
     const { note } = await w.notes.createNote(w.owner, {});
     w.clock.advance(1000);
     const updated = await w.notes.updateNote(w.owner, note.id, { content: '# New' });
-    expect(updated.note).toMatchObject({ version: 2, lastChangedAt: START_MS + 1000, title: 'New', titleUpdatedAt: START_MS + 1000 });
+    expect(updated.note).toMatchObject({
+      version: 2,
+      lastChangedAt: START_MS + 1000,
+      title: 'New',
+      titleUpdatedAt: START_MS + 1000,
+    });
   });
 
   it('leaves the note as it is when nothing changes', async () => {
@@ -105,9 +130,12 @@ describe('NotesService', () => {
     await expect(w.notes.getNote(w.owner, note.id)).rejects.toBeInstanceOf(NotFound);
   });
 
-  it('records reads in the reader\'s history, most recent first', async () => {
+  it("records reads in the reader's history, most recent first", async () => {
     const w = await notesWorld();
-    const [a, b] = [await w.notes.createNote(w.owner, { readPermission: 'signed_in' }), await w.notes.createNote(w.owner, { readPermission: 'signed_in' })];
+    const [a, b] = [
+      await w.notes.createNote(w.owner, { readPermission: 'signed_in' }),
+      await w.notes.createNote(w.owner, { readPermission: 'signed_in' }),
+    ];
     await w.notes.getNote(w.other, a.note.id);
     w.clock.advance(1000);
     await w.notes.getNote(w.other, b.note.id);
@@ -124,7 +152,9 @@ describe('NotesService', () => {
   it('refuses an upload that is not an image', async () => {
     const w = await notesWorld();
     const { note } = await w.notes.createNote(w.owner, {});
-    await expect(w.notes.uploadImage(w.owner, note.id, Buffer.from('hello'))).rejects.toBeInstanceOf(Unsupported);
+    await expect(w.notes.uploadImage(w.owner, note.id, Buffer.from('hello'))).rejects.toBeInstanceOf(
+      Unsupported,
+    );
   });
 
   it('moves a deleted note to the bin: 404 from then on, its images kept (restorable)', async () => {
