@@ -177,8 +177,11 @@ async function folderAndTrashRoutes(ctx: Parameters<BenchScenarios>[0], h: Helpe
 
   return [
     route('GET /v1/folders', 2, () => get('/v1/folders')),
-    route('POST /v1/folders', 3, (i) =>
-      send('POST', '/v1/folders', { name: `Bench ${i}`, parentFolderId: home.id }),
+    route(
+      'POST /v1/folders',
+      3,
+      (i) => send('POST', '/v1/folders', { name: `Bench ${i}`, parentFolderId: home.id }),
+      201,
     ),
     route('GET /v1/folders/{folderId}', 2, () => get(`/v1/folders/${home.id}`)),
     route(
