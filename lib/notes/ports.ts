@@ -58,6 +58,11 @@ export interface ImageStore {
   deleteAll(noteId: string): Promise<void>;
 }
 
+/** What an image is, told from its bytes (never from a file name or a request header). */
+export interface ImageTypes {
+  detect(bytes: Buffer): Promise<{ mime: string; ext: string } | undefined>;
+}
+
 export interface Directory {
   getUserWithTeams(userId: string): Promise<{ user: User; teams: Team[] } | undefined>;
   isMember(teamPath: string, userId: string): Promise<boolean>;

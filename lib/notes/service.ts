@@ -3,7 +3,6 @@
 // read = owner, a member of the note's team, or anyone signed in when readPermission is broader than
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
-import { fileTypeFromBuffer } from 'file-type';
 import type { Completion } from '../domain/idempotency.ts';
 import { isPolyglot } from './polyglot.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -38,7 +37,7 @@ import {
   type NoteWithContent,
 } from './model.ts';
 import { unknownFolder } from './folders.ts';
-import type { Bin, Directory, ImageStore, NotesStore, StoredNote } from './ports.ts';
+import type { Bin, Directory, ImageStore, ImageTypes, NotesStore, StoredNote } from './ports.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Attempts of a read-modify-write before giving up under contention. */
@@ -102,6 +101,8 @@ const concurrently = () => new Conflict('The note is being changed concurrently;
 export interface NotesDependencies {
   store: NotesStore;
   images: ImageStore;
+  /** Image detection, wired only where images are uploaded (it is a sizeable library). */
+  imageTypes: ImageTypes;
   directory: Directory;
   clock: Clock;
   ids: Ids;
@@ -256,7 +257,7 @@ export class NotesService {
   async uploadImage(userId: string, ref: string, bytes: Buffer): Promise<string> {
     if (bytes.length > MAX_IMAGE_BYTES)
       throw tooLarge('image', `image must be at most ${MAX_IMAGE_BYTES} bytes`);
-    const type = await fileTypeFromBuffer(bytes);
+    const type = await this.deps.imageTypes.detect(bytes);
     if (!type || !IMAGE_TYPES.has(type.mime)) {
       const fields = [{ field: 'image', message: 'not a PNG, JPEG, GIF or WebP image' }];
       throw new Unsupported('image must be a PNG, JPEG, GIF or WebP image', { fields });

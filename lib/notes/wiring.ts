@@ -1,24 +1,27 @@
 // The one place the Notes adapters are chosen and handed to its domain; built on first use.
-// Only the functions that touch images reach the S3 adapter (and bundle the S3 client).
+// Only UploadNoteImage reaches the S3 image store and image detection (and bundles the S3
+// client and file-type); the trash purge reaches S3 to delete images.
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
-import type { ImageStore } from './ports.ts';
+import type { ImageStore, ImageTypes } from './ports.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
 import { S3ImageStore } from './adapters/s3-images.ts';
+import { fileTypeImages } from './adapters/file-type-images.ts';
 import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
 import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 
-const build = (images: ImageStore) =>
+const build = (images: ImageStore, imageTypes: ImageTypes) =>
   new NotesService({
     store: new DynamoNotesStore(),
     images,
+    imageTypes,
     directory: identity(),
     clock: systemClock,
     ids: systemIds,
@@ -26,16 +29,19 @@ const build = (images: ImageStore) =>
     bin: { moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId) },
   });
 
-/** No image store: for operations that never touch images. */
+/** No image store nor detection: for operations that never touch images. */
 const noImages: ImageStore = {
   put: () => Promise.reject(new Error('this function has no image store')),
   deleteAll: () => Promise.reject(new Error('this function has no image store')),
 };
+const noImageTypes: ImageTypes = {
+  detect: () => Promise.reject(new Error('this function has no image detection')),
+};
 
-export const notes = /* @__PURE__ */ once(() => build(noImages));
+export const notes = /* @__PURE__ */ once(() => build(noImages, noImageTypes));
 
-/** The same service with the S3 image store (UploadNoteImage, DeleteNote). */
-export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore()));
+/** The same service with the S3 image store and image detection (UploadNoteImage). */
+export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore(), fileTypeImages));
 
 export const folders = /* @__PURE__ */ once(
   () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),

@@ -11,6 +11,7 @@ import { IdentityService } from '../../../lib/identity/service.ts';
 import { MemoryImageStore } from '../../../lib/notes/adapters/memory-images.ts';
 import { MemoryNotesStore } from '../../../lib/notes/adapters/memory-notes.ts';
 import { NotesService } from '../../../lib/notes/service.ts';
+import { fileTypeImages } from '../../../lib/notes/adapters/file-type-images.ts';
 
 export const START_MS = 1_800_000_000_000;
 
@@ -35,6 +36,7 @@ export async function notesWorld() {
   const notes = new NotesService({
     store,
     images,
+    imageTypes: fileTypeImages,
     directory: identity,
     clock,
     ids: sequentialIds(1000),
