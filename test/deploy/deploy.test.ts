@@ -3,9 +3,9 @@
 // its bundle (built as `sam build` builds it) can send; every function has its log group and alarm.
 // cfn-lint and aws-sam-translator are Python tools: where they are missing the test says so and skips.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
 import { syncTemplate } from '../../infra/deploy/sync.ts';
@@ -29,11 +29,14 @@ type Resources = Record<
   { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
 >;
 let built: BuiltFunction[];
+// The bundles (about 190 MB) are removed when the file's tests end, pass or fail.
+const buildDir = join(ROOT, '.local', 'test-deploy-build', String(process.pid));
+afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 let transformed: { Resources: Resources };
 let packagedBytes: number;
 
 beforeAll(async () => {
-  built = await buildFunctions(join(ROOT, '.local', 'test-deploy-build', String(process.pid)), 'shared');
+  built = await buildFunctions(buildDir, 'shared');
   if (samTranslator) {
     const out = python(['infra/deploy/transform.py', 'template.yaml']);
     if (out.status !== 0) throw new Error(out.stderr);
