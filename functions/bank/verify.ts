@@ -4,14 +4,20 @@ import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { Proof } from '#lib/bank/mfa.ts';
 import { verificationPath, verifyBody } from '#lib/bank/schemas.ts';
-import { access, mfa } from '#lib/bank/wiring.ts';
+import { access, mfaWithTotp } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(
   { path: verificationPath, body: { schema: verifyBody } },
   async (req) => {
     await access().assertMayActFor(req.principal.userId, req.path.userId);
     return idempotent(req, ok, (complete) =>
-      mfa().verify(req.path.userId, req.path.verificationId, req.body as Proof, securityLog(req), complete),
+      mfaWithTotp().verify(
+        req.path.userId,
+        req.path.verificationId,
+        req.body as Proof,
+        securityLog(req),
+        complete,
+      ),
     );
   },
 );

@@ -82,6 +82,7 @@ export function samEsbuildOptions(bp: BuildProperties): esbuild.BuildOptions {
     target: (bp.Target as string | undefined) ?? 'es2020',
     minify: (bp.Minify as boolean | undefined) ?? true,
     sourcemap: bp.Sourcemap === true,
+    sourcesContent: String(bp.SourcesContent ?? 'true') !== 'false',
     external: bp.External as string[] | undefined,
     mainFields: typeof bp.MainFields === 'string' ? bp.MainFields.split(',') : undefined,
     logLevel: 'silent',
@@ -122,7 +123,8 @@ function lambdaEnv(nodeOptions: string): Record<string, string> {
     AWS_SECRET_ACCESS_KEY: 'bench',
     TABLE_NAME: 'bench',
     BUCKET_NAME: 'bench',
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    AWS_LAMBDA_LOG_FORMAT: 'JSON',
+    AWS_LAMBDA_LOG_LEVEL: 'ERROR',
     NODE_OPTIONS: nodeOptions,
   };
 }

@@ -94,7 +94,7 @@ if (args['cold-only']) {
 }
 
 // Security events and warnings are logged at WARN; the bench prints its tables only.
-process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+process.env.LOG_LEVEL ??= 'ERROR';
 const stack = await startLocalStack({ scratchDir: scratch });
 const port = await freePort();
 // The bench makes thousands of calls with a few tokens: the Notes per-token rate limit must not answer them.

@@ -4,8 +4,8 @@
 // BuildProperties key (snake_case → kebab-case: `true` → --key, string → --key=value, list →
 // --key:item). One esbuild run per function, from the CodeUri folder (the repository root).
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
 
@@ -47,11 +47,11 @@ export interface BuiltFunction {
 }
 
 const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: string[]): BuiltFunction => {
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {
-    sources: string[];
-    sourcesContent?: string[];
-  };
-  const sources = map.sources.map((path, i) => ({ path, content: map.sourcesContent?.[i] ?? '' }));
+  // The maps carry no sourcesContent (SourcesContent: 'false'), so each source is read from disk. A
+  // package's own source map may name files it does not ship: those read as empty.
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  const text = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+  const sources = map.sources.map((path) => ({ path, content: text(resolve(dirname(file), path)) }));
   const handler = String(fn.properties.Handler).split('.').pop()!;
   return { id: fn.id, entry: fn.entry, handler, file, args, code: readFileSync(file, 'utf8'), sources };
 };

@@ -140,8 +140,7 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     MFA_ENCRYPTION_KEY: stack.secrets.mfaEncryptionKey,
     TRANSFER_STEP_UP_AMOUNT: '1000000',
     CODE_SENDER: 'outbox',
-    POWERTOOLS_SERVICE_NAME: 'tri-api',
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN', // lib/http/logger.ts (Lambda: ApplicationLogLevel)
     // DynamoDB Local on a busy machine is slow, not down (deployed: 600 ms, lib/config.ts).
     DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '20000',
   };
@@ -152,7 +151,7 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'INTERNAL_API_HOST',
     'TRANSFER_STEP_UP_AMOUNT',
     'PUBLIC_BASE_URL',
-    'POWERTOOLS_LOG_LEVEL',
+    'LOG_LEVEL',
     'NOTES_RATE_LIMIT',
     'NOTES_RATE_WINDOW_SECONDS',
     'NOTES_TRASH_RETENTION_DAYS',

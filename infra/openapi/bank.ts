@@ -1,10 +1,11 @@
 // OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
-// in lib/bank/schemas.ts that validate requests and describe responses.
+// that validate requests (lib/bank/schemas.ts) and describe responses (lib/bank/response-schemas.ts).
 import * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
 import { MFA_LIMITS } from '../../lib/bank/limits.ts';
 import { MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS } from '../../lib/bank/model.ts';
+import * as r from '../../lib/bank/response-schemas.ts';
 import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
 
@@ -317,18 +318,18 @@ export const buildBankDocument = () =>
     },
     components: {
       schemas: {
-        Transfer: schema(s.transferSchema),
+        Transfer: schema(r.transferSchema),
         TransferList: {
-          ...schema(s.transferListSchema),
+          ...schema(r.transferListSchema),
           properties: {
-            ...(schema(s.transferListSchema).properties as object),
+            ...(schema(r.transferListSchema).properties as object),
             data: { type: 'array', items: ref('Transfer') },
           },
         },
-        Device: schema(s.deviceSchema),
-        Verification: schema(s.verificationSchema),
-        Approved: schema(s.approvedSchema),
-        MfaToken: schema(s.mfaTokenSchema),
+        Device: schema(r.deviceSchema),
+        Verification: schema(r.verificationSchema),
+        Approved: schema(r.approvedSchema),
+        MfaToken: schema(r.mfaTokenSchema),
         Error: {
           type: 'object',
           required: ['code', 'message', 'description'],

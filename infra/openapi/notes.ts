@@ -1,10 +1,11 @@
-// OpenAPI 3.1 document of the Notes API (seed 000), generated from the zod schemas in
-// lib/notes/schemas.ts that validate requests and describe responses.
+// OpenAPI 3.1 document of the Notes API (seed 000), generated from the zod schemas that validate
+// requests (lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
 import type * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
 import * as f from '../../lib/notes/folder-schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
+import * as r from '../../lib/notes/response-schemas.ts';
 import * as s from '../../lib/notes/schemas.ts';
 import * as t from '../../lib/notes/trash-schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
@@ -352,7 +353,7 @@ export const buildNotesDocument = () =>
             },
           },
           responses: {
-            200: json(s.imageUploadResponse, 'The public link of the image'),
+            200: json(r.imageUploadResponse, 'The public link of the image'),
             ...errors(
               'bad_request',
               'forbidden',
@@ -434,18 +435,18 @@ export const buildNotesDocument = () =>
     },
     components: {
       schemas: {
-        Note: schema(s.note),
-        SingleNote: schema(s.singleNote),
-        Team: schema(s.team),
-        User: schema(s.user),
-        NoteCreation: inputSchema(s.createNoteBodyDocumented),
+        Note: schema(r.note),
+        SingleNote: schema(r.singleNote),
+        Team: schema(r.team),
+        User: schema(r.user),
+        NoteCreation: inputSchema(r.createNoteBodyDocumented),
         NoteChanges: inputSchema(s.noteChanges),
-        Error: schema(s.restError),
-        ApiFolder: schema(f.apiFolder),
-        ApiTrashNote: schema(t.apiTrashNote),
-        TrashBatchOperationResponse: schema(t.trashBatchResult),
+        Error: schema(r.restError),
+        ApiFolder: schema(r.apiFolder),
+        ApiTrashNote: schema(r.apiTrashNote),
+        TrashBatchOperationResponse: schema(r.trashBatchResult),
         BatchRestoreTrashBody: inputSchema(t.batchRestoreBody),
-        ApiFolderOrder: schema(f.apiFolderOrder),
+        ApiFolderOrder: schema(r.apiFolderOrder),
         CreateFolderBody: inputSchema(f.folderCreation),
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),

@@ -1,5 +1,5 @@
 import type { NewTransfer } from '../../lib/bank/transfers.ts';
-import { mfa as bankMfa, transfers as bankTransfers } from '../../lib/bank/wiring.ts';
+import { mfaWithTotp as bankMfa, transfers as bankTransfers } from '../../lib/bank/wiring.ts';
 import type { SeedContext } from './context.ts';
 
 /** Bank demo data: transfers and an OTP factor for the demo user (an admin); returns lines to print. */

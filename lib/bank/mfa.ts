@@ -23,9 +23,8 @@ import {
   type Verification,
 } from './model.ts';
 import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
-import type { CodeMessage, CodeSender, FactorStore } from './ports.ts';
+import type { CodeMessage, CodeSender, FactorStore, Totp } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
-import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 
 export type SecurityEvent =
   | 'verification_failed'
@@ -116,6 +115,8 @@ export class MfaService {
     private readonly clock: Clock,
     /** The key that seals OTP secrets and keys code hashes (deployed: from Secrets Manager). */
     private readonly secretKey: () => Promise<string>,
+    /** Authenticator-app codes: enrolling an otp factor and checking its codes. */
+    private readonly totp: Totp,
   ) {}
 
   private now(): number {
@@ -131,7 +132,7 @@ export class MfaService {
     }
     if (e.kind === 'email' && !(address && EMAIL.test(address)))
       throw invalid('email', 'An email factor needs an email address');
-    const secret = e.kind === 'otp' ? newTotpSecret() : undefined;
+    const secret = e.kind === 'otp' ? this.totp.newSecret() : undefined;
     const existing = await this.store.listDevices(e.userId);
     const device: Device = {
       id: newDeviceId(this.clock.now()),
@@ -148,7 +149,7 @@ export class MfaService {
     await this.store.putDevice(device);
     return {
       device: presentDevice(device),
-      ...(secret ? { secret, otpauth_uri: totpUri(secret, e.account ?? e.userId) } : {}),
+      ...(secret ? { secret, otpauth_uri: this.totp.uri(secret, e.account ?? e.userId) } : {}),
     };
   }
 
@@ -255,7 +256,7 @@ export class MfaService {
     if (proof.code === undefined)
       valid = token !== undefined && token.userId === userId && token.expires_at > now;
     else if (v.kind === 'otp') {
-      step = await verifyTotp(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code, now);
+      step = await this.totp.verify(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code, now);
       valid = step !== undefined;
     } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code));
     if (!valid) return this.fail(v, field, log);

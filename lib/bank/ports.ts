@@ -131,3 +131,12 @@ export interface CodeSender {
 export interface Admins {
   isAdmin(userId: string): Promise<boolean>;
 }
+
+/** Authenticator-app codes (TOTP, RFC 6238). lib/bank/totp.ts implements it with otplib, which only
+ * the functions that enrol factors or check codes bundle (lib/bank/wiring.ts). */
+export interface Totp {
+  newSecret(): string;
+  uri(secret: string, account: string): string;
+  /** The time step a correct code belongs to; undefined for a wrong or out-of-window code. */
+  verify(secret: string, code: string, epochSeconds: number): Promise<number | undefined>;
+}

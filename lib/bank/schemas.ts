@@ -1,8 +1,9 @@
-// Request and response schemas of the Bank API: they validate input (lib/http/validation.ts turns
-// failures into errors naming each field) and generate openapi/bank.json.
+// Request schemas of the Bank API: they validate input (lib/http/validation.ts turns failures into
+// errors naming each field). Responses are in response-schemas.ts, which no function bundles;
+// openapi/bank.json is generated from both.
 import * as z from 'zod/mini';
 import { DEVICE_ID, MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
-import { FACTOR_KINDS, MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
+import { MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -157,45 +158,3 @@ export const mfaTokenBody = z.optional(
     reusable: z.optional(z.boolean()).check(z.describe('Default false: the token works once')),
   }),
 );
-
-// ---- responses ------------------------------------------------------------------------------
-export const transferSchema = z.object({
-  id: z.string().check(z.regex(TRANSFER_ID)),
-  amount: z.number().check(z.int()),
-  currency: z.string(),
-  destination: z.string(),
-  description: z.nullable(z.string()),
-  metadata: z.record(z.string(), z.string()),
-  created: z.number().check(z.int(), z.describe('Unix seconds')),
-  updated: z.number().check(z.int(), z.describe('Unix seconds')),
-});
-
-export const transferListSchema = z.object({
-  object: z.literal('list'),
-  data: z.array(transferSchema),
-  has_more: z.boolean(),
-});
-
-export const deviceSchema = z.object({
-  id: z.string().check(z.regex(DEVICE_ID)),
-  kind: z.enum(FACTOR_KINDS),
-  name: z.string(),
-  default: z.boolean(),
-  created: z.number().check(z.int()),
-  last_used: z.nullable(z.number().check(z.int())),
-});
-
-export const verificationSchema = z.object({
-  id: z.string(),
-  device_id: z.string(),
-  status: z.enum(['pending', 'approved', 'max_attempts_reached']),
-  expires_at: z.number().check(z.int(), z.describe('Unix seconds')),
-});
-
-export const approvedSchema = z.object({ id: z.string(), status: z.literal('approved') });
-
-export const mfaTokenSchema = z.object({
-  mfa_token: z.string(),
-  expires_at: z.number().check(z.int()),
-  reusable: z.boolean(),
-});

@@ -2,6 +2,7 @@
 // the current step and one on either side, and only steps after the factor's last used one (replay).
 // otplib compares in constant time.
 import { generate, generateSecret, generateURI, stringToBytes, verify } from 'otplib';
+import type { Totp } from './ports.ts';
 
 export const TOTP_PERIOD = 30;
 
@@ -57,3 +58,10 @@ export async function verifyTotp(
   });
   return result.valid && 'timeStep' in result ? result.timeStep : undefined;
 }
+
+/** The Totp port over otplib (lib/bank/wiring.ts hands it to the functions that need it). */
+export const otplibTotp: Totp = {
+  newSecret: newTotpSecret,
+  uri: totpUri,
+  verify: (secret, code, epochSeconds) => verifyTotp(secret, code, epochSeconds),
+};

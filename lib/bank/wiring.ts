@@ -1,6 +1,7 @@
 // The one place the Bank's adapters are chosen and handed to its domain. Nothing is built before
 // first use, and each service has its own getter, so a function bundles only the adapters (and AWS
-// clients) of the services it calls: only StartVerification reaches the SNS/SES sender.
+// clients) of the services it calls: only StartVerification reaches the SNS/SES sender, and only
+// Verify (and the admin CLI, which enrols factors) the TOTP library.
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
@@ -14,23 +15,36 @@ import { DynamoTransferStore } from './adapters/dynamo-transfers.ts';
 import { outboxSender } from './adapters/outbox-sender.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
-import type { CodeSender } from './ports.ts';
+import type { CodeSender, Totp } from './ports.ts';
+import { otplibTotp } from './totp.ts';
 import { TransferService } from './transfers.ts';
 
 export const transfers = /* @__PURE__ */ once(
   () => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock),
 );
 
-/** Factors, verifications and mfa_tokens; codes go to the outbox (no delivery client bundled). */
-export const mfa = /* @__PURE__ */ once(
-  () => new MfaService(new DynamoFactorStore(), () => outboxSender, systemClock, mfaEncryptionKey),
-);
+const noTotp: Totp = {
+  newSecret: () => {
+    throw new Error('this function has no TOTP library');
+  },
+  uri: () => {
+    throw new Error('this function has no TOTP library');
+  },
+  verify: () => Promise.reject(new Error('this function has no TOTP library')),
+};
+const build = (sender: () => CodeSender, totp: Totp) =>
+  new MfaService(new DynamoFactorStore(), sender, systemClock, mfaEncryptionKey, totp);
 
-/** The same, delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
-export const verifications = /* @__PURE__ */ once(() => {
-  const sender = (): CodeSender => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
-  return new MfaService(new DynamoFactorStore(), sender, systemClock, mfaEncryptionKey);
-});
+/** Factors, verifications and mfa_tokens; codes go to the outbox; no TOTP (listing, deleting, tokens). */
+export const mfa = /* @__PURE__ */ once(() => build(() => outboxSender, noTotp));
+
+/** The same with TOTP: checking codes (Verify) and enrolling otp factors (admin CLI). */
+export const mfaWithTotp = /* @__PURE__ */ once(() => build(() => outboxSender, otplibTotp));
+
+/** Delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
+export const verifications = /* @__PURE__ */ once(() =>
+  build(() => (config.codeSender === 'aws' ? awsCodeSender : outboxSender), noTotp),
+);
 
 export const idempotencyKeys = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock),

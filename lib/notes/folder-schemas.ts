@@ -1,5 +1,5 @@
-// zod schemas of the folder routes (HackMD API v1 User/Team Folders): requests validated by the
-// middleware, responses documented in openapi/notes.json.
+// zod schemas of the folder routes' requests (HackMD API v1 User/Team Folders), validated by the
+// middleware; their responses are in response-schemas.ts.
 import * as z from 'zod/mini';
 import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';
 
@@ -48,7 +48,7 @@ export const folderChanges = z.partial(
   }),
 );
 
-const order = z
+export const order = z
   .record(z.string(), z.array(z.string()).check(z.maxLength(MAX_FOLDERS)))
   .check(z.describe('Parent folder id (or "root") → ordered ids of its child folders'));
 export const folderOrderBody = z.strictObject({ order });
@@ -61,16 +61,3 @@ export const folderCreationBody = z.pipe(
 
 /** ListNotes / ListTeamNotes: `folderId` lists the notes directly in that folder. */
 export const notesQuery = z.object({ folderId: z.optional(folderId) });
-
-// ---- responses ----
-export const apiFolder = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.nullable(z.string()),
-  icon: z.nullable(z.string()),
-  color: z.nullable(z.string()),
-  parentFolderId: z.nullable(z.string()),
-  createdAt: z.number().check(z.describe('epoch milliseconds')),
-  updatedAt: z.number().check(z.describe('epoch milliseconds')),
-});
-export const apiFolderOrder = order;

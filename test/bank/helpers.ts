@@ -1,6 +1,6 @@
 // Shared helpers of the Bank tests: documented HTTP calls, DynamoDB request counts, factors.
 import { expect } from 'vitest';
-import { mfa } from '../../lib/bank/wiring.ts';
+import { mfa, mfaWithTotp } from '../../lib/bank/wiring.ts';
 import type { FactorKind } from '../../lib/bank/model.ts';
 import { http, type HttpResponse } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
@@ -43,7 +43,7 @@ export function expectError(res: HttpResponse, status: number, fields: string[] 
 }
 
 export const enroll = (user: TestUser, kind: FactorKind, extra: { phone?: string; email?: string } = {}) =>
-  mfa().enroll({
+  mfaWithTotp().enroll({
     userId: user.id,
     kind,
     phone: kind === 'sms' || kind === 'voice' ? '+15551234567' : extra.phone,

@@ -214,6 +214,7 @@ describe('one source of truth for IAM', () => {
           Target: 'es2023',
           Minify: true,
           Sourcemap: true,
+          SourcesContent: 'false',
           External: ['x'],
         },
         'out',
@@ -227,9 +228,14 @@ describe('one source of truth for IAM', () => {
       '--target=es2023',
       '--minify',
       '--sourcemap',
+      '--sources-content=false',
       '--external:x',
     ]);
-    for (const fn of listFunctions(template)) expect(fn.metadata.BuildProperties.Sourcemap, fn.id).toBe(true);
+    for (const fn of listFunctions(template)) {
+      expect(fn.metadata.BuildProperties.Sourcemap, fn.id).toBe(true);
+      // Maps without the sources' text: stack traces stay mapped, and Lambda parses ~70% less at init.
+      expect(fn.metadata.BuildProperties.SourcesContent, fn.id).toBe('false');
+    }
   });
 
   it('a built handler loads in a fresh Node process and exports its handler', () => {

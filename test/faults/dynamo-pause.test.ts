@@ -101,7 +101,7 @@ beforeAll(async () => {
   // The deployed timeout (lib/config.ts's default: the variable unset), not the local stack's patient one.
   stack = await startIsolatedDynamo({
     NEWS_COUNTER_FLUSH_MS: '0',
-    POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+    LOG_LEVEL: 'FATAL',
     DYNAMODB_TIMEOUT_MS: '',
   });
   invokeEvent = (await import('../support/events.ts')).invoke;

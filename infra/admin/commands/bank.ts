@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { FACTOR_KINDS as KINDS } from '../../../lib/bank/model.ts';
-import { mfa } from '../../../lib/bank/wiring.ts';
+import { mfa, mfaWithTotp } from '../../../lib/bank/wiring.ts';
 import { identity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
 
@@ -36,7 +36,7 @@ export function registerBankCommands(program: Command): void {
     .action(async (o) => {
       const user = await identity().getUser(o.user);
       if (!user) throw new Error(`unknown user ${o.user}`);
-      const enrolled = await mfa()
+      const enrolled = await mfaWithTotp()
         .enroll({
           userId: user.id,
           kind: o.kind,

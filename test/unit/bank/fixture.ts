@@ -7,6 +7,7 @@ import { outboxSender } from '../../../lib/bank/adapters/outbox-sender.ts';
 import { BankAccess } from '../../../lib/bank/access.ts';
 import { IdempotencyKeys } from '../../../lib/bank/idempotency.ts';
 import { MfaService, type SecurityEvent } from '../../../lib/bank/mfa.ts';
+import { otplibTotp } from '../../../lib/bank/totp.ts';
 import { TransferService } from '../../../lib/bank/transfers.ts';
 import { FixedClock } from '../../../lib/domain/clock.ts';
 
@@ -28,6 +29,7 @@ export function bank(admins: string[] = []) {
       () => outboxSender,
       clock,
       async () => 'unit-test-key',
+      otplibTotp,
     ),
     keys: new IdempotencyKeys(new MemoryIdempotencyStore(tables), clock),
     access: new BankAccess({ isAdmin: async (id) => admins.includes(id) }),
