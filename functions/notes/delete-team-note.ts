@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamNotePath } from '#lib/notes/schemas.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { notesWithBin as notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path }) => {
   await notes().deleteNote(principal.userId, path.noteId, path.teamPath);

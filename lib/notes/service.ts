@@ -39,7 +39,8 @@ import {
 import { unknownFolder } from './folders.ts';
 import type { Bin, Directory, ImageStore, ImageTypes, NotesStore, StoredNote } from './ports.ts';
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/** The image types an upload may be (detected from the bytes, lib/notes/ports.ts ImageTypes). */
+export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Attempts of a read-modify-write before giving up under contention. */
 const WRITE_ATTEMPTS = 3;
 

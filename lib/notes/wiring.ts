@@ -1,23 +1,24 @@
 // The one place the Notes adapters are chosen and handed to its domain; built on first use.
 // Only UploadNoteImage reaches the S3 image store and image detection (and bundles the S3
-// client and file-type); the trash purge reaches S3 to delete images.
+// client and the image signatures); only the delete routes reach the trash store; the trash purge reaches S3
+// to delete images. A function bundles what its getter reaches, and no more (cold start).
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
-import type { ImageStore, ImageTypes } from './ports.ts';
+import type { Bin, ImageStore, ImageTypes } from './ports.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
 import { S3ImageStore } from './adapters/s3-images.ts';
-import { fileTypeImages } from './adapters/file-type-images.ts';
+import { signatureImages } from './adapters/signature-images.ts';
 import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
 import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 
-const build = (images: ImageStore, imageTypes: ImageTypes) =>
+const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
   new NotesService({
     store: new DynamoNotesStore(),
     images,
@@ -26,7 +27,7 @@ const build = (images: ImageStore, imageTypes: ImageTypes) =>
     clock: systemClock,
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
-    bin: { moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId) },
+    bin,
   });
 
 /** No image store nor detection: for operations that never touch images. */
@@ -38,10 +39,21 @@ const noImageTypes: ImageTypes = {
   detect: () => Promise.reject(new Error('this function has no image detection')),
 };
 
-export const notes = /* @__PURE__ */ once(() => build(noImages, noImageTypes));
+const noBin: Bin = {
+  moveToTrash: () => Promise.reject(new Error('this function has no trash store')),
+};
+
+export const notes = /* @__PURE__ */ once(() => build(noImages, noImageTypes, noBin));
 
 /** The same service with the S3 image store and image detection (UploadNoteImage). */
-export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore(), fileTypeImages));
+export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore(), signatureImages, noBin));
+
+/** The same service with the trash, where deleted notes go (DeleteNote, DeleteTeamNote). */
+export const notesWithBin = /* @__PURE__ */ once(() =>
+  build(noImages, noImageTypes, {
+    moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId),
+  }),
+);
 
 export const folders = /* @__PURE__ */ once(
   () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),

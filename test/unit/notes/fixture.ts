@@ -11,7 +11,7 @@ import { IdentityService } from '../../../lib/identity/service.ts';
 import { MemoryImageStore } from '../../../lib/notes/adapters/memory-images.ts';
 import { MemoryNotesStore } from '../../../lib/notes/adapters/memory-notes.ts';
 import { NotesService } from '../../../lib/notes/service.ts';
-import { fileTypeImages } from '../../../lib/notes/adapters/file-type-images.ts';
+import { signatureImages } from '../../../lib/notes/adapters/signature-images.ts';
 
 export const START_MS = 1_800_000_000_000;
 
@@ -36,7 +36,7 @@ export async function notesWorld() {
   const notes = new NotesService({
     store,
     images,
-    imageTypes: fileTypeImages,
+    imageTypes: signatureImages,
     directory: identity,
     clock,
     ids: sequentialIds(1000),
@@ -50,7 +50,7 @@ export async function notesWorld() {
   return { clock, identity, images, notes, owner: owner.id, other: other.id };
 }
 
-/** The smallest PNG: its signature and an IHDR chunk are enough for file-type. */
+/** The smallest PNG: its signature, an IHDR and an IDAT chunk. */
 export const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001' +
     '0d0a2db40000000049454e44ae426082',
