@@ -2,7 +2,8 @@
 import { created } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
-import { mfaTokenBody, userPath } from '#lib/bank/schemas.ts';
+import { mfaTokenBody } from '#lib/bank/mfa-schemas.ts';
+import { userPath } from '#lib/bank/params.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(

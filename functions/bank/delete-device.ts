@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { securityLog, stepUpHeader } from '#lib/bank/http/glue.ts';
-import { devicePath } from '#lib/bank/schemas.ts';
+import { devicePath } from '#lib/bank/params.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation({ path: devicePath }, async (req) => {

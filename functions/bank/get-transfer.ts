@@ -2,7 +2,7 @@
 import { ok, notModified } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { cacheHeaders, isNotModified } from '#lib/bank/http/glue.ts';
-import { transferPath } from '#lib/bank/schemas.ts';
+import { transferPath } from '#lib/bank/params.ts';
 import { transfers } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation({ path: transferPath }, async (req) => {

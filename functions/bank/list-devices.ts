@@ -1,7 +1,7 @@
 // GET /api/users/{userId}/devices: the user's enrolled factors (never their secrets).
 import { ok } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
-import { userPath } from '#lib/bank/schemas.ts';
+import { userPath } from '#lib/bank/params.ts';
 import { access, mfa } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation({ path: userPath }, async (req) => {

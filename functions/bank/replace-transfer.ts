@@ -2,7 +2,8 @@
 import { ok } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { cacheHeaders } from '#lib/bank/http/glue.ts';
-import { replaceTransferBody, transferPath } from '#lib/bank/schemas.ts';
+import { transferPath } from '#lib/bank/params.ts';
+import { replaceTransferBody } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(

@@ -3,7 +3,8 @@ import { created } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { PublicVerification } from '#lib/bank/mfa.ts';
-import { startVerificationBody, userPath } from '#lib/bank/schemas.ts';
+import { startVerificationBody } from '#lib/bank/mfa-schemas.ts';
+import { userPath } from '#lib/bank/params.ts';
 import { access, verifications } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);

@@ -3,7 +3,8 @@ import { ok } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { cacheHeaders, idempotent } from '#lib/bank/http/glue.ts';
 import type { Transfer } from '#lib/bank/model.ts';
-import { transferPath, updateTransferBody } from '#lib/bank/schemas.ts';
+import { transferPath } from '#lib/bank/params.ts';
+import { updateTransferBody } from '#lib/bank/schemas.ts';
 import { transfers } from '#lib/bank/wiring.ts';
 
 const respond = (t: Transfer) => ok(t, cacheHeaders(t));

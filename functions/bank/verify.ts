@@ -3,7 +3,8 @@ import { ok } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { Proof } from '#lib/bank/mfa.ts';
-import { verificationPath, verifyBody } from '#lib/bank/schemas.ts';
+import { verifyBody } from '#lib/bank/mfa-schemas.ts';
+import { verificationPath } from '#lib/bank/params.ts';
 import { access, mfaWithTotp } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(

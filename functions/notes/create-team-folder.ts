@@ -3,7 +3,7 @@ import { created } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
 import { folders } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

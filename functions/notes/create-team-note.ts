@@ -2,7 +2,8 @@
 // an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';
-import { createNoteBody, teamPathOnly } from '#lib/notes/schemas.ts';
+import { createNoteBody } from '#lib/notes/schemas.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,7 +1,7 @@
 // GET /v1/folders/{folderId}: one folder of the caller's workspace (HackMD GetFolder).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderPath } from '#lib/notes/folder-schemas.ts';
+import { folderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 

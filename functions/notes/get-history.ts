@@ -2,7 +2,7 @@
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/model.ts';
-import { historyQuery } from '#lib/notes/schemas.ts';
+import { historyQuery } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {

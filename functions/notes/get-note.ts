@@ -1,7 +1,7 @@
 // GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (seed 000 GetNote).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
-import { notePath } from '#lib/notes/schemas.ts';
+import { notePath } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path, headers }) => {

@@ -1,7 +1,7 @@
 // GET /v1/teams/{teamPath}/folders/{folderId}: one folder of the team's workspace (HackMD GetTeamFolder).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamFolderPath } from '#lib/notes/folder-schemas.ts';
+import { teamFolderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 

@@ -1,7 +1,7 @@
 // GET /v1/teams/{teamPath}/notes/{noteId}: a note of the team; conditional; recorded in history (seed 000 GetTeamNote).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
-import { teamNotePath } from '#lib/notes/schemas.ts';
+import { teamNotePath } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path, headers }) => {

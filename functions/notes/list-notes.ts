@@ -1,6 +1,6 @@
 // GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
 // recently changed first, with their folderPaths (seed 000 ListNotes).
-import { notesQuery } from '#lib/notes/folder-schemas.ts';
+import { notesQuery } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folders, notes } from '#lib/notes/wiring.ts';

@@ -2,7 +2,7 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
 import { folders } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {

@@ -1,9 +1,8 @@
 // GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
 // folders), most recently changed first, with their folderPaths (seed 000 ListTeamNotes).
-import { notesQuery } from '#lib/notes/folder-schemas.ts';
+import { notesQuery, teamPathOnly } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamPathOnly } from '#lib/notes/schemas.ts';
 import { folders, notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

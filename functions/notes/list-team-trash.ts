@@ -1,7 +1,7 @@
 // GET /v1/teams/{teamPath}/trash: the team's trashed notes, for the team's admin (HackMD ListTeamTrash).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
 import { presentTrashNote } from '#lib/notes/trash.ts';
 import { trash } from '#lib/notes/wiring.ts';
 

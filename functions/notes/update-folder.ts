@@ -1,7 +1,8 @@
 // PATCH /v1/folders/{folderId}: rename, restyle or move a folder (202) (HackMD UpdateFolder).
 import { accepted } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderChanges, folderPath } from '#lib/notes/folder-schemas.ts';
+import { folderChanges } from '#lib/notes/folder-schemas.ts';
+import { folderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 

@@ -1,7 +1,8 @@
 // PATCH /v1/notes/{noteId}: change the fields sent; If-Match honoured (seed 000 UpdateNote).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
-import { noteChanges, notePath } from '#lib/notes/schemas.ts';
+import { noteChanges } from '#lib/notes/schemas.ts';
+import { notePath } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

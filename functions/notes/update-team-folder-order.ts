@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderOrderBody } from '#lib/notes/folder-schemas.ts';
-import { teamPathOnly } from '#lib/notes/schemas.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
 import { folders } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,7 +1,8 @@
 // PATCH /v1/teams/{teamPath}/folders/{folderId}: rename, restyle or move a folder (202) (HackMD UpdateTeamFolder).
 import { accepted } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderChanges, teamFolderPath } from '#lib/notes/folder-schemas.ts';
+import { folderChanges } from '#lib/notes/folder-schemas.ts';
+import { teamFolderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { folders } from '#lib/notes/wiring.ts';
 

@@ -1,7 +1,8 @@
 // PATCH /v1/teams/{teamPath}/notes/{noteId}: change the fields sent; If-Match honoured (seed 000 UpdateTeamNote).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
-import { noteChanges, teamNotePath } from '#lib/notes/schemas.ts';
+import { noteChanges } from '#lib/notes/schemas.ts';
+import { teamNotePath } from '#lib/notes/params.ts';
 import { notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -2,7 +2,8 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { imageUploadParser } from '#lib/notes/http/glue.ts';
-import { imageUploadBody, notePath } from '#lib/notes/schemas.ts';
+import { imageUploadBody } from '#lib/notes/schemas.ts';
+import { notePath } from '#lib/notes/params.ts';
 import { notesWithImages as notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,10 +1,12 @@
 // OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
-// that validate requests (lib/bank/schemas.ts) and describe responses (lib/bank/response-schemas.ts).
+// that validate requests (lib/bank/params.ts, schemas.ts, mfa-schemas.ts) and describe responses (lib/bank/response-schemas.ts).
 import * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
 import { MFA_LIMITS } from '../../lib/bank/limits.ts';
 import { MAX_ATTEMPTS, MFA_TOKEN_MAX_SECONDS } from '../../lib/bank/model.ts';
+import * as mfa from '../../lib/bank/mfa-schemas.ts';
+import * as params from '../../lib/bank/params.ts';
 import * as r from '../../lib/bank/response-schemas.ts';
 import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
@@ -95,10 +97,10 @@ const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniO
   }),
 );
 
-const transfer = pathParams(s.transferPath);
-const user = pathParams(s.userPath);
-const device = pathParams(s.devicePath);
-const verification = pathParams(s.verificationPath);
+const transfer = pathParams(params.transferPath);
+const user = pathParams(params.userPath);
+const device = pathParams(params.devicePath);
+const verification = pathParams(params.verificationPath);
 const missingTransfer: Described = {
   not_found: "No such transfer of the caller (also for another user's transfer)",
 };
@@ -247,7 +249,7 @@ export const buildBankDocument = () =>
           operationId: 'startVerification',
           summary: 'Start verifying a factor; sms/voice/email/push/device get a code',
           parameters: [...user, idempotencyKey],
-          requestBody: body(s.startVerificationBody),
+          requestBody: body(mfa.startVerificationBody),
           responses: {
             201: withHeaders(
               json(ref('Verification'), 'The pending verification (expires in 10 minutes)'),
@@ -271,7 +273,7 @@ export const buildBankDocument = () =>
           operationId: 'verify',
           summary: 'Check a code (or a recovery mfa_token)',
           parameters: [...verification, idempotencyKey],
-          requestBody: body(s.verifyBody),
+          requestBody: body(mfa.verifyBody),
           responses: {
             200: withHeaders(json(ref('Approved'), 'Approved'), replayed),
             ...errors(
@@ -299,7 +301,7 @@ export const buildBankDocument = () =>
           operationId: 'createMfaToken',
           summary: 'Issue a recovery mfa_token (admin only; shown once)',
           parameters: [...user, idempotencyKey],
-          requestBody: body(s.mfaTokenBody, false),
+          requestBody: body(mfa.mfaTokenBody, false),
           responses: {
             201: withHeaders(
               json(ref('MfaToken'), `The token (default and maximum lifetime ${MFA_TOKEN_MAX_SECONDS} s)`),

@@ -1,10 +1,11 @@
 // OpenAPI 3.1 document of the Notes API (seed 000), generated from the zod schemas that validate
-// requests (lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
+// requests (lib/notes/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
 import type * as z from 'zod/mini';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
 import * as f from '../../lib/notes/folder-schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
+import * as params from '../../lib/notes/params.ts';
 import * as r from '../../lib/notes/response-schemas.ts';
 import * as s from '../../lib/notes/schemas.ts';
 import * as t from '../../lib/notes/trash-schemas.ts';
@@ -177,9 +178,9 @@ const deleteNote = (summary: string, operationId: string, params: unknown[]) => 
   },
 });
 
-const note = pathParams(s.notePath);
-const folder = pathParams(f.folderPath);
-const teamFolder = pathParams(f.teamFolderPath);
+const note = pathParams(params.notePath);
+const folder = pathParams(params.folderPath);
+const teamFolder = pathParams(params.teamFolderPath);
 const folderQuery = [
   {
     name: 'folderId',
@@ -267,8 +268,8 @@ function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], 
     },
   };
 }
-const teamNote = pathParams(s.teamNotePath);
-const teamOnly = pathParams(s.teamPathOnly);
+const teamNote = pathParams(params.teamNotePath);
+const teamOnly = pathParams(params.teamPathOnly);
 
 /** OpenAPI 3.1 document of the Notes API. */
 export const buildNotesDocument = () =>

@@ -1,9 +1,10 @@
-// Request schemas of the Bank API: they validate input (lib/http/validation.ts turns failures into
-// errors naming each field). Responses are in response-schemas.ts, which no function bundles;
-// openapi/bank.json is generated from both.
+// Request schemas of the Bank's transfer routes: they validate input (lib/http/validation.ts turns
+// failures into errors naming each field). Paths are in params.ts, the MFA bodies in mfa-schemas.ts,
+// responses in response-schemas.ts (which no function bundles); openapi/bank.json is generated from
+// all of them.
 import * as z from 'zod/mini';
-import { DEVICE_ID, MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
-import { MAX_AMOUNT, MAX_METADATA_KEYS, MFA_TOKEN_MAX_SECONDS } from './model.ts';
+import { MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
+import { MAX_AMOUNT, MAX_METADATA_KEYS } from './model.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -125,36 +126,3 @@ export const listTransfersQuery = z
     }),
   );
 export type ListTransfersQuery = z.output<typeof listTransfersQuery>;
-
-export const transferPath = z.object({ transferId: z.string() });
-export const userPath = z.object({ userId: z.string() });
-export const devicePath = z.object({ userId: z.string(), deviceId: z.string() });
-export const verificationPath = z.object({ userId: z.string(), verificationId: z.string() });
-
-export const startVerificationBody = z.strictObject({
-  device_id: z.string().check(z.regex(DEVICE_ID, 'Must be a device id')),
-});
-
-export const verifyBody = z
-  .strictObject({
-    code: z.optional(z.string().check(z.regex(/^\d{6}$/, 'Must be 6 digits'))),
-    mfa_token: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  })
-  .check(
-    z.superRefine((v, ctx) => {
-      if ((v.code === undefined) === (v.mfa_token === undefined)) {
-        for (const field of ['code', 'mfa_token'])
-          ctx.addIssue({ code: 'custom', path: [field], message: 'Send exactly one of code and mfa_token' });
-      }
-    }),
-  );
-
-/** Optional: no body means the defaults. */
-export const mfaTokenBody = z.optional(
-  z.strictObject({
-    expires_in: z
-      .optional(z.number().check(z.int(), z.gte(1), z.lte(MFA_TOKEN_MAX_SECONDS)))
-      .check(z.describe(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`)),
-    reusable: z.optional(z.boolean()).check(z.describe('Default false: the token works once')),
-  }),
-);

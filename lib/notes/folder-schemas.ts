@@ -1,12 +1,7 @@
-// zod schemas of the folder routes' requests (HackMD API v1 User/Team Folders), validated by the
-// middleware; their responses are in response-schemas.ts.
+// zod schemas of the folder request bodies (HackMD API v1 User/Team Folders), validated by the
+// middleware; their paths are in params.ts, their responses in response-schemas.ts.
 import * as z from 'zod/mini';
 import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';
-
-const folderId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a folder id'));
-const teamPath = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a team path'));
-export const folderPath = z.object({ folderId });
-export const teamFolderPath = z.object({ teamPath, folderId });
 
 const color = z
   .string()
@@ -58,6 +53,3 @@ export const folderCreationBody = z.pipe(
   z.transform((body: unknown) => body ?? {}),
   folderCreation,
 );
-
-/** ListNotes / ListTeamNotes: `folderId` lists the notes directly in that folder. */
-export const notesQuery = z.object({ folderId: z.optional(folderId) });

@@ -1,17 +1,9 @@
-// zod schemas of the Notes API requests, validated by the middleware. What only describes (responses,
-// the documented create body) is in response-schemas.ts, which no function bundles: building schemas
-// is init work every cold start pays. openapi/notes.json is generated from both
-// (infra/openapi/notes.ts).
+// zod schemas of the note request bodies, validated by the middleware; path and query parameters are
+// in params.ts. What only describes (responses, the documented create body) is in
+// response-schemas.ts, which no function bundles: building schemas is init work every cold start
+// pays. openapi/notes.json is generated from all of them (infra/openapi/notes.ts).
 import * as z from 'zod/mini';
-import { COMMENT_PERMISSIONS, MAX_HISTORY, PERMISSION_ROLES, SUGGEST_EDIT_PERMISSIONS } from './model.ts';
-
-// ---- requests ----
-const noteId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a note id or shortId'));
-const teamPath = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a team path'));
-
-export const notePath = z.object({ noteId });
-export const teamPathOnly = z.object({ teamPath });
-export const teamNotePath = z.object({ teamPath, noteId });
+import { COMMENT_PERMISSIONS, PERMISSION_ROLES, SUGGEST_EDIT_PERMISSIONS } from './model.ts';
 
 export const role = z.enum(PERMISSION_ROLES);
 /** Content has no schema limit: its size limit is a 413 (MAX_CONTENT_BYTES), checked by the domain. */
@@ -69,10 +61,6 @@ export const noteChanges = z.extend(
     ),
   },
 );
-
-export const historyQuery = z.object({
-  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_HISTORY))),
-});
 
 /** UploadNoteImage body after multipart parsing: exactly one file part named image. */
 export const imageUploadBody = z.strictObject({
