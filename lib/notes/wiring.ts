@@ -1,7 +1,7 @@
 // The one place the Notes adapters are chosen and handed to its domain; built on first use.
 // Only UploadNoteImage reaches the S3 image store and image detection (and bundles the S3
-// client and the image signatures); only the delete routes reach the trash store; the trash purge reaches S3
-// to delete images. A function bundles what its getter reaches, and no more (cold start).
+// client and the image signatures); only the trash purge also reaches S3, to delete images. A
+// function bundles what its getter reaches, and no more (cold start).
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
@@ -59,30 +59,17 @@ export const folders = /* @__PURE__ */ once(
   () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),
 );
 
-const s3Images = /* @__PURE__ */ once(() => new S3ImageStore());
-/** The trash: purging deletes images through the S3 image store (built on first use). */
-export const trash = /* @__PURE__ */ once(
-  () =>
-    new TrashService(
-      new DynamoTrashStore(),
-      { deleteAll: (noteId) => s3Images().deleteAll(noteId) },
-      identity(),
-      () => config.trashRetentionDays,
-      systemClock,
-    ),
-);
+const trashService = (images: ImageStore) =>
+  new TrashService(new DynamoTrashStore(), images, identity(), () => config.trashRetentionDays, systemClock);
 
-/** DeleteNote's side of the trash: moving a note there never touches images (no S3 in those bundles). */
-const bin = /* @__PURE__ */ once(
-  () =>
-    new TrashService(
-      new DynamoTrashStore(),
-      noImages,
-      identity(),
-      () => config.trashRetentionDays,
-      systemClock,
-    ),
-);
+/** The trash as its routes see it: listing and restoring never touch images (no S3 in those bundles). */
+export const trash = /* @__PURE__ */ once(() => trashService(noImages));
+
+/** The trash purge (stream function, admin CLI): deletes a purged note's images from S3. */
+export const trashPurge = /* @__PURE__ */ once(() => trashService(new S3ImageStore()));
+
+/** DeleteNote's side of the trash: moving a note there never touches images either. */
+const bin = trash;
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 
