@@ -10,7 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { listFunctions, loadTemplate, ROOT } from '../local/template.ts';
+import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
+import { median } from './stats.ts';
 
 /** A function fails the bench when any of its ratios to its floor is above this (noise margin). */
 export const FAIL_RATIO = 1.3;
@@ -108,12 +109,6 @@ function sample(file: string, handler: string, env: Record<string, string>): Sam
   ) as Sample;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 /** A Lambda-like environment: the function's NODE_OPTIONS (SAM adds --enable-source-maps with Sourcemap). */
 function lambdaEnv(nodeOptions: string): Record<string, string> {
   return {
@@ -160,8 +155,14 @@ export const floorServices = (policies: unknown) =>
 export const floorOf = (floors: Map<string, Built>, services: string[]) =>
   [...floors.keys()].find((n) => floors.get(n)!.clients.join('+') === services.join('+'));
 
-export async function coldStart(opts: { outdir: string; pairs: number; only?: (id: string) => boolean }) {
-  const template = loadTemplate();
+export async function coldStart(opts: {
+  outdir: string;
+  pairs: number;
+  only?: (id: string) => boolean;
+  /** template.yaml unless given (the bench's own test runs it on fixture functions). */
+  template?: Template;
+}) {
+  const template = opts.template ?? loadTemplate();
   const globalEnv = (template.Globals?.Function?.Environment as any)?.Variables ?? {};
   const floorCache = new Map<string, Map<string, Built>>();
   const floorsFor = async (bp: BuildProperties) => {
