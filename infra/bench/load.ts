@@ -4,17 +4,13 @@
 // p50/p99 latency; returns the error count (the bench fails on any).
 import { Agent, request } from 'node:http';
 import type { BenchContext, BenchRequest } from './types.ts';
+import { percentile } from './stats.ts';
 
 interface Shot {
   name: string;
   expect: number;
   request: (i: number) => BenchRequest;
 }
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
-};
 
 export async function loadRun(ctx: BenchContext): Promise<number> {
   const total = Number(process.env.BENCH_LOAD_REQUESTS ?? 3_000);

@@ -16,6 +16,7 @@ import { listRoutes } from '../local/template.ts';
 import { coldStart, coldStartTable, FAIL_RATIO } from './coldstart.ts';
 import { loadRun } from './load.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
+import { percentile, table } from './stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,15 +53,14 @@ function send(
   });
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
-};
-
-const table = (head: string[], body: string[][]) => {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+/**
+ * The first call of a token's rate-limit window (Notes) costs one UpdateItem more, opening the
+ * window (lib/identity/adapters/dynamo-tokens.ts): a long run crosses windows, and that call may
+ * go one over its route's budget. It is the call that leaves limit - 1 calls in the window.
+ */
+const opensRateWindow = (res: { header: (name: string) => string | undefined }) => {
+  const limit = res.header('x-ratelimit-userlimit');
+  return limit !== undefined && Number(res.header('x-ratelimit-userremaining')) === Number(limit) - 1;
 };
 
 /** Prints the cold-start table; returns how many functions failed. */
@@ -157,6 +157,7 @@ try {
   for (const r of all) {
     const lat: number[] = [];
     let maxReq = 0;
+    let overBudget = false;
     let sumReq = 0;
     let sumCap = 0;
     let bad = '';
@@ -173,10 +174,10 @@ try {
       lat.push(ms);
       const n = Number(res.header('x-local-dynamo-requests'));
       maxReq = Math.max(maxReq, n);
+      if (r.budget !== undefined && n > r.budget + (opensRateWindow(res) ? 1 : 0)) overBudget = true;
       sumReq += n;
       sumCap += Number(res.header('x-local-dynamo-capacity'));
     }
-    const overBudget = r.budget !== undefined && maxReq > r.budget;
     if (bad || overBudget) failures += 1;
     rows.push([
       r.label ? `${r.route} (${r.label})` : r.route,

@@ -1,4 +1,14 @@
+import pMap from 'p-map';
 import type { BenchContext, BenchRoute, BenchScenarios } from '../types.ts';
+
+/** Setup calls in flight at once: DynamoDB Local accepts a few connections at a time, not hundreds. */
+const SETUP_CONCURRENCY = 8;
+const times = <T>(n: number, make: (i: number) => Promise<T>) =>
+  pMap(
+    Array.from({ length: n }, (_, i) => i),
+    make,
+    { concurrency: SETUP_CONCURRENCY },
+  );
 
 const json = (value: unknown) => JSON.stringify(value);
 const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({
@@ -13,19 +23,17 @@ export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<Benc
   const user = await ctx.newUser('Bench Bank');
   const auth = { Authorization: `Bearer ${user.token}` };
   const n = ctx.iterations;
-  const created = await Promise.all(
-    Array.from({ length: Math.max(n, 20) }, (_, i) =>
-      ctx.http('POST', '/api/transfers', {
-        token: user.token,
-        body: { amount: 100 + i, currency: 'eur', destination: `acct_${i}`, metadata: { i: String(i) } },
-      }),
-    ),
+  const created = await times(Math.max(n, 20), (i) =>
+    ctx.http('POST', '/api/transfers', {
+      token: user.token,
+      body: { amount: 100 + i, currency: 'eur', destination: `acct_${i}`, metadata: { i: String(i) } },
+    }),
   );
   const ids: string[] = created.map((r) => r.body.id);
   // A factor admits 5 verification starts per 10 minutes (lib/bank/limits.ts): one factor per start.
   const sms = async () =>
     (await mfa.enroll({ userId: user.id, kind: 'sms', phone: '+15550000000' })).device.id;
-  const startDevices = await Promise.all(Array.from({ length: n }, sms));
+  const startDevices = await times(n, sms);
 
   // Verifications to verify and factors to delete, each with its own step-up.
   const pending = async (deviceId: string) =>
@@ -37,23 +45,19 @@ export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<Benc
     ).body.id as string;
   const codeOf = async (verificationId: string) =>
     (await mfa.outbox(user.id)).find((e) => e.verificationId === verificationId)!.code;
-  const toVerify = await Promise.all(
-    Array.from({ length: n }, async () => {
-      const id = await pending(await sms());
-      return { id, code: await codeOf(id) };
-    }),
-  );
-  const deletions = await Promise.all(
-    Array.from({ length: n }, async () => {
-      const device = (await mfa.enroll({ userId: user.id, kind: 'push' })).device.id;
-      const v = await pending(device);
-      await ctx.http('POST', `/api/users/${user.id}/verifications/${v}`, {
-        token: user.token,
-        body: { code: await codeOf(v) },
-      });
-      return { device, verification: v };
-    }),
-  );
+  const toVerify = await times(n, async () => {
+    const id = await pending(await sms());
+    return { id, code: await codeOf(id) };
+  });
+  const deletions = await times(n, async () => {
+    const device = (await mfa.enroll({ userId: user.id, kind: 'push' })).device.id;
+    const v = await pending(device);
+    await ctx.http('POST', `/api/users/${user.id}/verifications/${v}`, {
+      token: user.token,
+      body: { code: await codeOf(v) },
+    });
+    return { device, verification: v };
+  });
   const admin = await ctx.newUser('Bench Bank Admin', { admin: true });
 
   return [
