@@ -1,6 +1,7 @@
 // Notes API routes for npm run bench, each with its DynamoDB request budget from issue 3 (auth
 // included). ListTeams has no budget in the issue; it gets the listing budget. Mutating routes
 // (DELETE) work on notes made beforehand, one per call.
+import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
 
 /** A 1x1 PNG in a multipart/form-data body with one part named image. */
@@ -20,24 +21,47 @@ function imageForm(): { body: Buffer; contentType: string } {
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export const scenarios: BenchScenarios = async (ctx) => {
-  const owner = await ctx.newUser('Bench Notes Owner');
-  const reader = await ctx.newUser('Bench Notes Reader');
-  const team = await ctx.newTeam(owner, [reader]);
+/** Requests and setup calls made as `me`. */
+function helpersFor(ctx: Parameters<BenchScenarios>[0], me: { token: string }) {
   const auth = (token: string, extra: Record<string, string> = {}) => ({
     Authorization: `Bearer ${token}`,
     ...extra,
   });
   const json = (token: string) => auth(token, { 'Content-Type': 'application/json' });
-
   const make = async (body: unknown, teamPath?: string): Promise<{ id: string; shortId: string }> => {
     const res = await ctx.http('POST', teamPath ? `/v1/teams/${teamPath}/notes` : '/v1/notes', {
-      token: owner.token,
+      token: me.token,
       body,
     });
     if (res.status !== 200) throw new Error(`bench setup: create note -> ${res.status}`);
     return res.body;
   };
+  const get = (path: string, token = me.token): BenchRequest => ({
+    method: 'GET',
+    path,
+    headers: auth(token),
+  });
+  const send = (method: string, path: string, body: unknown): BenchRequest => ({
+    method,
+    path,
+    headers: json(me.token),
+    body: JSON.stringify(body),
+  });
+  return { auth, make, get, send };
+}
+
+const route = (
+  r: string,
+  budget: number,
+  request: (i: number) => Promise<BenchRequest> | BenchRequest,
+  expectStatus = 200,
+): BenchRoute => ({ route: r, budget, expectStatus, request });
+
+export const scenarios: BenchScenarios = async (ctx) => {
+  const owner = await ctx.newUser('Bench Notes Owner');
+  const reader = await ctx.newUser('Bench Notes Reader');
+  const team = await ctx.newTeam(owner, [reader]);
+  const { auth, make, get, send } = helpersFor(ctx, owner);
   const shared = await make({ content: '# Shared\nlong-lived', readPermission: 'signed_in' });
   const teamNote = await make({ content: '# Team note' }, team.path);
   for (let i = 0; i < 20; i += 1) await make({ content: `# Note ${i}` });
@@ -50,23 +74,6 @@ export const scenarios: BenchScenarios = async (ctx) => {
   await ctx.http('GET', `/v1/notes/${shared.id}`, { token: reader.token });
   const form = imageForm();
 
-  const get = (path: string, token = owner.token): BenchRequest => ({
-    method: 'GET',
-    path,
-    headers: auth(token),
-  });
-  const send = (method: string, path: string, body: unknown): BenchRequest => ({
-    method,
-    path,
-    headers: json(owner.token),
-    body: JSON.stringify(body),
-  });
-  const route = (
-    r: string,
-    budget: number,
-    request: (i: number) => Promise<BenchRequest> | BenchRequest,
-    expectStatus = 200,
-  ): BenchRoute => ({ route: r, budget, expectStatus, request });
   const teamNotes = `/v1/teams/${team.path}/notes`;
 
   return [
@@ -117,24 +124,10 @@ export const scenarios: BenchScenarios = async (ctx) => {
       204,
     ),
     route('GET /v1/history', 3, () => get('/v1/history?limit=100')),
-    ...(await folderAndTrashRoutes(ctx, { owner, reader, team, route, get, send, auth, make })),
+    // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
+    // without folders (as before folders existed) and the rows below the cost folders add.
+    ...(await folderAndTrashRoutes(ctx, reader)),
   ];
-};
-
-type Helpers = {
-  owner: { token: string };
-  reader: { token: string };
-  team: { path: string };
-  route: (
-    r: string,
-    budget: number,
-    request: (i: number) => Promise<BenchRequest> | BenchRequest,
-    expectStatus?: number,
-  ) => BenchRoute;
-  get: (path: string, token?: string) => BenchRequest;
-  send: (method: string, path: string, body: unknown) => BenchRequest;
-  auth: (token: string) => Record<string, string>;
-  make: (body: unknown, teamPath?: string) => Promise<{ id: string; shortId: string }>;
 };
 
 /**
@@ -142,8 +135,13 @@ type Helpers = {
  * token's counting UpdateItem) + the tree Query (one per workspace) + one write; team routes add the
  * membership GetItem. Mutating rows work on data made beforehand or by the request builder.
  */
-async function folderAndTrashRoutes(ctx: Parameters<BenchScenarios>[0], h: Helpers): Promise<BenchRoute[]> {
-  const { owner, team, route, get, send, auth, make } = h;
+async function folderAndTrashRoutes(
+  ctx: Parameters<BenchScenarios>[0],
+  reader: TestUserLike,
+): Promise<BenchRoute[]> {
+  const owner = await ctx.newUser('Bench Notes Filer');
+  const team = await ctx.newTeam(owner, [reader]);
+  const { auth, make, get, send } = helpersFor(ctx, owner);
   const folder = async (body: unknown, teamPath?: string): Promise<{ id: string }> => {
     const res = await ctx.http('POST', teamPath ? `/v1/teams/${teamPath}/folders` : '/v1/folders', {
       token: owner.token,
@@ -243,6 +241,7 @@ async function folderAndTrashRoutes(ctx: Parameters<BenchScenarios>[0], h: Helpe
       () => put(`${teamFolders}/folder-order`, { order: { root: [teamFolder.id] } }),
       204,
     ),
+    { ...route('GET /v1/notes', 4, () => get('/v1/notes')), label: 'notes in folders (+ tree Query)' },
     {
       ...route('GET /v1/notes', 4, () => get(`/v1/notes?folderId=${home.id}`)),
       label: 'folderId (GetItem, GSI3, tree)',
