@@ -99,9 +99,14 @@ export async function build(entry: string, outdir: string, bp: BuildProperties):
 }
 
 // The child: require the bundle, check the handler is there, report the require time and peak RSS.
+// Peak RSS is Linux's VmHWM, the high-water mark of the process's own address space. Not
+// resourceUsage().maxRSS: Linux carries ru_maxrss across execve, so a child would report its
+// parent's peak whenever the parent (the bench, with a whole stack loaded) is the larger one.
 const PROBE = `const t=performance.now();const m=require(process.argv[1]);const ms=performance.now()-t;
 if(typeof m[process.argv[2]]!=='function')throw new Error('no handler '+process.argv[2]);
-process.stdout.write(JSON.stringify({ms,rss:process.resourceUsage().maxRSS*1024}),()=>process.exit(0))`;
+let rss;try{rss=+/VmHWM:\\s*(\\d+) kB/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1]*1024}
+catch{rss=process.resourceUsage().maxRSS*1024}
+process.stdout.write(JSON.stringify({ms,rss}),()=>process.exit(0))`;
 
 function sample(file: string, handler: string, env: Record<string, string>): Sample {
   return JSON.parse(

@@ -1,7 +1,7 @@
 // The cold-start bench fails a function that goes over 1.3× its floor or bundles a client its
 // policies never allow (infra/bench/coldstart.ts), so a regression shows in `npm run bench`. Run
-// here on fixture functions built with the real functions' BuildProperties; bundle sizes and clients
-// are exact, so only those are asserted (load time on a shared machine is the bench's business).
+// here on fixture functions built with the real functions' BuildProperties; bundle sizes, clients and
+// peak memory are steady, so those are asserted (load time on a shared machine is the bench's business).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ColdStartRow, coldStart, FAIL_RATIO } from '#infra/bench/coldstart.ts';
 import { listFunctions, loadTemplate, type Template } from '#infra/local/template.ts';
 
+const MiB = 1024 * 1024;
+/** More than a floor process ever holds (about 80 MiB). */
+const BALLAST = 512 * MiB;
 const out = mkdtempSync(join(tmpdir(), 'tri-api-coldstart-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -41,7 +44,9 @@ describe('cold-start bench verdicts', { timeout: 120_000 }, () => {
   let rows: Map<string, ColdStartRow>;
   const row = (name: string) => rows.get(`${name}Function`)!;
 
-  it('measures each fixture against the DynamoDB floor', async () => {
+  it("measures each fixture against the DynamoDB floor, each sample's memory its own", async () => {
+    // The bench runs with a whole stack loaded: its peak must not show as every sample's peak.
+    const ballast = Buffer.alloc(BALLAST, 1);
     const measured = await coldStart({
       outdir: out,
       pairs: 2,
@@ -51,8 +56,14 @@ describe('cold-start bench verdicts', { timeout: 120_000 }, () => {
     for (const r of measured) {
       expect(r.floor).toBe('dynamodb');
       expect(r.loadMs).toBeGreaterThan(0);
-      expect(r.rss).toBeGreaterThan(0);
+      expect(r.floorRss).toBeGreaterThan(16 * MiB);
+      expect(r.floorRss).toBeLessThan(ballast.length);
     }
+  });
+
+  it('shows what a heavier bundle costs in memory', () => {
+    expect(row('lean').ratios.memory).toBeLessThan(1.05);
+    expect(row('fat').ratios.memory).toBeGreaterThan(1.05);
   });
 
   it('passes a function the size of its floor', () => {
