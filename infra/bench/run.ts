@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     api: { type: 'string' },
     'skip-bundles': { type: 'boolean', default: false },
     'cold-only': { type: 'boolean', default: false },
-    pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '10' },
+    pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
   },
 });
 const iterations = Number(args.iterations);
