@@ -51,7 +51,7 @@ export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore
 /** The same service with the trash, where deleted notes go (DeleteNote, DeleteTeamNote). */
 export const notesWithBin = /* @__PURE__ */ once(() =>
   build(noImages, noImageTypes, {
-    moveToTrash: (stored, userId) => bin().moveToTrash(stored, userId),
+    moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId),
   }),
 );
 
@@ -62,14 +62,14 @@ export const folders = /* @__PURE__ */ once(
 const trashService = (images: ImageStore) =>
   new TrashService(new DynamoTrashStore(), images, identity(), () => config.trashRetentionDays, systemClock);
 
-/** The trash as its routes see it: listing and restoring never touch images (no S3 in those bundles). */
+/**
+ * The trash as its routes and DeleteNote see it: listing, restoring and moving a note there never
+ * touch images (no S3 in those bundles).
+ */
 export const trash = /* @__PURE__ */ once(() => trashService(noImages));
 
 /** The trash purge (stream function, admin CLI): deletes a purged note's images from S3. */
 export const trashPurge = /* @__PURE__ */ once(() => trashService(new S3ImageStore()));
-
-/** DeleteNote's side of the trash: moving a note there never touches images either. */
-const bin = trash;
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 

@@ -1,54 +1,40 @@
 // A function bundles the AWS clients of the services it calls, and no other (issue 12): the wiring's
-// getters are pure, so esbuild drops the ones a handler never calls. Built as `sam build` builds.
-// The table below is what each operation does, written by hand (not read from the bundles or from
-// the IAM policies that `npm run deploy:sync` derives from them), so a getter that drags a client
-// into a function that never calls it fails here.
-import * as esbuild from 'esbuild';
-import { describe, expect, it } from 'vitest';
-import { listFunctions } from '#infra/local/template.ts';
+// getters are pure, so esbuild drops the ones a handler never calls. Each function is built as
+// `sam build` builds it, by the cold-start bench's own build (infra/bench/coldstart.ts). The table
+// below is what each operation does, written by hand (not read from the bundles or from the IAM
+// policies that `npm run deploy:sync` derives from them), so a getter that drags a client into a
+// function that never calls it fails here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { build } from '#infra/bench/coldstart.ts';
+import { listFunctions, ROOT } from '#infra/local/template.ts';
 
 /** Functions that call a service besides DynamoDB; every other function calls DynamoDB only. */
 const CALLS: Record<string, string[]> = {
   // Note images: the upload puts one; the trash purge deletes a purged note's images.
-  NotesUploadNoteImageFunction: ['client-s3'],
-  NotesPurgeTrashedNotesFunction: ['client-s3'],
+  NotesUploadNoteImageFunction: ['s3'],
+  NotesPurgeTrashedNotesFunction: ['s3'],
   // The CSRF signing secret.
-  NewsGetCsrfTokenFunction: ['client-secrets-manager'],
+  NewsGetCsrfTokenFunction: ['secretsmanager'],
   // The MFA key: step-up checks of sealed mfa_tokens, sealed factors and replays.
-  BankCreateTransferFunction: ['client-secrets-manager'],
-  BankUpdateTransferFunction: ['client-secrets-manager'],
-  BankListDevicesFunction: ['client-secrets-manager'],
-  BankDeleteDeviceFunction: ['client-secrets-manager'],
-  BankVerifyFunction: ['client-secrets-manager'],
-  BankCreateMfaTokenFunction: ['client-secrets-manager'],
+  BankCreateTransferFunction: ['secretsmanager'],
+  BankUpdateTransferFunction: ['secretsmanager'],
+  BankListDevicesFunction: ['secretsmanager'],
+  BankDeleteDeviceFunction: ['secretsmanager'],
+  BankVerifyFunction: ['secretsmanager'],
+  BankCreateMfaTokenFunction: ['secretsmanager'],
   // Codes by SMS and e-mail.
-  BankStartVerificationFunction: ['client-secrets-manager', 'client-sesv2', 'client-sns'],
+  BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };
 /** The 405 fallbacks answer from the request alone. */
 const NO_CLIENT = new Set(['NotesMethodNotAllowedFunction', 'BankMethodNotAllowedFunction']);
 
-async function clientsOf(entry: string): Promise<string[]> {
-  const r = await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'es2023',
-    minify: true,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const [output] = Object.values(r.metafile.outputs);
-  const clients = new Set<string>();
-  for (const [path, v] of Object.entries(output.inputs)) {
-    const pkg = /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//.exec(path)?.[1];
-    if (pkg && v.bytesInOutput > 0) clients.add(pkg);
-  }
-  return [...clients].sort();
-}
+const expected = (id: string) => (NO_CLIENT.has(id) ? [] : ['dynamodb', ...(CALLS[id] ?? [])].sort());
 
-const expected = (id: string) => (NO_CLIENT.has(id) ? [] : ['client-dynamodb', ...(CALLS[id] ?? [])].sort());
+const out = mkdtempSync(join(tmpdir(), 'tri-api-clients-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('AWS clients in function bundles', { timeout: 60_000 }, () => {
   const functions = listFunctions();
@@ -58,7 +44,9 @@ describe('AWS clients in function bundles', { timeout: 60_000 }, () => {
     for (const id of [...Object.keys(CALLS), ...NO_CLIENT]) expect(ids.has(id), id).toBe(true);
   });
 
-  it.each(functions.map((f) => [f.id, f.entry]))('%s bundles the clients it calls', async (id, entry) => {
-    expect(await clientsOf(entry)).toEqual(expected(id));
+  it.each(functions)('$id bundles the clients it calls', async ({ id, entry, metadata }) => {
+    const { EntryPoints, ...bp } = metadata.BuildProperties;
+    const { clients } = await build(join(ROOT, entry), join(out, id), bp);
+    expect(clients).toEqual(expected(id));
   });
 });
