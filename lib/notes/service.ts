@@ -1,5 +1,5 @@
 // Notes use cases. Plain values in, records out; failures are domain errors (lib/domain/errors.ts).
-// Permissions (spec/notes.md):
+// Permissions (docs/notes.md, "Decisions", Who):
 // read = owner, a member of the note's team, or anyone signed in when readPermission is broader than
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
