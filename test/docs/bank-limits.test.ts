@@ -11,7 +11,11 @@ const ROWS: Record<LimitName, string> = {
   codeFailures: 'failed codes',
   tokenFailures: 'failed mfa_token checks',
 };
-const SUBJECT: Record<LimitName, string> = { starts: 'factor', codeFailures: 'factor', tokenFailures: 'user' };
+const SUBJECT: Record<LimitName, string> = {
+  starts: 'factor',
+  codeFailures: 'factor',
+  tokenFailures: 'user',
+};
 
 /** "10 minutes" / "1 hour" / "2 hours" in seconds. */
 const seconds = (text: string): number => {
@@ -34,7 +38,12 @@ describe('docs/bank.md "Abuse limits"', () => {
       .split('\n')
       .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
       .slice(1)
-      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     for (const name of Object.keys(MFA_LIMITS) as LimitName[]) {
       const row = rows.find((r) => r[0].startsWith(ROWS[name]));
       expect(row, `a row for ${ROWS[name]}`).toBeDefined();

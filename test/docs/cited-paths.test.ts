@@ -45,6 +45,12 @@ it('every repo path cited in a tracked file exists', () => {
 it('sees a citation in prose and in a comment, not in a string literal nor a placeholder', () => {
   const md = 'Permissions: see spec' + '/notes.md and docs/notes.md; docs/{api}.md, lib/<api>/wiring.ts.';
   expect(missingCitations('x.md', md)).toEqual(['x.md cites spec/notes.md']);
-  const ts = ["// Permissions (spec" + "/notes.md)", "const entry = 'functions/nowhere.ts'; // lib/nowhere.ts"];
-  expect(missingCitations('x.ts', ts.join('\n'))).toEqual(['x.ts cites spec/notes.md', 'x.ts cites lib/nowhere.ts']);
+  const ts = [
+    '// Permissions (spec' + '/notes.md)',
+    "const entry = 'functions/nowhere.ts'; // lib/" + 'nowhere.ts',
+  ];
+  expect(missingCitations('x.ts', ts.join('\n'))).toEqual([
+    'x.ts cites spec/notes.md',
+    'x.ts cites lib/nowhere.ts',
+  ]);
 });
