@@ -3,13 +3,29 @@
 // template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
 import * as z from 'zod/mini';
 
+/**
+ * z.int() bounds every integer by ±Number.MAX_SAFE_INTEGER: true, but no reader needs it, and Swagger
+ * UI makes its examples from it (an id of -9007199254740991). Response schemas leave it out.
+ */
+const withoutSafeIntegerBounds = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) continue;
+    if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = withoutSafeIntegerBounds(v);
+  }
+  return out;
+};
+
 export const schema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' }) as Record<
     string,
     unknown
   >;
   delete out.$schema;
-  return out;
+  return withoutSafeIntegerBounds(out) as Record<string, unknown>;
 };
 export const inputSchema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<
