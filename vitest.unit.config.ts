@@ -8,6 +8,7 @@ export default defineConfig({
       'test/unit/**/*.test.ts',
       'test/contract/**/*.memory.test.ts',
       'test/architecture/dependency-rules.test.ts',
+      'test/docs/**/*.test.ts',
     ],
     pool: 'threads',
     // The domain modules hold no state between tests: one module graph per worker is enough.

@@ -64,26 +64,45 @@ export const images = (o: EndpointOptions): LocalEndpoint => ({
   },
 });
 
-/** The committed OpenAPI document with this runner as its first server (what "try it" calls). */
-export function servedDocument(name: string, baseUrl: string): unknown {
+/** A loopback name with an optional port, as a Host header carries it: localhost, 127.x.y.z, [::1]. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/**
+ * This runner's URL as the caller reached it: the Host header when it names a loopback address (so
+ * a page opened at http://127.0.0.1:PORT/ calls 127.0.0.1, its own origin, and needs no CORS), else
+ * the runner's own URL. Any other Host is not trusted into a document.
+ */
+export const runnerOrigin = (host: string | undefined, baseUrl: string): string =>
+  host && LOOPBACK_HOST.test(host) ? `http://${host}` : baseUrl;
+
+/**
+ * The committed OpenAPI document (its servers: the deployed stages) with this runner first, at the
+ * origin the caller used (what "Try it out" calls).
+ */
+export function servedDocument(name: string, origin: string): unknown {
   const doc = JSON.parse(readFileSync(join(ROOT, 'openapi', `${name}.json`), 'utf8'));
-  const deployed = (doc.servers ?? []).filter((s: { url: string }) => !s.url.startsWith('http://localhost'));
-  doc.servers = [{ url: baseUrl, description: 'this local runner (npm start)' }, ...deployed];
+  doc.servers = [{ url: origin, description: 'this local runner (npm start)' }, ...(doc.servers ?? [])];
   return doc;
 }
 
 export const openApi = (o: EndpointOptions): LocalEndpoint => ({
   matches: get('/openapi/'),
-  async serve(_req, res, path) {
+  async serve(req, res, path) {
     const name = /^\/openapi\/([a-z]+)\.json$/.exec(path)?.[1];
     if (!name || !(API_DOCUMENTS as readonly string[]).includes(name)) return notFound(res);
-    await send(res, 200, 'application/json', JSON.stringify(servedDocument(name, o.baseUrl)));
+    const doc = servedDocument(name, runnerOrigin(req.headers.host, o.baseUrl));
+    // The servers depend on the Host header: caches must not hand one origin's document to another.
+    await send(res, 200, 'application/json', JSON.stringify(doc), {
+      Vary: 'Host',
+      'Cache-Control': 'no-cache',
+    });
   },
 });
 
 const DOCS_FILES: Record<string, { file: string; type: string }> = {
   '/': { file: join(DOCS_DIR, 'index.html'), type: 'text/html; charset=utf-8' },
   '/_docs/init.js': { file: join(DOCS_DIR, 'init.js'), type: 'text/javascript; charset=utf-8' },
+  '/favicon.ico': { file: join(DOCS_DIR, 'favicon.ico'), type: 'image/x-icon' },
   '/_docs/swagger-ui.css': { file: join(SWAGGER_DIR, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
   '/_docs/swagger-ui-bundle.js': { file: join(SWAGGER_DIR, 'swagger-ui-bundle.js'), type: 'text/javascript' },
   '/_docs/swagger-ui-standalone-preset.js': {

@@ -10,12 +10,17 @@ import * as params from '../../lib/bank/params.ts';
 import * as r from '../../lib/bank/response-schemas.ts';
 import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
+import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('Error') } },
-});
+
+/** The Bank tags; the document lists those its operations use. */
+const TAGS = {
+  Transfers: "The caller's wire transfers",
+  Devices: "A user's enrolled factors (the caller's own, or any user's for an admin)",
+  Verifications: 'Verifying a factor: start, then check the code (step-up and recovery)',
+  'MFA tokens': 'Recovery tokens issued by an admin',
+} as const;
 
 type Described = Partial<Record<ErrorType, string>>;
 const COMMON: Described = {
@@ -42,7 +47,7 @@ const errors = (specific: Described, ...common: ErrorType[]) => {
   return Object.fromEntries(
     Object.entries(described).map(([t, d]) => [
       String(ERRORS[t as ErrorType].status),
-      t === 'service_unavailable' ? { ...errorResponse(d!), headers: retryAfter } : errorResponse(d!),
+      restErrorResponse(t as ErrorType, d!, t === 'service_unavailable' ? retryAfter : undefined),
     ]),
   );
 };
@@ -63,7 +68,9 @@ const header = (name: string, description: string) => ({
 });
 const idempotencyKey = header(
   'Idempotency-Key',
-  `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a request in flight is 409. Keys are per caller; a failed request releases its key.`,
+  `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for ` +
+    `24 hours and replayed (Idempotent-Replayed: true) for the same key and body; another body or a ` +
+    `request in flight is 409. Keys are per caller; a failed request releases its key.`,
 );
 const stepUp = header(
   'X-MFA-Verification',
@@ -117,11 +124,17 @@ export const buildBankDocument = () =>
       'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
     ].join('\n'),
     security: true,
+    tags: TAGS,
     paths: {
       '/api/transfers': {
         post: {
           operationId: 'createTransfer',
           summary: 'Create a transfer',
+          description:
+            'Amount in integer minor units, an ISO 4217 currency, a destination, optional description and ' +
+            'metadata. At or above TRANSFER_STEP_UP_AMOUNT it needs an approved X-MFA-Verification. Send an ' +
+            'Idempotency-Key to make a retry safe.',
+          tags: ['Transfers'],
           parameters: [idempotencyKey, stepUp],
           requestBody: body(s.createTransferBody),
           responses: {
@@ -144,6 +157,11 @@ export const buildBankDocument = () =>
         get: {
           operationId: 'listTransfers',
           summary: "List the caller's transfers: cursor pages, sort, filters, search",
+          description:
+            'Cursor pages (starting_after / ending_before, limit 1..100) in created or amount order, ' +
+            'filtered by currency, destination, amount and created bounds, and searched with q; the Link ' +
+            'header has the next and previous pages.',
+          tags: ['Transfers'],
           parameters: listParams,
           responses: {
             200: withHeaders(json(ref('TransferList'), 'One page'), {
@@ -163,6 +181,9 @@ export const buildBankDocument = () =>
         get: {
           operationId: 'getTransfer',
           summary: 'One transfer',
+          description:
+            "A transfer of the caller (another user's transfer is 404). Conditional: If-None-Match wins over If-Modified-Since; either can answer 304.",
+          tags: ['Transfers'],
           parameters: [
             ...transfer,
             header('If-None-Match', 'ETag(s)'),
@@ -181,6 +202,9 @@ export const buildBankDocument = () =>
         put: {
           operationId: 'replaceTransfer',
           summary: 'Replace description and metadata (absent = cleared)',
+          description:
+            'Replaces description and metadata (absent members are cleared); amount, currency and destination cannot change (422 naming each).',
+          tags: ['Transfers'],
           parameters: transfer,
           requestBody: body(s.replaceTransferBody),
           responses: {
@@ -199,6 +223,9 @@ export const buildBankDocument = () =>
         post: {
           operationId: 'updateTransfer',
           summary: 'Partial update: metadata keys merge, "" removes a key, null clears',
+          description:
+            'Sent metadata keys merge, an empty string removes a key and metadata null clears all; at most 50 keys after the merge.',
+          tags: ['Transfers'],
           parameters: [...transfer, idempotencyKey],
           requestBody: body(s.updateTransferBody),
           responses: {
@@ -221,6 +248,9 @@ export const buildBankDocument = () =>
         get: {
           operationId: 'listDevices',
           summary: 'Enrolled factors (never their secrets)',
+          description:
+            'The factors of the user (the caller, or any user for an admin), oldest first, without secrets or addresses.',
+          tags: ['Devices'],
           parameters: user,
           responses: {
             200: json({ type: 'array', items: ref('Device') }, 'Factors, oldest first'),
@@ -232,6 +262,9 @@ export const buildBankDocument = () =>
         delete: {
           operationId: 'deleteDevice',
           summary: 'Delete a factor (step-up required)',
+          description:
+            'Needs an approved X-MFA-Verification of that user, consumed with the delete. Deleting the default factor does not promote another one.',
+          tags: ['Devices'],
           parameters: [...device, stepUp],
           responses: {
             204: { description: 'Deleted; the step-up verification is consumed' },
@@ -248,6 +281,11 @@ export const buildBankDocument = () =>
         post: {
           operationId: 'startVerification',
           summary: 'Start verifying a factor; sms/voice/email/push/device get a code',
+          description:
+            `Starts a verification of one of the user's factors, valid 10 minutes; sms, voice, email, push ` +
+            `and device factors are sent a 6-digit code. At most ${MFA_LIMITS.starts.max} starts per factor ` +
+            `per ${MFA_LIMITS.starts.windowSeconds / 60} minutes.`,
+          tags: ['Verifications'],
           parameters: [...user, idempotencyKey],
           requestBody: body(mfa.startVerificationBody),
           responses: {
@@ -272,6 +310,11 @@ export const buildBankDocument = () =>
         post: {
           operationId: 'verify',
           summary: 'Check a code (or a recovery mfa_token)',
+          description:
+            'Checks a TOTP or sent code, or a recovery mfa_token. A wrong one is 422 with attempts_left; the ' +
+            'fifth wrong one ends the verification (429). An approved verification can serve once as a ' +
+            'step-up within 5 minutes.',
+          tags: ['Verifications'],
           parameters: [...verification, idempotencyKey],
           requestBody: body(mfa.verifyBody),
           responses: {
@@ -300,6 +343,9 @@ export const buildBankDocument = () =>
         post: {
           operationId: 'createMfaToken',
           summary: 'Issue a recovery mfa_token (admin only; shown once)',
+          description:
+            'Admin only. Issues a recovery token for the user, shown once; it approves a verification in place of a code, once unless issued reusable.',
+          tags: ['MFA tokens'],
           parameters: [...user, idempotencyKey],
           requestBody: body(mfa.mfaTokenBody, false),
           responses: {
@@ -336,7 +382,7 @@ export const buildBankDocument = () =>
           type: 'object',
           required: ['code', 'message', 'description'],
           properties: {
-            code: { type: 'integer', description: 'Numeric error code (lib/http/errors.ts)' },
+            code: errorCodeSchema,
             message: { type: 'string' },
             description: { type: 'string', description: 'The cause' },
             errors: {

@@ -3,13 +3,29 @@
 // template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
 import * as z from 'zod/mini';
 
+/**
+ * z.int() bounds every integer by ±Number.MAX_SAFE_INTEGER: true, but no reader needs it, and Swagger
+ * UI makes its examples from it (an id of -9007199254740991). Response schemas leave it out.
+ */
+const withoutSafeIntegerBounds = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) continue;
+    if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = withoutSafeIntegerBounds(v);
+  }
+  return out;
+};
+
 export const schema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' }) as Record<
     string,
     unknown
   >;
   delete out.$schema;
-  return out;
+  return withoutSafeIntegerBounds(out) as Record<string, unknown>;
 };
 export const inputSchema = (s: z.ZodMiniType): Record<string, unknown> => {
   const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<
@@ -25,32 +41,76 @@ export const json = (s: z.ZodMiniType | Record<string, unknown>, description = '
   content: { 'application/json': { schema: s instanceof z.ZodMiniType ? schema(s) : s } },
 });
 
-export interface DocumentInput {
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/**
+ * One operation as a document's builder declares it. Every member a reader needs is required, so
+ * an operation without one fails `npm run typecheck` (and test/docs/openapi-documents.test.ts
+ * checks the built documents): a unique `operationId` (HackMD's names for Notes), a one-line
+ * `summary`, a `description` (what it does, its rules, what each error means), and one tag of the
+ * document's `tags` (Swagger UI groups operations by it). `security: []` marks a public operation;
+ * a document built with `security: false` gives it to every operation.
+ */
+export interface Operation<Tag extends string = string> {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: [Tag];
+  security?: [];
+  parameters?: readonly unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+export type PathItem<Tag extends string> = Partial<Record<Method, Operation<Tag>>>;
+
+export interface DocumentInput<Tag extends string> {
   title: string;
   version: string;
   description: string;
-  paths: Record<string, Record<string, unknown>>;
+  /** Every tag an operation may carry, with its description; the document lists those in use. */
+  tags: Record<Tag, string>;
+  paths: Record<string, PathItem<NoInfer<Tag>>>;
   components?: Record<string, unknown>;
-  security?: boolean;
+  /** true: every operation needs `Authorization: Bearer <token>` unless it says `security: []`. */
+  security: boolean;
 }
 
-export function document(input: DocumentInput) {
+/** Where the deployed stages answer (the local runner serves each document with itself first). */
+const DEPLOYED_SERVER = {
+  url: 'https://{api}.execute-api.{region}.amazonaws.com/{stage}',
+  description: 'A deployed stack (the API ids are outputs of the stack)',
+  variables: {
+    api: { default: 'api-id', description: 'The REST API id (NotesApiUrl, NewsApiUrl, BankApiUrl outputs)' },
+    region: { default: 'us-east-1', description: "The stack's region" },
+    stage: { default: 'live', description: 'The stage name' },
+  },
+};
+
+export function document<Tag extends string>(input: DocumentInput<Tag>) {
+  const paths = Object.fromEntries(
+    Object.entries(input.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item as Record<string, Operation<Tag>>).map(([method, op]) => [
+          method,
+          input.security || op.security ? op : { ...op, security: [] },
+        ]),
+      ),
+    ]),
+  );
+  const used = new Set(
+    Object.values(input.paths).flatMap((item) => Object.values(item as Record<string, Operation<Tag>>)),
+  );
+  const usedTags = new Set([...used].map((op) => op.tags[0]));
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: input.version, description: input.description },
-    servers: [
-      { url: 'http://localhost:3000', description: 'npm start' },
-      {
-        url: 'https://{api}.execute-api.{region}.amazonaws.com/{stage}',
-        variables: {
-          api: { default: 'api-id' },
-          region: { default: 'us-east-1' },
-          stage: { default: 'live' },
-        },
-      },
-    ],
+    servers: [DEPLOYED_SERVER],
     ...(input.security ? { security: [{ token: [] }] } : {}),
-    paths: input.paths,
+    tags: (Object.entries(input.tags) as [Tag, string][])
+      .filter(([name]) => usedTags.has(name))
+      .map(([name, description]) => ({ name, description })),
+    paths,
     components: {
       ...(input.security
         ? {

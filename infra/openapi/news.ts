@@ -1,7 +1,7 @@
 // OpenAPI 3.1 document of the News API, from the zod schemas that validate its parameters and
 // response schemas written beside them. Every operation documents each status it can return.
 import * as z from 'zod/mini';
-import { document, inputSchema, json } from './build.ts';
+import { document, inputSchema, json, type Operation } from './build.ts';
 import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from '../../lib/news/params.ts';
 import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
@@ -75,6 +75,16 @@ const tag = z.strictObject({ name: z.string(), description: z.string() });
 const tagSummary = z.strictObject({ name: z.string(), description: z.string(), articlesCount: int });
 const status = z.strictObject({ vg: z.boolean(), uptime: int, errorsCount: int, requestsServed: int });
 
+/** The News tags; every operation is public (the document gives each `security: []`). */
+const TAGS = {
+  News: 'Articles and their summaries',
+  Users: 'Authors, with per-field privacy',
+  Tags: 'Tags and how many articles carry them',
+  Status: 'Live counters of the service',
+  Internal: 'For the internal edge only',
+} as const;
+type Tag = keyof typeof TAGS;
+
 const errorBody = (name: string) => json(failure(z.literal(name)), name);
 const errors = {
   400: errorBody('badRequest'),
@@ -98,14 +108,18 @@ const params = (where: 'path' | 'query', s: z.ZodMiniObject) => {
 };
 
 const get = (
+  operationId: string,
+  tag: Tag,
   summary: string,
   description: string,
   body: z.ZodMiniType,
   opts: { path?: z.ZodMiniObject; query?: z.ZodMiniObject; notFound?: boolean; badRequest?: boolean } = {},
-) => ({
+): { get: Operation<Tag> } => ({
   get: {
+    operationId,
     summary,
     description,
+    tags: [tag],
     parameters: [
       ...(opts.path ? params('path', opts.path) : []),
       ...(opts.query ? params('query', opts.query) : []),
@@ -126,14 +140,23 @@ export const buildNewsDocument = () =>
     description: [
       'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token (seed 001).',
       'Every body is {"error": bool, "response": ...}. Timestamps are Unix seconds, ids integers.',
-      `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. Unknown query parameters are ignored.`,
+      `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, ` +
+        `perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. ` +
+        `Unknown query parameters are ignored.`,
       'An unknown id or route is 404 {"error":true,"response":"notFound"}. See docs/news.md.',
     ].join(' '),
+    security: false,
+    tags: TAGS,
     paths: {
       '/api/internal/v1/csrf': {
         get: {
+          operationId: 'GetCsrfToken',
           summary: 'Internal anti-forgery token',
-          description: `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The token is <nonce>.<expiry>.<hmac>, URL-safe, valid ${CSRF_TOKEN_LIFETIME} s.`,
+          tags: ['Internal'],
+          description:
+            `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and ` +
+            `no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The ` +
+            `token is <nonce>.<expiry>.<hmac>, URL-safe, valid ${CSRF_TOKEN_LIFETIME} s.`,
           parameters: ['Origin', 'Host', 'Key'].map((name) => ({
             name,
             in: 'header',
@@ -144,43 +167,61 @@ export const buildNewsDocument = () =>
         },
       },
       '/api/v1/news': get(
+        'ListNews',
+        'News',
         'A page of article ids',
-        'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the end has no articles and the real articlesCount and pages.',
+        'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the ' +
+          'end has no articles and the real articlesCount and pages.',
         newsPage,
         { query: newsQuery },
       ),
       '/api/v1/news/latest': get(
+        'LatestNews',
+        'News',
         'The newest article ids',
         'Up to count ids (default 5), newest first.',
         ids,
         { query: latestQuery },
       ),
       '/api/v1/news/{id}': get(
+        'GetArticle',
+        'News',
         'An article',
         'excerpt (default false) only with excerpt=true: the stored excerpt, else the plain text of the first paragraph (<= 300 characters).',
         article,
         { path: idPath, query: articleQuery, notFound: true },
       ),
       '/api/v1/news/{id}/summary': get(
+        'GetArticleSummary',
+        'News',
         'An article summary',
         'author is the first of authors; excerpt always present.',
         articleSummary,
         { path: idPath, notFound: true },
       ),
       '/api/v1/users/{id}': get(
+        'GetUser',
+        'Users',
         'A user',
         `Privacy applied per field; page defaults to 1; articles: the user's authored articles, newest first, ${USER_ARTICLES_PER_PAGE} per page.`,
         user,
         { path: idPath, query: pageQuery, notFound: true },
       ),
       '/api/v1/users/{id}/summary': get(
+        'GetUserSummary',
+        'Users',
         'A user summary',
         'The user without articles, page, pages, perPage.',
         userSummary,
         { path: idPath, notFound: true },
       ),
-      '/api/v1/tags/{id}': get('A tag', '', tag, { path: idPath, notFound: true }),
+      '/api/v1/tags/{id}': get('GetTag', 'Tags', 'A tag', "The tag's name and description.", tag, {
+        path: idPath,
+        notFound: true,
+      }),
       '/api/v1/tags/{id}/summary': get(
+        'GetTagSummary',
+        'Tags',
         'A tag summary',
         'articlesCount: the number of articles carrying the tag.',
         tagSummary,
@@ -188,9 +229,13 @@ export const buildNewsDocument = () =>
       ),
       '/api/v1/status/web-api': {
         get: {
+          operationId: 'GetStatus',
           summary: 'Service status',
+          tags: ['Status'],
           description:
-            'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX responses (News API, all containers, flushed at most every 10 s per container). 503 with the offline body when the data is unreachable or no function can run.',
+            'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX ' +
+            'responses (News API, all containers, flushed at most every 10 s per container). 503 with the ' +
+            'offline body when the data is unreachable or no function can run.',
           responses: {
             200: json(ok(status)),
             ...always,

@@ -10,13 +10,29 @@ import * as r from '../../lib/notes/response-schemas.ts';
 import * as s from '../../lib/notes/schemas.ts';
 import * as t from '../../lib/notes/trash-schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
-import { document, inputSchema, json, schema } from './build.ts';
+import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
+import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('Error') } },
-});
+
+/** The Notes tags (HackMD's names); the document lists those its operations use. */
+const TAGS = {
+  Profile: 'The caller (the owner of the token)',
+  Teams: 'Teams the caller belongs to',
+  History: 'Notes the caller read or changed',
+  'User Notes': "The caller's personal notes and their images",
+  'Team Notes': "A team's notes (members)",
+  'User Folders': "Folders of the caller's workspace",
+  'Team Folders': "Folders of a team's workspace",
+  Trash: 'Deleted notes, restorable for the retention period',
+  Versions: "A note's versions",
+  Comments: "A note's comments",
+  Webhooks: 'Webhooks of the personal workspace',
+  'Team Webhooks': 'Webhooks of a team workspace',
+} as const;
+type Tag = keyof typeof TAGS;
+/** A Notes operation: operationId, summary, description and one of TAGS are required (build.ts). */
+export type NotesOperation = Operation<Tag>;
 
 const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   bad_request: 'A path or query parameter is invalid (named in errors[])',
@@ -24,7 +40,9 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   forbidden: 'Not a member of the team, or not allowed to change this note or these fields',
   not_found: 'No such note (or folder) the caller may read, or no such team',
   conflict:
-    'The permalink is used by another note of the same owner, a folder still holds folders or notes, or the resource kept changing concurrently; on a create, the Idempotency-Key was used for another request or its first request is still in flight',
+    'The permalink is used by another note of the same owner, a folder still holds folders or notes, ' +
+    'or the resource kept changing concurrently; on a create, the Idempotency-Key was used for ' +
+    'another request or its first request is still in flight',
   precondition_failed: 'If-Match does not list the current ETag',
   payload_too_large: `content over ${MAX_CONTENT_BYTES} bytes of UTF-8, or an image over ${MAX_IMAGE_BYTES} bytes (named in errors[])`,
   unsupported_media_type: 'Wrong request content type, or an image that is not PNG, JPEG, GIF or WebP',
@@ -48,13 +66,14 @@ const rateHeaders = {
     schema: { type: 'integer' },
   },
 };
-const tooManyRequests = {
-  ...errorResponse("Over the token's rate limit for the current window"),
-  headers: {
+const tooManyRequests = restErrorResponse(
+  'too_many_requests',
+  "Over the token's rate limit for the current window",
+  {
     'Retry-After': { description: 'Seconds until the window starts over', schema: { type: 'integer' } },
     ...rateHeaders,
   },
-};
+);
 const retryAfter = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } },
 };
@@ -63,9 +82,11 @@ const errors = (...types: ErrorType[]) => ({
   ...Object.fromEntries(
     [...types, 'unauthorized', 'internal_error', 'service_unavailable'].map((t) => [
       String(ERRORS[t as ErrorType].status),
-      t === 'service_unavailable'
-        ? { ...errorResponse(ERROR_DESCRIPTIONS[t]!), headers: retryAfter }
-        : errorResponse(ERROR_DESCRIPTIONS[t as ErrorType]!),
+      restErrorResponse(
+        t as ErrorType,
+        ERROR_DESCRIPTIONS[t as ErrorType]!,
+        t === 'service_unavailable' ? retryAfter : undefined,
+      ),
     ]),
   ),
   429: tooManyRequests,
@@ -108,7 +129,9 @@ const ifMatch = {
 const createBody = {
   required: false,
   description:
-    'A JSON string (the content), an object of creation properties, or no body (an empty note). Defaults: readPermission and writePermission owner, commentPermission and suggestEditPermission signed_in_users.',
+    'A JSON string (the content), an object of creation properties, or no body (an empty note). ' +
+    'Defaults: readPermission and writePermission owner, commentPermission and suggestEditPermission ' +
+    'signed_in_users.',
   content: { 'application/json': { schema: ref('NoteCreation') } },
 };
 const changesBody = { required: true, content: { 'application/json': { schema: ref('NoteChanges') } } };
@@ -119,11 +142,34 @@ const idempotencyKey = {
   required: false,
   schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
   description:
-    'Makes a retry safe (e.g. after a timeout or a 503, whose write may have committed): the first successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the same key, path and body; another body, or a request still in flight, is 409. Keys are per caller.',
+    'Makes a retry safe (e.g. after a timeout or a 503, whose write may have committed): the first ' +
+    'successful response is stored for 24 hours and replayed (Idempotent-Replayed: true) for the ' +
+    'same key, path and body; another body, or a request still in flight, is 409. Keys are per ' +
+    'caller.',
 };
-const createNote = (summary: string, operationId: string, params: unknown[]) => ({
+/** Personal or team: the tag, and who may do it. */
+const scope = (team: boolean) =>
+  team
+    ? { tags: ['Team Notes'] as [Tag], who: 'Members of the team (403 for others, 404 for an unknown team).' }
+    : { tags: ['User Notes'] as [Tag], who: '' };
+
+const createNote = (
+  summary: string,
+  operationId: string,
+  params: unknown[],
+  team = false,
+): NotesOperation => ({
   operationId,
   summary,
+  description: [
+    'The body is the content as a JSON string, an object of creation properties, or empty (an empty note).',
+    'The title is the explicit `title`, else the first `# ` heading, else Untitled; a `###### tags:` line sets the tags.',
+    'readPermission and writePermission default to owner; write may not be broader than read (422 naming',
+    'writePermission), except that a body sending writePermission alone widens readPermission to match, as',
+    "HackMD's editor does. Send an Idempotency-Key to make a retry safe.",
+    scope(team).who,
+  ].join(' '),
+  tags: scope(team).tags,
   parameters: [...params, idempotencyKey],
   requestBody: createBody,
   responses: {
@@ -139,9 +185,15 @@ const createNote = (summary: string, operationId: string, params: unknown[]) => 
     ),
   },
 });
-const getNote = (summary: string, operationId: string, params: unknown[]) => ({
+const getNote = (summary: string, operationId: string, params: unknown[], team = false): NotesOperation => ({
   operationId,
   summary,
+  description: [
+    "The note with its content, addressed by its id or shortId. Recorded in the caller's history (a 304 too).",
+    'Conditional: If-None-Match (weak comparison) wins over If-Modified-Since; either can answer 304.',
+    team ? scope(team).who : 'A note the caller may not read is 404, as if it did not exist.',
+  ].join(' '),
+  tags: scope(team).tags,
   parameters: [...params, ...conditionalHeaders],
   responses: {
     200: singleNoteOk("The note (recorded in the caller's history)"),
@@ -149,9 +201,22 @@ const getNote = (summary: string, operationId: string, params: unknown[]) => ({
     ...errors('bad_request', 'forbidden', 'not_found'),
   },
 });
-const updateNote = (summary: string, operationId: string, params: unknown[]) => ({
+const updateNote = (
+  summary: string,
+  operationId: string,
+  params: unknown[],
+  team = false,
+): NotesOperation => ({
   operationId,
   summary,
+  description: [
+    'Only the fields sent change. Content, title, tags and description need write access;',
+    'permissions, permalink and parentFolderId need the owner (a team note: any member). With If-Match the update',
+    'happens only if the note still has that ETag (412 otherwise); without it a concurrent change is merged.',
+    'A writePermission sent alone, broader than readPermission, widens readPermission to match.',
+    scope(team).who,
+  ].join(' '),
+  tags: scope(team).tags,
   parameters: [...params, ifMatch],
   requestBody: changesBody,
   responses: {
@@ -168,9 +233,19 @@ const updateNote = (summary: string, operationId: string, params: unknown[]) => 
     ),
   },
 });
-const deleteNote = (summary: string, operationId: string, params: unknown[]) => ({
+const deleteNote = (
+  summary: string,
+  operationId: string,
+  params: unknown[],
+  team = false,
+): NotesOperation => ({
   operationId,
   summary,
+  description: [
+    'Moves the note, its images and history to the trash, restorable for the retention period (see /v1/trash).',
+    'Only the owner (a team note: any member of the team) may delete it.',
+  ].join(' '),
+  tags: scope(team).tags,
   parameters: params,
   responses: {
     204: { description: 'Moved to the trash (restorable for the retention period; see /v1/trash)' },
@@ -193,8 +268,15 @@ const folderQuery = [
 const folderJson = (description: string) => json(ref('ApiFolder'), description);
 
 /** The seven folder operations of a workspace (personal: prefix /v1; team: /v1/teams/{teamPath}). */
-function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], team: boolean) {
+function folderRoutes(
+  prefix: string,
+  params: unknown[],
+  itemParams: unknown[],
+  team: boolean,
+): Record<string, PathItem<Tag>> {
   const op = (name: string) => (team ? name.replace('Folder', 'TeamFolder') : name);
+  const tags: [Tag] = [team ? 'Team Folders' : 'User Folders'];
+  const limits = `At most ${MAX_FOLDERS} folders per workspace, nested at most ${MAX_FOLDER_DEPTH} deep.`;
   const where = team ? "the team's workspace (members)" : "the caller's workspace";
   const common = team
     ? (['bad_request', 'forbidden', 'not_found'] as ErrorType[])
@@ -204,12 +286,16 @@ function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], 
       get: {
         operationId: op('ListFolders'),
         summary: `Every folder of ${where}, oldest first`,
+        description: `Every folder of ${where} with its parentFolderId, oldest first. ${limits}`,
+        tags,
         parameters: params,
         responses: { 200: json({ type: 'array', items: ref('ApiFolder') }, 'Folders'), ...errors(...common) },
       },
       post: {
         operationId: op('CreateFolder'),
         summary: `Create a folder in ${where}`,
+        description: `A name, optional description, icon and color, and a parentFolderId (422 if unknown). ${limits}`,
+        tags,
         parameters: params,
         requestBody: {
           required: false,
@@ -225,12 +311,18 @@ function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], 
       get: {
         operationId: op('GetFolderOrder'),
         summary: "The caller's ordering of the folders: every folder once, under its parent (or root)",
+        description:
+          'The ordering as stored, completed with the folders it does not list (in creation order).',
+        tags,
         parameters: params,
         responses: { 200: json(ref('ApiFolderOrder'), 'The ordering'), ...errors(...common) },
       },
       put: {
         operationId: op('UpdateFolderOrder'),
         summary: "Replace the caller's ordering (folders left out keep creation order after the listed ones)",
+        description:
+          'Each listed folder must exist and sit under the parent it is listed under (422 otherwise).',
+        tags,
         parameters: params,
         requestBody: {
           required: true,
@@ -246,12 +338,16 @@ function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], 
       get: {
         operationId: op('GetFolder'),
         summary: `One folder of ${where}`,
+        description: `The folder with its parentFolderId; an unknown folder is 404.`,
+        tags,
         parameters: itemParams,
         responses: { 200: folderJson('The folder'), ...errors(...common, 'not_found') },
       },
       patch: {
         operationId: op('UpdateFolder'),
         summary: 'Rename, restyle or move a folder (its notes are not rewritten)',
+        description: `Only the fields sent change. A move that makes a cycle or nests too deep is 422. ${limits}`,
+        tags,
         parameters: itemParams,
         requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateFolderBody') } } },
         responses: {
@@ -262,6 +358,8 @@ function folderRoutes(prefix: string, params: unknown[], itemParams: unknown[], 
       delete: {
         operationId: op('DeleteFolder'),
         summary: 'Delete an empty folder (409 while it holds sub-folders or notes)',
+        description: 'Move or delete its notes and sub-folders first: a folder that holds any is 409.',
+        tags,
         parameters: itemParams,
         responses: { 204: { description: 'Deleted' }, ...errors(...common, 'not_found', 'conflict') },
       },
@@ -282,14 +380,19 @@ export const buildNotesDocument = () =>
       `Folders: at most ${MAX_FOLDERS} per workspace, nested at most ${MAX_FOLDER_DEPTH} deep; a non-empty folder cannot be deleted (409).`,
       `Limits: content ${MAX_CONTENT_BYTES} bytes of UTF-8; images ${MAX_IMAGE_BYTES} bytes (PNG, JPEG, GIF, WebP); history limit 1..${MAX_HISTORY}.`,
       'Errors: {code, message, description, errors?: [{field, message}]}. Decisions: docs/notes.md.',
-      'Rate limit per API token (default 100 calls per 300 s): every response to a valid token carries X-RateLimit-UserLimit, X-RateLimit-UserRemaining and X-RateLimit-UserReset (epoch seconds); over the limit, 429 with Retry-After.',
+      'Rate limit per API token (default 100 calls per 300 s): every response to a valid token carries ' +
+        'X-RateLimit-UserLimit, X-RateLimit-UserRemaining and X-RateLimit-UserReset (epoch seconds); ' +
+        'over the limit, 429 with Retry-After.',
     ].join('\n'),
     security: true,
+    tags: TAGS,
     paths: {
       '/v1/me': {
         get: {
           operationId: 'GetCurrentUser',
           summary: 'The caller, with their teams',
+          description: "The token's user: id, name, email, userPath, photo and the teams they belong to.",
+          tags: ['Profile'],
           responses: { 200: json(ref('User'), 'The caller'), ...errors() },
         },
       },
@@ -297,21 +400,26 @@ export const buildNotesDocument = () =>
         get: {
           operationId: 'ListTeams',
           summary: 'Teams the caller belongs to',
+          description:
+            'Every team the caller is a member of, with its path, name, logo, description and visibility.',
+          tags: ['Teams'],
           responses: { 200: json({ type: 'array', items: ref('Team') }, 'Teams'), ...errors() },
         },
       },
       '/v1/history': {
         get: {
           operationId: 'GetHistory',
-          summary:
-            'Notes the caller read or changed, most recent first, each once (as last seen by the caller)',
+          summary: 'Notes the caller read or changed, most recent first',
+          description:
+            'Each note once, as the caller last saw it (a snapshot: later changes by others are not reflected).',
+          tags: ['History'],
           parameters: [
             {
               name: 'limit',
               in: 'query',
               required: false,
-              description: `1..${MAX_HISTORY} (default ${MAX_HISTORY})`,
-              schema: { type: 'integer', minimum: 1, maximum: MAX_HISTORY },
+              description: `The maximum count of items: a number 1..${MAX_HISTORY}, rounded down (default ${MAX_HISTORY})`,
+              schema: { type: 'number', format: 'double', minimum: 1, maximum: MAX_HISTORY },
             },
           ],
           responses: { 200: noteList('History entries'), ...errors('bad_request') },
@@ -321,6 +429,9 @@ export const buildNotesDocument = () =>
         get: {
           operationId: 'ListNotes',
           summary: "The caller's own notes, most recently changed first",
+          description:
+            'Without content. With folderId, only the notes directly in that folder (404 for an unknown folder).',
+          tags: ['User Notes'],
           parameters: folderQuery,
           responses: { 200: noteList('Notes'), ...errors('bad_request', 'not_found') },
         },
@@ -339,6 +450,10 @@ export const buildNotesDocument = () =>
         post: {
           operationId: 'UploadNoteImage',
           summary: 'Upload an image for a note (needs write access)',
+          description:
+            `multipart/form-data with exactly one file part named image: PNG, JPEG, GIF or WebP (told from ` +
+            `the bytes), at most ${MAX_IMAGE_BYTES} bytes. Answers the public link of the stored image.`,
+          tags: ['User Notes'],
           parameters: note,
           requestBody: {
             required: true,
@@ -370,21 +485,27 @@ export const buildNotesDocument = () =>
         get: {
           operationId: 'ListTeamNotes',
           summary: "The team's notes, most recently changed first",
+          description:
+            'Without content; members only. With folderId, only the notes directly in that team folder.',
+          tags: ['Team Notes'],
           parameters: [...teamOnly, ...folderQuery],
           responses: { 200: noteList('Notes'), ...errors('bad_request', 'forbidden', 'not_found') },
         },
-        post: createNote('Create a team note', 'CreateTeamNote', teamOnly),
+        post: createNote('Create a team note', 'CreateTeamNote', teamOnly, true),
       },
       '/v1/teams/{teamPath}/notes/{noteId}': {
-        get: getNote('A note of the team', 'GetTeamNote', teamNote),
-        patch: updateNote('Change the fields sent of a team note', 'UpdateTeamNote', teamNote),
-        delete: deleteNote('Delete a team note', 'DeleteTeamNote', teamNote),
+        get: getNote('A note of the team', 'GetTeamNote', teamNote, true),
+        patch: updateNote('Change the fields sent of a team note', 'UpdateTeamNote', teamNote, true),
+        delete: deleteNote('Delete a team note', 'DeleteTeamNote', teamNote, true),
       },
       ...folderRoutes('/v1', [], folder, false),
       '/v1/trash': {
         get: {
           operationId: 'ListPersonalTrash',
           summary: "The caller's trashed personal notes, most recently deleted first",
+          description:
+            'Each with when it was deleted and when it will be purged (after the retention period).',
+          tags: ['Trash'],
           responses: {
             200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'),
             ...errors(),
@@ -394,8 +515,10 @@ export const buildNotesDocument = () =>
       '/v1/trash/{noteId}/restore': {
         put: {
           operationId: 'RestoreNote',
-          summary:
-            "Restore a trashed note with its content, images, history and folder (its owner; for a team note the team's admin or the member who deleted it)",
+          summary: 'Restore a trashed note with its content, images, history and folder',
+          description:
+            "Its owner may restore it; a team note, the team's admin or the member who deleted it. A permalink taken meanwhile is 409.",
+          tags: ['Trash'],
           parameters: note,
           responses: {
             204: { description: 'Restored' },
@@ -407,6 +530,9 @@ export const buildNotesDocument = () =>
         put: {
           operationId: 'BatchRestore',
           summary: 'Restore several trashed notes',
+          description:
+            'Each note is restored on its own: 200 when all were, 207 with the outcome of each otherwise.',
+          tags: ['Trash'],
           requestBody: {
             required: true,
             content: { 'application/json': { schema: ref('BatchRestoreTrashBody') } },
@@ -425,6 +551,9 @@ export const buildNotesDocument = () =>
         get: {
           operationId: 'ListTeamTrash',
           summary: "The team's trashed notes (the team's admin only)",
+          description:
+            'Each with when it was deleted, by whom, and when it will be purged; other members get 403.',
+          tags: ['Trash'],
           parameters: teamOnly,
           responses: {
             200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'),
@@ -442,7 +571,10 @@ export const buildNotesDocument = () =>
         User: schema(r.user),
         NoteCreation: inputSchema(r.createNoteBodyDocumented),
         NoteChanges: inputSchema(s.noteChanges),
-        Error: schema(r.restError),
+        Error: {
+          ...schema(r.restError),
+          properties: { ...(schema(r.restError).properties as object), code: errorCodeSchema },
+        },
         ApiFolder: schema(r.apiFolder),
         ApiTrashNote: schema(r.apiTrashNote),
         TrashBatchOperationResponse: schema(r.trashBatchResult),

@@ -84,16 +84,21 @@ export const bearerAuth = (authenticate: Authenticate): M => ({
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
     const principal = await authenticate(match[1]);
     if (!principal) throw unauthorized('The token is invalid or has been revoked');
-    inputOf(request.context).principal = principal;
-    if (principal.rate?.exceeded) {
-      const retryAfter = Math.max(1, principal.rate.resetAt - Math.floor(Date.now() / 1000));
-      throw new LimitReached(
-        `This token made more than ${principal.rate.limit} calls in the current window`,
-        retryAfter,
-      );
-    }
+    admitCounted(principal, request.context);
   },
 });
+
+/** The caller of this request; a counted call over its token's limit is refused (429, Retry-After). */
+export function admitCounted(principal: Principal, context: Context): void {
+  inputOf(context).principal = principal;
+  if (principal.rate?.exceeded) {
+    const retryAfter = Math.max(1, principal.rate.resetAt - Math.floor(Date.now() / 1000));
+    throw new LimitReached(
+      `This token made more than ${principal.rate.limit} calls in the current window`,
+      retryAfter,
+    );
+  }
+}
 
 export interface Schemas {
   body?: z.ZodMiniType;

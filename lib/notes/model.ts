@@ -134,6 +134,19 @@ const BREADTH: Record<PermissionRole, number> = { owner: 0, signed_in: 1, guest:
 /** writePermission may not be broader than readPermission. */
 export const permissionsConsistent = (read: PermissionRole, write: PermissionRole): boolean =>
   BREADTH[write] <= BREADTH[read];
+/**
+ * The readPermission a create or an update ends with: the one sent; else, when a writePermission
+ * broader than the current readPermission is sent alone, that writePermission (read widens to
+ * match, as HackMD's editor does; hackmd-cli sends writePermission alone); else the current one.
+ */
+export const readPermissionAfter = (
+  sent: { readPermission?: PermissionRole; writePermission?: PermissionRole },
+  current: PermissionRole,
+): PermissionRole =>
+  sent.readPermission ??
+  (sent.writePermission && !permissionsConsistent(current, sent.writePermission)
+    ? sent.writePermission
+    : current);
 /** Any signed-in caller passes a role broader than owner (every API caller is signed in). */
 export const opensToSignedIn = (role: PermissionRole): boolean => role !== 'owner';
 

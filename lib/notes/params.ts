@@ -14,8 +14,17 @@ export const teamNotePath = z.object({ teamPath, noteId });
 export const folderPath = z.object({ folderId });
 export const teamFolderPath = z.object({ teamPath, folderId });
 
+/**
+ * GetHistory `limit`: the seed types it as a double, "the maximum count of history items": any
+ * number from 1 to MAX_HISTORY, rounded down (2.5 answers at most 2 items). docs/notes.md, History.
+ */
 export const historyQuery = z.object({
-  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_HISTORY))),
+  limit: z.optional(
+    z.pipe(
+      z.coerce.number().check(z.gte(1), z.lte(MAX_HISTORY)),
+      z.transform((n: number) => Math.floor(n)),
+    ),
+  ),
 });
 
 /** ListNotes / ListTeamNotes: `folderId` lists the notes directly in that folder. */

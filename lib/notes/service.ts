@@ -1,5 +1,5 @@
 // Notes use cases. Plain values in, records out; failures are domain errors (lib/domain/errors.ts).
-// Permissions (spec/notes.md):
+// Permissions (docs/notes.md, "Decisions", Who):
 // read = owner, a member of the note's team, or anyone signed in when readPermission is broader than
 // owner; write likewise with writePermission; manage (permissions, permalink, folder, delete) = owner,
 // or any member for team notes. A note the caller may not read is 404.
@@ -27,6 +27,7 @@ import {
   noteIdOf,
   opensToSignedIn,
   permissionsConsistent,
+  readPermissionAfter,
   SHORT_ID_LENGTH,
   shortIdOf,
   tagsOf,
@@ -145,7 +146,7 @@ export class NotesService {
     complete?: (created: NoteWithContent) => Completion,
   ): Promise<NoteWithContent> {
     assertContentSize(input.content);
-    const readPermission = input.readPermission ?? 'owner';
+    const readPermission = readPermissionAfter(input, 'owner');
     const writePermission = input.writePermission ?? 'owner';
     assertPermissions(readPermission, writePermission);
     const caller = await this.signedIn(userId);
@@ -349,7 +350,7 @@ function applyChanges(
     explicitTitle,
     tags,
     description: changes.description ?? old.description,
-    readPermission: changes.readPermission ?? old.readPermission,
+    readPermission: readPermissionAfter(changes, old.readPermission),
     writePermission: changes.writePermission ?? old.writePermission,
     permalink: changes.permalink ?? old.permalink,
     parentFolderId:

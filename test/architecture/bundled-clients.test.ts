@@ -28,8 +28,11 @@ const CALLS: Record<string, string[]> = {
   // Codes by SMS and e-mail.
   BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };
-/** The 405 fallbacks answer from the request alone. */
-const NO_CLIENT = new Set(['NotesMethodNotAllowedFunction', 'BankMethodNotAllowedFunction']);
+/**
+ * The Bank 405 fallback answers from the request alone; the Notes one also counts a valid token
+ * against its rate limit (DynamoDB), as every Notes route does.
+ */
+const NO_CLIENT = new Set(['BankMethodNotAllowedFunction']);
 
 const expected = (id: string) => (NO_CLIENT.has(id) ? [] : ['dynamodb', ...(CALLS[id] ?? [])].sort());
 

@@ -1,6 +1,7 @@
 // The local runner over HTTP: exactly the template's routes, API Gateway behaviour for unknown
 // routes and wrong methods, request ids, and DynamoDB request counts per call.
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../../infra/local/template.ts';
 import { http } from '../support/http.ts';
@@ -144,5 +145,36 @@ describe.skipIf(!local)('local runner: refusals', () => {
       expect(res.status).toBe(200);
       expect(res.body.servers[0].url).toBe(process.env.LOCAL_RUNNER_URL);
     }
+  });
+
+  it("names the loopback origin the caller used as the documents' first server, never another Host", async () => {
+    const { port } = new URL(process.env.LOCAL_RUNNER_URL!);
+    const firstServer = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: '/openapi/notes.json', headers: { Host: host } },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve(JSON.parse(text).servers[0].url));
+          },
+        );
+        req.on('error', reject).end();
+      });
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `127.0.0.2:${port}`])
+      expect(await firstServer(host)).toBe(`http://${host}`);
+    // Any other name is not trusted into a document: the runner's own URL.
+    for (const host of [`evil.example:${port}`, `localhost.evil.example:${port}`, 'localhost:1/x'])
+      expect(await firstServer(host)).toBe(process.env.LOCAL_RUNNER_URL);
+    // The deployed stage follows, as the committed document has it.
+    const res = await http('GET', '/openapi/bank.json');
+    expect(res.body.servers[1].url).toBe('https://{api}.execute-api.{region}.amazonaws.com/{stage}');
+  });
+
+  it('serves a favicon for the docs page', async () => {
+    const res = await fetch(`${process.env.LOCAL_RUNNER_URL}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    expect([...new Uint8Array(await res.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
   });
 });

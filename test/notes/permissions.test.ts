@@ -1,4 +1,4 @@
-// Who may do what (spec/notes.md): owner, team member, non-member, and another signed-in user
+// Who may do what (docs/notes.md, "Decisions", Who): owner, team member, non-member, and another signed-in user
 // under each readPermission/writePermission. A note the caller may not read is 404.
 import { describe, expect, it } from 'vitest';
 import { newTeam, newUser, type TestUser } from '../support/identity.ts';

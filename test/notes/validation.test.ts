@@ -114,7 +114,11 @@ describe.each([['/v1/notes/{note}'], ['/v1/teams/{team}/notes/{teamNote}']])('up
     ['fields only creation has', { commentPermission: 'owners' }, ['commentPermission']],
     ['unknown fields', { publishType: 'view' }, ['publishType']],
     ['a string body', 'content', ['body']],
-    ['inconsistent permissions', { writePermission: 'guest' }, ['writePermission']],
+    [
+      'inconsistent permissions',
+      { readPermission: 'signed_in', writePermission: 'guest' },
+      ['writePermission'],
+    ],
   ])('422 for %s', async (_name, body, fields) => {
     await expectError(await call('PATCH', path(), { token: me.token, body }), 422, fields);
   });
@@ -172,9 +176,12 @@ describe('path and query parameters', () => {
     }
   });
 
-  it.each(['0', '1001', 'abc', '2.5', ''])('GetHistory limit=%j is 400 naming limit', async (limit) => {
-    await expectError(await call('GET', `/v1/history?limit=${limit}`, { token: me.token }), 400, ['limit']);
-  });
+  it.each(['0', '0.99', '1000.01', '1001', 'abc', 'NaN', 'Infinity', ''])(
+    'GetHistory limit=%j is 400 naming limit',
+    async (limit) => {
+      await expectError(await call('GET', `/v1/history?limit=${limit}`, { token: me.token }), 400, ['limit']);
+    },
+  );
 
   it('GetHistory accepts the bounds', async () => {
     expect((await call('GET', '/v1/history?limit=1', { token: me.token })).status).toBe(200);
