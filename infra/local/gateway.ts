@@ -13,6 +13,11 @@ export const GATEWAY_STATUS = {
   REQUEST_TOO_LARGE: 413,
   INTEGRATION_FAILURE: 504,
   INTEGRATION_TIMEOUT: 504,
+  /**
+   * Not a gateway response type: a function error (it threw, crashed or returned a malformed
+   * result). API Gateway answers 502 and renders DEFAULT_5XX (with its StatusCode, if it sets one).
+   */
+  FUNCTION_ERROR: 502,
 } as const;
 export type GatewayResponseType = keyof typeof GATEWAY_STATUS;
 

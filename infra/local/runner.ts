@@ -151,13 +151,14 @@ class LocalGateway {
     });
     const outcome = await this.lambdas.invoke(route, event);
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
-    const timeout = outcome.kind === 'timeout';
-    console.error(
-      `[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`,
-    );
+    if (outcome.kind === 'timeout')
+      console.error(`[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`);
+    else if (!(outcome.kind === 'error' && outcome.crash)) console.error(`[runner] ${outcome.reason}`); // a crash was logged as it happened
+    const type = OUTCOME_RESPONSE[outcome.kind];
+    if (r.res.headersSent || r.res.destroyed) return;
     return this.refuse(r, {
       apiId: route.gatewayApiId,
-      type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
+      type,
       resourcePath: route.path,
       message: 'Internal server error',
       path,
@@ -212,6 +213,13 @@ class LocalGateway {
     });
   }
 }
+
+/** The gateway response for each way an invocation can fail (API Gateway's, for a Lambda proxy). */
+const OUTCOME_RESPONSE = {
+  timeout: 'INTEGRATION_TIMEOUT',
+  failure: 'INTEGRATION_FAILURE',
+  error: 'FUNCTION_ERROR',
+} as const satisfies Record<string, GatewayResponseType>;
 
 /** The request target as a URL on this host (`//x` and `*` are paths here, never another host). */
 const requestUrl = (target = '/'): URL => {
