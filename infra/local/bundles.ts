@@ -85,8 +85,16 @@ export class Bundles {
     return this.entries.has(id) && existsSync(join(this.root, this.entries.get(id)!.entry));
   }
 
-  /** Lambda's init phase for a function: build it if needed, then load its module. */
-  async load(id: string, exportName = 'handler', beforeInit = async () => {}): Promise<Loaded> {
+  /**
+   * Lambda's init phase for a function: build it if needed, then load its module (inside `scope`,
+   * crash-guard.ts's function scope). A module that throws while loading: InitError.
+   */
+  async load(
+    id: string,
+    exportName = 'handler',
+    beforeInit = async () => {},
+    scope: <T>(fn: () => T) => T = (fn) => fn(),
+  ): Promise<Loaded> {
     const warm = this.warm(id);
     if (warm) return { handler: warm, buildMs: 0, initMs: 0 };
     const t0 = performance.now();
@@ -96,12 +104,25 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
-    const mod = require(built.file);
+    let mod: Record<string, unknown>;
+    try {
+      mod = scope(() => require(built.file));
+    } catch (err) {
+      delete require.cache[built.file];
+      throw new InitError(id, err);
+    }
     const handler = mod[exportName] as Handler;
     if (typeof handler !== 'function') throw new Error(`${id} does not export ${exportName}`);
     this.loaded.set(id, handler);
     this.evictColdest();
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
+  }
+
+  /** Drops a function's loaded module (its environment): the next request initialises it again. */
+  discard(id: string): void {
+    this.loaded.delete(id);
+    const b = this.built.get(id);
+    if (b) delete require.cache[b.file];
   }
 
   /** A loaded handler, now the most recently used. */
@@ -273,6 +294,16 @@ function sharedPackages(root: string): esbuild.Plugin {
 /** Function ids for a log line: all of a few, or the first ones and how many. */
 const summary = (ids: string[]) =>
   ids.length <= 4 ? ids.join(', ') : `${ids.length} functions (${ids.slice(0, 3).join(', ')}, ...)`;
+
+/** A function's module threw while it was loaded (Lambda's init error). */
+export class InitError extends Error {
+  constructor(
+    readonly functionId: string,
+    readonly error: unknown,
+  ) {
+    super(`${functionId} failed during init: ${(error as Error)?.stack ?? String(error)}`);
+  }
+}
 
 export const buildErrors = (err: unknown): string =>
   ((err as esbuild.BuildFailure).errors ?? [])

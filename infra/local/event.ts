@@ -16,16 +16,23 @@ const DISCARD_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 /**
  * After a refusal: reads the rest of the body without keeping it, so the client (still sending)
- * gets to read the answer; a client that keeps sending far beyond the limit is cut off.
+ * gets to read the answer; a client that keeps sending far beyond the limit is cut off. Resolves
+ * when the body has ended or the connection is gone.
  */
-export function discardRest(req: IncomingMessage): void {
+export function discardRest(req: IncomingMessage): Promise<void> {
   let seen = 0;
   req.removeAllListeners('data');
+  const done = new Promise<void>((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.once('error', () => resolve());
+  });
   req.on('data', (c: Buffer) => {
     seen += c.length;
     if (seen > DISCARD_LIMIT_BYTES) req.socket.destroy();
   });
   req.resume();
+  return done;
 }
 
 /** Reads the body; rejects with BodyTooLarge as soon as it is over the limit (the rest is not kept). */

@@ -13,6 +13,15 @@ export const GATEWAY_STATUS = {
   REQUEST_TOO_LARGE: 413,
   INTEGRATION_FAILURE: 504,
   INTEGRATION_TIMEOUT: 504,
+  /**
+   * Not a gateway response type: a function error (it threw, crashed or returned a malformed
+   * result). API Gateway answers 502 and renders DEFAULT_5XX (with its StatusCode, if it sets one).
+   */
+  FUNCTION_ERROR: 502,
+  /** Not gateway response types either: requests Node's HTTP parser refuses (rendered as DEFAULT_4XX). */
+  URI_TOO_LONG: 414,
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
+  MALFORMED_REQUEST: 400,
 } as const;
 export type GatewayResponseType = keyof typeof GATEWAY_STATUS;
 
@@ -36,12 +45,8 @@ export async function withSecurityHeaders(headers: Record<string, string>): Prom
 export class Gateway {
   constructor(private readonly template: Template) {}
 
-  async respond(
-    res: ServerResponse,
-    apiId: string,
-    type: GatewayResponseType,
-    ctx: GatewayContext,
-  ): Promise<void> {
+  /** The gateway response of `type` for the API, rendered: status, headers and body. */
+  async render(apiId: string, type: GatewayResponseType, ctx: GatewayContext) {
     const all = gatewayResponses(apiId, this.template);
     const serverSide = GATEWAY_STATUS[type] >= 500;
     const gr: GatewayResponse = all[type] ?? all[serverSide ? 'DEFAULT_5XX' : 'DEFAULT_4XX'] ?? {};
@@ -63,7 +68,27 @@ export class Gateway {
       gr.ResponseTemplates?.['application/json'] ?? '{"message":$context.error.messageString}',
       c,
     );
-    if (!res.headersSent) res.writeHead(status, await withSecurityHeaders(headers));
-    res.end(body);
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+    return { status: Number(status), headers: await withSecurityHeaders(headers), body };
+  }
+
+  /**
+   * Writes the response. With `until`, the response is written whole at once but ended only when
+   * `until` settles: a refused body still being sent is read (and discarded) first, so the client,
+   * still writing, can read the answer instead of losing the connection (EPIPE).
+   */
+  async respond(
+    res: ServerResponse,
+    apiId: string,
+    type: GatewayResponseType,
+    ctx: GatewayContext,
+    until?: Promise<void>,
+  ): Promise<void> {
+    const { status, headers, body } = await this.render(apiId, type, ctx);
+    if (!res.headersSent) res.writeHead(status, headers);
+    if (!until) return void res.end(body);
+    res.write(body);
+    await until;
+    res.end();
   }
 }

@@ -1,10 +1,14 @@
 // Lambda's phases for one invocation, kept apart as Lambda keeps them: build (sam build's part,
 // once per function and change), init (loading the module, Lambda's 10 s init limit, reported on
 // its own) and invoke (the function's Timeout from template.yaml, counted from the invoke's start).
-// A slow build or init therefore never eats into the function's own deadline.
+// A slow build or init therefore never eats into the function's own deadline. A function's crash
+// (an uncaught exception or unhandled rejection of its code, during init or after it answered) is
+// its own (crash-guard.ts): that invocation, if still open, is a function error (502), and the
+// function's environment is dropped, so the next request initialises it again, as in Lambda.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type DynamoMeter, metered } from '../../lib/data/metering.ts';
-import { buildErrors, type Bundles, type Loaded } from './bundles.ts';
+import { buildErrors, InitError, type Bundles, type Loaded } from './bundles.ts';
+import { type FunctionScope, inFunction, installCrashGuard } from './crash-guard.ts';
 import { lambdaContext } from './event.ts';
 import { literalFunctionEnv, withFunctionEnv } from './function-env.ts';
 import type { CompiledRoute } from './routes.ts';
@@ -15,7 +19,10 @@ export const INIT_LIMIT_MS = 10_000;
 
 export type Outcome =
   | { kind: 'ok'; result: APIGatewayProxyResult; meter: DynamoMeter }
+  /** The function could not be built (the runner's stand-in for a failed deployment): 503. */
   | { kind: 'failure'; reason: string }
+  /** A function error (init or handler threw, a crash, a malformed result): API Gateway's 502. */
+  | { kind: 'error'; reason: string; crash?: true }
   | { kind: 'timeout'; timeoutMs: number };
 
 interface Limits {
@@ -36,6 +43,7 @@ export class Lambdas {
     private readonly bundles: Bundles,
     private readonly log: (line: string) => void,
   ) {
+    installCrashGuard();
     this.env = literalFunctionEnv(template);
     const globals = template.Globals?.Function ?? {};
     for (const [id, res] of Object.entries(template.Resources)) {
@@ -50,22 +58,55 @@ export class Lambdas {
 
   async invoke(route: CompiledRoute, event: APIGatewayProxyEvent): Promise<Outcome> {
     const id = route.functionId;
+    let crashOutcome: Outcome | undefined;
+    let crash: (outcome: Outcome) => void = () => {};
+    const crashed = new Promise<Outcome>((resolve) => {
+      crash = (outcome) => {
+        crashOutcome ??= outcome;
+        resolve(outcome);
+      };
+    });
+    let answered = false;
+    const scope: FunctionScope = {
+      functionId: id,
+      crashed: (error) => {
+        const when = answered ? 'after it answered' : 'while it ran';
+        const reason = `${id} crashed ${when}: ${(error as Error)?.stack ?? String(error)}`;
+        console.error(
+          `[runner] ${reason}\n[runner] ${id}: environment discarded; the next request initialises it again`,
+        );
+        this.log(`${id} crashed ${when}: environment discarded`);
+        this.bundles.discard(id);
+        crash({ kind: 'error', reason, crash: true });
+      },
+    };
     let loaded;
     let release = () => {};
     try {
-      loaded = await this.bundles.load(id, route.handler, async () => {
-        release = await this.initTurn();
-      });
+      loaded = await this.bundles.load(
+        id,
+        route.handler,
+        async () => {
+          release = await this.initTurn();
+        },
+        (fn) => inFunction(scope, fn),
+      );
+      // Lambda's runtime asks for the first event only after init, on a later turn of the event
+      // loop: what init left failing (a rejected promise, an error event) fails the init.
+      if (loaded.initMs > 0) await new Promise((resolve) => setImmediate(resolve));
     } catch (err) {
+      if (err instanceof InitError) return { kind: 'error', reason: err.message };
       return { kind: 'failure', reason: `${id} could not start: ${buildErrors(err)}` };
     } finally {
       release();
     }
+    if (crashOutcome) return crashOutcome;
     while (this.initsPending > 0) await this.initQueue;
     this.running += 1;
     try {
-      return await this.run(id, loaded, event);
+      return await Promise.race([inFunction(scope, () => this.run(id, loaded, event)), crashed]);
     } finally {
+      answered = true;
       this.running -= 1;
       if (this.running === 0) for (const wake of this.idle.splice(0)) wake();
     }
@@ -109,9 +150,9 @@ export class Lambdas {
         ({ result, meter }): Outcome =>
           result && typeof result.statusCode === 'number'
             ? { kind: 'ok', result, meter }
-            : { kind: 'failure', reason: `${id} returned a malformed Lambda proxy response` },
+            : { kind: 'error', reason: `${id} returned a malformed Lambda proxy response` },
       )
-      .catch((err): Outcome => ({ kind: 'failure', reason: `${id} failed: ${(err as Error).stack ?? err}` }));
+      .catch((err): Outcome => ({ kind: 'error', reason: `${id} failed: ${(err as Error).stack ?? err}` }));
     try {
       return await Promise.race([run, timedOut]);
     } finally {

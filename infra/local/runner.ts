@@ -4,7 +4,14 @@
 // Gateway refuses by itself (malformed path, body over 10 MB, unknown route, a function that cannot
 // run) gets the template's gateway responses (gateway.ts). The runner's own pages: endpoints.ts.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -103,6 +110,16 @@ class LocalGateway {
         path: raw,
       });
     }
+    if (!wellEncoded(r.url.search.slice(1))) {
+      // API Gateway refuses it too (400), before any function runs.
+      return this.refuse(r, {
+        apiId: this.router.apiOf(raw),
+        type: 'BAD_REQUEST_PARAMETERS',
+        resourcePath: '',
+        message: 'Malformed percent-encoding in the query string',
+        path,
+      });
+    }
     const endpoint = this.endpoints.find((e) => e.matches(r.method, path));
     if (endpoint) return endpoint.serve(r.req, r.res, path);
     const match = this.router.match(r.method, raw);
@@ -129,14 +146,17 @@ class LocalGateway {
       body = await readBody(r.req);
     } catch (err) {
       if (!(err instanceof BodyTooLarge)) throw err;
-      discardRest(r.req);
-      return this.refuse(r, {
-        apiId: route.apiId,
-        type: 'REQUEST_TOO_LARGE',
-        resourcePath: route.path,
-        message: 'Request Too Long',
-        path,
-      });
+      return this.refuse(
+        r,
+        {
+          apiId: route.apiId,
+          type: 'REQUEST_TOO_LARGE',
+          resourcePath: route.path,
+          message: 'Request Too Long',
+          path,
+        },
+        discardRest(r.req),
+      );
     }
     const event = proxyEvent({
       req: r.req,
@@ -151,13 +171,14 @@ class LocalGateway {
     });
     const outcome = await this.lambdas.invoke(route, event);
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
-    const timeout = outcome.kind === 'timeout';
-    console.error(
-      `[runner] ${timeout ? `${route.functionId} timed out after ${outcome.timeoutMs} ms` : outcome.reason}`,
-    );
+    if (outcome.kind === 'timeout')
+      console.error(`[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`);
+    else if (!(outcome.kind === 'error' && outcome.crash)) console.error(`[runner] ${outcome.reason}`); // a crash was logged as it happened
+    const type = OUTCOME_RESPONSE[outcome.kind];
+    if (r.res.headersSent || r.res.destroyed) return;
     return this.refuse(r, {
       apiId: route.gatewayApiId,
-      type: timeout ? 'INTEGRATION_TIMEOUT' : 'INTEGRATION_FAILURE',
+      type,
       resourcePath: route.path,
       message: 'Internal server error',
       path,
@@ -187,16 +208,54 @@ class LocalGateway {
     r.res.writeHead(result.statusCode, out).end(r.method === 'HEAD' ? undefined : payload);
   }
 
-  private refuse(r: Request, f: Refusal): Promise<void> {
+  /** The gateway's answer; with `drained`, ended only once the refused body is read (gateway.ts). */
+  private refuse(r: Request, f: Refusal, drained?: Promise<void>): Promise<void> {
     const path = f.path ?? r.url.pathname;
     this.log(`${r.method} ${path} -> ${f.type}`);
-    return this.gateway.respond(r.res, f.apiId, f.type, {
+    const ctx = {
       requestId: r.requestId,
       resourcePath: f.resourcePath,
       method: r.method,
       path,
       message: f.message,
+    };
+    return this.gateway.respond(r.res, f.apiId, f.type, ctx, drained);
+  }
+
+  /**
+   * A request Node's HTTP parser refused (`clientError`): the answer API Gateway's front end gives,
+   * in the dialect of the API the request line names (a URL or headers over Node's 16 KB: 414 or 431),
+   * written on the socket, which is then closed.
+   */
+  async refuseUnparsed(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): Promise<void> {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const head = (err.rawPacket ?? Buffer.alloc(0)).subarray(0, MAX_HEADER_BYTES).toString('latin1');
+    const lineEnd = head.indexOf('\r\n');
+    const [method = 'GET', target = '/'] = head.slice(0, lineEnd < 0 ? undefined : lineEnd).split(' ');
+    const path = requestUrl(target).pathname;
+    const type =
+      err.code !== 'HPE_HEADER_OVERFLOW'
+        ? 'MALFORMED_REQUEST'
+        : lineEnd < 0
+          ? 'URI_TOO_LONG'
+          : 'REQUEST_HEADER_FIELDS_TOO_LARGE';
+    const message = {
+      MALFORMED_REQUEST: 'The request is not valid HTTP',
+      URI_TOO_LONG: `The request URL is longer than ${MAX_HEADER_BYTES} bytes`,
+      REQUEST_HEADER_FIELDS_TOO_LARGE: `The request headers are larger than ${MAX_HEADER_BYTES} bytes`,
+    }[type];
+    const requestId = randomUUID();
+    const apiId = this.router.apiOf(path);
+    this.log(`${method.slice(0, 16)} ${path.slice(0, 100)} -> ${type} (${err.code})`);
+    const { status, headers, body } = await this.gateway.render(apiId, type, {
+      requestId,
+      resourcePath: '',
+      method: method.slice(0, 16),
+      path: path.slice(0, 200),
+      message,
     });
+    const lines = Object.entries({ ...headers, Connection: 'close' }).map(([k, v]) => `${k}: ${v}`);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
   }
 
   /** Last resort: a bug in the runner still answers in the API's dialect, as a gateway 5xx. */
@@ -212,6 +271,27 @@ class LocalGateway {
     });
   }
 }
+
+/** The gateway response for each way an invocation can fail (API Gateway's, for a Lambda proxy). */
+const OUTCOME_RESPONSE = {
+  timeout: 'INTEGRATION_TIMEOUT',
+  failure: 'INTEGRATION_FAILURE',
+  error: 'FUNCTION_ERROR',
+} as const satisfies Record<string, GatewayResponseType>;
+
+/** Node's limit on a request's head (its --max-http-header-size default): a request line that does not
+ * end within it is a URL too long (414); otherwise the headers are too large (431). */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/** Whether every name and value of a query string is valid percent-encoded UTF-8. */
+const wellEncoded = (query: string): boolean => {
+  try {
+    for (const part of query.split(/[&=]/)) decodeURIComponent(part.replaceAll('+', ' '));
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The request target as a URL on this host (`//x` and `*` are paths here, never another host). */
 const requestUrl = (target = '/'): URL => {
@@ -269,6 +349,9 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       started: performance.now(),
     };
     gateway.handle(r).catch((err) => gateway.failed(r, err));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    gateway.refuseUnparsed(err, socket).catch(() => socket.destroy());
   });
   server.keepAliveTimeout = 5_000;
   return {

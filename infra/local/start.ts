@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { onRunnerError } from './crash-guard.ts';
 import type { Runner } from './runner.ts';
 import { defaultDataDir, removeStackInfo, runningStack, writeStackInfo } from './stack-file.ts';
 import type { LocalStack } from './stack.ts';
@@ -57,11 +58,9 @@ async function stop(why: string, code: number): Promise<void> {
 
 const watchdog = watchProcessTree((why) => void stop(why, 1));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal, 0));
-process.on('uncaughtException', (err) => {
-  console.error(err);
-  void stop('unexpected error', 1);
-});
-process.on('unhandledRejection', (err) => {
+// A function's uncaught error is that function's (crash-guard.ts: 502, its environment dropped);
+// only the runner's own stops everything.
+onRunnerError((err) => {
   console.error(err);
   void stop('unexpected error', 1);
 });

@@ -101,7 +101,7 @@ export function fromDomainError(err: DomainError): ApiError {
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   if (err instanceof DomainError) return { error: fromDomainError(err), unexpected: false };
-  const e = err as { statusCode?: number; message?: string; cause?: { package?: string } };
+  const e = err as { statusCode?: number; message?: string };
   const status = e?.statusCode;
   if (status && status >= 400 && status < 500) {
     const type =
@@ -109,11 +109,9 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
     const description =
       status === 415
         ? 'The request content type is not supported by this operation'
-        : status === 422 && e.cause?.package === '@middy/http-json-body-parser'
-          ? 'The request body is not valid JSON'
-          : status === 413
-            ? 'The request body is too large'
-            : (e.message ?? ERRORS[type].message);
+        : status === 413
+          ? 'The request body is too large'
+          : (e.message ?? ERRORS[type].message);
     const fields = type === 'validation_failed' ? [{ field: 'body', message: description }] : undefined;
     return { error: new ApiError(type, description, { fields }), unexpected: false };
   }

@@ -1,11 +1,11 @@
 // Middleware shared by both dialects. Each is a plain middy middleware object.
 import type { MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { LimitReached } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { unauthorized } from './errors.ts';
+import { parseJsonBody } from './json-body.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
 import { parseWith } from './validation.ts';
 
@@ -53,24 +53,27 @@ export const requestIdHeader = (): M => {
 };
 
 /**
- * JSON body: middy's parser (415 for another content type, 422 for malformed JSON), except that an
- * absent or empty body is allowed when the operation's body is optional.
+ * JSON body (json-body.ts: 415 for another content type or charset, 422 for malformed JSON, forbidden
+ * keys and unpaired surrogates), except that an absent or empty body is allowed when the operation's
+ * body is optional.
  */
-export const jsonBody = (optional: boolean): M => {
-  const parser = httpJsonBodyParser({});
-  return {
-    before: async (request) => {
-      const body = request.event.body;
-      if (body === null || body === undefined || body === '') {
-        if (optional) {
-          (request.event as { body: unknown }).body = undefined;
-          return;
-        }
+export const jsonBody = (optional: boolean): M => ({
+  before: async (request) => {
+    const event = request.event as { body: unknown; isBase64Encoded: boolean; headers: ApiEvent['headers'] };
+    const body = event.body;
+    if (body === null || body === undefined || body === '') {
+      if (optional) {
+        event.body = undefined;
+        return;
       }
-      return parser.before!(request as never);
-    },
-  };
-};
+    }
+    event.body = parseJsonBody(
+      typeof body === 'string' ? body : '',
+      event.isBase64Encoded,
+      event.headers?.['content-type'] ?? event.headers?.['Content-Type'],
+    );
+  },
+});
 
 /** Resolves a bearer token to its caller, or undefined; given by the API (lib/identity/wiring.ts). */
 export type Authenticate = (token: string) => Promise<Principal | undefined>;

@@ -2,8 +2,10 @@
 // middleware (lib/http/news.ts, given these counters by lib/news/http/operation.ts); a container
 // adds its counts to one of SHARDS counter items (its
 // own partition key, chosen at random per container) at most once per NEWS_COUNTER_FLUSH_MS
-// (default 10 s), and whenever the status route runs. The first flush of a shard stamps its
-// startedAt; the earliest stamp is the service's start time.
+// (default 10 s), and whenever the status route runs, which first waits for the container's flush
+// in flight: the status a container answers counts every response that container had answered
+// before it. The first flush of a shard stamps its startedAt; the earliest stamp is the service's
+// start time.
 import type { Clock } from '../domain/clock.ts';
 import type { StatusStore } from './ports.ts';
 
@@ -20,8 +22,9 @@ export class StatusCounters {
   private errors = 0;
   /** 0: a container's first counted response flushes at once (so the start time is stored early). */
   private lastFlush = 0;
-  /** One flush at a time: a failing flush (a table that does not answer) is not started again meanwhile. */
-  private flushing = false;
+  /** Flushes run one after another: `last` is the latest, `flushing` how many are queued or running. */
+  private last: Promise<boolean> = Promise.resolve(true);
+  private flushing = 0;
   private readonly shard = Math.floor(Math.random() * COUNTER_SHARDS);
 
   constructor(
@@ -37,19 +40,37 @@ export class StatusCounters {
     else if (status >= 500) this.errors += 1;
   }
 
-  /** Flushes when counts are pending and the interval has passed. */
+  /** Flushes when counts are pending, no flush is running and the interval has passed. */
   async flushIfDue(now = this.clock.now()): Promise<void> {
     if (this.flushing || !(this.served || this.errors) || now - this.lastFlush < flushInterval()) return;
     await this.flush(now);
   }
 
-  /** Adds the pending counts to this container's shard (one UpdateItem). Never throws: failed counts stay. */
-  async flush(now = this.clock.now()): Promise<boolean> {
+  /**
+   * Adds the pending counts to this container's shard (one UpdateItem), after the flush in flight,
+   * if any, has ended: when this resolves true, every count recorded before the call is in the
+   * table (the status read relies on it). A flush in flight that failed (the table does not answer)
+   * makes this one false at once, without another attempt. Never throws: failed counts stay pending.
+   */
+  flush(now = this.clock.now()): Promise<boolean> {
+    const inFlight = this.flushing > 0 ? this.last : undefined;
+    const run = (async () => {
+      if (inFlight && !(await inFlight)) return false;
+      return this.write(now);
+    })();
+    this.flushing += 1;
+    this.last = run;
+    void run.then(() => {
+      this.flushing -= 1;
+    });
+    return run;
+  }
+
+  private async write(now: number): Promise<boolean> {
     const [served, errors] = [this.served, this.errors];
     this.served = 0;
     this.errors = 0;
     this.lastFlush = now;
-    this.flushing = true;
     try {
       await this.store.addStatusCounts(this.shard, served, errors, Math.floor(now / 1000));
       return true;
@@ -58,8 +79,6 @@ export class StatusCounters {
       this.errors += errors;
       this.onFlushError(error as Error);
       return false;
-    } finally {
-      this.flushing = false;
     }
   }
 }

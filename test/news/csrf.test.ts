@@ -28,6 +28,7 @@ describe('csrf endpoint', () => {
     expect(res.body.error).toBe(false);
     expect(res.body.response).toMatch(/^[A-Za-z0-9_-]+\.[0-9]+\.[A-Za-z0-9_-]+$/);
     expect(verifyCsrfToken(res.body.response, process.env.CSRF_SIGNING_SECRET!)).toBe(true);
+    expect(res.headers.get('cache-control'), 'a token is for the one caller: never cached').toBe('no-store');
     if (local) expect(res.headers.get('x-local-dynamo-requests')).toBe('0');
   });
 

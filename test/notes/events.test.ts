@@ -121,4 +121,36 @@ describe('Notes handlers with API Gateway events', () => {
       s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key })),
     ).resolves.toBeDefined();
   });
+  it('an unterminated multipart body: 422 naming the body, and no error event left unhandled afterwards', async () => {
+    const me = await newUser();
+    const late: unknown[] = [];
+    const record = (err: unknown) => late.push(err);
+    process.on('uncaughtException', record);
+    process.on('unhandledRejection', record);
+    try {
+      const res = await invoke(uploadImage, {
+        method: 'POST',
+        resource: '/v1/notes/{noteId}/images',
+        pathParameters: { noteId: 'AAAAAAAAAAAAAAAAAAAAAA' },
+        token: me.token,
+        headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ' },
+        body: Buffer.from(
+          '--XyZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n' +
+            'Content-Type: image/png\r\n\r\nabc\r\n',
+        ),
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({
+        code: 42200,
+        errors: [{ field: 'body', message: expect.stringMatching(/unexpected end/i) }],
+      });
+      // busboy's part stream fails a tick after the parse did: give it several.
+      for (let i = 0; i < 5; i += 1) await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(late).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+      process.off('unhandledRejection', record);
+    }
+  });
 });

@@ -1,11 +1,11 @@
 // HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
 // responses with their validators, conditional GET, If-Match, and the multipart parser of image uploads.
 import type { MiddlewareObj } from '@middy/core';
-import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
 import { etagListed, isNotModified } from '../../http/conditional.ts';
 import type { Completion } from '../../domain/idempotency.ts';
 import { idempotent } from '../../http/idempotency.ts';
+import { parseMultipart } from '../../http/multipart.ts';
 import {
   ApiError,
   notModified,
@@ -90,16 +90,11 @@ export async function idempotentCreate(
 }
 
 /**
- * multipart/form-data (base64 from API Gateway's binary media types); an image over the limit is 413
- * naming it. The content type is checked here: middy's own check rejects RFC 2046 boundaries with
- * "_", which axios (and so the official client) generates.
+ * multipart/form-data (base64 from API Gateway's binary media types), parsed by lib/http/multipart.ts;
+ * a malformed body is 422 naming the body, an image over the limit 413 naming it. The content type
+ * is checked here: RFC 2046 boundaries may hold "_", which axios (and so the official client) generates.
  */
 export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
-  // More file parts than one are parsed (busboy would drop them silently), then refused by name.
-  const parser = httpMultipartBodyParser({
-    disableContentTypeCheck: true,
-    busboy: { limits: { fileSize: MAX_IMAGE_BYTES, files: MAX_FILE_PARTS } },
-  });
   return {
     before: async (request) => {
       const type = request.event.headers?.['content-type'] ?? '';
@@ -109,16 +104,13 @@ export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, C
           'The request body must be multipart/form-data with a part named image',
         );
       }
-      try {
-        await parser.before!(request as never);
-      } catch (err) {
-        if ((err as { statusCode?: number }).statusCode !== 413) throw err;
-        const description = `image must be at most ${MAX_IMAGE_BYTES} bytes`;
-        throw new ApiError('payload_too_large', description, {
-          fields: [{ field: 'image', message: description }],
-        });
-      }
-      exactlyOneImage(request.event.body as unknown as Record<string, unknown>);
+      // More file parts than one are parsed (busboy would drop them silently), then refused by name.
+      const parts = await parseMultipart(request.event.body ?? '', request.event.isBase64Encoded, type, {
+        fileSize: MAX_IMAGE_BYTES,
+        files: MAX_FILE_PARTS,
+      });
+      exactlyOneImage(parts);
+      (request.event as { body: unknown }).body = parts;
     },
   };
 }

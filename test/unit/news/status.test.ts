@@ -52,4 +52,51 @@ describe('StatusCounters and StatusService', () => {
     const status = new StatusService(failing, new StatusCounters(failing, w.clock), w.clock);
     await expect(status.status()).rejects.toBeInstanceOf(Unavailable);
   });
+  it('a status read waits for the flush in flight: every response counted before it is in the sums', async () => {
+    const w = newsWorld();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let writes = 0;
+    const slow: StatusStore = {
+      addStatusCounts: async (...args) => {
+        writes += 1;
+        if (writes === 1) await gate; // the flush after a response, still on its way to the table
+        return w.statusStore.addStatusCounts(...args);
+      },
+      readStatusShards: (n) => w.statusStore.readStatusShards(n),
+    };
+    const counters = new StatusCounters(slow, w.clock);
+    const status = new StatusService(slow, counters, w.clock);
+    counters.record(200);
+    const afterResponse = counters.flushIfDue();
+    let read: Awaited<ReturnType<StatusService['status']>> | undefined;
+    const reading = status.status().then((r) => {
+      read = r;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(read, 'answered before the flush in flight reached the table').toBeUndefined();
+    open();
+    await Promise.all([afterResponse, reading]);
+    expect(read).toMatchObject({ requestsServed: 1 });
+  });
+
+  it('a failed flush in flight fails the status read at once, without a second attempt', async () => {
+    const w = newsWorld();
+    let writes = 0;
+    const down: StatusStore = {
+      ...failing,
+      addStatusCounts: async () => {
+        writes += 1;
+        throw new Error('down');
+      },
+    };
+    const counters = new StatusCounters(down, w.clock);
+    counters.record(200);
+    const afterResponse = counters.flushIfDue();
+    await expect(new StatusService(down, counters, w.clock).status()).rejects.toBeInstanceOf(Unavailable);
+    await afterResponse;
+    expect(writes).toBe(1);
+  });
 });
