@@ -1,8 +1,8 @@
 // JSON request bodies (docs/validation.md, "Hostile input"): UTF-8 JSON only (another charset is
-// 415), parsed with JSON.parse (which makes `__proto__` an own key, never a prototype), then walked
-// once: a `__proto__`, `constructor` or `prototype` key anywhere, or a string (key or value) with an
-// unpaired UTF-16 surrogate (which no UTF-8 store or tool can hold), is 422 naming every such field,
-// before anything reads the body. middy's parser reports such keys as "not valid JSON", without a path.
+// 415); middy's parser parses; the result is walked once: a `__proto__`, `constructor` or
+// `prototype` key anywhere, or a string (key or value) with an unpaired UTF-16 surrogate (which no
+// UTF-8 store or tool can hold), is 422 naming every such field, before anything reads the body.
+// middy refuses `__proto__` itself without naming where it is: then the raw text is walked to name it.
 import { ApiError, type FieldError } from './errors.ts';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
@@ -12,12 +12,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const LONE_SURROGATES = /\p{Cs}/gu;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Parses a request body as UTF-8 JSON; throws the ApiError the caller should get. */
-export function parseJsonBody(
-  body: string,
-  isBase64Encoded: boolean,
-  contentType: string | undefined,
-): unknown {
+/** 415 unless the body is declared JSON in UTF-8 (middy's parser reads every charset as UTF-8). */
+export function assertUtf8Json(contentType: string | undefined): void {
   const type = contentType ?? '';
   if (!JSON_TYPE.test(type)) {
     throw new ApiError(
@@ -32,20 +28,20 @@ export function parseJsonBody(
       `The request body must be UTF-8 JSON, not charset=${charset}`,
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body);
-  } catch {
-    const description = 'The request body is not valid JSON';
-    throw new ApiError('validation_failed', description, {
-      fields: [{ field: 'body', message: description }],
-    });
-  }
+}
+
+/** 422 naming every hostile field of a parsed body (or of the raw text middy's parser refused). */
+export function assertNoHostileFields(value: unknown): void {
   const fields = hostileFields(value);
   if (fields.length)
     throw new ApiError('validation_failed', 'One or more fields of the request body are invalid', { fields });
-  return value;
 }
+
+/** The raw body text, parsed without middy's prototype guard: JSON.parse makes `__proto__` an own key. */
+export const rawJson = (body: string, isBase64Encoded: boolean): unknown =>
+  JSON.parse(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body);
+
+export const MALFORMED_JSON = 'The request body is not valid JSON';
 
 /** Every forbidden key and every string with an unpaired surrogate in a parsed JSON value, by path. */
 export function hostileFields(value: unknown): FieldError[] {
