@@ -271,11 +271,12 @@ export class CommentService {
       const touch = (x: CommentRecord, patch: Partial<CommentRecord>) =>
         changed.set(x.id, { ...(changed.get(x.id) ?? x), ...patch, updatedAt: now, rev: x.rev + 1 });
       touch(c, { state });
-      if (!resolve && source !== c.id && source !== head.id) {
-        const s = await this.store.get(note.shortId, source);
+      // Reopening also reopens the comment that resolved the thread.
+      if (!resolve && source !== c.id) {
+        const s = source === head.id ? head : await this.store.get(note.shortId, source);
         if (s) touch(s, { state });
       }
-      touch(head, { threadState: thread, ...(c.id === head.id ? { state } : {}) });
+      touch(head, { threadState: thread });
       if (await this.store.save(note.shortId, [...changed.values()])) {
         const shown = changed.get(c.id)!;
         return {
