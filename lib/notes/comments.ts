@@ -219,8 +219,14 @@ export class CommentService {
       if (c.authorId !== userId) throw new Forbidden('Only its author may change a comment');
       if (!mayComment(stored.note, access)) throw this.notAllowed(stored.note);
       const next = { ...c, body: text, updatedAt: this.clock.now(), rev: c.rev + 1 };
-      if (await this.store.save(stored.note.shortId, [next]))
-        return this.one(stored.note.shortId, stored.content, commentId);
+      if (!(await this.store.save(stored.note.shortId, [next]))) continue;
+      const head = next.isThreadHead ? next : await this.store.get(stored.note.shortId, next.threadId);
+      if (!head?.threadState) throw noComment();
+      return {
+        comment: next,
+        thread: head.threadState,
+        currentAnchor: await this.current(stored.note.shortId, stored.content, next),
+      };
     }
     throw busy();
   }

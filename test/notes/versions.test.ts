@@ -3,6 +3,7 @@
 // 409/422 answers, the unified diff applied by `patch` and by the diff library, permissions, the
 // largest content, and each route's DynamoDB request budget.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -336,12 +337,9 @@ describe('note versions', () => {
     const me = await newUser('Big');
     const n = await createNote(me.token, { content: 'small' });
     // Text that barely compresses: the worst case of an item's size.
-    let big = '';
-    let seed = 7;
-    while (big.length < MAX_CONTENT_BYTES) {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      big += String.fromCharCode(33 + (seed % 94));
-    }
+    const big = Array.from(randomBytes(MAX_CONTENT_BYTES), (b) => String.fromCharCode(33 + (b % 94))).join(
+      '',
+    );
     const res = await edit(me.token, n.id, big);
     expect(res.status).toBe(200);
     const [v] = (await versionsOf(me.token, n.id)).body.data;
