@@ -2,9 +2,9 @@
 // in response-schemas.ts. Query failures are 400, body failures 422 (lib/http/validation.ts).
 import * as z from 'zod/mini';
 import { MAX_COMMENT_BODY, MAX_COMMENT_LIMIT } from './comments.ts';
+import { notePath } from './params.ts';
 import { MAX_VERSION_DESCRIPTION, MAX_VERSION_LIMIT, MAX_VERSION_NAME } from './versions.ts';
 
-const noteId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a note id or shortId'));
 const uuid = (what: string) =>
   z
     .string()
@@ -25,8 +25,8 @@ const isoDate = z.string().check(
   z.refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 date-time'),
 );
 
-export const versionPath = z.object({ noteId, versionId: uuid('version') });
-export const commentPath = z.object({ noteId, commentId: uuid('comment') });
+export const versionPath = z.extend(notePath, { versionId: uuid('version') });
+export const commentPath = z.extend(notePath, { commentId: uuid('comment') });
 
 export const versionsQuery = z.object({
   named_only: z.optional(flag),
