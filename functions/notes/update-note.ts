@@ -3,12 +3,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges } from '#lib/notes/schemas.ts';
 import { notePath } from '#lib/notes/params.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { notesWithHistory } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: noteChanges } },
   async ({ principal, path, body, headers }) => {
-    const updated = await notes().updateNote(principal.userId, path.noteId, body, {
+    const updated = await notesWithHistory().updateNote(principal.userId, path.noteId, body, {
       precondition: ifMatch(headers),
     });
     return singleNote(principal.userId, updated);

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 
 /**
  * z.int() bounds every integer by ±Number.MAX_SAFE_INTEGER: true, but no reader needs it, and Swagger
- * UI makes its examples from it (an id of -9007199254740991). Response schemas leave it out.
+ * UI makes its examples from it (an id of -9007199254740991). Documents leave it out (zod still checks it).
  */
 const withoutSafeIntegerBounds = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
@@ -33,7 +33,7 @@ export const inputSchema = (s: z.ZodMiniType): Record<string, unknown> => {
     unknown
   >;
   delete out.$schema;
-  return out;
+  return withoutSafeIntegerBounds(out) as Record<string, unknown>;
 };
 
 export const json = (s: z.ZodMiniType | Record<string, unknown>, description = 'OK') => ({
@@ -60,6 +60,8 @@ export interface Operation<Tag extends string = string> {
   parameters?: readonly unknown[];
   requestBody?: unknown;
   responses: Record<string, unknown>;
+  /** Specification extensions (`x-extension: true` marks a route HackMD's API does not have). */
+  [extension: `x-${string}`]: unknown;
 }
 export type PathItem<Tag extends string> = Partial<Record<Method, Operation<Tag>>>;
 

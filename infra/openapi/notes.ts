@@ -12,6 +12,7 @@ import * as t from '../../lib/notes/trash-schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
+import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -562,6 +563,7 @@ export const buildNotesDocument = () =>
         },
       },
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
+      ...revisionPaths(errors),
     },
     components: {
       schemas: {
@@ -583,6 +585,7 @@ export const buildNotesDocument = () =>
         CreateFolderBody: inputSchema(f.folderCreation),
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
+        ...revisionSchemas(),
       },
     },
   });

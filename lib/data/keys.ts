@@ -115,6 +115,35 @@ export const folderKeys = {
   notesOfFolderPartition: (folderId: string): string => `FOLDERNOTES#${folderId}`,
 };
 
+// Versions and comments of a note: each in a partition of its own beside the note's (so reading or
+// trashing a note never reads them); a trashed note keeps them untouched, its purge deletes both
+// partitions. Version and comment ids are UUIDv7 (time-ordered), so SK order is creation order.
+export const revisionKeys = {
+  versionsPartition: (shortId: string): string => `NOTEVERSIONS#${shortId}`,
+  /** A version's metadata (small: listings read only these). */
+  version: (shortId: string, versionId: string): Key => ({
+    PK: `NOTEVERSIONS#${shortId}`,
+    SK: `VERSION#${versionId}`,
+  }),
+  versionPrefix: 'VERSION#',
+  /** A version's content, compressed (apart from the metadata so listings never read it). */
+  versionBody: (shortId: string, versionId: string): Key => ({
+    PK: `NOTEVERSIONS#${shortId}`,
+    SK: `VBODY#${versionId}`,
+  }),
+  commentsPartition: (shortId: string): string => `NOTECOMMENTS#${shortId}`,
+  comment: (shortId: string, commentId: string): Key => ({
+    PK: `NOTECOMMENTS#${shortId}`,
+    SK: `COMMENT#${commentId}`,
+  }),
+  commentPrefix: 'COMMENT#',
+  /** The content an anchored comment was written against (compressed), keyed by its SHA-256. */
+  anchorBase: (shortId: string, contentHash: string): Key => ({
+    PK: `NOTECOMMENTS#${shortId}`,
+    SK: `ANCHORBASE#${contentHash}`,
+  }),
+};
+
 // Trash: a trashed note keeps its items (META, CONTENT, VISIT#, permalink guard), each with `ttl`;
 // its META leaves the owner's GSI1 list for the owner's trash list and joins the expiry index
 // (GSI2, one partition ordered by purge time: what a sweep purges). History entries drop their GSI2 keys.

@@ -46,6 +46,14 @@ export interface NotesStore {
   history(userId: string, limit: number): Promise<NoteRecord[]>;
 }
 
+/**
+ * Told of every committed content change (lib/notes/versions.ts keeps system versions). Never throws
+ * Conflict('version'): a failure here is not a lost race of the note's own write.
+ */
+export interface ContentHistory {
+  contentChanged(note: NoteRecord, content: string, editor: User): Promise<void>;
+}
+
 /** Where DeleteNote puts a note (lib/notes/trash.ts); false when the note changed since read. */
 export interface Bin {
   moveToTrash(stored: StoredNote, userId: string): Promise<boolean>;

@@ -38,7 +38,15 @@ import {
   type NoteWithContent,
 } from './model.ts';
 import { unknownFolder } from './folders.ts';
-import type { Bin, Directory, ImageStore, ImageTypes, NotesStore, StoredNote } from './ports.ts';
+import type {
+  Bin,
+  ContentHistory,
+  Directory,
+  ImageStore,
+  ImageTypes,
+  NotesStore,
+  StoredNote,
+} from './ports.ts';
 
 /** The image types an upload may be (detected from the bytes, lib/notes/ports.ts ImageTypes). */
 export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -68,12 +76,12 @@ class Caller {
   }
 }
 
-interface Access {
+export interface Access {
   read: boolean;
   write: boolean;
   manage: boolean;
 }
-interface Located {
+export interface Located {
   stored: StoredNote;
   access: Access;
 }
@@ -112,6 +120,8 @@ export interface NotesDependencies {
   imageUrl: (key: string) => string;
   /** Where DeleteNote puts a note: the trash (lib/notes/trash.ts). */
   bin: Bin;
+  /** Keeps system versions of the content (lib/notes/versions.ts); wired only into the updates. */
+  history?: ContentHistory;
 }
 
 /** A condition the caller holds on the note (e.g. an If-Match ETag): false means it changed. */
@@ -231,6 +241,8 @@ export class NotesService {
         }
         assertPermissions(next.note.readPermission, next.note.writePermission);
         await this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
+        if (next.contentChanged)
+          await this.deps.history?.contentChanged(next.note, next.content, caller.user!);
         return next;
       } catch (err) {
         if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);
@@ -273,6 +285,11 @@ export class NotesService {
     if (!access.write) throw new Forbidden('You may read this note but not change it');
     const key = await this.images.put(stored.note.id, bytes, type);
     return this.deps.imageUrl(key);
+  }
+
+  /** A note the caller may read, and what else they may do with it (versions, comments). */
+  openNote(userId: string, ref: string): Promise<Located> {
+    return this.locate(this.caller(userId), ref);
   }
 
   private caller(userId: string): Caller {

@@ -8,7 +8,12 @@ import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { identity } from '../identity/wiring.ts';
-import type { Bin, ImageStore, ImageTypes } from './ports.ts';
+import type { Bin, ContentHistory, ImageStore, ImageTypes } from './ports.ts';
+import { Unauthenticated } from '../domain/errors.ts';
+import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
+import { dynamoVersionStore } from './adapters/dynamo-versions.ts';
+import { CommentService } from './comments.ts';
+import { type NoteOpener, type UserLookup, VersionService } from './versions.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
 import { S3ImageStore } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
@@ -18,7 +23,7 @@ import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 
-const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
+const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin, history?: ContentHistory) =>
   new NotesService({
     store: new DynamoNotesStore(),
     images,
@@ -28,6 +33,7 @@ const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
     bin,
+    history,
   });
 
 /** No image store nor detection: for operations that never touch images. */
@@ -53,6 +59,26 @@ export const notesWithBin = /* @__PURE__ */ once(() =>
   build(noImages, noImageTypes, {
     moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId),
   }),
+);
+
+const openNote: NoteOpener = (userId, ref) => notes().openNote(userId, ref);
+const userOf: UserLookup = async (userId) => {
+  const me = await identity().getUserWithTeams(userId);
+  if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
+  return me.user;
+};
+
+/** Note versions (HackMD Versions); also told of every content change by notesWithHistory(). */
+export const versions = /* @__PURE__ */ once(
+  () => new VersionService(dynamoVersionStore(), openNote, userOf, systemClock, systemIds),
+);
+
+/** The service with system versions kept on content changes (UpdateNote, UpdateTeamNote). */
+export const notesWithHistory = /* @__PURE__ */ once(() => build(noImages, noImageTypes, noBin, versions()));
+
+/** Note comments (HackMD Comments and our comment-writing extension). */
+export const comments = /* @__PURE__ */ once(
+  () => new CommentService(dynamoCommentStore(), openNote, userOf, systemClock, systemIds),
 );
 
 export const folders = /* @__PURE__ */ once(

@@ -77,7 +77,9 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     console.log(
       `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
     );
-    expect(count).toBeLessThan(400); // 500 is CloudFormation's limit: room for ~20 more functions
+    // 500 is CloudFormation's limit; a function costs ~5.5 resources (function, role, log group,
+    // alarm, API permission): 408 with the versions and comments functions, room for ~8 more here.
+    expect(count).toBeLessThan(450);
     expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
   });
 

@@ -67,6 +67,10 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/notes/{noteId}': { content: 'z' },
   'POST /v1/teams/{teamPath}/notes': { content: 'y' },
   'PATCH /v1/teams/{teamPath}/notes/{noteId}': { content: 'z' },
+  'POST /v1/notes/{noteId}/versions': { name: 'v' },
+  'PATCH /v1/notes/{noteId}/versions': { base: 'version:01938a6e-7a10-7c3e-9f5b-2a1d4c6e8f00', name: 'v' },
+  'POST /v1/notes/{noteId}/comments': { body: 'c' },
+  'PATCH /v1/notes/{noteId}/comments/{commentId}': { body: 'c' },
   'POST /api/transfers': { amount: 100, currency: 'usd', destination: 'acct_1' },
   'PUT /api/transfers/{transferId}': { description: 'd' },
   'POST /api/transfers/{transferId}': { description: 'd' },
@@ -74,6 +78,13 @@ const BODIES: Record<string, unknown> = {
   'POST /api/users/{userId}/verifications/{verificationId}': { code: '123456' },
   'POST /api/users/{userId}/mfa_token': {},
 };
+
+const QUERIES: Record<string, Record<string, string>> = {
+  'GET /v1/notes/{noteId}/versions/compare': { base: 'note_content', target: 'note_content' },
+};
+/** Version and comment ids are UUIDs (any other id is a 400 that never reaches the table). */
+ids.versionId = '01938a6e-7a10-7c3e-9f5b-2a1d4c6e8f00';
+ids.commentId = '01938a70-1c20-7d4e-8a6b-5c7d9e0f1a22';
 
 /** Every operation of the template (not the 405 fallbacks), as a well-formed request. */
 const operations = () =>
@@ -83,10 +94,23 @@ const operations = () =>
       const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const pathParameters = Object.fromEntries(names.map((name) => [name, ids[name] ?? '1']));
       const key = `${r.method} ${r.path}`;
-      return { key, api: r.apiId, method: r.method, resource: r.path, pathParameters, body: BODIES[key] };
+      return {
+        key,
+        api: r.apiId,
+        method: r.method,
+        resource: r.path,
+        pathParameters,
+        body: BODIES[key],
+        query: QUERIES[key],
+      };
     });
 const send = (op: ReturnType<typeof operations>[number]) =>
-  call(op.method, op.resource, { token: adminToken, pathParameters: op.pathParameters, body: op.body });
+  call(op.method, op.resource, {
+    token: adminToken,
+    pathParameters: op.pathParameters,
+    body: op.body,
+    query: op.query,
+  });
 
 /** Retries `fn` while DynamoDB Local (just started, its JIT cold, on a busy machine) is slow. */
 async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean = () => true): Promise<T> {
@@ -264,5 +288,5 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
       call('GET', '/api/transfers/{transferId}', { token, pathParameters: { transferId: ids.transferId } }),
     );
     expect(transfer.status).toBe(200);
-  }, 60_000);
+  }, 120_000);
 });

@@ -24,6 +24,14 @@ beforeAll(async () => {
     token: admin.token,
     body: { content: 'fuzz' },
   });
+  const version = await http('POST', `/v1/notes/${note.body.id}/versions`, {
+    token: admin.token,
+    body: { name: 'fuzz' },
+  });
+  const comment = await http('POST', `/v1/notes/${note.body.id}/comments`, {
+    token: admin.token,
+    body: { body: 'fuzz', anchor: { offset: 0, length: 2 } },
+  });
   const transfer = await http('POST', '/api/transfers', {
     token: admin.token,
     body: { amount: 100, currency: 'usd', destination: 'acct' },
@@ -42,6 +50,8 @@ beforeAll(async () => {
     deviceId: [device.id],
     verificationId: [verification.body.id],
     id: ['1', '2', '9007199254740991'],
+    versionId: [version.body.id],
+    commentId: [comment.body.id],
   };
 }, 60_000);
 

@@ -3,6 +3,7 @@
 // (DELETE) work on notes made beforehand, one per call.
 import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
+import { revisionRoutes } from './notes-revisions.ts';
 
 /** A 1x1 PNG in a multipart/form-data body with one part named image. */
 function imageForm(): { body: Buffer; contentType: string } {
@@ -84,7 +85,8 @@ export const scenarios: BenchScenarios = async (ctx) => {
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
-    route('PATCH /v1/notes/{noteId}', 4, (i) =>
+    // A content change also keeps the note's system version: + latest-version Query + one transaction.
+    route('PATCH /v1/notes/{noteId}', 6, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
     route(
@@ -127,6 +129,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.
     ...(await folderAndTrashRoutes(ctx, reader)),
+    ...(await revisionRoutes(ctx, reader)),
   ];
 };
 

@@ -18,7 +18,14 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
 import { cancellationReasons, storeFailure } from '../../data/failures.ts';
-import { folderKeys, notesKeys as k, trashKeys as t, type Key, type NoteOwnerKey } from '../../data/keys.ts';
+import {
+  folderKeys,
+  notesKeys as k,
+  revisionKeys as r,
+  trashKeys as t,
+  type Key,
+  type NoteOwnerKey,
+} from '../../data/keys.ts';
 import type { NoteRecord } from '../model.ts';
 import type { StoredNote } from '../ports.ts';
 import type { TrashedNote, TrashStore } from '../trash.ts';
@@ -190,10 +197,12 @@ export class DynamoTrashStore implements TrashStore {
       if ((err as Error).name === 'ConditionalCheckFailedException') return false;
       throw storeFailure(err);
     }
-    const keys: Key[] = (await this.partition(note.shortId)).map((i) => ({
-      PK: String(i.PK),
-      SK: String(i.SK),
-    }));
+    // The note's own items, then its versions' and comments' partitions.
+    const keys: Key[] = [
+      ...(await this.partition(note.shortId)),
+      ...(await this.partition(note.shortId, r.versionsPartition(note.shortId))),
+      ...(await this.partition(note.shortId, r.commentsPartition(note.shortId))),
+    ].map((i) => ({ PK: String(i.PK), SK: String(i.SK) }));
     if (note.permalink) keys.push(k.permalink(ownerOf(note), note.permalink));
     for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
       let pending: Record<string, unknown[]> | undefined = {
@@ -252,7 +261,7 @@ export class DynamoTrashStore implements TrashStore {
     return true;
   }
 
-  private async partition(shortId: string): Promise<Item[]> {
+  private async partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
     const items: Item[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
@@ -262,7 +271,8 @@ export class DynamoTrashStore implements TrashStore {
           ConsistentRead: true,
           ExclusiveStartKey,
           KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': k.notePartition(shortId) },
+          ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: pk === k.notePartition(shortId) ? undefined : 'PK, SK',
         }),
       );
       items.push(...(page.Items ?? []));

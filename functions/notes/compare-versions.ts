@@ -1,0 +1,14 @@
+// GET /v1/notes/{noteId}/versions/compare?base=&target=: a unified diff between two states (HackMD CompareVersions).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { notePath } from '#lib/notes/params.ts';
+import { compareQuery } from '#lib/notes/revision-schemas.ts';
+import { versions } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: notePath, query: compareQuery },
+  async ({ principal, path, query }) => {
+    const diff = await versions().compare(principal.userId, path.noteId, query.base, query.target);
+    return ok({ unified_diff: diff });
+  },
+);

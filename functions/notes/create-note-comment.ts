@@ -1,0 +1,15 @@
+// POST /v1/notes/{noteId}/comments: a new thread (optionally anchored) or a reply — our extension to HackMD's API.
+import { created } from '#lib/http/rest.ts';
+import { presentComment } from '#lib/notes/comments.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { notePath } from '#lib/notes/params.ts';
+import { createCommentBody } from '#lib/notes/revision-schemas.ts';
+import { comments } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: notePath, body: { schema: createCommentBody } },
+  async ({ principal, path, body }) => {
+    const comment = await comments().create(principal.userId, path.noteId, body);
+    return created(presentComment(comment, true));
+  },
+);

@@ -1,0 +1,15 @@
+// POST /v1/notes/{noteId}/versions: names the live content (or a system version) as a version (HackMD CreateVersion).
+import { created } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { notePath } from '#lib/notes/params.ts';
+import { createVersionBody } from '#lib/notes/revision-schemas.ts';
+import { presentVersion } from '#lib/notes/versions.ts';
+import { versions } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: notePath, body: { schema: createVersionBody } },
+  async ({ principal, path, body }) => {
+    const version = await versions().create(principal.userId, path.noteId, body);
+    return created(presentVersion(version));
+  },
+);

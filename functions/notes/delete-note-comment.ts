@@ -1,0 +1,10 @@
+// DELETE /v1/notes/{noteId}/comments/{commentId}: deletes one's own comment (a thread head with its replies) — our extension.
+import { noContent } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { commentPath } from '#lib/notes/revision-schemas.ts';
+import { comments } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
+  await comments().delete(principal.userId, path.noteId, path.commentId);
+  return noContent();
+});

@@ -1,0 +1,11 @@
+// GET /v1/notes/{noteId}/versions/{versionId}: one version with its content (HackMD GetVersion).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { versionPath } from '#lib/notes/revision-schemas.ts';
+import { presentVersion } from '#lib/notes/versions.ts';
+import { versions } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: versionPath }, async ({ principal, path }) => {
+  const { version, content } = await versions().get(principal.userId, path.noteId, path.versionId);
+  return ok(presentVersion(version, content ?? null));
+});

@@ -1,0 +1,14 @@
+// PATCH /v1/notes/{noteId}/comments/{commentId}: changes the body of one's own comment — our extension.
+import { ok } from '#lib/http/rest.ts';
+import { presentComment } from '#lib/notes/comments.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { commentPath, updateCommentBody } from '#lib/notes/revision-schemas.ts';
+import { comments } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: commentPath, body: { schema: updateCommentBody } },
+  async ({ principal, path, body }) => {
+    const comment = await comments().edit(principal.userId, path.noteId, path.commentId, body.body);
+    return ok(presentComment(comment, true));
+  },
+);

@@ -1,0 +1,134 @@
+// DynamoDB adapter of the comments store (lib/notes/comments.ts). Items (lib/data/keys.ts revisionKeys):
+//   NOTECOMMENTS#<shortId> / COMMENT#<id>            one comment (type note-comment), `rev` its lock
+//   NOTECOMMENTS#<shortId> / ANCHORBASE#<sha256>     the content anchors were written on (Brotli, `z`)
+// A stream consumer could emit comment.created (INSERT of a note-comment item) and comment.resolved
+// (MODIFY of a thread head whose threadState.status became hidden).
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
+import { cancellationReasons, storeFailure } from '../../data/failures.ts';
+import { revisionKeys as k } from '../../data/keys.ts';
+import { NotFound } from '../../domain/errors.ts';
+import type { CommentRecord, CommentStore } from '../comments.ts';
+import { pack, unpack } from './packed-content.ts';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const FIELDS = [
+  'id',
+  'threadId',
+  'authorId',
+  'authorName',
+  'body',
+  'state',
+  'anchor',
+  'anchorBase',
+  'excerpt',
+  'createdAt',
+  'updatedAt',
+  'isThreadHead',
+  'replyCount',
+  'threadState',
+  'rev',
+] as const;
+const toComment = (i: Item): CommentRecord =>
+  Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as CommentRecord;
+
+/** Runs a transaction; the reasons of a cancelled one (undefined when it committed). */
+async function transact(items: TransactItem[]): Promise<string[] | undefined> {
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    return undefined;
+  } catch (err) {
+    const why = cancellationReasons(err);
+    if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return why;
+    throw storeFailure(err);
+  }
+}
+
+export const dynamoCommentStore = (): CommentStore => {
+  const table = () => config.tableName;
+  const put = (shortId: string, c: CommentRecord, condition: Item): TransactItem => ({
+    Put: {
+      TableName: table(),
+      Item: { ...k.comment(shortId, c.id), type: 'note-comment', noteShortId: shortId, ...c },
+      ...condition,
+    } as never,
+  });
+  const atRev = (rev: number) => ({
+    ConditionExpression: 'rev = :rev',
+    ExpressionAttributeValues: { ':rev': rev },
+  });
+  const countReplies = (shortId: string, headId: string, delta: number): TransactItem => ({
+    Update: {
+      TableName: table(),
+      Key: k.comment(shortId, headId),
+      // Bumps rev too, so a resolution written from an older read of the head fails and re-reads.
+      UpdateExpression: 'ADD replyCount :d, rev :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':d': delta, ':one': 1 },
+    },
+  });
+
+  return {
+    async list(shortId) {
+      const items: Item[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await documentClient().send(
+          new QueryCommand({
+            TableName: table(),
+            ConsistentRead: true,
+            ExclusiveStartKey,
+            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+            ExpressionAttributeValues: { ':pk': k.commentsPartition(shortId), ':sk': k.commentPrefix },
+          }),
+        );
+        items.push(...(page.Items ?? []));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return items.map(toComment);
+    },
+    async get(shortId, commentId) {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: table(), Key: k.comment(shortId, commentId), ConsistentRead: true }),
+      );
+      return Item && toComment(Item);
+    },
+    async create(shortId, c, base) {
+      const items = [put(shortId, c, { ConditionExpression: 'attribute_not_exists(PK)' })];
+      if (!c.isThreadHead) items.push(countReplies(shortId, c.threadId, 1));
+      if (base)
+        items.push({
+          Put: {
+            TableName: table(),
+            Item: { ...k.anchorBase(shortId, base.hash), type: 'note-anchor-base', z: pack(base.content) },
+          },
+        });
+      const why = await transact(items);
+      if (why) throw new NotFound('The thread is gone');
+    },
+    async save(shortId, changed) {
+      return !(await transact(changed.map((c) => put(shortId, c, atRev(c.rev - 1)))));
+    },
+    async remove(shortId, removed, head) {
+      const items: TransactItem[] = removed.map((c) => ({
+        Delete: { TableName: table(), Key: k.comment(shortId, c.id), ...atRev(c.rev) },
+      }));
+      if (head) items.push(countReplies(shortId, head.id, -1));
+      return !(await transact(items));
+    },
+    async base(shortId, hash) {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: table(), Key: k.anchorBase(shortId, hash) }),
+      );
+      return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
+    },
+  };
+};

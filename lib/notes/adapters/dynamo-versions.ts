@@ -1,0 +1,172 @@
+// DynamoDB adapter of the versions store (lib/notes/versions.ts). Items (lib/data/keys.ts revisionKeys):
+//   NOTEVERSIONS#<shortId> / VERSION#<id>   metadata (type note-version); system versions carry `ttl`
+//   NOTEVERSIONS#<shortId> / VBODY#<id>     the content, Brotli-compressed (`z`), same `ttl`
+// A stream consumer could emit version.created from INSERTs of note-version items.
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
+import { cancellationReasons, conditional, storeFailure } from '../../data/failures.ts';
+import { revisionKeys as k, type Key } from '../../data/keys.ts';
+import { Conflict } from '../../domain/errors.ts';
+import type { VersionRecord, VersionStore } from '../versions.ts';
+import { pack, unpack } from './packed-content.ts';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const FIELDS = [
+  'id',
+  'name',
+  'nameSource',
+  'description',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'authorship',
+  'contentHash',
+  'bytes',
+  'expiresAt',
+] as const;
+const toVersion = (i: Item): VersionRecord =>
+  Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as VersionRecord;
+const ttlOf = (v: VersionRecord) => (v.expiresAt === null ? {} : { ttl: Math.ceil(v.expiresAt / 1000) });
+const live = (now: number) => (i: Item) =>
+  i.expiresAt === undefined || i.expiresAt === null || Number(i.expiresAt) > now;
+
+async function transact(items: TransactItem[]): Promise<boolean> {
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (err) {
+    const why = cancellationReasons(err);
+    if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+    throw storeFailure(err);
+  }
+}
+
+export const dynamoVersionStore = (): VersionStore => {
+  const table = () => config.tableName;
+  const metaPut = (shortId: string, v: VersionRecord, condition?: Pick<TransactItem, 'Put'>['Put']) => ({
+    Put: {
+      TableName: table(),
+      Item: { ...k.version(shortId, v.id), type: 'note-version', noteShortId: shortId, ...v, ...ttlOf(v) },
+      ...condition,
+    },
+  });
+  const bodyPut = (shortId: string, v: VersionRecord, content: string): TransactItem => ({
+    Put: {
+      TableName: table(),
+      Item: { ...k.versionBody(shortId, v.id), type: 'note-version-body', z: pack(content), ...ttlOf(v) },
+    },
+  });
+  const query = async (shortId: string, limit?: number): Promise<Item[]> => {
+    const items: Item[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: table(),
+          ConsistentRead: true,
+          ScanIndexForward: false,
+          Limit: limit,
+          ExclusiveStartKey,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': k.versionsPartition(shortId), ':sk': k.versionPrefix },
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = limit ? undefined : page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+
+  return {
+    async latest(shortId, now) {
+      // The newest item is the newest version; an expired one means every older system one expired too,
+      // but a named one may be older: read on only in that rare case.
+      const [newest] = await query(shortId, 1);
+      if (!newest) return undefined;
+      if (live(now)(newest)) return toVersion(newest);
+      const found = (await query(shortId)).find(live(now));
+      return found && toVersion(found);
+    },
+    async list(shortId, now) {
+      return (await query(shortId)).filter(live(now)).map(toVersion);
+    },
+    async get(shortId, versionId, now) {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: table(), Key: k.version(shortId, versionId), ConsistentRead: true }),
+      );
+      return Item && live(now)(Item) ? toVersion(Item) : undefined;
+    },
+    async content(shortId, versionId) {
+      const { Item } = await documentClient().send(
+        new GetCommand({ TableName: table(), Key: k.versionBody(shortId, versionId), ConsistentRead: true }),
+      );
+      return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
+    },
+    async create(shortId, v, content) {
+      const ok = await transact([
+        metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
+        bodyPut(shortId, v, content),
+      ]);
+      if (!ok) throw new Conflict('The version exists', { reason: 'version' });
+    },
+    coalesce(shortId, previous, next, content) {
+      return transact([
+        metaPut(shortId, next, {
+          ConditionExpression: 'nameSource = :system AND updatedAt = :u',
+          ExpressionAttributeValues: { ':system': 'system', ':u': previous.updatedAt },
+        } as never),
+        bodyPut(shortId, next, content),
+      ]);
+    },
+    name(shortId, v) {
+      const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
+        Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
+      });
+      return transact([
+        update(
+          k.version(shortId, v.id),
+          'SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null REMOVE #ttl',
+          {
+            ConditionExpression: 'nameSource = :system',
+            ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
+            ExpressionAttributeValues: {
+              ':n': v.name,
+              ':user': 'user',
+              ':d': v.description,
+              ':by': v.createdBy,
+              ':null': null,
+              ':system': 'system',
+            },
+          },
+        ),
+        update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+        }),
+      ]);
+    },
+    async rename(shortId, v) {
+      await conditional(
+        documentClient().send(
+          new UpdateCommand({
+            TableName: table(),
+            Key: k.version(shortId, v.id),
+            UpdateExpression: 'SET #n = :n, description = :d',
+            ConditionExpression: 'nameSource = :user',
+            ExpressionAttributeNames: { '#n': 'name' },
+            ExpressionAttributeValues: { ':n': v.name, ':d': v.description, ':user': 'user' },
+          }),
+        ),
+      );
+    },
+  };
+};

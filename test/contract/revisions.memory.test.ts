@@ -1,0 +1,6 @@
+import { memoryCommentStore } from '../../lib/notes/adapters/memory-comments.ts';
+import { memoryVersionStore } from '../../lib/notes/adapters/memory-versions.ts';
+import { commentsContract, versionsContract } from './revisions.ts';
+
+versionsContract('in memory', memoryVersionStore);
+commentsContract('in memory', memoryCommentStore);

@@ -1,0 +1,145 @@
+// The contract of the versions and comments stores: the in-memory and DynamoDB adapters pass this
+// same suite (revisions.memory.test.ts, revisions.dynamo.test.ts).
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Conflict, NotFound } from '../../lib/domain/errors.ts';
+import type { CommentRecord, CommentStore } from '../../lib/notes/comments.ts';
+import { timeOrderedId, type VersionRecord, type VersionStore } from '../../lib/notes/versions.ts';
+
+const shortId = () => randomBytes(8).toString('base64url').slice(0, 10);
+const NOW = 1_800_000_000_000;
+const user = { user_id: 'u1', display_name: 'U', photo: '' };
+
+const version = (at: number, over: Partial<VersionRecord> = {}): VersionRecord => ({
+  id: timeOrderedId(at, randomBytes(10)),
+  name: null,
+  nameSource: 'system',
+  description: null,
+  createdAt: at,
+  updatedAt: at,
+  createdBy: null,
+  authorship: [user],
+  contentHash: `h${at}`,
+  bytes: 1,
+  expiresAt: at + 1000,
+  ...over,
+});
+
+export function versionsContract(name: string, store: () => VersionStore): void {
+  describe(`versions store (${name})`, () => {
+    it('keeps content, lists newest first, and hides expired system versions', async () => {
+      const s = store();
+      const note = shortId();
+      const old = version(NOW - 5000, { expiresAt: NOW - 1 });
+      const named = version(NOW - 3000, { nameSource: 'user', name: 'n', expiresAt: null });
+      const fresh = version(NOW - 1000, { expiresAt: NOW + 1000 });
+      for (const v of [old, named, fresh]) await s.create(note, v, `content of ${v.id}`);
+      expect((await s.list(note, NOW)).map((v) => v.id)).toEqual([fresh.id, named.id]);
+      expect((await s.latest(note, NOW))?.id).toBe(fresh.id);
+      expect(await s.get(note, old.id, NOW)).toBeUndefined();
+      expect(await s.get(note, named.id, NOW)).toEqual(named);
+      expect(await s.content(note, fresh.id)).toBe(`content of ${fresh.id}`);
+      // When the newest has expired, the newest unexpired one is the latest.
+      expect((await s.latest(note, NOW + 5000))?.id).toBe(named.id);
+      await expect(s.create(note, fresh, 'again')).rejects.toBeInstanceOf(Conflict);
+    });
+
+    it('coalesces only into an unchanged system version, and names it in place once', async () => {
+      const s = store();
+      const note = shortId();
+      const v = version(NOW);
+      await s.create(note, v, 'one');
+      const next = {
+        ...v,
+        updatedAt: NOW + 1,
+        contentHash: 'h2',
+        authorship: [user, { ...user, user_id: 'u2' }],
+      };
+      expect(await s.coalesce(note, v, next, 'two')).toBe(true);
+      expect(await s.coalesce(note, v, { ...next, updatedAt: NOW + 2 }, 'stale')).toBe(false);
+      expect(await s.content(note, v.id)).toBe('two');
+      expect((await s.get(note, v.id, NOW))?.authorship).toHaveLength(2);
+      const named = { ...next, name: 'N', nameSource: 'user' as const, createdBy: user, expiresAt: null };
+      expect(await s.name(note, named)).toBe(true);
+      expect(await s.name(note, named)).toBe(false);
+      expect(await s.coalesce(note, next, { ...next, updatedAt: NOW + 3 }, 'three')).toBe(false);
+      // Named: kept past the system retention.
+      expect((await s.get(note, v.id, NOW + 10_000))?.name).toBe('N');
+      await s.rename(note, { ...named, name: 'M', description: 'd' });
+      expect(await s.get(note, v.id, NOW)).toMatchObject({ name: 'M', description: 'd', nameSource: 'user' });
+      const system = version(NOW + 10);
+      await s.create(note, system, 's');
+      await expect(s.rename(note, { ...system, name: 'x' })).rejects.toBeInstanceOf(Conflict);
+    });
+
+    it('stores the largest content (300 KiB that barely compresses)', async () => {
+      const s = store();
+      const note = shortId();
+      const big = randomBytes(230 * 1024)
+        .toString('base64')
+        .slice(0, 300 * 1024);
+      const v = version(NOW, { bytes: big.length });
+      await s.create(note, v, big);
+      expect(await s.content(note, v.id)).toBe(big);
+    });
+  });
+}
+
+const comment = (at: number, over: Partial<CommentRecord> = {}): CommentRecord => {
+  const id = timeOrderedId(at, randomBytes(10));
+  return {
+    id,
+    threadId: id,
+    authorId: 'u1',
+    authorName: 'U',
+    body: 'b',
+    state: { status: 'open', reason: null, actedBy: null, actedAt: null },
+    anchor: null,
+    anchorBase: null,
+    excerpt: null,
+    createdAt: at,
+    updatedAt: at,
+    isThreadHead: true,
+    replyCount: 0,
+    threadState: { status: 'open', reason: null, actedBy: null, actedAt: null, sourceCommentId: id },
+    rev: 1,
+    ...over,
+  };
+};
+
+export function commentsContract(name: string, store: () => CommentStore): void {
+  describe(`comments store (${name})`, () => {
+    it('writes threads and replies (counted into the head), oldest first, with anchor bases', async () => {
+      const s = store();
+      const note = shortId();
+      const head = comment(NOW, { anchor: { offset: 0, length: 1 }, anchorBase: 'h' });
+      await s.create(note, head, { hash: 'h', content: 'the base' });
+      const reply = comment(NOW + 1, { threadId: head.id, isThreadHead: false, threadState: null });
+      await s.create(note, reply);
+      expect((await s.list(note)).map((c) => c.id)).toEqual([head.id, reply.id]);
+      expect(await s.get(note, head.id)).toMatchObject({ replyCount: 1, rev: 2 });
+      expect(await s.base(note, 'h')).toBe('the base');
+      expect(await s.base(note, 'other')).toBeUndefined();
+      const orphan = comment(NOW + 2, { threadId: comment(NOW).id, isThreadHead: false, threadState: null });
+      await expect(s.create(note, orphan)).rejects.toBeInstanceOf(NotFound);
+    });
+
+    it('saves and removes only what is unchanged since read', async () => {
+      const s = store();
+      const note = shortId();
+      const head = comment(NOW);
+      await s.create(note, head);
+      expect(await s.save(note, [{ ...head, body: 'new', rev: 2 }])).toBe(true);
+      expect(await s.save(note, [{ ...head, body: 'stale', rev: 2 }])).toBe(false);
+      expect((await s.get(note, head.id))?.body).toBe('new');
+      expect(await s.remove(note, [head])).toBe(false);
+      const reply = comment(NOW + 1, { threadId: head.id, isThreadHead: false, threadState: null });
+      await s.create(note, reply);
+      const fresh = (await s.get(note, head.id))!;
+      expect(await s.remove(note, [reply], fresh)).toBe(true);
+      expect(await s.get(note, head.id)).toMatchObject({ replyCount: 0 });
+      expect(await s.remove(note, [(await s.get(note, head.id))!])).toBe(true);
+      expect(await s.list(note)).toEqual([]);
+    });
+  });
+}

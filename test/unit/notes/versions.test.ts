@@ -1,0 +1,107 @@
+// Versions over in-memory adapters and a fixed clock: the coalescing window, the retention of
+// system versions, authorship; and anchors mapped through edits (lib/notes/anchors.ts).
+import { describe, expect, it } from 'vitest';
+import { memoryVersionStore } from '../../../lib/notes/adapters/memory-versions.ts';
+import { followAnchor } from '../../../lib/notes/anchors.ts';
+import {
+  SYSTEM_VERSION_RETENTION_DAYS,
+  VERSION_WINDOW_MS,
+  VersionService,
+} from '../../../lib/notes/versions.ts';
+import { notesWorld } from './fixture.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function world() {
+  const w = await notesWorld();
+  const store = memoryVersionStore();
+  const users = async (id: string) => (await w.identity.getUserWithTeams(id))!.user;
+  const versions = new VersionService(store, (userId, ref) => w.notes.openNote(userId, ref), users, w.clock, {
+    uuid: () => '',
+    bytes: (n) => Buffer.alloc(n, 1),
+    int: () => 0,
+  });
+  const note = await w.notes.createNote(w.owner, {
+    content: 'start',
+    writePermission: 'signed_in',
+    readPermission: 'signed_in',
+  });
+  const change = async (userId: string, content: string) =>
+    versions.contentChanged(note.note, content, await users(userId));
+  return { ...w, versions, note, change, store };
+}
+
+describe('system versions', () => {
+  it('coalesce within the window and start anew after it', async () => {
+    const w = await world();
+    await w.change(w.owner, 'a');
+    w.clock.advance(VERSION_WINDOW_MS - 1);
+    await w.change(w.other, 'ab');
+    let list = await w.versions.list(w.owner, w.note.note.id, {});
+    expect(list.total).toBe(1);
+    expect(list.versions[0].authorship.map((a) => a.user_id)).toEqual([w.owner, w.other]);
+    expect((await w.versions.get(w.owner, w.note.note.id, list.versions[0].id)).content).toBe('ab');
+    w.clock.advance(1);
+    await w.change(w.other, 'abc');
+    list = await w.versions.list(w.owner, w.note.note.id, {});
+    expect(list.total).toBe(2);
+    expect(list.versions[0].authorship.map((a) => a.user_id)).toEqual([w.other]);
+  });
+
+  it('the same content again records nothing', async () => {
+    const w = await world();
+    await w.change(w.owner, 'a');
+    w.clock.advance(VERSION_WINDOW_MS * 2);
+    await w.change(w.owner, 'a');
+    expect((await w.versions.list(w.owner, w.note.note.id, {})).total).toBe(1);
+  });
+
+  it(`expire after ${SYSTEM_VERSION_RETENTION_DAYS} days unless named`, async () => {
+    const w = await world();
+    await w.change(w.owner, 'a');
+    w.clock.advance(VERSION_WINDOW_MS);
+    await w.change(w.owner, 'b');
+    const [newest, oldest] = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
+    await w.versions.create(w.owner, w.note.note.id, { name: 'keep', base: `version:${oldest.id}` });
+    w.clock.advance(SYSTEM_VERSION_RETENTION_DAYS * DAY_MS);
+    const left = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
+    expect(left.map((v) => v.id)).toEqual([oldest.id]);
+    await expect(w.versions.get(w.owner, w.note.note.id, newest.id)).rejects.toThrow('no such version');
+  });
+
+  it('a version whose content is gone is listed as unavailable and cannot be compared', async () => {
+    const w = await world();
+    await w.change(w.owner, 'a');
+    const [v] = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
+    w.store.dropContent(w.note.note.shortId, v.id);
+    expect((await w.versions.get(w.owner, w.note.note.id, v.id)).content).toBeUndefined();
+    await expect(
+      w.versions.compare(w.owner, w.note.note.id, `version:${v.id}`, 'note_content'),
+    ).rejects.toMatchObject({
+      details: { error_code: 'version_content_unavailable' },
+    });
+  });
+});
+
+describe('anchors through edits', () => {
+  const base = 'The quick brown fox jumps';
+  const fox = { offset: 16, length: 3 };
+  it('shift with text inserted or deleted before them, and stay with text after them', () => {
+    expect(followAnchor(base, `Oh, ${base}`, fox)).toEqual({ offset: 20, length: 3 });
+    expect(followAnchor(base, 'The brown fox jumps', fox)).toEqual({ offset: 10, length: 3 });
+    expect(followAnchor(base, `${base} high`, fox)).toEqual(fox);
+    expect(followAnchor(base, base, fox)).toBe(fox);
+  });
+  it('span what survives of the anchored text, and are null once all of it is gone', () => {
+    expect(followAnchor(base, 'The quick brown fx jumps', fox)).toEqual({ offset: 16, length: 2 });
+    expect(followAnchor(base, 'The quick brown f-o-x jumps', fox)).toEqual({ offset: 16, length: 5 });
+    expect(followAnchor(base, 'The quick brown cat jumps', fox)).toBeNull();
+    expect(followAnchor(base, '', fox)).toBeNull();
+  });
+  it('survive an edit elsewhere in a large document', () => {
+    const big = `${'lorem ipsum '.repeat(20_000)}ANCHOR${' dolor sit'.repeat(20_000)}`;
+    const at = big.indexOf('ANCHOR');
+    const edited = `intro\n${big.replace('dolor sit dolor', 'dolor, sit dolor')}`;
+    expect(followAnchor(big, edited, { offset: at, length: 6 })).toEqual({ offset: at + 6, length: 6 });
+  });
+});
