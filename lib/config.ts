@@ -50,6 +50,47 @@ export const config = {
   get rateWindowSeconds() {
     return Number(read('NOTES_RATE_WINDOW_SECONDS', '300'));
   },
+  /** Webhooks per workspace (template parameter NotesWebhookLimit). */
+  get webhookLimit() {
+    return Number(read('NOTES_WEBHOOK_LIMIT', '10'));
+  },
+  /** Days each delivery attempt stays in a webhook's delivery log (parameter WebhookDeliveryRetentionDays). */
+  get webhookRetentionDays() {
+    return Number(read('WEBHOOK_DELIVERY_RETENTION_DAYS', '30'));
+  },
+  /** Whether webhook URLs may be http (the local runner); deployed, https only. */
+  get webhookAllowHttp() {
+    return read('WEBHOOK_ALLOW_HTTP', 'false') === 'true';
+  },
+  /**
+   * Locally, the only destinations deliveries may reach (host names or IPs, comma-separated; the
+   * runner's default "127.0.0.1,localhost"). Unset when deployed: every public address, and no
+   * loopback, private, link-local, multicast or metadata one.
+   */
+  get webhookAllowedDestinations(): string[] | undefined {
+    const v = process.env.WEBHOOK_ALLOWED_DESTINATIONS;
+    return v === undefined ? undefined : v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+  },
+  /** The delivery queue (SQS) and its dead-letter queue. */
+  get webhookQueueUrl() {
+    return read('WEBHOOK_QUEUE_URL');
+  },
+  get webhookDeadLetterQueueUrl() {
+    return read('WEBHOOK_DLQ_URL');
+  },
+  /** How long one delivery attempt may take before it counts as a timeout. */
+  get webhookAttemptTimeoutMs() {
+    return Number(read('WEBHOOK_ATTEMPT_TIMEOUT_MS', '10000'));
+  },
+  /**
+   * Delays (seconds) before each retry of a failed delivery; the last one is the last retry.
+   * Default: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h (about 24 h in all), each ±20 %.
+   */
+  get webhookRetryDelays() {
+    return read('WEBHOOK_RETRY_DELAYS', '30,120,600,1800,3600,7200,14400,28800,28800')
+      .split(',')
+      .map(Number);
+  },
   /**
    * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
    * The local stack sets more: an emulator on a busy machine is slow, not down.

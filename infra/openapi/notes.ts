@@ -11,6 +11,7 @@ import * as s from '../../lib/notes/schemas.ts';
 import * as t from '../../lib/notes/trash-schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, schema } from './build.ts';
+import { webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const errorResponse = (description: string) => ({
@@ -433,6 +434,8 @@ export const buildNotesDocument = () =>
         },
       },
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
+      ...webhookRoutes({ ref, errors, pathParams }, false),
+      ...webhookRoutes({ ref, errors, pathParams }, true),
     },
     components: {
       schemas: {
@@ -451,6 +454,7 @@ export const buildNotesDocument = () =>
         CreateFolderBody: inputSchema(f.folderCreation),
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
+        ...webhookSchemas(),
       },
     },
   });

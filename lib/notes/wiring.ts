@@ -17,6 +17,10 @@ import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
+import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
+import { WebhookService } from './webhooks.ts';
+import { encryptSecret } from '../bank/crypto.ts';
+import { mfaEncryptionKey } from '../data/secrets.ts';
 
 const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
   new NotesService({
@@ -77,3 +81,24 @@ export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 export const notesIdempotency = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoNotesStore(), systemClock),
 );
+
+/**
+ * Webhooks (lib/notes/webhooks.ts): signing secrets are sealed with the key that seals the MFA
+ * secrets (AES-256-GCM); folder scopes are checked against the workspace's folders.
+ */
+export const webhooks = /* @__PURE__ */ once(() => {
+  const folderStore = new DynamoFolderStore();
+  return new WebhookService({
+    store: dynamoWebhooks,
+    directory: identity(),
+    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
+    seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
+    clock: systemClock,
+    ids: systemIds,
+    settings: {
+      maxPerWorkspace: () => config.webhookLimit,
+      retentionDays: () => config.webhookRetentionDays,
+      allowHttp: () => config.webhookAllowHttp,
+    },
+  });
+});
