@@ -69,7 +69,12 @@ export const config = {
    */
   get webhookAllowedDestinations(): string[] | undefined {
     const v = process.env.WEBHOOK_ALLOWED_DESTINATIONS;
-    return v === undefined ? undefined : v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+    return v === undefined
+      ? undefined
+      : v
+          .split(',')
+          .map((d) => d.trim().toLowerCase())
+          .filter(Boolean);
   },
   /** The delivery queue (SQS) and its dead-letter queue. */
   get webhookQueueUrl() {
@@ -87,9 +92,7 @@ export const config = {
    * Default: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h (about 24 h in all), each ±20 %.
    */
   get webhookRetryDelays() {
-    return read('WEBHOOK_RETRY_DELAYS', '30,120,600,1800,3600,7200,14400,28800,28800')
-      .split(',')
-      .map(Number);
+    return read('WEBHOOK_RETRY_DELAYS', '30,120,600,1800,3600,7200,14400,28800,28800').split(',').map(Number);
   },
   /**
    * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.

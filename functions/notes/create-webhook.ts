@@ -3,9 +3,9 @@ import { created } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: webhookCreation } }, async ({ principal, body }) => {
-  const { hook, secret } = await webhooks().create({ userId: principal.userId }, body);
+  const { hook, secret } = await webhookCreator().create({ userId: principal.userId }, body);
   return created({ ...presentWebhook(hook), secret });
 });

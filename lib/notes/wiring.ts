@@ -83,16 +83,17 @@ export const notesIdempotency = /* @__PURE__ */ once(
 );
 
 /**
- * Webhooks (lib/notes/webhooks.ts): signing secrets are sealed with the key that seals the MFA
- * secrets (AES-256-GCM); folder scopes are checked against the workspace's folders.
+ * Webhooks (lib/notes/webhooks.ts); folder scopes are checked against the workspace's folders. Only
+ * a create seals a signing secret (with the key that seals the MFA secrets, AES-256-GCM), so only
+ * the create functions read that key (and bundle Secrets Manager).
  */
-export const webhooks = /* @__PURE__ */ once(() => {
+const webhookService = (seal: (secret: string) => Promise<string>) => {
   const folderStore = new DynamoFolderStore();
   return new WebhookService({
     store: dynamoWebhooks,
     directory: identity(),
     folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
-    seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
+    seal,
     clock: systemClock,
     ids: systemIds,
     settings: {
@@ -101,4 +102,13 @@ export const webhooks = /* @__PURE__ */ once(() => {
       allowHttp: () => config.webhookAllowHttp,
     },
   });
-});
+};
+
+export const webhooks = /* @__PURE__ */ once(() =>
+  webhookService(() => Promise.reject(new Error('this function seals no webhook secret'))),
+);
+
+/** The same service able to seal a new webhook's secret (CreateWebhook, CreateTeamWebhook). */
+export const webhookCreator = /* @__PURE__ */ once(() =>
+  webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey())),
+);

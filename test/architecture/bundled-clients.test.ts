@@ -25,6 +25,9 @@ const CALLS: Record<string, string[]> = {
   BankDeleteDeviceFunction: ['secretsmanager'],
   BankVerifyFunction: ['secretsmanager'],
   BankCreateMfaTokenFunction: ['secretsmanager'],
+  // Webhooks: a create seals the signing secret with the MFA key.
+  NotesCreateWebhookFunction: ['secretsmanager'],
+  NotesCreateTeamWebhookFunction: ['secretsmanager'],
   // Codes by SMS and e-mail.
   BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };
