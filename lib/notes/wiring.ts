@@ -19,7 +19,17 @@ import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
 import { WebhookService } from './webhooks.ts';
-import { encryptSecret } from '../bank/crypto.ts';
+import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
+import { deliver, deliverBatch } from './events/delivery.ts';
+import { routeChanges } from './events/router.ts';
+import { checkDestination } from './adapters/destination-policy.ts';
+import { getWebhook, listWebhooks, recordDelivery, setDeliveryPolicy } from './adapters/dynamo-webhooks.ts';
+import { emitDeliveryMetric } from './adapters/emf-metrics.ts';
+import { postDelivery } from './adapters/http-poster.ts';
+import { deadLetterJob, enqueueJobs, requeueJob } from './adapters/sqs-delivery-queue.ts';
+import { signDelivery } from './adapters/standard-webhooks-signer.ts';
+import { changesOf } from './adapters/stream-changes.ts';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 
 const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
@@ -112,3 +122,43 @@ export const webhooks = /* @__PURE__ */ once(() =>
 export const webhookCreator = /* @__PURE__ */ once(() =>
   webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey())),
 );
+
+/** The webhook event router (stream function): table changes to delivery jobs on the queue. */
+export const webhookEvents = /* @__PURE__ */ once(() => {
+  const folderStore = new DynamoFolderStore();
+  return {
+    route: (records: DynamoDBRecord[]) =>
+      routeChanges(changesOf(records), {
+        hooksOf: listWebhooks,
+        foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
+        userPathOf: async (userId) => (await identity().getUserWithTeams(userId))?.user.userPath ?? userId,
+        enqueue: enqueueJobs,
+      }),
+  };
+});
+
+/** Webhook delivery (queue function): each job signed, sent, logged, retried or dead-lettered. */
+export const webhookDelivery = /* @__PURE__ */ once(() => {
+  const one = (job: Parameters<typeof deliver>[0]) =>
+    deliver(job, {
+      hook: getWebhook,
+      openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
+      checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
+      sign: signDelivery,
+      post: postDelivery,
+      record: recordDelivery,
+      setPolicy: setDeliveryPolicy,
+      requeue: requeueJob,
+      deadLetter: deadLetterJob,
+      metric: emitDeliveryMetric,
+      clock: systemClock,
+      ids: systemIds,
+      random: Math.random,
+      settings: {
+        retryDelays: () => config.webhookRetryDelays,
+        attemptTimeoutMs: () => config.webhookAttemptTimeoutMs,
+        retentionDays: () => config.webhookRetentionDays,
+      },
+    });
+  return { deliverBatch: (messages: { id: string; body: string }[]) => deliverBatch(messages, one) };
+});

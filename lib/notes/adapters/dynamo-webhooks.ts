@@ -273,3 +273,27 @@ export const dynamoWebhooks: WebhookStore = {
   delivery: getDelivery,
   recordDelivery,
 };
+
+/** Marks a webhook's destination as refused (or fine again), without touching updatedAt. */
+export async function setDeliveryPolicy(
+  owner: NoteOwnerKey,
+  hookId: string,
+  suppressed: boolean,
+): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.webhook(owner, hookId),
+        UpdateExpression: 'SET deliveryPolicyStatus = :s, deliveryPolicyReason = :r',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':s': suppressed ? 'suppressed' : 'normal',
+          ':r': suppressed ? 'unsafe_destination' : null,
+        },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw storeFailure(err);
+  }
+}
