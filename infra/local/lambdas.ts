@@ -48,7 +48,12 @@ export class Lambdas {
     }
   }
 
-  async invoke(route: CompiledRoute, event: APIGatewayProxyEvent): Promise<Outcome> {
+  /** An event source's invocation (stream, queue): the handler's result as it is. */
+  invokeEvent(functionId: string, handler: string, event: unknown): Promise<Outcome> {
+    return this.invoke({ functionId, handler } as CompiledRoute, event as APIGatewayProxyEvent, true);
+  }
+
+  async invoke(route: CompiledRoute, event: APIGatewayProxyEvent, anyResult = false): Promise<Outcome> {
     const id = route.functionId;
     let loaded;
     let release = () => {};
@@ -64,7 +69,7 @@ export class Lambdas {
     while (this.initsPending > 0) await this.initQueue;
     this.running += 1;
     try {
-      return await this.run(id, loaded, event);
+      return await this.run(id, loaded, event, anyResult);
     } finally {
       this.running -= 1;
       if (this.running === 0) for (const wake of this.idle.splice(0)) wake();
@@ -91,7 +96,12 @@ export class Lambdas {
     };
   }
 
-  private async run(id: string, loaded: Loaded, event: APIGatewayProxyEvent): Promise<Outcome> {
+  private async run(
+    id: string,
+    loaded: Loaded,
+    event: APIGatewayProxyEvent,
+    anyResult: boolean,
+  ): Promise<Outcome> {
     if (loaded.buildMs > 0) this.log(`${id}: built in ${ms(loaded.buildMs)}, init ${ms(loaded.initMs)}`);
     if (loaded.initMs > INIT_LIMIT_MS) {
       this.log(`${id}: init took ${ms(loaded.initMs)}, over Lambda's ${INIT_LIMIT_MS / 1000} s init limit`);
@@ -107,7 +117,7 @@ export class Lambdas {
     )
       .then(
         ({ result, meter }): Outcome =>
-          result && typeof result.statusCode === 'number'
+          anyResult || (result && typeof result.statusCode === 'number')
             ? { kind: 'ok', result, meter }
             : { kind: 'failure', reason: `${id} returned a malformed Lambda proxy response` },
       )

@@ -18,6 +18,7 @@ import { startLocalSecretsManager } from './secrets-manager.ts';
 import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
+import { startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
 import {
@@ -74,7 +75,7 @@ type Refusal = {
 class LocalGateway {
   readonly router: Router;
   private readonly gateway: Gateway;
-  private readonly lambdas: Lambdas;
+  readonly lambdas: Lambdas;
   private readonly binaryTypes = new Map<string, string[]>();
 
   constructor(
@@ -259,6 +260,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const url = `http://localhost:${port}`;
   const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
   const gateway = new LocalGateway(template, endpoints, bundles, log);
+  // Streams and queues (webhook events): pipeline.ts.
+  const pipeline = await startEventPipeline({ template, lambdas: gateway.lambdas, env: opts.env, log });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const r: Request = {
       req,
@@ -279,6 +282,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pipeline.stop();
       await bundles.stop();
       await secrets.close();
       s3.destroy();
