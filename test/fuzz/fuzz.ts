@@ -349,7 +349,9 @@ async function readsBack(r: FuzzRequest, res: HttpResponse, token: string, what:
   if (!template || !docs[r.op.api].paths[template].get) return;
   const read = await http('GET', readPath, { token });
   expect(read.status, `read back ${readPath} after ${what}`).toBe(200);
-  expect(read.body, `read back ${readPath} after ${what}`).toEqual(res.body);
+  // A webhook's signing secret is answered once, at creation, and never read back.
+  const { secret: _shownOnce, ...answered } = res.body as Record<string, unknown>;
+  expect(read.body, `read back ${readPath} after ${what}`).toEqual(answered);
   const sent = r.body as Record<string, unknown> | undefined;
   if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return;
   for (const field of ['content', 'description', 'destination']) {
