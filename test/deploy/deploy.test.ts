@@ -77,7 +77,8 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     console.log(
       `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
     );
-    expect(count).toBeLessThan(400); // 500 is CloudFormation's limit: room for ~20 more functions
+    // 500 is CloudFormation's limit; 457 with the webhooks (issue 20): more functions need a split stack.
+    expect(count).toBeLessThan(480);
     expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
   });
 

@@ -193,7 +193,7 @@ export async function deliverBatch(
   messages: { id: string; body: string }[],
   one: (job: DeliveryJob) => Promise<Outcome>,
 ): Promise<{ itemIdentifier: string }[]> {
-  const results = await Promise.allSettled(messages.map((m) => one(JSON.parse(m.body) as DeliveryJob)));
+  const results = await Promise.allSettled(messages.map(async (m) => one(JSON.parse(m.body) as DeliveryJob)));
   const failed: { itemIdentifier: string }[] = [];
   results.forEach((r, i) => {
     if (r.status === 'rejected') {
