@@ -3,6 +3,8 @@
 // function to receivers on 127.0.0.1. Signatures are verified with the `standardwebhooks` package.
 // Retry delays, the attempt deadline and the queue's visibility timeout are shortened for tests
 // (test/support/global-setup.ts: 1, 1, 2 s; 1.5 s; 3 s).
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
@@ -290,5 +292,44 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     await on.waitFor(1);
     await new Promise((r) => setTimeout(r, 1000));
     expect(off.received).toHaveLength(0);
+  });
+
+  it('the example receiver (examples/webhook-receiver.mjs) verifies and prints deliveries', async () => {
+    const me = await newUser('Example Receiver');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const hook = await hookFor(me, `http://127.0.0.1:${port}/`);
+    const child = spawn(
+      process.execPath,
+      ['examples/webhook-receiver.mjs', '--secret', hook.secret, '--port', String(port)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      const until = async (text: string) => {
+        const deadline = Date.now() + 20_000;
+        while (!out.includes(text)) {
+          if (Date.now() > deadline) throw new Error(`receiver printed: ${out}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      await until('listening');
+      const note = await createNote(me.token, { content: '# Shown by the example' });
+      await until(`"Shown by the example" (${note.id})`);
+      expect(out).toMatch(/note\.created msg_\S+ user:/);
+      const [attempt] = await logged(me, hook.id, 1);
+      expect(attempt).toMatchObject({ status: 'success', httpStatus: 204 });
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
