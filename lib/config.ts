@@ -8,6 +8,9 @@ const read = (name: string, fallback?: string): string => {
   throw new Error(`missing required environment variable ${name}`);
 };
 
+/** Seconds before each retry of a failed webhook delivery (config.webhookRetryDelays). */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '30,120,600,1800,3600,7200,14400,28800,28800,28800';
+
 export const config = {
   get tableName() {
     return read('TABLE_NAME');
@@ -89,10 +92,11 @@ export const config = {
   },
   /**
    * Delays (seconds) before each retry of a failed delivery; the last one is the last retry.
-   * Default: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h (about 24 h in all), each ±20 %.
+   * Default: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h, 8 h (31.7 h in all, at least 25.4 h
+   * with the jitter), each ±20 %.
    */
   get webhookRetryDelays() {
-    return read('WEBHOOK_RETRY_DELAYS', '30,120,600,1800,3600,7200,14400,28800,28800').split(',').map(Number);
+    return read('WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS).split(',').map(Number);
   },
   /**
    * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.
