@@ -14,6 +14,8 @@ import type { Template } from './template.ts';
 
 export interface EventPipeline {
   sqs: LocalSqs;
+  /** Per function: invocations by the event sources and the DynamoDB requests they made (npm run bench). */
+  stats: Map<string, { invocations: number; requests: number }>;
   stop(): Promise<void>;
 }
 
@@ -29,8 +31,14 @@ export async function startEventPipeline(opts: {
   });
   Object.assign(process.env, sqs.env);
   const sources = eventSourcesOf(opts.template);
-  const invoke = (id: string, handler: string, event: unknown) =>
-    opts.lambdas.invokeEvent(id, handler, event);
+  const stats = new Map<string, { invocations: number; requests: number }>();
+  const invoke = async (id: string, handler: string, event: unknown) => {
+    const outcome = await opts.lambdas.invokeEvent(id, handler, event);
+    const s = stats.get(id) ?? stats.set(id, { invocations: 0, requests: 0 }).get(id)!;
+    s.invocations += 1;
+    if (outcome.kind === 'ok') s.requests += outcome.meter.requests;
+    return outcome;
+  };
   const queues = startQueuePoller({ queues: sqs.queues, sources: sources.queues, invoke, log: opts.log });
   let stream: { stop(): Promise<void> } = { stop: async () => {} };
   const endpoint = opts.env.AWS_ENDPOINT_URL_DYNAMODB;
@@ -53,6 +61,7 @@ export async function startEventPipeline(opts: {
   }
   return {
     sqs,
+    stats,
     stop: async () => {
       await stream.stop();
       await queues.stop();

@@ -18,7 +18,7 @@ import { startLocalSecretsManager } from './secrets-manager.ts';
 import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
-import { startEventPipeline } from './pipeline.ts';
+import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
 import {
@@ -52,6 +52,8 @@ export interface Runner {
   routes: Route[];
   close(): Promise<void>;
   bundles: Bundles;
+  /** The stream and queue event sources (pipeline.ts). */
+  events: EventPipeline;
 }
 
 interface Request {
@@ -279,6 +281,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     port,
     routes: gateway.router.routes,
     bundles,
+    events: pipeline,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,7 @@
 // (DELETE) work on notes made beforehand, one per call.
 import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
+import { webhookRoutes } from './notes-webhooks.ts';
 
 /** A 1x1 PNG in a multipart/form-data body with one part named image. */
 function imageForm(): { body: Buffer; contentType: string } {
@@ -127,6 +128,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.
     ...(await folderAndTrashRoutes(ctx, reader)),
+    ...(await webhookRoutes(ctx)),
   ];
 };
 
