@@ -28,6 +28,9 @@ const CALLS: Record<string, string[]> = {
   // Webhooks: a create seals the signing secret with the MFA key.
   NotesCreateWebhookFunction: ['secretsmanager'],
   NotesCreateTeamWebhookFunction: ['secretsmanager'],
+  // The event router puts jobs on the delivery queue; the delivery opens the secret, requeues, dead-letters.
+  NotesRouteWebhookEventsFunction: ['sqs'],
+  NotesDeliverWebhooksFunction: ['secretsmanager', 'sqs'],
   // Codes by SMS and e-mail.
   BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };
