@@ -54,9 +54,8 @@ export async function startEventPipeline(opts: {
         clientConfig: localClientConfig(endpoint),
       });
     } catch (err) {
-      await queues.stop();
-      await sqs.close();
-      throw err;
+      // No table (or no stream) to read: the APIs still run; events are not produced.
+      opts.log(`table stream not read (${(err as Error).message}): no webhook events`);
     }
   }
   return {
