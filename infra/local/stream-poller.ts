@@ -57,7 +57,7 @@ export function toLambdaRecord(r: _Record, streamArn: string): DynamoDBRecord {
   };
 }
 
-class Mapping {
+export class StreamMapping {
   private pending: DynamoDBRecord[] = [];
   private running: Promise<void> = Promise.resolve();
   constructor(
@@ -128,7 +128,7 @@ class Mapping {
 
 export async function startStreamPoller(o: StreamPollerOptions): Promise<StreamPoller> {
   let stopped = false;
-  const mappings = o.sources.map((s) => new Mapping(s, o, () => stopped));
+  const mappings = o.sources.map((s) => new StreamMapping(s, o, () => stopped));
   const dynamo = new DynamoDBClient(o.clientConfig);
   const streams = new DynamoDBStreamsClient(o.clientConfig);
   const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: o.tableName }));
