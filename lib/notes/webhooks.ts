@@ -114,8 +114,6 @@ export interface WebhookDirectory {
 export interface WebhookSettings {
   /** Webhooks per workspace (NOTES_WEBHOOK_LIMIT, 10). */
   maxPerWorkspace(): number;
-  /** Days an attempt stays in the delivery log (WEBHOOK_DELIVERY_RETENTION_DAYS, 30). */
-  retentionDays(): number;
   /** Whether `http:` URLs are accepted (locally; deployed only https). */
   allowHttp(): boolean;
 }
@@ -141,8 +139,6 @@ export interface NewWebhook {
 
 /** Which workspace a call is about: the caller's own, or a team's (teamPath). */
 export type Workspace = { userId: string; teamPath?: string };
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A URL a webhook may be created with: http(s), no credentials, at most MAX_WEBHOOK_URL characters. */
 export function urlProblem(url: string, allowHttp: boolean): string | undefined {
@@ -261,11 +257,6 @@ export class WebhookService {
     const d = await this.deps.store.delivery(hookId, deliveryId, this.deps.clock.now());
     if (!d) throw new NotFound(`No delivery "${deliveryId}" of this webhook`);
     return d;
-  }
-
-  /** When an attempt made now leaves the delivery log. */
-  expiryOfDeliveries(now = this.deps.clock.now()): number {
-    return now + this.deps.settings.retentionDays() * DAY_MS;
   }
 
   /**

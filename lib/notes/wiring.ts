@@ -108,7 +108,6 @@ const webhookService = (seal: (secret: string) => Promise<string>) => {
     ids: systemIds,
     settings: {
       maxPerWorkspace: () => config.webhookLimit,
-      retentionDays: () => config.webhookRetentionDays,
       allowHttp: () => config.webhookAllowHttp,
     },
   });
