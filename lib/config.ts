@@ -8,6 +8,9 @@ const read = (name: string, fallback?: string): string => {
   throw new Error(`missing required environment variable ${name}`);
 };
 
+/** Seconds before each retry of a failed webhook delivery (config.webhookRetryDelays). */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '30,120,600,1800,3600,7200,14400,28800,28800,28800';
+
 export const config = {
   get tableName() {
     return read('TABLE_NAME');
@@ -49,6 +52,51 @@ export const config = {
   },
   get rateWindowSeconds() {
     return Number(read('NOTES_RATE_WINDOW_SECONDS', '300'));
+  },
+  /** Webhooks per workspace (template parameter NotesWebhookLimit). */
+  get webhookLimit() {
+    return Number(read('NOTES_WEBHOOK_LIMIT', '10'));
+  },
+  /** Days each delivery attempt stays in a webhook's delivery log (parameter WebhookDeliveryRetentionDays). */
+  get webhookRetentionDays() {
+    return Number(read('WEBHOOK_DELIVERY_RETENTION_DAYS', '30'));
+  },
+  /** Whether webhook URLs may be http (the local runner); deployed, https only. */
+  get webhookAllowHttp() {
+    return read('WEBHOOK_ALLOW_HTTP', 'false') === 'true';
+  },
+  /**
+   * Locally, the only destinations deliveries may reach (host names or IPs, comma-separated; the
+   * runner's default "127.0.0.1,localhost"). Unset when deployed: every public address, and no
+   * loopback, private, link-local, multicast or metadata one.
+   */
+  get webhookAllowedDestinations(): string[] | undefined {
+    const v = process.env.WEBHOOK_ALLOWED_DESTINATIONS;
+    return v === undefined
+      ? undefined
+      : v
+          .split(',')
+          .map((d) => d.trim().toLowerCase())
+          .filter(Boolean);
+  },
+  /** The delivery queue (SQS) and its dead-letter queue. */
+  get webhookQueueUrl() {
+    return read('WEBHOOK_QUEUE_URL');
+  },
+  get webhookDeadLetterQueueUrl() {
+    return read('WEBHOOK_DLQ_URL');
+  },
+  /** How long one delivery attempt may take before it counts as a timeout. */
+  get webhookAttemptTimeoutMs() {
+    return Number(read('WEBHOOK_ATTEMPT_TIMEOUT_MS', '10000'));
+  },
+  /**
+   * Delays (seconds) before each retry of a failed delivery; the last one is the last retry.
+   * Default: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h, 8 h (31.7 h in all, at least 25.4 h
+   * with the jitter), each ±20 %.
+   */
+  get webhookRetryDelays() {
+    return read('WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS).split(',').map(Number);
   },
   /**
    * Request timeout of each DynamoDB call in ms (lib/data/fail-fast.ts). Unset when deployed: 600.

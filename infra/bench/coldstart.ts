@@ -27,6 +27,7 @@ const CLIENT_PACKAGES: Record<string, string> = {
   'client-sesv2': 'ses',
   'client-ses': 'ses',
   'client-secrets-manager': 'secretsmanager',
+  'client-sqs': 'sqs',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 

@@ -4,6 +4,7 @@
 // cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
 // Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed).
+import { pipelineCost } from './webhook-cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +222,7 @@ try {
     console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`);
   }
 
+  if (apis.includes('notes')) failures += await pipelineCost(ctx, runner);
   failures += await loadRun(ctx);
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
   console.log(

@@ -37,6 +37,7 @@ const SERVICES: Record<string, string> = {
   '@aws-sdk/client-sns': 'sns',
   '@aws-sdk/client-sesv2': 'ses',
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
+  '@aws-sdk/client-sqs': 'sqs',
 };
 
 const IMPORT = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"](@aws-sdk\/[\w-]+)['"]/g;
@@ -88,6 +89,15 @@ export function secretVariables(t: Template, functionId: string): Map<string, st
     if (ref && t.Resources[ref]?.Type === 'AWS::SecretsManager::Secret') out.set(name, ref);
   }
   return out;
+}
+
+/** Queues a function is given (its own variables whose value is a !Ref of an AWS::SQS::Queue). */
+export function queueVariables(t: Template, functionId: string): string[] {
+  const vars = t.Resources[functionId]?.Properties?.Environment?.Variables ?? {};
+  return Object.values(vars as Record<string, unknown>)
+    .map((v) => (v as { Ref?: string })?.Ref)
+    .filter((ref): ref is string => !!ref && t.Resources[ref]?.Type === 'AWS::SQS::Queue')
+    .sort();
 }
 
 /** The statements a function's role needs for what its bundle can send. */
@@ -155,6 +165,15 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
         'Secrets',
         ['secretsmanager:GetSecretValue'],
         read.sort().map((id) => ({ Ref: id })),
+      );
+    } else if (command === 'sqs:SendMessage' || command === 'sqs:SendMessageBatch') {
+      // SendMessageBatch is authorized as sqs:SendMessage; only the queues the function is given.
+      const queues = queueVariables(t, fn.id);
+      if (queues.length === 0) throw new Error(`${fn.id}: sends to SQS but is given no queue variable`);
+      allow(
+        'Queues',
+        ['sqs:SendMessage'],
+        queues.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] as [string, string] })),
       );
     } else {
       throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);

@@ -56,7 +56,12 @@ export class Lambdas {
     }
   }
 
-  async invoke(route: CompiledRoute, event: APIGatewayProxyEvent): Promise<Outcome> {
+  /** An event source's invocation (stream, queue): the handler's result as it is. */
+  invokeEvent(functionId: string, handler: string, event: unknown): Promise<Outcome> {
+    return this.invoke({ functionId, handler } as CompiledRoute, event as APIGatewayProxyEvent, true);
+  }
+
+  async invoke(route: CompiledRoute, event: APIGatewayProxyEvent, anyResult = false): Promise<Outcome> {
     const id = route.functionId;
     let crashOutcome: Outcome | undefined;
     let crash: (outcome: Outcome) => void = () => {};
@@ -104,7 +109,7 @@ export class Lambdas {
     while (this.initsPending > 0) await this.initQueue;
     this.running += 1;
     try {
-      return await Promise.race([inFunction(scope, () => this.run(id, loaded, event)), crashed]);
+      return await Promise.race([inFunction(scope, () => this.run(id, loaded, event, anyResult)), crashed]);
     } finally {
       answered = true;
       this.running -= 1;
@@ -132,7 +137,12 @@ export class Lambdas {
     };
   }
 
-  private async run(id: string, loaded: Loaded, event: APIGatewayProxyEvent): Promise<Outcome> {
+  private async run(
+    id: string,
+    loaded: Loaded,
+    event: APIGatewayProxyEvent,
+    anyResult: boolean,
+  ): Promise<Outcome> {
     if (loaded.buildMs > 0) this.log(`${id}: built in ${ms(loaded.buildMs)}, init ${ms(loaded.initMs)}`);
     if (loaded.initMs > INIT_LIMIT_MS) {
       this.log(`${id}: init took ${ms(loaded.initMs)}, over Lambda's ${INIT_LIMIT_MS / 1000} s init limit`);
@@ -148,7 +158,7 @@ export class Lambdas {
     )
       .then(
         ({ result, meter }): Outcome =>
-          result && typeof result.statusCode === 'number'
+          anyResult || (result && typeof result.statusCode === 'number')
             ? { kind: 'ok', result, meter }
             : { kind: 'error', reason: `${id} returned a malformed Lambda proxy response` },
       )

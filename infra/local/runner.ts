@@ -25,6 +25,7 @@ import { startLocalSecretsManager } from './secrets-manager.ts';
 import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas } from './lambdas.ts';
+import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
 import {
@@ -58,6 +59,8 @@ export interface Runner {
   routes: Route[];
   close(): Promise<void>;
   bundles: Bundles;
+  /** The stream and queue event sources (pipeline.ts). */
+  events: EventPipeline;
 }
 
 interface Request {
@@ -81,7 +84,7 @@ type Refusal = {
 class LocalGateway {
   readonly router: Router;
   private readonly gateway: Gateway;
-  private readonly lambdas: Lambdas;
+  readonly lambdas: Lambdas;
   private readonly binaryTypes = new Map<string, string[]>();
 
   constructor(
@@ -339,6 +342,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const url = `http://localhost:${port}`;
   const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
   const gateway = new LocalGateway(template, endpoints, bundles, log);
+  // Streams and queues (webhook events): pipeline.ts.
+  const pipeline = await startEventPipeline({ template, lambdas: gateway.lambdas, env: opts.env, log });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const r: Request = {
       req,
@@ -359,9 +364,11 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     port,
     routes: gateway.router.routes,
     bundles,
+    events: pipeline,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pipeline.stop();
       await bundles.stop();
       await secrets.close();
       s3.destroy();

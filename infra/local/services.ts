@@ -11,6 +11,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -155,6 +156,17 @@ export async function ensureTable(
     }
   } catch (err) {
     if (!(err instanceof ResourceInUseException)) throw err;
+    // A table kept in a data dir from before the stream was wanted (or with another view): set it.
+    const want = def.create.StreamSpecification;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const has = Table?.StreamSpecification;
+    if (want && (!has?.StreamEnabled || has.StreamViewType !== want.StreamViewType)) {
+      if (has?.StreamEnabled)
+        await client.send(
+          new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+        );
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: want }));
+    }
   } finally {
     client.destroy();
   }

@@ -143,6 +143,9 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN', // lib/http/logger.ts (Lambda: ApplicationLogLevel)
     // DynamoDB Local on a busy machine is slow, not down (deployed: 600 ms, lib/config.ts).
     DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '20000',
+    // Webhooks locally: http URLs allowed, and deliveries reach only these destinations (docs/webhooks.md).
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1,localhost',
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.
@@ -155,6 +158,11 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'NOTES_RATE_LIMIT',
     'NOTES_RATE_WINDOW_SECONDS',
     'NOTES_TRASH_RETENTION_DAYS',
+    'NOTES_WEBHOOK_LIMIT',
+    'WEBHOOK_ALLOWED_DESTINATIONS',
+    'WEBHOOK_DELIVERY_RETENTION_DAYS',
+    'WEBHOOK_ATTEMPT_TIMEOUT_MS',
+    'WEBHOOK_RETRY_DELAYS',
   ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }

@@ -151,6 +151,14 @@ export function tableDefinition(t: Template = loadTemplate()) {
       KeySchema: p.KeySchema,
       GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
       BillingMode: p.BillingMode,
+      ...(p.StreamSpecification
+        ? {
+            StreamSpecification: {
+              StreamEnabled: true,
+              StreamViewType: p.StreamSpecification.StreamViewType,
+            },
+          }
+        : {}),
     },
     ttlAttribute: p.TimeToLiveSpecification?.Enabled
       ? (p.TimeToLiveSpecification.AttributeName as string)

@@ -72,6 +72,8 @@ export interface DocumentInput<Tag extends string> {
   /** Every tag an operation may carry, with its description; the document lists those in use. */
   tags: Record<Tag, string>;
   paths: Record<string, PathItem<NoInfer<Tag>>>;
+  /** What the API sends (OpenAPI 3.1 `webhooks`), not what it answers. */
+  webhooks?: Record<string, PathItem<NoInfer<Tag>>>;
   components?: Record<string, unknown>;
   /** true: every operation needs `Authorization: Bearer <token>` unless it says `security: []`. */
   security: boolean;
@@ -101,7 +103,9 @@ export function document<Tag extends string>(input: DocumentInput<Tag>) {
     ]),
   );
   const used = new Set(
-    Object.values(input.paths).flatMap((item) => Object.values(item as Record<string, Operation<Tag>>)),
+    [...Object.values(input.paths), ...Object.values(input.webhooks ?? {})].flatMap((item) =>
+      Object.values(item as Record<string, Operation<Tag>>),
+    ),
   );
   const usedTags = new Set([...used].map((op) => op.tags[0]));
   return {
@@ -113,6 +117,7 @@ export function document<Tag extends string>(input: DocumentInput<Tag>) {
       .filter(([name]) => usedTags.has(name))
       .map(([name, description]) => ({ name, description })),
     paths,
+    ...(input.webhooks ? { webhooks: input.webhooks } : {}),
     components: {
       ...(input.security
         ? {

@@ -13,6 +13,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
+import { webhookEvents, webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -564,7 +565,10 @@ export const buildNotesDocument = () =>
       },
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
       ...revisionPaths(errors),
+      ...webhookRoutes({ ref, errors, pathParams }, false),
+      ...webhookRoutes({ ref, errors, pathParams }, true),
     },
+    webhooks: webhookEvents({ ref }),
     components: {
       schemas: {
         Note: schema(r.note),
@@ -586,6 +590,7 @@ export const buildNotesDocument = () =>
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
         ...revisionSchemas(),
+        ...webhookSchemas(),
       },
     },
   });

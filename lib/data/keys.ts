@@ -162,6 +162,26 @@ export const trashKeys = {
   expiryUntil: (until: number): string => `${pad(until)}#~`,
 };
 
+// Webhooks of a workspace live in one partition (one Query lists them; the COUNT item caps them,
+// in the same transaction as a create or delete). Each webhook's delivery log is its own partition,
+// newest last (delivery ids sort by time); every attempt carries `ttl` (the retention window).
+const webhooksPartition = (owner: NoteOwnerKey) => `WEBHOOKS#${noteOwner(owner)}`;
+export const webhookKeys = {
+  webhooksPartition,
+  webhook: (owner: NoteOwnerKey, hookId: string): Key => ({
+    PK: webhooksPartition(owner),
+    SK: `WEBHOOK#${hookId}`,
+  }),
+  webhookPrefix: 'WEBHOOK#',
+  count: (owner: NoteOwnerKey): Key => ({ PK: webhooksPartition(owner), SK: 'COUNT' }),
+  deliveriesPartition: (hookId: string): string => `DELIVERIES#${hookId}`,
+  delivery: (hookId: string, deliveryId: string): Key => ({
+    PK: `DELIVERIES#${hookId}`,
+    SK: `DELIVERY#${deliveryId}`,
+  }),
+  deliveryPrefix: 'DELIVERY#',
+};
+
 // ---- news -------------------------------------------------------------------------------------
 // Entities: one item each. Lists (the news list, each user's articles) are dense rank indexes:
 // item i of a list has SK RANK#<i> (1-based, zero-padded), so page p is one Query with SK BETWEEN.

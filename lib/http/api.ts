@@ -131,7 +131,8 @@ export function defineOperation<
       context,
     } as Parameters<Operation<B, Q, P>>[0];
     const result = await operation(req);
-    const body = result.status === 204 || result.status === 304 ? undefined : dialect.success(result);
+    const body =
+      result.status === 204 || result.status === 304 ? undefined : (result.raw ?? dialect.success(result));
     return {
       statusCode: result.status,
       headers: { ...(body === undefined ? {} : JSON_TYPE), ...result.headers },

@@ -21,6 +21,8 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A body sent as it is, not in the dialect's JSON (with its own Content-Type in `headers`). */
+  raw?: string;
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): HttpResult => ({
@@ -40,3 +42,9 @@ export const accepted = (body: unknown, headers?: Record<string, string>): HttpR
 });
 export const noContent = (headers?: Record<string, string>): HttpResult => ({ status: 204, headers });
 export const notModified = (headers?: Record<string, string>): HttpResult => ({ status: 304, headers });
+/** 200 with one JSON document per line (application/x-ndjson). */
+export const ndjson = (lines: unknown[]): HttpResult => ({
+  status: 200,
+  raw: lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+  headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8' },
+});

@@ -22,6 +22,20 @@ import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
+import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
+import { WebhookService } from './webhooks.ts';
+import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
+import { deliver, deliverBatch } from './events/delivery.ts';
+import { routeChanges } from './events/router.ts';
+import { checkDestination } from './adapters/destination-policy.ts';
+import { getWebhook, listWebhooks, recordDelivery, setDeliveryPolicy } from './adapters/dynamo-webhooks.ts';
+import { emitDeliveryMetric } from './adapters/emf-metrics.ts';
+import { postDelivery } from './adapters/http-poster.ts';
+import { deadLetterJob, enqueueJobs, requeueJob } from './adapters/sqs-delivery-queue.ts';
+import { signDelivery } from './adapters/standard-webhooks-signer.ts';
+import { changesOf } from './adapters/stream-changes.ts';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { mfaEncryptionKey } from '../data/secrets.ts';
 
 const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin, history?: ContentHistory) =>
   new NotesService({
@@ -103,3 +117,73 @@ export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 export const notesIdempotency = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoNotesStore(), systemClock),
 );
+
+/**
+ * Webhooks (lib/notes/webhooks.ts); folder scopes are checked against the workspace's folders. Only
+ * a create seals a signing secret (with the key that seals the MFA secrets, AES-256-GCM), so only
+ * the create functions read that key (and bundle Secrets Manager).
+ */
+const webhookService = (seal: (secret: string) => Promise<string>) => {
+  const folderStore = new DynamoFolderStore();
+  return new WebhookService({
+    store: dynamoWebhooks,
+    directory: identity(),
+    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
+    seal,
+    clock: systemClock,
+    ids: systemIds,
+    settings: {
+      maxPerWorkspace: () => config.webhookLimit,
+      allowHttp: () => config.webhookAllowHttp,
+    },
+  });
+};
+
+export const webhooks = /* @__PURE__ */ once(() =>
+  webhookService(() => Promise.reject(new Error('this function seals no webhook secret'))),
+);
+
+/** The same service able to seal a new webhook's secret (CreateWebhook, CreateTeamWebhook). */
+export const webhookCreator = /* @__PURE__ */ once(() =>
+  webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey())),
+);
+
+/** The webhook event router (stream function): table changes to delivery jobs on the queue. */
+export const webhookEvents = /* @__PURE__ */ once(() => {
+  const folderStore = new DynamoFolderStore();
+  return {
+    route: (records: DynamoDBRecord[]) =>
+      routeChanges(changesOf(records), {
+        hooksOf: listWebhooks,
+        foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
+        userPathOf: async (userId) => (await identity().getUserWithTeams(userId))?.user.userPath ?? userId,
+        enqueue: enqueueJobs,
+      }),
+  };
+});
+
+/** Webhook delivery (queue function): each job signed, sent, logged, retried or dead-lettered. */
+export const webhookDelivery = /* @__PURE__ */ once(() => {
+  const one = (job: Parameters<typeof deliver>[0]) =>
+    deliver(job, {
+      hook: getWebhook,
+      openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
+      checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
+      sign: signDelivery,
+      post: postDelivery,
+      record: recordDelivery,
+      setPolicy: setDeliveryPolicy,
+      requeue: requeueJob,
+      deadLetter: deadLetterJob,
+      metric: emitDeliveryMetric,
+      clock: systemClock,
+      ids: systemIds,
+      random: Math.random,
+      settings: {
+        retryDelays: () => config.webhookRetryDelays,
+        attemptTimeoutMs: () => config.webhookAttemptTimeoutMs,
+        retentionDays: () => config.webhookRetentionDays,
+      },
+    });
+  return { deliverBatch: (messages: { id: string; body: string }[]) => deliverBatch(messages, one) };
+});

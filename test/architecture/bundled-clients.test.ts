@@ -25,6 +25,12 @@ const CALLS: Record<string, string[]> = {
   BankDeleteDeviceFunction: ['secretsmanager'],
   BankVerifyFunction: ['secretsmanager'],
   BankCreateMfaTokenFunction: ['secretsmanager'],
+  // Webhooks: a create seals the signing secret with the MFA key.
+  NotesCreateWebhookFunction: ['secretsmanager'],
+  NotesCreateTeamWebhookFunction: ['secretsmanager'],
+  // The event router puts jobs on the delivery queue; the delivery opens the secret, requeues, dead-letters.
+  NotesRouteWebhookEventsFunction: ['sqs'],
+  NotesDeliverWebhooksFunction: ['secretsmanager', 'sqs'],
   // Codes by SMS and e-mail.
   BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };

@@ -45,10 +45,13 @@ beforeAll(async () => {
 }, 300_000);
 
 const byType = (type: string) => Object.entries(transformed.Resources).filter(([, r]) => r.Type === type);
-const inlineStatements = (roleId: string) =>
-  (transformed.Resources[roleId]?.Properties.Policies ?? []).flatMap(
-    (p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement,
-  );
+type InlinePolicy = { PolicyName: string; PolicyDocument: { Statement: unknown[] } };
+/** SAM's own grant for an event source's on-failure destination (`<Function><Event>SQSPolicy`). */
+const isDestinationPolicy = (p: InlinePolicy) => p.PolicyName.endsWith('SQSPolicy');
+const inlineStatements = (roleId: string, opts: { destinations?: boolean } = {}) =>
+  (transformed.Resources[roleId]?.Properties.Policies ?? [])
+    .filter((p: InlinePolicy) => opts.destinations !== false || !isDestinationPolicy(p))
+    .flatMap((p: InlinePolicy) => p.PolicyDocument.Statement);
 
 describe('cfn-lint', () => {
   it.skipIf(!cfnLint)(
@@ -77,8 +80,8 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     console.log(
       `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
     );
-    // 500 is CloudFormation's limit; a function costs ~5.5 resources (function, role, log group,
-    // alarm, API permission): 408 with the versions and comments functions, room for ~8 more here.
+    // 500 is CloudFormation's limit; a function costs ~4.5 resources here (function, role, log group,
+    // API permission; its alarm lives in the nested FunctionAlarms stack).
     expect(count).toBeLessThan(450);
     expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
   });
@@ -86,14 +89,30 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
   it("each function's role allows exactly what its bundle can send", () => {
     for (const fn of built) {
       const derived = grants(derivePolicy(fn, template).map((s) => ({ ...s, Effect: 'Allow' })));
-      expect(grants(inlineStatements(`${fn.id}Role`)), fn.id).toEqual(derived);
-      // SAM adds the stream-reading managed policy to a function fed by the table's stream (trash purge).
-      const events = Object.values(template.Resources[fn.id]?.Properties?.Events ?? {}) as { Type: string }[];
+      expect(grants(inlineStatements(`${fn.id}Role`, { destinations: false })), fn.id).toEqual(derived);
+      // SAM adds the stream-reading managed policy to a function fed by the table's stream (trash
+      // purge, webhook router), the queue-polling one to a function fed by a queue (webhook delivery),
+      // and for a stream's on-failure queue a grant to send to that queue only.
+      const events = Object.values(template.Resources[fn.id]?.Properties?.Events ?? {}) as {
+        Type: string;
+        Properties: { DestinationConfig?: { OnFailure?: { Destination: unknown } } };
+      }[];
       const streamFed = events.some((e) => e.Type === 'DynamoDB');
+      const queueFed = events.some((e) => e.Type === 'SQS');
       expect(transformed.Resources[`${fn.id}Role`].Properties.ManagedPolicyArns, fn.id).toEqual([
         'arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
         ...(streamFed ? ['arn:aws:iam::aws:policy/service-role/AWSLambdaDynamoDBExecutionRole'] : []),
+        ...(queueFed ? ['arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole'] : []),
       ]);
+      const destinations = events.flatMap(
+        (e) => e.Properties.DestinationConfig?.OnFailure?.Destination ?? [],
+      );
+      const destinationGrants = (transformed.Resources[`${fn.id}Role`].Properties.Policies ?? [])
+        .filter(isDestinationPolicy)
+        .flatMap((p: InlinePolicy) => p.PolicyDocument.Statement);
+      expect(grants(destinationGrants), fn.id).toEqual(
+        grants(destinations.map((d) => ({ Action: 'sqs:SendMessage', Resource: d }))),
+      );
     }
   });
 

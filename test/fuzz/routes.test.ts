@@ -41,6 +41,14 @@ beforeAll(async () => {
     token: admin.token,
     body: { device_id: device.id },
   });
+  const hook = await http('POST', '/v1/webhooks', {
+    token: admin.token,
+    body: { url: 'http://127.0.0.1:9/fuzz', scope: { type: 'workspace' } },
+  });
+  const teamHook = await http('POST', `/v1/teams/${team.path}/webhooks`, {
+    token: admin.token,
+    body: { url: 'http://127.0.0.1:9/fuzz', scope: { type: 'workspace' } },
+  });
   fixtures.token = admin.token;
   fixtures.ids = {
     noteId: [note.body.id, note.body.shortId, teamNote.body.id],
@@ -49,6 +57,8 @@ beforeAll(async () => {
     userId: [admin.id, other.id],
     deviceId: [device.id],
     verificationId: [verification.body.id],
+    hookId: [hook.body.id, teamHook.body.id],
+    deliveryId: ['0000000000000000'],
     id: ['1', '2', '9007199254740991'],
     versionId: [version.body.id],
     commentId: [comment.body.id],

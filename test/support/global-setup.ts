@@ -31,6 +31,11 @@ export default async function setup() {
     // One runner serves every test file: no shared token may hit the Notes rate limit. The rate-limit
     // tests give their tokens a small limit of their own (identity().issueToken(user, { rateLimit })).
     process.env.NOTES_RATE_LIMIT ??= '1000000';
+    // Webhook deliveries on a test's time scale (docs/webhooks.md): retries after 1, 1, 2 s, an
+    // attempt's deadline 1.5 s, a crashed delivery offered again after 3 s.
+    process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,2';
+    process.env.WEBHOOK_ATTEMPT_TIMEOUT_MS ??= '1500';
+    process.env.LOCAL_QUEUE_VISIBILITY_SECONDS ??= '3';
     const env = functionEnvironment(stack, `http://localhost:${port}`);
     Object.assign(process.env, env, {
       LOCAL_S3_ENDPOINT: stack.s3Endpoint,

@@ -4,6 +4,7 @@
 import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
 import { revisionRoutes } from './notes-revisions.ts';
+import { webhookRoutes } from './notes-webhooks.ts';
 
 /** A 1x1 PNG in a multipart/form-data body with one part named image. */
 function imageForm(): { body: Buffer; contentType: string } {
@@ -130,6 +131,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
     // without folders (as before folders existed) and the rows below the cost folders add.
     ...(await folderAndTrashRoutes(ctx, reader)),
     ...(await revisionRoutes(ctx, reader)),
+    ...(await webhookRoutes(ctx)),
   ];
 };
 

@@ -1,0 +1,18 @@
+// POST /v1/teams/{teamPath}/webhooks: a webhook (201, with its signing secret, shown once) (HackMD CreateTeamWebhook; the team's admin only).
+import { created } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
+import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhookCreator } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: teamPathOnly, body: { schema: webhookCreation } },
+  async ({ principal, path, body }) => {
+    const { hook, secret } = await webhookCreator().create(
+      { userId: principal.userId, teamPath: path.teamPath },
+      body,
+    );
+    return created({ ...presentWebhook(hook), secret });
+  },
+);

@@ -1,0 +1,11 @@
+// POST /v1/webhooks: a webhook (201, with its signing secret, shown once) (HackMD CreateWebhook).
+import { created } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhookCreator } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ body: { schema: webhookCreation } }, async ({ principal, body }) => {
+  const { hook, secret } = await webhookCreator().create({ userId: principal.userId }, body);
+  return created({ ...presentWebhook(hook), secret });
+});

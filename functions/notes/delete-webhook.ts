@@ -1,0 +1,10 @@
+// DELETE /v1/webhooks/{hookId}: a webhook (204) (HackMD DeleteWebhook).
+import { noContent } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { hookPath } from '#lib/notes/webhook-schemas.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
+  await webhooks().delete({ userId: principal.userId }, path.hookId);
+  return noContent();
+});

@@ -1,0 +1,14 @@
+// GET /v1/teams/{teamPath}/webhooks/{hookId}/deliveries/export: the whole delivery log in the retention window, as NDJSON (HackMD ExportTeamWebhookDeliveries; the team's admin only).
+import { ndjson } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamHookPath } from '#lib/notes/webhook-schemas.ts';
+import { presentDelivery } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {
+  const all = await webhooks().allDeliveries(
+    { userId: principal.userId, teamPath: path.teamPath },
+    path.hookId,
+  );
+  return ndjson(all.map(presentDelivery));
+});

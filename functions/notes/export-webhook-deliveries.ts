@@ -1,0 +1,11 @@
+// GET /v1/webhooks/{hookId}/deliveries/export: the whole delivery log in the retention window, as NDJSON (HackMD ExportWebhookDeliveries).
+import { ndjson } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { hookPath } from '#lib/notes/webhook-schemas.ts';
+import { presentDelivery } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
+  const all = await webhooks().allDeliveries({ userId: principal.userId }, path.hookId);
+  return ndjson(all.map(presentDelivery));
+});

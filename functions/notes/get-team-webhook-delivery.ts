@@ -1,0 +1,18 @@
+// GET /v1/teams/{teamPath}/webhooks/{hookId}/deliveries/{deliveryId}: one attempt of the delivery log (HackMD GetTeamWebhookDelivery; the team's admin only).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamDeliveryPath } from '#lib/notes/webhook-schemas.ts';
+import { presentDelivery } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamDeliveryPath }, async ({ principal, path }) => {
+  return ok(
+    presentDelivery(
+      await webhooks().delivery(
+        { userId: principal.userId, teamPath: path.teamPath },
+        path.hookId,
+        path.deliveryId,
+      ),
+    ),
+  );
+});

@@ -1,0 +1,12 @@
+// GET /v1/webhooks/{hookId}/deliveries/{deliveryId}: one attempt of the delivery log (HackMD GetWebhookDelivery).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { deliveryPath } from '#lib/notes/webhook-schemas.ts';
+import { presentDelivery } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: deliveryPath }, async ({ principal, path }) => {
+  return ok(
+    presentDelivery(await webhooks().delivery({ userId: principal.userId }, path.hookId, path.deliveryId)),
+  );
+});

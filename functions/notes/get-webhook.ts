@@ -1,0 +1,10 @@
+// GET /v1/webhooks/{hookId}: one webhook (HackMD GetWebhook).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { hookPath } from '#lib/notes/webhook-schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
+  return ok(presentWebhook(await webhooks().get({ userId: principal.userId }, path.hookId)));
+});

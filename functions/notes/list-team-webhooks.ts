@@ -1,0 +1,11 @@
+// GET /v1/teams/{teamPath}/webhooks: the workspace's webhooks (HackMD ListTeamWebhooks; the team's admin only).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/params.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
+  const hooks = await webhooks().list({ userId: principal.userId, teamPath: path.teamPath });
+  return ok(hooks.map(presentWebhook));
+});

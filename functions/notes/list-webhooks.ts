@@ -1,0 +1,10 @@
+// GET /v1/webhooks: the workspace's webhooks (HackMD ListWebhooks).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation({}, async ({ principal }) => {
+  const hooks = await webhooks().list({ userId: principal.userId });
+  return ok(hooks.map(presentWebhook));
+});

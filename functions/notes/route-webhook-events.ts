@@ -1,0 +1,9 @@
+// DynamoDB stream of the table, filtered to note META and webhook items: the changes that are
+// webhook events (note.created/updated/deleted/restored, ping) become delivery jobs on the queue.
+// A failure fails the batch: the stream retries it (bisected), so no event is lost.
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { webhookEvents } from '#lib/notes/wiring.ts';
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
+  await webhookEvents().route(event.Records);
+};

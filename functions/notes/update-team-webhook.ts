@@ -1,0 +1,17 @@
+// PATCH /v1/teams/{teamPath}/webhooks/{hookId}: name, url or active (scope never changes) (HackMD UpdateTeamWebhook; the team's admin only).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { teamHookPath, webhookChanges } from '#lib/notes/webhook-schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: teamHookPath, body: { schema: webhookChanges } },
+  async ({ principal, path, body }) => {
+    return ok(
+      presentWebhook(
+        await webhooks().update({ userId: principal.userId, teamPath: path.teamPath }, path.hookId, body),
+      ),
+    );
+  },
+);

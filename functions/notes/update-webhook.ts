@@ -1,0 +1,13 @@
+// PATCH /v1/webhooks/{hookId}: name, url or active (scope never changes) (HackMD UpdateWebhook).
+import { ok } from '#lib/http/rest.ts';
+import { notesOperation } from '#lib/notes/http/operation.ts';
+import { hookPath, webhookChanges } from '#lib/notes/webhook-schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { webhooks } from '#lib/notes/wiring.ts';
+
+export const handler = notesOperation(
+  { path: hookPath, body: { schema: webhookChanges } },
+  async ({ principal, path, body }) => {
+    return ok(presentWebhook(await webhooks().update({ userId: principal.userId }, path.hookId, body)));
+  },
+);

@@ -1,0 +1,188 @@
+// Lambda's DynamoDB Streams event source mapping, against DynamoDB Local's stream: each shard is
+// read in order (GetRecords every 200 ms); each mapping keeps the records its FilterCriteria pass,
+// invokes its function with batches of up to BatchSize records, and when an invocation fails retries
+// it (up to MaximumRetryAttempts, halving the batch first when BisectBatchOnFunctionError is set),
+// then gives up on it by sending a record of the batch to its OnFailure queue, as Lambda does. One
+// batch at a time per mapping, so records reach a function in stream order.
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { passesFilters } from './event-filter.ts';
+import type { StreamSource } from './event-sources.ts';
+import type { Outcome } from './lambdas.ts';
+import type { LocalQueues } from './sqs.ts';
+
+export interface StreamPollerOptions {
+  endpoint: string;
+  tableName: string;
+  sources: StreamSource[];
+  invoke(functionId: string, handler: string, event: unknown): Promise<Outcome>;
+  queues: LocalQueues;
+  log(line: string): void;
+  clientConfig: NonNullable<ConstructorParameters<typeof DynamoDBClient>[0]>;
+  pollMs?: number;
+  /** First wait between retries of a failed batch (doubles, at most 2 s). */
+  retryBaseMs?: number;
+}
+
+export interface StreamPoller {
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A stream record as Lambda hands it to a function. */
+export function toLambdaRecord(r: _Record, streamArn: string): DynamoDBRecord {
+  const d = r.dynamodb ?? {};
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as DynamoDBRecord['eventName'],
+    eventVersion: r.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: r.awsRegion ?? 'us-east-1',
+    eventSourceARN: streamArn,
+    ...(r.userIdentity ? { userIdentity: r.userIdentity } : {}),
+    dynamodb: {
+      ...(d as object),
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000)
+        : undefined,
+    } as DynamoDBRecord['dynamodb'],
+  };
+}
+
+export class StreamMapping {
+  private pending: DynamoDBRecord[] = [];
+  private running: Promise<void> = Promise.resolve();
+  constructor(
+    private readonly source: StreamSource,
+    private readonly o: StreamPollerOptions,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  offer(records: DynamoDBRecord[]): void {
+    const kept = records.filter((r) => passesFilters(this.source.filters, r));
+    if (kept.length === 0) return;
+    this.pending.push(...kept);
+    this.running = this.running.then(() => this.drain());
+  }
+
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length && !this.stopped()) {
+      const batch = this.pending.splice(0, this.source.batchSize);
+      await this.process(batch, 0);
+    }
+  }
+
+  /** Invokes until it succeeds, bisecting a failing batch; false when the batch was given up on. */
+  private async process(batch: DynamoDBRecord[], attempt: number): Promise<void> {
+    const { functionId, handler } = this.source;
+    const outcome = await this.o.invoke(functionId, handler, { Records: batch });
+    if (outcome.kind === 'ok' || this.stopped()) return;
+    const why =
+      outcome.kind === 'failure' || outcome.kind === 'error'
+        ? outcome.reason.split('\n')[0]
+        : `timed out after ${outcome.timeoutMs} ms`;
+    this.o.log(`${functionId}: stream batch of ${batch.length} failed (${why})`);
+    if (attempt >= this.source.maxRetries) return this.giveUp(batch, why);
+    await sleep(Math.min(2000, (this.o.retryBaseMs ?? 100) * 2 ** attempt));
+    if (this.source.bisect && batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      await this.process(batch.slice(0, half), attempt + 1);
+      await this.process(batch.slice(half), attempt + 1);
+      return;
+    }
+    await this.process(batch, attempt + 1);
+  }
+
+  private giveUp(batch: DynamoDBRecord[], why: string): void {
+    const queue = this.source.onFailureQueue ? this.o.queues.get(this.source.onFailureQueue) : undefined;
+    this.o.log(
+      `${this.source.functionId}: gave up on ${batch.length} stream records${queue ? ` (to ${queue.name})` : ''}`,
+    );
+    queue?.send(
+      JSON.stringify({
+        requestContext: {
+          condition: 'RetryAttemptsExhausted',
+          functionArn: this.source.functionId,
+          reason: why,
+        },
+        DDBStreamBatchInfo: {
+          batchSize: batch.length,
+          startSequenceNumber: batch[0].dynamodb?.SequenceNumber,
+          endSequenceNumber: batch.at(-1)?.dynamodb?.SequenceNumber,
+          streamArn: batch[0].eventSourceARN,
+        },
+      }),
+    );
+  }
+}
+
+export async function startStreamPoller(o: StreamPollerOptions): Promise<StreamPoller> {
+  let stopped = false;
+  const mappings = o.sources.map((s) => new StreamMapping(s, o, () => stopped));
+  const dynamo = new DynamoDBClient(o.clientConfig);
+  const streams = new DynamoDBStreamsClient(o.clientConfig);
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: o.tableName }));
+  dynamo.destroy();
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn || mappings.length === 0) {
+    streams.destroy();
+    return { stop: async () => {} };
+  }
+  const iterators = new Map<string, string | undefined>();
+  const seen = new Set<string>();
+  const discover = async (type: 'LATEST' | 'TRIM_HORIZON') => {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of StreamDescription?.Shards ?? []) {
+      if (!shard.ShardId || seen.has(shard.ShardId)) continue;
+      seen.add(shard.ShardId);
+      if (type === 'LATEST' && shard.SequenceNumberRange?.EndingSequenceNumber) continue; // closed before we began
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.ShardId,
+          ShardIteratorType: type,
+        }),
+      );
+      iterators.set(shard.ShardId, ShardIterator);
+    }
+  };
+  await discover('LATEST');
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        let closed = false;
+        for (const [shardId, iterator] of iterators) {
+          if (!iterator) continue;
+          const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+          iterators.set(shardId, out.NextShardIterator);
+          if (!out.NextShardIterator) closed = true;
+          const records = (out.Records ?? []).map((r) => toLambdaRecord(r, streamArn));
+          if (records.length) for (const m of mappings) m.offer(records);
+        }
+        if (closed) await discover('TRIM_HORIZON');
+      } catch (err) {
+        if (!stopped) o.log(`stream poller: ${(err as Error).message}`);
+      }
+      await sleep(o.pollMs ?? 200);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      streams.destroy();
+    },
+  };
+}

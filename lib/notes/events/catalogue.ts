@@ -1,0 +1,102 @@
+// The event catalogue: which changes of the table's items are events a webhook receives. Each kind
+// of item has its own rule (NOTE_EVENTS, PING_EVENTS); a later kind (comments, versions: their
+// items' `type`) adds its own rule and event types (`comment.created`, `comment.resolved`,
+// `version.created`) without touching these. Decisions: docs/webhooks.md.
+import type { NoteOwnerKey } from '../../data/keys.ts';
+import type { NoteRecord } from '../model.ts';
+import type { WebhookRecord } from '../webhooks.ts';
+
+export const EVENT_TYPES = ['note.created', 'note.updated', 'note.deleted', 'note.restored', 'ping'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A note's META item as the stream shows it: the record, and when it went to the trash (if it is there). */
+export interface NoteState {
+  note: NoteRecord;
+  deletedAt?: number;
+}
+
+/** One change of the table (a stream record), its images read as the domain's records. */
+export type TableChange =
+  | { kind: 'note'; id: string; before?: NoteState; after?: NoteState }
+  | { kind: 'webhook'; id: string; before?: WebhookRecord; after?: WebhookRecord };
+
+/** An event of a workspace, before it is matched to webhooks. */
+export interface WorkspaceEvent {
+  /** Derived from the stream record: the same on every redelivery of that record. */
+  id: string;
+  type: EventType;
+  createdAt: number;
+  owner: NoteOwnerKey;
+  workspace: { type: 'user' | 'team'; path: string };
+  note?: NoteRecord;
+  /** note.updated: which of the fields that make an update changed. */
+  changes?: string[];
+  /** Folders the note was in before and after the change (a folder scope matches either). */
+  folderIds: string[];
+  /** A ping goes to this webhook only (whether active or not). */
+  onlyHook?: WebhookRecord;
+}
+
+/** note.updated is about these fields; `content` is seen through lastChangeUser/lastChangedAt. */
+const WATCHED: [string, (n: NoteRecord) => unknown][] = [
+  ['title', (n) => n.title],
+  ['tags', (n) => JSON.stringify(n.tags)],
+  ['readPermission', (n) => n.readPermission],
+  ['writePermission', (n) => n.writePermission],
+  ['parentFolderId', (n) => n.parentFolderId],
+  ['description', (n) => n.description],
+  ['permalink', (n) => n.permalink],
+];
+
+const ownerOf = (n: NoteRecord): NoteOwnerKey =>
+  n.teamPath ? { teamPath: n.teamPath } : { userId: n.ownerId! };
+const workspaceOf = (n: NoteRecord) =>
+  n.teamPath
+    ? { type: 'team' as const, path: n.teamPath }
+    : { type: 'user' as const, path: n.userPath ?? '' };
+
+function noteEvents(id: string, before?: NoteState, after?: NoteState): WorkspaceEvent[] {
+  if (!after) return []; // purges (TTL) are not events: the note.deleted came 30 days earlier
+  const note = after.note;
+  const folderIds = [
+    ...new Set([before?.note.parentFolderId, note.parentFolderId].filter((f): f is string => !!f)),
+  ];
+  const base = { id, owner: ownerOf(note), workspace: workspaceOf(note), note, folderIds };
+  if (!before) return after.deletedAt ? [] : [{ ...base, type: 'note.created', createdAt: note.createdAt }];
+  const wasTrashed = before.deletedAt !== undefined;
+  const isTrashed = after.deletedAt !== undefined;
+  if (!wasTrashed && isTrashed) return [{ ...base, type: 'note.deleted', createdAt: after.deletedAt! }];
+  if (wasTrashed && !isTrashed) return [{ ...base, type: 'note.restored', createdAt: note.lastChangedAt }];
+  if (isTrashed || before.note.version === note.version) return [];
+  const changes = WATCHED.filter(([, f]) => f(before.note) !== f(note)).map(([name]) => name);
+  const contentChanged =
+    before.note.lastChangedAt !== note.lastChangedAt &&
+    JSON.stringify(before.note.lastChangeUser) !== JSON.stringify(note.lastChangeUser);
+  if (contentChanged || (changes.length === 0 && before.note.lastChangedAt !== note.lastChangedAt))
+    changes.unshift('content');
+  if (changes.length === 0) return [];
+  return [{ ...base, type: 'note.updated', createdAt: note.lastChangedAt, changes }];
+}
+
+function pingEvents(id: string, before?: WebhookRecord, after?: WebhookRecord): WorkspaceEvent[] {
+  if (!after?.pingId || after.pingId === before?.pingId) return [];
+  const owner = after.owner;
+  return [
+    {
+      id,
+      type: 'ping',
+      createdAt: after.lastPingAt ?? after.updatedAt,
+      owner,
+      workspace:
+        'teamPath' in owner ? { type: 'team', path: owner.teamPath } : { type: 'user', path: owner.userId },
+      folderIds: [],
+      onlyHook: after,
+    },
+  ];
+}
+
+/** The events of one change of the table (none for most changes). */
+export function eventsOf(change: TableChange): WorkspaceEvent[] {
+  if (change.kind === 'note') return noteEvents(change.id, change.before, change.after);
+  return pingEvents(change.id, change.before, change.after);
+}
