@@ -95,12 +95,7 @@ export function syncTemplate(text: string, built: BuiltFunction[]): string {
   if (outputs < 0) throw new Error('template.yaml has no Outputs section');
   let at = outputs;
   while (lines[at - 1] === '') at -= 1;
-  const generated = [
-    '',
-    GENERATED_START,
-    ...parentResources(built.map((fn) => fn.id)),
-    GENERATED_END,
-  ];
+  const generated = ['', GENERATED_START, ...parentResources(built.map((fn) => fn.id)), GENERATED_END];
   lines.splice(at, 0, ...generated);
   return lines.join('\n');
 }
