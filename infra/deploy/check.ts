@@ -1,8 +1,9 @@
 // npm run deploy:check — what to run before `sam deploy`:
-//   1. cfn-lint template.yaml (informational findings included): must report nothing;
-//   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size;
+//   1. cfn-lint template.yaml alarms.yaml (informational findings included): must report nothing;
+//   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size of the
+//      stack and of its nested alarms stack (FunctionAlarms, alarms.yaml);
 //   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
-//   4. template.yaml's generated parts (policies, log groups, alarms) match those bundles;
+//   4. the generated parts (template.yaml's policies and log groups, alarms.yaml) match those bundles;
 //   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) that checks
 //      its handler export is a function.
 // Exits 1 at the first failing step.
@@ -11,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, TEMPLATE_PATH } from '../local/template.ts';
+import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate } from './alarms.ts';
 import { buildFunctions } from './build.ts';
 import { syncTemplate } from './sync.ts';
 
@@ -21,7 +23,7 @@ const fail = (message: string): never => {
 };
 const step = (name: string) => console.log(`\n== ${name}`);
 
-step('cfn-lint template.yaml --include-checks I');
+step(`cfn-lint template.yaml ${ALARMS_FILE} --include-checks I`);
 const lint = spawnSync(
   'python3',
   [
@@ -31,6 +33,7 @@ const lint = spawnSync(
     'I',
     '--',
     'template.yaml',
+    ALARMS_FILE,
   ],
   { cwd: ROOT, encoding: 'utf8' },
 );
@@ -46,20 +49,35 @@ const transform = spawnSync('python3', ['infra/deploy/transform.py', 'template.y
   maxBuffer: 64 << 20,
 });
 if (transform.status !== 0) fail(`the transform failed:\n${transform.stderr}`);
-const { transformed, packagedBytes } = JSON.parse(transform.stdout);
+const { transformed, packagedBytes, nested } = JSON.parse(transform.stdout) as {
+  transformed: { Resources: object };
+  packagedBytes: number;
+  nested: Record<string, { path: string; resources: number; parameters: number; packagedBytes: number }>;
+};
 const count = Object.keys(transformed.Resources).length;
 console.log(
   `${count} resources (CloudFormation allows 500); packaged template ${packagedBytes} bytes` +
     `${packagedBytes > 51_200 ? ' (over 51,200: sam deploy uploads it to the resolve_s3 bucket)' : ''}`,
 );
+for (const [id, stack] of Object.entries(nested)) {
+  console.log(
+    `nested stack ${id} (${stack.path}): ${stack.resources} resources (500 allowed), ` +
+      `${stack.parameters} parameters (200 allowed), ${stack.packagedBytes} bytes`,
+  );
+  if (stack.resources > 500 || stack.parameters > 200) fail(`${id} is over a CloudFormation limit`);
+}
+if (count > 500) fail("the stack is over CloudFormation's 500 resources");
 
 step("esbuild, one run per function with SAM's flags");
 const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');
 console.log(`${built.length} bundles, e.g. esbuild ${built[0].args.join(' ')}`);
 
-step('generated parts of template.yaml (npm run deploy:sync)');
+step(`generated parts of template.yaml and ${ALARMS_FILE} (npm run deploy:sync)`);
 if (syncTemplate(readFileSync(TEMPLATE_PATH, 'utf8'), built) !== readFileSync(TEMPLATE_PATH, 'utf8')) {
   fail('template.yaml is not what the code implies: run npm run deploy:sync and review the diff');
+}
+if (alarmsTemplate(built.map((fn) => fn.id)) !== readFileSync(ALARMS_PATH, 'utf8')) {
+  fail(`${ALARMS_FILE} is not what the code implies: run npm run deploy:sync and review the diff`);
 }
 console.log('policies, log groups and alarms match the bundles');
 

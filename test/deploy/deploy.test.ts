@@ -1,11 +1,19 @@
 // The template deploys as written: cfn-lint finds nothing (errors, warnings or informational), the
 // SAM transform succeeds, and in the transformed template each function's role allows exactly what
-// its bundle (built as `sam build` builds it) can send; every function has its log group and alarm.
+// its bundle (built as `sam build` builds it) can send; every function has its log group and, in the
+// nested alarms stack (alarms.yaml), its alarm; both stacks stay within CloudFormation's limits.
 // cfn-lint and aws-sam-translator are Python tools: where they are missing the test says so and skips.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALARMS_FILE,
+  ALARMS_PATH,
+  ALARMS_STACK,
+  alarmsTemplate,
+  functionNameParameter,
+} from '../../infra/deploy/alarms.ts';
 import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
 import { syncTemplate } from '../../infra/deploy/sync.ts';
@@ -32,15 +40,23 @@ let built: BuiltFunction[];
 // The bundles (about 190 MB) are removed when the file's tests end, pass or fail.
 const buildDir = join(ROOT, '.local', 'test-deploy-build', String(process.pid));
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
-let transformed: { Resources: Resources };
+let transformed: { Resources: Resources; Parameters: Record<string, unknown> };
 let packagedBytes: number;
+type Nested = {
+  path: string;
+  template: { Resources: Resources; Parameters: Record<string, unknown> };
+  resources: number;
+  parameters: number;
+  packagedBytes: number;
+};
+let nested: Record<string, Nested>;
 
 beforeAll(async () => {
   built = await buildFunctions(buildDir, 'shared');
   if (samTranslator) {
     const out = python(['infra/deploy/transform.py', 'template.yaml']);
     if (out.status !== 0) throw new Error(out.stderr);
-    ({ transformed, packagedBytes } = JSON.parse(out.stdout));
+    ({ transformed, packagedBytes, nested } = JSON.parse(out.stdout));
   }
 }, 300_000);
 
@@ -55,7 +71,7 @@ const inlineStatements = (roleId: string, opts: { destinations?: boolean } = {})
 
 describe('cfn-lint', () => {
   it.skipIf(!cfnLint)(
-    'template.yaml has no finding, informational ones included',
+    `template.yaml and ${ALARMS_FILE} have no finding, informational ones included`,
     () => {
       const out = python([
         '-c',
@@ -66,6 +82,7 @@ describe('cfn-lint', () => {
         'I',
         '--',
         'template.yaml',
+        ALARMS_FILE,
       ]);
       expect(JSON.parse(out.stdout || '[]')).toEqual([]);
       expect(out.status).toBe(0);
@@ -80,10 +97,29 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     console.log(
       `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
     );
-    // 500 is CloudFormation's limit; a function costs ~4.5 resources here (function, role, log group,
-    // API permission; its alarm lives in the nested FunctionAlarms stack).
-    expect(count).toBeLessThan(450);
+    // 500 is CloudFormation's limit; a function costs about four resources here (function, role, one
+    // permission per route, log group): below 460, at least ten more functions fit.
+    expect(count).toBeLessThan(460);
+    expect(Object.keys(transformed.Parameters).length).toBeLessThanOrEqual(200);
     expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
+  });
+
+  it('the alarms are one nested stack, within its own limits (500 resources, 200 parameters, 1 MB)', () => {
+    expect(Object.keys(nested)).toEqual([ALARMS_STACK]);
+    const alarms = nested[ALARMS_STACK];
+    console.log(
+      `[deploy test] nested ${ALARMS_STACK} (${alarms.path}): ${alarms.resources} resources, ` +
+        `${alarms.parameters} parameters, ${alarms.packagedBytes} bytes`,
+    );
+    expect(alarms.path).toBe(ALARMS_FILE);
+    expect(transformed.Resources[ALARMS_STACK].Type).toBe('AWS::CloudFormation::Stack');
+    // sam package replaces the local Location with the uploaded template's URL.
+    expect(transformed.Resources[ALARMS_STACK].Properties.TemplateURL).toMatch(/^https:\/\/s3\./);
+    expect(alarms.resources).toBe(built.length);
+    expect(alarms.parameters).toBe(built.length + 1);
+    expect(alarms.resources).toBeLessThanOrEqual(500);
+    expect(alarms.parameters).toBeLessThanOrEqual(200);
+    expect(alarms.packagedBytes).toBeLessThan(1024 * 1024); // TemplateURL's limit
   });
 
   it("each function's role allows exactly what its bundle can send", () => {
@@ -147,15 +183,22 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
   });
 
   it('every function logs JSON to its own log group (retention parameter) and has an errors + throttles alarm', () => {
-    const alarms = byType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    // The alarms are in the nested stack; the parent gives it each function's name as a parameter.
+    const stack = transformed.Resources[ALARMS_STACK].Properties;
+    const alarms = Object.values(nested[ALARMS_STACK].template.Resources)
+      .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+      .map((a) => a.Properties);
+    expect(stack.Parameters.AlarmTopicArn).toEqual({ Ref: 'AlarmTopicArn' });
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       const logging = fn.Properties.LoggingConfig;
       expect(logging, id).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: { Ref: 'LogLevel' } });
       const group = transformed.Resources[logging.LogGroup.Ref];
       expect(group?.Properties.RetentionInDays, id).toEqual({ Ref: 'LogRetentionDays' });
       expect(fn.Properties.TracingConfig, id).toBeUndefined();
+      const parameter = functionNameParameter(id);
+      expect(stack.Parameters[parameter], id).toEqual({ Ref: id });
       const alarm = alarms.find((a) =>
-        JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${id}"}}`),
+        JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${parameter}"}}`),
       );
       expect(alarm, id).toBeDefined();
       expect(
@@ -201,9 +244,13 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
 });
 
 describe('one source of truth for IAM', () => {
-  it('template.yaml holds what `npm run deploy:sync` derives from the code (policies, log groups, alarms)', () => {
+  it('template.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (policies, log groups, alarms)', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');
     expect(syncTemplate(text, built) === text, 'template.yaml is stale: run npm run deploy:sync').toBe(true);
+    const alarms = alarmsTemplate(built.map((fn) => fn.id));
+    expect(alarms === readFileSync(ALARMS_PATH, 'utf8'), `${ALARMS_FILE} is stale: npm run deploy:sync`).toBe(
+      true,
+    );
   });
 
   it('the derivation is not vacuous: a bundle that could Scan would need dynamodb:Scan', () => {
