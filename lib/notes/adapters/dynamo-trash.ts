@@ -134,7 +134,7 @@ export class DynamoTrashStore implements TrashStore {
     const items: TransactItem[] = [
       this.update(
         k.noteMeta(note.shortId),
-        `SET version = :next, parentFolderId = :folder, GSI1PK = :g1pk, GSI1SK = :g1sk${folder ? ', GSI3PK = :g3pk, GSI3SK = :g3sk' : ''} ` +
+        `SET version = :next, restoredAt = :now, parentFolderId = :folder, GSI1PK = :g1pk, GSI1SK = :g1sk${folder ? ', GSI3PK = :g3pk, GSI3SK = :g3sk' : ''} ` +
           'REMOVE deletedAt, deletedBy, purgeAt, #ttl, GSI2PK, GSI2SK',
         'version = :v AND purgeAt > :now',
         {

@@ -15,7 +15,11 @@ const META_SK = notesKeys.noteMeta('x').SK;
 
 const noteState = (item: Record<string, unknown> | undefined): NoteState | undefined =>
   item
-    ? { note: toRecord(item), ...(item.deletedAt !== undefined ? { deletedAt: Number(item.deletedAt) } : {}) }
+    ? {
+        note: toRecord(item),
+        ...(item.deletedAt !== undefined ? { deletedAt: Number(item.deletedAt) } : {}),
+        ...(item.restoredAt !== undefined ? { restoredAt: Number(item.restoredAt) } : {}),
+      }
     : undefined;
 
 export function changesOf(records: DynamoDBRecord[]): TableChange[] {

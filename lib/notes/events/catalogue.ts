@@ -13,6 +13,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export interface NoteState {
   note: NoteRecord;
   deletedAt?: number;
+  /** When it last came back from the trash (the note.restored event's time). */
+  restoredAt?: number;
 }
 
 /** One change of the table (a stream record), its images read as the domain's records. */
@@ -66,7 +68,8 @@ function noteEvents(id: string, before?: NoteState, after?: NoteState): Workspac
   const wasTrashed = before.deletedAt !== undefined;
   const isTrashed = after.deletedAt !== undefined;
   if (!wasTrashed && isTrashed) return [{ ...base, type: 'note.deleted', createdAt: after.deletedAt! }];
-  if (wasTrashed && !isTrashed) return [{ ...base, type: 'note.restored', createdAt: note.lastChangedAt }];
+  if (wasTrashed && !isTrashed)
+    return [{ ...base, type: 'note.restored', createdAt: after.restoredAt ?? note.lastChangedAt }];
   if (isTrashed || before.note.version === note.version) return [];
   const changes = WATCHED.filter(([, f]) => f(before.note) !== f(note)).map(([name]) => name);
   const contentChanged =
