@@ -1,4 +1,6 @@
 // npm run deploy:sync — rewrites the generated parts of template.yaml from the code:
+//   - each function's Metadata.BuildProperties but its EntryPoints (BUILD_PROPERTIES, infra/deploy/build.ts),
+//     so every function, new ones included, is built the one way the cold-start bench measures;
 //   - each function's Policies (from the SDK commands its bundle can send, infra/deploy/iam.ts) and
 //     its LoggingConfig.LogGroup;
 //   - each function's log group (retention: LogRetentionDays) and its alarm (errors + throttles,
@@ -8,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
-import { buildFunctions, type BuiltFunction } from './build.ts';
+import { BUILD_PROPERTIES, buildFunctions, type BuiltFunction } from './build.ts';
 import { derivePolicy, type Resource, type Statement } from './iam.ts';
 
 export const GENERATED_START =
@@ -90,6 +92,43 @@ export function perFunctionResources(id: string): string[] {
   ];
 }
 
+/** BUILD_PROPERTIES as the YAML lines under a function's EntryPoints. */
+export function buildPropertyLines(): string[] {
+  const value = (v: unknown): string =>
+    Array.isArray(v)
+      ? `[${v.map((item) => value(item)).join(', ')}]`
+      : typeof v === 'string'
+        ? /^[\w.,-]+$/.test(v) && v !== 'false' && v !== 'true'
+          ? v
+          : v.includes("'")
+            ? JSON.stringify(v)
+            : `'${v}'`
+        : String(v);
+  return Object.entries(BUILD_PROPERTIES).map(([k, v]) => `        ${k}: ${value(v)}`);
+}
+
+/**
+ * template.yaml's text with every function's BuildProperties (but its EntryPoints) set to
+ * BUILD_PROPERTIES: what `sam build` passes to esbuild is what the cold-start bench measured.
+ */
+export function syncBuildProperties(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    out.push(lines[i]);
+    if (lines[i] !== '      BuildMethod: esbuild' || lines[i + 1] !== '      BuildProperties:') continue;
+    out.push(lines[++i]);
+    const entry: string[] = [];
+    while (i + 1 < lines.length && indent(lines[i + 1]) > 6) {
+      i += 1;
+      if (lines[i].startsWith('        EntryPoints:')) entry.push(lines[i]);
+    }
+    if (entry.length !== 1) throw new Error(`BuildProperties without one EntryPoints line near line ${i}`);
+    out.push(entry[0], ...buildPropertyLines());
+  }
+  return out.join('\n');
+}
+
 const indent = (line: string) => (line.trim() === '' ? Infinity : line.length - line.trimStart().length);
 
 /** template.yaml's text with every generated part rewritten for these built functions. */
@@ -141,9 +180,15 @@ export function syncTemplate(text: string, built: BuiltFunction[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const built = await buildFunctions(join(ROOT, '.local', 'deploy-build'), 'shared');
   const text = readFileSync(TEMPLATE_PATH, 'utf8');
-  const next = syncTemplate(text, built);
+  // The build properties first: the policies derive from bundles built the way they deploy.
+  const withBuild = syncBuildProperties(text);
+  const built = await buildFunctions(
+    join(ROOT, '.local', 'deploy-build'),
+    'shared',
+    parseTemplate(withBuild),
+  );
+  const next = syncTemplate(withBuild, built);
   if (process.argv.includes('--check')) {
     if (next !== text) {
       console.error('template.yaml is not what the code implies: run npm run deploy:sync');
@@ -152,6 +197,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`template.yaml matches the code (${built.length} functions)`);
   } else {
     writeFileSync(TEMPLATE_PATH, next);
-    console.log(`template.yaml: policies, log groups and alarms of ${built.length} functions written`);
+    console.log(
+      `template.yaml: build properties, policies, log groups and alarms of ${built.length} functions written`,
+    );
   }
 }

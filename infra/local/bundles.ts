@@ -1,4 +1,4 @@
-// Bundles functions with esbuild (as `sam build` does), lazily: a function is built on its first
+// Bundles functions with esbuild (as `sam build` does: ES modules, `.mjs`, imported), lazily: a function is built on its first
 // request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
 // carry linked external source maps without sources (small; stack traces still name the .ts
 // lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
@@ -8,10 +8,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } fro
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ROOT } from './template.ts';
-
-const require = createRequire(import.meta.url);
 
 export interface FunctionEntry {
   id: string;
@@ -55,6 +54,7 @@ export class Bundles {
   private timer?: NodeJS.Timeout;
   private rebuilding = Promise.resolve();
   private serial = 0;
+  private loads = 0;
   generation = 0;
 
   constructor(
@@ -96,7 +96,9 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
-    const mod = require(built.file);
+    // As Lambda's runtime loads an .mjs handler. An ES module cannot be unloaded: a function loaded
+    // again (after eviction) gets a fresh instance through its own URL, so it starts cold again.
+    const mod = await import(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`);
     const handler = mod[exportName] as Handler;
     if (typeof handler !== 'function') throw new Error(`${id} does not export ${exportName}`);
     this.loaded.set(id, handler);
@@ -118,8 +120,6 @@ export class Bundles {
     const max = this.opts.maxWarm ?? MAX_WARM_FUNCTIONS;
     for (const id of [...this.loaded.keys()].slice(0, Math.max(0, this.loaded.size - max))) {
       this.loaded.delete(id);
-      const b = this.built.get(id);
-      if (b) delete require.cache[b.file];
     }
   }
 
@@ -163,8 +163,9 @@ export class Bundles {
       bundle: true,
       platform: 'node',
       target: 'node24',
-      format: 'cjs',
-      outExtension: { '.js': '.cjs' },
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      mainFields: ['module', 'main'],
       plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
@@ -173,7 +174,7 @@ export class Bundles {
     });
     const fresh = new Map<string, Built>();
     for (const id of ids) {
-      const file = join(this.outdir, `${out(id)}.cjs`);
+      const file = join(this.outdir, `${out(id)}.mjs`);
       const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
       const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
       this.drop(id);
@@ -186,7 +187,6 @@ export class Bundles {
   private drop(id: string): void {
     const old = this.built.get(id);
     if (old) {
-      delete require.cache[old.file];
       rmSync(old.file, { force: true });
       rmSync(`${old.file}.map`, { force: true });
     }
@@ -240,28 +240,30 @@ export class Bundles {
     clearTimeout(this.timer);
     for (const w of this.watchers) w.close();
     await this.rebuilding.catch(() => {});
-    for (const b of this.built.values()) delete require.cache[b.file];
     this.loaded.clear();
     rmSync(this.outdir, { recursive: true, force: true });
   }
 }
 
 /**
- * npm packages are not bundled into each function here: they are required from the repository's
- * node_modules by absolute path, so all functions share one loaded copy of the AWS SDK, middy, zod
- * and the rest (one process serves every function; a copy per function cost ~27 MB each). The
- * functions' own code (functions/, lib/) is bundled per function, as in Lambda. A package that
- * cannot be required (no `require` export) is bundled after all.
+ * npm packages are not bundled into each function here: they are imported from the repository's
+ * node_modules by absolute URL (resolved as Node resolves an `import`, the way this process loads
+ * them itself), so all functions share one loaded copy of the AWS SDK, middy, zod and the rest (one
+ * process serves every function; a copy per function cost ~27 MB each). The functions' own code
+ * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
+ * root is bundled after all.
  */
 function sharedPackages(root: string): esbuild.Plugin {
   const fromRoot = createRequire(join(root, 'package.json'));
+  const resolveImport = (path: string): string =>
+    resolve(root) === resolve(ROOT) ? import.meta.resolve(path) : pathToFileURL(fromRoot.resolve(path)).href;
   return {
     name: 'shared-packages',
     setup(build) {
       build.onResolve({ filter: /^[^./#]/ }, (args) => {
         if (args.path.startsWith('node:')) return { path: args.path, external: true };
         try {
-          return { path: fromRoot.resolve(args.path), external: true };
+          return { path: resolveImport(args.path), external: true };
         } catch {
           return undefined;
         }
