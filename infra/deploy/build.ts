@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
+import { mappedLines } from './source-map.ts';
 
 const run = promisify(execFile);
 export const ESBUILD = join(ROOT, 'node_modules', '.bin', 'esbuild');
@@ -81,16 +82,24 @@ export interface BuiltFunction {
   file: string; // the bundle Lambda loads: <outdir>/<file>.mjs (or .js)
   args: string[];
   code: string;
-  /** Source files that put code in the bundle (from its source map), with their text. */
-  sources: Array<{ path: string; content: string }>;
+  /**
+   * Source files that put code in the bundle (from its source map), with their text and the lines of
+   * it that are in the bundle (0-based; esbuild drops code no entry point reaches).
+   */
+  sources: Array<{ path: string; content: string; lines?: Set<number> }>;
 }
 
 const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: string[]): BuiltFunction => {
   // The maps carry no sourcesContent (SourcesContent: 'false'), so each source is read from disk. A
   // package's own source map may name files it does not ship: those read as empty.
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
   const text = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
-  const sources = map.sources.map((path) => ({ path, content: text(resolve(dirname(file), path)) }));
+  const lines = mappedLines(map.mappings);
+  const sources = map.sources.map((path, i) => ({
+    path,
+    content: text(resolve(dirname(file), path)),
+    lines: lines.get(i) ?? new Set<number>(),
+  }));
   const handler = String(fn.properties.Handler).split('.').pop()!;
   return { id: fn.id, entry: fn.entry, handler, file, args, code: readFileSync(file, 'utf8'), sources };
 };

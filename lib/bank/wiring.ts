@@ -6,7 +6,7 @@ import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 import { once } from '../domain/once.ts';
-import { identity } from '../identity/wiring.ts';
+import { users } from '../identity/wiring.ts';
 import { BankAccess } from './access.ts';
 import { awsCodeSender } from './adapters/aws-code-sender.ts';
 import { DynamoFactorStore } from './adapters/dynamo-factors.ts';
@@ -54,7 +54,7 @@ export const idempotencyKeys = /* @__PURE__ */ once(
 export const access = /* @__PURE__ */ once(
   () =>
     new BankAccess({
-      isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
+      isAdmin: async (userId) => (await users().getUser(userId))?.roles.includes('admin') ?? false,
     }),
 );
 

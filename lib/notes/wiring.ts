@@ -7,7 +7,7 @@ import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
-import { identity } from '../identity/wiring.ts';
+import { directory } from '../identity/wiring.ts';
 import type { Bin, ImageStore, ImageTypes } from './ports.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
 import { S3ImageStore } from './adapters/s3-images.ts';
@@ -23,7 +23,7 @@ const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin) =>
     store: new DynamoNotesStore(),
     images,
     imageTypes,
-    directory: identity(),
+    directory: directory(),
     clock: systemClock,
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
@@ -56,11 +56,11 @@ export const notesWithBin = /* @__PURE__ */ once(() =>
 );
 
 export const folders = /* @__PURE__ */ once(
-  () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),
+  () => new FolderService(new DynamoFolderStore(), directory(), systemClock, systemIds),
 );
 
 const trashService = (images: ImageStore) =>
-  new TrashService(new DynamoTrashStore(), images, identity(), () => config.trashRetentionDays, systemClock);
+  new TrashService(new DynamoTrashStore(), images, directory(), () => config.trashRetentionDays, systemClock);
 
 /**
  * The trash as its routes and DeleteNote see it: listing, restoring and moving a note there never
