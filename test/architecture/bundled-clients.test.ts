@@ -72,7 +72,6 @@ const NOTES_STORE = [
 const FOLDER_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const TRASH_STORE = ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const NEWS_READ = ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'];
-const TRANSFER_READ = ['GetItem', 'Query', 'TransactWriteItems'];
 const MFA = ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
 const SENDS: Record<string, string[]> = {
@@ -126,11 +125,12 @@ const SENDS: Record<string, string[]> = {
   NewsGetTagSummaryFunction: NEWS_READ,
   NewsGetStatusFunction: ['BatchGetItem', 'UpdateItem'],
   NewsMethodNotAllowedFunction: ['BatchGetItem', 'UpdateItem'],
-  // Bank. Wider: the transfer store class (TransactWriteItems in the GETs).
+  // Bank. The two transfer reads send exactly the token's and the transfer's GetItem (and the listing's
+  // Query); the writes hold the transfer store's writes (TransactWriteItems) and their Idempotency-Key.
   BankCreateTransferFunction: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', SECRET],
-  BankListTransfersFunction: TRANSFER_READ,
-  BankGetTransferFunction: TRANSFER_READ,
-  BankReplaceTransferFunction: TRANSFER_READ,
+  BankListTransfersFunction: ['GetItem', 'Query'],
+  BankGetTransferFunction: ['GetItem'],
+  BankReplaceTransferFunction: ['GetItem', 'Query', 'TransactWriteItems'],
   BankUpdateTransferFunction: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', SECRET],
   // Wider: the factor store class.
   BankListDevicesFunction: [...MFA, SECRET],
@@ -164,7 +164,12 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
   });
 
   it('no GET function may delete or batch-write, but those listed as wider (not narrowed yet)', () => {
-    const narrowed = ['NotesGetMeFunction', 'NotesListTeamsFunction'];
+    const narrowed = [
+      'NotesGetMeFunction',
+      'NotesListTeamsFunction',
+      'BankGetTransferFunction',
+      'BankListTransfersFunction',
+    ];
     for (const id of narrowed) {
       const fn = built.find((f) => f.id === id)!;
       const sent = commandsOf(fn).map((c) => c.operation);
