@@ -4,13 +4,15 @@
 // lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
 // in one esbuild run, and drops their loaded copies, so the next request runs the new code.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ROOT } from './template.ts';
+
+const require = createRequire(import.meta.url);
 
 export interface FunctionEntry {
   id: string;
@@ -21,6 +23,20 @@ export interface Loaded {
   handler: Handler;
   buildMs: number;
   initMs: number;
+}
+
+/** Node's own import(), out of reach of module runners that rewrite `import()` in code they load. */
+const importFunction = new Function('url', 'return import(url)') as (
+  url: string,
+) => Promise<Record<string, unknown>>;
+async function nativeImport(url: string): Promise<Record<string, unknown>> {
+  try {
+    return await importFunction(url);
+  } catch (err) {
+    // A vm context without an import callback (a vitest worker): the ordinary import().
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') throw err;
+    return import(url);
+  }
 }
 
 /** Source folders watched for changes (relative to the root); everything else is not a source. */
@@ -55,6 +71,7 @@ export class Bundles {
   private rebuilding = Promise.resolve();
   private serial = 0;
   private loads = 0;
+  private readonly everLoaded = new Set<string>();
   generation = 0;
 
   constructor(
@@ -96,14 +113,31 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
-    // As Lambda's runtime loads an .mjs handler. An ES module cannot be unloaded: a function loaded
-    // again (after eviction) gets a fresh instance through its own URL, so it starts cold again.
-    const mod = await import(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`);
+    // As Lambda's runtime loads an .mjs handler: imported. An ES module cannot be unloaded, so a
+    // function loaded again after eviction gets a fresh instance (its own URL, or a copy): it starts
+    // cold again. Under vitest (whose global setup starts the tests' runner) Node's require(esm)
+    // loads it instead: vitest's module runner would transform every import() again (seconds per
+    // function); tsx (npm start) resolves packages for require() with `require` conditions, which
+    // ESM-only packages (middy) do not export, so there it is import().
+    const mod = process.env.VITEST
+      ? (require(this.fresh(built.file)) as Record<string, unknown>)
+      : await nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`);
     const handler = mod[exportName] as Handler;
     if (typeof handler !== 'function') throw new Error(`${id} does not export ${exportName}`);
     this.loaded.set(id, handler);
     this.evictColdest();
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
+  }
+
+  /** The bundle itself on its first load; a copy under a new name on every later one. */
+  private fresh(file: string): string {
+    if (!this.everLoaded.has(file)) {
+      this.everLoaded.add(file);
+      return file;
+    }
+    const copy = file.replace(/\.mjs$/, `-${(this.loads += 1)}.mjs`);
+    copyFileSync(file, copy);
+    return copy;
   }
 
   /** A loaded handler, now the most recently used. */
