@@ -200,6 +200,10 @@ export class Bundles {
       format: 'esm',
       outExtension: { '.js': '.mjs' },
       mainFields: ['module', 'main'],
+      // The deployed bundles' `require` for CommonJS code that calls it (BUILD_PROPERTIES.Banner).
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
       plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
