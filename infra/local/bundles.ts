@@ -49,6 +49,8 @@ export interface BundlesOptions {
   /** Most functions kept loaded ("warm"); the least recently used beyond it are dropped, as Lambda
    * reclaims idle environments, and start cold again on their next request. */
   maxWarm?: number;
+  /** How a bundle is loaded: import() (default, as Lambda), or Node's require(esm) (see load()). */
+  loader?: 'import' | 'require';
 }
 
 /** Default for BundlesOptions.maxWarm (above the 37 functions of template.yaml). */
@@ -115,13 +117,14 @@ export class Bundles {
     const t1 = performance.now();
     // As Lambda's runtime loads an .mjs handler: imported. An ES module cannot be unloaded, so a
     // function loaded again after eviction gets a fresh instance (its own URL, or a copy): it starts
-    // cold again. Under vitest (whose global setup starts the tests' runner) Node's require(esm)
-    // loads it instead: vitest's module runner would transform every import() again (seconds per
-    // function); tsx (npm start) resolves packages for require() with `require` conditions, which
-    // ESM-only packages (middy) do not export, so there it is import().
-    const mod = process.env.VITEST
-      ? (require(this.fresh(built.file)) as Record<string, unknown>)
-      : await nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`);
+    // cold again. With `loader: 'require'` (the tests' runner, started in vitest's global setup)
+    // Node's require(esm) loads it instead: vitest's module runner would transform every import()
+    // again (seconds per function). Under tsx (npm start) require() resolves packages with `require`
+    // conditions, which ESM-only packages (middy) do not export, so there it must be import().
+    const mod =
+      this.opts.loader === 'require'
+        ? (require(this.fresh(built.file)) as Record<string, unknown>)
+        : await nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`);
     const handler = mod[exportName] as Handler;
     if (typeof handler !== 'function') throw new Error(`${id} does not export ${exportName}`);
     this.loaded.set(id, handler);
