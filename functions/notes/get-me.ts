@@ -1,11 +1,11 @@
 // GET /v1/me: the current user's profile and teams (seed 000 GetCurrentUser).
-import { identity } from '#lib/identity/wiring.ts';
+import { currentUser } from '#lib/identity/wiring.ts';
 import { ok, unauthorized } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentUser } from '#lib/notes/present.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const me = await identity().getUserWithTeams(principal.userId);
+  const me = await currentUser().getUserWithTeams(principal.userId);
   if (!me) throw unauthorized('The token belongs to a user that no longer exists');
   return ok(presentUser(me.user, me.teams));
 });

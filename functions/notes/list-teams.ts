@@ -1,10 +1,10 @@
 // GET /v1/teams: the teams the caller belongs to (seed 000 ListTeams).
-import { identity } from '#lib/identity/wiring.ts';
+import { teamsOfUser } from '#lib/identity/wiring.ts';
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentTeam } from '#lib/notes/present.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const teams = await identity().listTeams(principal.userId);
+  const teams = await teamsOfUser().listTeams(principal.userId);
   return ok(teams.map(presentTeam));
 });

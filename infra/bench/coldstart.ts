@@ -1,22 +1,47 @@
-// Cold start of every function against its floor (issue 12). Each function is bundled as `sam build`
-// bundles it (SAM's esbuild workflow with the function's Metadata.BuildProperties), and so is the
-// floor it is compared with: the least handler that creates the AWS clients the function may use
-// (infra/bench/floors/*.ts). Which clients a function may use comes from its IAM policies in
-// template.yaml; which clients a bundle holds, from esbuild's metafile. Each sample is a fresh
-// `node` process (this Node 24, with the function's NODE_OPTIONS) that require()s the bundle and
-// reports the time the require took and the process's peak RSS. Floor and function run in pairs,
-// alternating which goes first; a ratio is the median of the per-pair ratios.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+// Cold start of every function against its floor (issues 12 and 19). Each function is bundled as `sam
+// build` bundles it (SAM's esbuild workflow with the function's Metadata.BuildProperties, the very
+// esbuild arguments of infra/deploy/build.ts), and so is the floor it is compared with: the least
+// handler that creates the AWS clients the function may use (infra/bench/floors/*.ts), built the
+// fastest way a Lambda can be built (docs/deploy.md, "How functions are built"). Beside them, the same
+// function built today's old way (REFERENCE_BUILD: CommonJS, `main` fields) as a reference column.
+// Which clients a function may use comes from its IAM policies in template.yaml; which clients a
+// bundle holds, from esbuild's metafile. Each sample is a fresh `node` process (this Node 24, with the
+// function's NODE_OPTIONS) that loads the bundle as Lambda's runtime does (an .mjs is imported, a .js
+// required), calls its handler once against a stub AWS endpoint on loopback (so the SDK resolves its
+// credentials and endpoint, signs, connects and parses, as in a real first call), and reports the
+// load time, the load + first call time and the process's peak RSS. Floor, function and reference run
+// in rounds, rotating which goes first; a ratio is the median of the per-round ratios.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
-import * as esbuild from 'esbuild';
-import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
+import { promisify } from 'node:util';
+import type * as esbuild from 'esbuild';
+import { BUILD_PROPERTIES, bundleExtension, ESBUILD, samEsbuildArgs } from '../deploy/build.ts';
+import { literalFunctionEnv } from '../local/function-env.ts';
+import { listFunctions, listRoutes, loadTemplate, ROOT, type Template } from '../local/template.ts';
 import { median } from './stats.ts';
+
+const run = promisify(execFile);
 
 /** A function fails the bench when any of its ratios to its floor is above this (noise margin). */
 export const FAIL_RATIO = 1.3;
-/** What the functions aim at: load time, peak memory and bundle bytes relative to the floor. */
-export const TARGETS = { load: 1.2, memory: 1.15, bundle: 1.3 } as const;
+/** A function fails the bench when its cold start is not below its old build's (reference column). */
+export const FAIL_VS_REFERENCE = 1.0;
+/**
+ * What the functions aim at: load + first call and peak memory relative to the floor, load + first
+ * call relative to the same function built today's old way, bundle bytes relative to the floor.
+ */
+export const TARGETS = { coldStart: 1.2, vsReference: 0.85, memory: 1.15, bundle: 1.3 } as const;
+
+/** How every function was built before issue 19 (CommonJS, `main` fields): the reference column. */
+export const REFERENCE_BUILD = {
+  Target: BUILD_PROPERTIES.Target,
+  Minify: true,
+  Sourcemap: true,
+  SourcesContent: 'false',
+} as const;
 
 const FLOORS_DIR = join(ROOT, 'infra/bench/floors');
 /** AWS service prefix (IAM action, SAM policy template) of each SDK client package we use. */
@@ -36,10 +61,6 @@ export interface Built {
   file: string;
   bytes: number;
   clients: string[];
-}
-interface Sample {
-  ms: number;
-  rss: number;
 }
 
 /** The AWS services a function's IAM policies allow it to call (SAM policy templates and statements). */
@@ -75,50 +96,168 @@ function bundledServices(meta: esbuild.Metafile, output: string): string[] {
   return [...found].sort();
 }
 
-/** esbuild options of SAM's esbuild workflow (aws-lambda-builders) for these BuildProperties. */
-export function samEsbuildOptions(bp: BuildProperties): esbuild.BuildOptions {
+/**
+ * Builds one entry point with exactly the esbuild arguments SAM passes for these BuildProperties
+ * (infra/deploy/build.ts), plus --metafile (which only writes the metafile).
+ */
+export async function build(entry: string, outdir: string, bp: BuildProperties): Promise<Built> {
+  mkdirSync(outdir, { recursive: true });
+  const metafile = join(outdir, 'meta.json');
+  await run(ESBUILD, [...samEsbuildArgs({ ...bp, EntryPoints: [entry] }, outdir), `--metafile=${metafile}`], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const meta = JSON.parse(readFileSync(metafile, 'utf8')) as esbuild.Metafile;
+  const ext = bundleExtension(bp);
+  const output = Object.keys(meta.outputs).find((o) => o.endsWith(ext))!;
+  const file = join(outdir, basename(output));
+  return { file, bytes: statSync(file).size, clients: bundledServices(meta, output) };
+}
+
+// The child, as Lambda's runtime: import an .mjs (require a .js), then call the handler once with the
+// event; report the load time, the load + first call time and the peak RSS. Peak RSS is Linux's
+// VmHWM, the high-water mark of the process's own address space. Not resourceUsage().maxRSS: Linux
+// carries ru_maxrss across execve, so a child would report its parent's peak whenever the parent
+// (the bench, with a whole stack loaded) is the larger one.
+const PROBE = `import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [file, name, event] = process.argv.slice(1);
+const t0 = performance.now();
+const m = file.endsWith('.mjs') ? await import(pathToFileURL(file).href) : createRequire(file)(file);
+const loadMs = performance.now() - t0;
+if (typeof m[name] !== 'function') throw new Error('no handler ' + name);
+const context = { functionName: 'bench', functionVersion: '$LATEST', memoryLimitInMB: '512',
+  awsRequestId: 'bench-request', invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:bench',
+  logGroupName: 'bench', logStreamName: 'bench', callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => 3000, done() {}, fail() {}, succeed() {} };
+const result = await m[name](JSON.parse(event), context);
+const totalMs = performance.now() - t0;
+let rss;
+try { rss = +/VmHWM:\\s*(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1] * 1024; }
+catch { rss = process.resourceUsage().maxRSS * 1024; }
+process.stdout.write(JSON.stringify({ loadMs, totalMs, rss, status: result?.statusCode ?? null }), () => process.exit(0));`;
+
+export interface Sample {
+  loadMs: number;
+  totalMs: number;
+  rss: number;
+  status: number | null;
+}
+
+export async function sample(file: string, handler: string, event: unknown, env: Record<string, string>) {
+  const { stdout } = await run(
+    process.execPath,
+    ['--input-type=module', '-e', PROBE, file, handler, JSON.stringify(event)],
+    { env, maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout) as Sample;
+}
+
+/** A token of the right shape (lib/identity/tokens.ts), unknown to any store. */
+const BENCH_TOKEN = `tri_${'b'.repeat(43)}`;
+/** 32 random-looking bytes, base64: what the stub's Secrets Manager returns for every secret. */
+const BENCH_SECRET = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * The stub AWS endpoint on loopback. DynamoDB: UpdateItem returns a token record (so the Notes rate
+ * limit counts the call and the handler goes on), Query an empty page, BatchGetItem no items, every
+ * other call `{}` (GetItem: no item). Secrets Manager returns a secret; S3, SNS, SES an empty 200.
+ * So each first call goes through authentication to its first read, as an unknown note or user would.
+ */
+export async function startStubEndpoint(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const op = target.split('.').pop() ?? '';
+      let body = '';
+      if (target.startsWith('DynamoDB_')) {
+        body =
+          op === 'UpdateItem'
+            ? JSON.stringify({
+                Attributes: {
+                  userId: { S: 'bench-user' },
+                  createdAt: { N: '0' },
+                  rlCount: { N: '1' },
+                  rlWindow: { N: '0' },
+                },
+              })
+            : op === 'Query'
+              ? '{"Items":[],"Count":0,"ScannedCount":0}'
+              : op === 'BatchGetItem'
+                ? '{"Responses":{},"UnprocessedKeys":{}}'
+                : '{}';
+        res.setHeader('content-type', 'application/x-amz-json-1.0');
+      } else if (target.startsWith('secretsmanager.')) {
+        body = JSON.stringify({ ARN: 'arn:bench', Name: 'bench', SecretString: BENCH_SECRET });
+        res.setHeader('content-type', 'application/x-amz-json-1.1');
+      }
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    bundle: true,
-    platform: 'node',
-    format: (bp.Format as esbuild.Format | undefined) ?? 'cjs',
-    target: (bp.Target as string | undefined) ?? 'es2020',
-    minify: (bp.Minify as boolean | undefined) ?? true,
-    sourcemap: bp.Sourcemap === true,
-    sourcesContent: String(bp.SourcesContent ?? 'true') !== 'false',
-    external: bp.External as string[] | undefined,
-    mainFields: typeof bp.MainFields === 'string' ? bp.MainFields.split(',') : undefined,
-    logLevel: 'silent',
-    metafile: true,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export async function build(entry: string, outdir: string, bp: BuildProperties): Promise<Built> {
-  const result = await esbuild.build({ ...samEsbuildOptions(bp), entryPoints: [entry], outdir });
-  const output = Object.keys(result.metafile!.outputs).find((o) => o.endsWith('.js'))!;
-  const file = join(outdir, basename(output));
-  return { file, bytes: statSync(file).size, clients: bundledServices(result.metafile!, output) };
-}
-
-// The child: require the bundle, check the handler is there, report the require time and peak RSS.
-// Peak RSS is Linux's VmHWM, the high-water mark of the process's own address space. Not
-// resourceUsage().maxRSS: Linux carries ru_maxrss across execve, so a child would report its
-// parent's peak whenever the parent (the bench, with a whole stack loaded) is the larger one.
-const PROBE = `const t=performance.now();const m=require(process.argv[1]);const ms=performance.now()-t;
-if(typeof m[process.argv[2]]!=='function')throw new Error('no handler '+process.argv[2]);
-let rss;try{rss=+/VmHWM:\\s*(\\d+) kB/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1]*1024}
-catch{rss=process.resourceUsage().maxRSS*1024}
-process.stdout.write(JSON.stringify({ms,rss}),()=>process.exit(0))`;
-
-function sample(file: string, handler: string, env: Record<string, string>): Sample {
-  return JSON.parse(
-    execFileSync(process.execPath, ['-e', PROBE, file, handler], { env }).toString(),
-  ) as Sample;
+/** The API Gateway event of a function's first call: its first route, path parameters "x", a token. */
+export function firstCallEvent(t: Template, functionId: string): Record<string, unknown> {
+  const route = listRoutes(t).find((r) => r.functionId === functionId);
+  // Not an HTTP function: an empty stream batch (the trash purge), or the floor's event (fixtures).
+  if (!route) return { Records: [], id: 'x' };
+  const pathParameters = Object.fromEntries(
+    [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, 'x']),
+  );
+  const path = route.path.replace(/\{(\w+)\+?\}/g, 'x');
+  const write = !['GET', 'HEAD', 'DELETE', 'ANY'].includes(route.method);
+  const method = route.method === 'ANY' ? 'GET' : route.method;
+  return {
+    resource: route.path,
+    path,
+    httpMethod: method,
+    headers: {
+      Authorization: `Bearer ${BENCH_TOKEN}`,
+      Host: 'bench.execute-api.us-east-1.amazonaws.com',
+      ...(write ? { 'Content-Type': 'application/json' } : {}),
+    },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
+    stageVariables: null,
+    requestContext: {
+      requestId: 'bench-request',
+      stage: 'bench',
+      httpMethod: method,
+      path,
+      resourcePath: route.path,
+      identity: { sourceIp: '127.0.0.1' },
+      requestTimeEpoch: Date.now(),
+    },
+    body: write ? '{}' : null,
+    isBase64Encoded: false,
+  };
 }
 
 /** A Lambda-like environment: the function's NODE_OPTIONS (SAM adds --enable-source-maps with Sourcemap). */
-function lambdaEnv(nodeOptions: string): Record<string, string> {
+export function lambdaEnv(nodeOptions: string, endpoint: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
+    AWS_ENDPOINT_URL: endpoint,
+    CSRF_SIGNING_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:csrf',
+    MFA_ENCRYPTION_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:mfa',
+    INTERNAL_API_KEY_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:internal',
+    SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:floor',
+    INTERNAL_EDGE_ORIGIN: 'https://edge.example.com',
+    INTERNAL_API_HOST: 'internal.example.com',
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
@@ -136,11 +275,20 @@ export interface ColdStartRow {
   clients: string[];
   bytes: number;
   floorBytes: number;
+  referenceBytes: number;
+  /** Medians of the samples: load alone, load + first call, peak RSS. */
   loadMs: number;
   floorLoadMs: number;
+  referenceLoadMs: number;
+  coldMs: number;
+  floorColdMs: number;
+  referenceColdMs: number;
   rss: number;
   floorRss: number;
-  ratios: { bundle: number; load: number; memory: number };
+  referenceRss: number;
+  /** The first call's status code (the function's, then the reference's). */
+  status: number | null;
+  ratios: { bundle: number; load: number; coldStart: number; vsReference: number; memory: number };
   problems: string[];
 }
 
@@ -177,71 +325,99 @@ export async function coldStart(opts: {
       floorCache.set(key, await buildFloors(join(opts.outdir, `floors-${floorCache.size}`), bp));
     return floorCache.get(key)!;
   };
+  const literalEnv = literalFunctionEnv(template);
+  const stub = await startStubEndpoint();
+  try {
+    const rows: ColdStartRow[] = [];
+    for (const fn of listFunctions(template).filter((f) => !opts.only || opts.only(f.id))) {
+      const { EntryPoints, ...bp } = fn.metadata.BuildProperties ?? {};
+      const fnBuilt = await build(fn.entry, join(opts.outdir, fn.id), bp);
+      const refBuilt = await build(fn.entry, join(opts.outdir, `${fn.id}-reference`), REFERENCE_BUILD);
+      const allowed = policyServices(fn.properties.Policies ?? []);
+      // Every function here uses the table; one without AWS permissions is held to the DynamoDB floor.
+      const wanted = floorServices(fn.properties.Policies ?? []);
+      const floors = await floorsFor(bp);
+      const floorName = floorOf(floors, wanted);
+      const problems: string[] = [];
+      const extra = fnBuilt.clients.filter((c) => !allowed.includes(c));
+      if (extra.length)
+        problems.push(`bundles the ${extra.join(', ')} client(s) its policies never allow it to call`);
+      if (!floorName)
+        throw new Error(`${fn.id}: no floor in infra/bench/floors creates exactly ${wanted.join(', ')}`);
+      const floor = floors.get(floorName)!;
 
-  const rows: ColdStartRow[] = [];
-  for (const fn of listFunctions(template).filter((f) => !opts.only || opts.only(f.id))) {
-    const { EntryPoints, ...bp } = fn.metadata.BuildProperties ?? {};
-    const fnBuilt = await build(join(ROOT, fn.entry), join(opts.outdir, fn.id), bp);
-    const allowed = policyServices(fn.properties.Policies ?? []);
-    // Every function here uses the table; one without AWS permissions is held to the DynamoDB floor.
-    const wanted = floorServices(fn.properties.Policies ?? []);
-    const floors = await floorsFor(bp);
-    const floorName = floorOf(floors, wanted);
-    const problems: string[] = [];
-    const extra = fnBuilt.clients.filter((c) => !allowed.includes(c));
-    if (extra.length)
-      problems.push(`bundles the ${extra.join(', ')} client(s) its policies never allow it to call`);
-    if (!floorName)
-      throw new Error(`${fn.id}: no floor in infra/bench/floors creates exactly ${wanted.join(', ')}`);
-    const floor = floors.get(floorName)!;
-
-    const vars = { ...globalEnv, ...(fn.properties.Environment?.Variables ?? {}) };
-    let nodeOptions = typeof vars.NODE_OPTIONS === 'string' ? vars.NODE_OPTIONS : '';
-    if (bp.Sourcemap === true && !nodeOptions.includes('--enable-source-maps'))
-      nodeOptions = `${nodeOptions} --enable-source-maps`.trim();
-    const env = lambdaEnv(nodeOptions);
-    const handlerName = String(fn.properties.Handler ?? 'index.handler')
-      .split('.')
-      .pop()!;
-    const loadRatios: number[] = [];
-    const rssRatios: number[] = [];
-    const fnSamples: Sample[] = [];
-    const floorSamples: Sample[] = [];
-    for (let i = 0; i < opts.pairs; i++) {
-      const first = i % 2 === 0;
-      const a = first ? sample(floor.file, 'handler', env) : undefined;
-      const b = sample(fnBuilt.file, handlerName, env);
-      const f = a ?? sample(floor.file, 'handler', env);
-      fnSamples.push(b);
-      floorSamples.push(f);
-      loadRatios.push(b.ms / f.ms);
-      rssRatios.push(b.rss / f.rss);
+      const vars = { ...globalEnv, ...(fn.properties.Environment?.Variables ?? {}) };
+      let nodeOptions = typeof vars.NODE_OPTIONS === 'string' ? vars.NODE_OPTIONS : '';
+      if (bp.Sourcemap === true && !nodeOptions.includes('--enable-source-maps'))
+        nodeOptions = `${nodeOptions} --enable-source-maps`.trim();
+      const env = { ...lambdaEnv(nodeOptions, stub.url), ...literalEnv.get(fn.id) };
+      const handlerName = String(fn.properties.Handler ?? 'index.handler')
+        .split('.')
+        .pop()!;
+      const event = firstCallEvent(template, fn.id);
+      const floorEvent = { id: 'x', body: 'x', phone: '+15550100', email: 'bench@example.com' };
+      const kinds = ['floor', 'function', 'reference'] as const;
+      const samples: Record<(typeof kinds)[number], Sample[]> = { floor: [], function: [], reference: [] };
+      const take = (kind: (typeof kinds)[number]) =>
+        kind === 'floor'
+          ? sample(floor.file, 'handler', floorEvent, env)
+          : sample(kind === 'function' ? fnBuilt.file : refBuilt.file, handlerName, event, env);
+      for (let i = 0; i < opts.pairs; i++) {
+        // One round: the three builds, one after the other, rotating which goes first.
+        for (let j = 0; j < kinds.length; j++) {
+          const kind = kinds[(i + j) % kinds.length];
+          samples[kind].push(await take(kind));
+        }
+      }
+      const per = (f: (fnS: Sample, floorS: Sample, refS: Sample) => number) =>
+        median(samples.function.map((s, i) => f(s, samples.floor[i], samples.reference[i])));
+      const ratios = {
+        bundle: fnBuilt.bytes / floor.bytes,
+        load: per((s, f) => s.loadMs / f.loadMs),
+        coldStart: per((s, f) => s.totalMs / f.totalMs),
+        vsReference: per((s, _f, r) => s.totalMs / r.totalMs),
+        memory: per((s, f) => s.rss / f.rss),
+      };
+      for (const k of ['bundle', 'coldStart', 'memory'] as const)
+        if (ratios[k] > FAIL_RATIO)
+          problems.push(`${k} ${ratios[k].toFixed(2)}× its floor (limit ${FAIL_RATIO}×)`);
+      if (ratios.vsReference > FAIL_VS_REFERENCE)
+        problems.push(
+          `cold start ${ratios.vsReference.toFixed(2)}× its old build's (limit ${FAIL_VS_REFERENCE}×)`,
+        );
+      const status = samples.function[0]?.status ?? null;
+      if (status !== samples.reference[0]?.status)
+        problems.push(`first call answered ${status}, its old build ${samples.reference[0]?.status}`);
+      process.stderr.write(
+        `cold start: ${fn.id} ${ratios.coldStart.toFixed(2)}× floor, ${ratios.vsReference.toFixed(2)}× old build, memory ${ratios.memory.toFixed(2)}×\n`,
+      );
+      const med = (kind: (typeof kinds)[number], k: 'loadMs' | 'totalMs' | 'rss') =>
+        median(samples[kind].map((s) => s[k]));
+      rows.push({
+        id: fn.id,
+        floor: floorName,
+        clients: fnBuilt.clients,
+        bytes: fnBuilt.bytes,
+        floorBytes: floor.bytes,
+        referenceBytes: refBuilt.bytes,
+        loadMs: med('function', 'loadMs'),
+        floorLoadMs: med('floor', 'loadMs'),
+        referenceLoadMs: med('reference', 'loadMs'),
+        coldMs: med('function', 'totalMs'),
+        floorColdMs: med('floor', 'totalMs'),
+        referenceColdMs: med('reference', 'totalMs'),
+        rss: med('function', 'rss'),
+        floorRss: med('floor', 'rss'),
+        referenceRss: med('reference', 'rss'),
+        status,
+        ratios,
+        problems,
+      });
     }
-    const ratios = {
-      bundle: fnBuilt.bytes / floor.bytes,
-      load: median(loadRatios),
-      memory: median(rssRatios),
-    };
-    for (const [k, v] of Object.entries(ratios))
-      if (v > FAIL_RATIO) problems.push(`${k} ${v.toFixed(2)}× its floor (limit ${FAIL_RATIO}×)`);
-    process.stderr.write(
-      `cold start: ${fn.id} load ${ratios.load.toFixed(2)}× memory ${ratios.memory.toFixed(2)}×\n`,
-    );
-    rows.push({
-      id: fn.id,
-      floor: floorName,
-      clients: fnBuilt.clients,
-      bytes: fnBuilt.bytes,
-      floorBytes: floor.bytes,
-      loadMs: median(fnSamples.map((s) => s.ms)),
-      floorLoadMs: median(floorSamples.map((s) => s.ms)),
-      rss: median(fnSamples.map((s) => s.rss)),
-      floorRss: median(floorSamples.map((s) => s.rss)),
-      ratios,
-      problems,
-    });
+    return rows;
+  } finally {
+    await stub.close();
   }
-  return rows;
 }
 
 const kib = (n: number) => (n / 1024).toFixed(0);
@@ -255,28 +431,36 @@ export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: st
       'function',
       'floor',
       'KiB',
-      'floor KiB',
       'bundle ×',
       'load ms',
-      'floor ms',
-      'load ×',
+      'floor load ms',
+      'cold ms',
+      'floor cold ms',
+      'old build cold ms',
+      'cold ×',
+      'vs old build ×',
       'MiB',
       'floor MiB',
       'memory ×',
+      'first call',
       'result',
     ],
     body: rows.map((r) => [
       r.id,
       r.floor,
       kib(r.bytes),
-      kib(r.floorBytes),
       x(r.ratios.bundle, TARGETS.bundle),
       r.loadMs.toFixed(1),
       r.floorLoadMs.toFixed(1),
-      x(r.ratios.load, TARGETS.load),
+      r.coldMs.toFixed(1),
+      r.floorColdMs.toFixed(1),
+      r.referenceColdMs.toFixed(1),
+      x(r.ratios.coldStart, TARGETS.coldStart),
+      x(r.ratios.vsReference, TARGETS.vsReference),
       mib(r.rss),
       mib(r.floorRss),
       x(r.ratios.memory, TARGETS.memory),
+      String(r.status ?? '-'),
       r.problems.length ? 'FAIL' : 'ok',
     ]),
   };

@@ -3,7 +3,8 @@
 // (measured by SDK middleware with ReturnConsumedCapacity), p50/p99 latency; and per function the
 // cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
 // Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
-// goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed).
+// goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
+// `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts).
 import { pipelineCost } from './webhook-cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     api: { type: 'string' },
     'skip-bundles': { type: 'boolean', default: false },
     'cold-only': { type: 'boolean', default: false },
+    'floor-builds': { type: 'boolean', default: false },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
   },
 });
@@ -87,6 +89,14 @@ async function coldStartPart(dir: string): Promise<number> {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
+if (args['floor-builds']) {
+  const { floorBuilds } = await import('./floor-builds.ts');
+  const floors = ['dynamodb', 'dynamodb-s3', 'dynamodb-secretsmanager', 'dynamodb-secretsmanager-ses-sns'];
+  console.log(
+    await floorBuilds({ outdir: join(scratch, 'floor-builds'), rounds: Number(args.pairs), floors }),
+  );
+  process.exit(0);
+}
 if (args['cold-only']) {
   const failed = await coldStartPart(scratch).finally(() =>
     rmSync(scratch, { recursive: true, force: true }),

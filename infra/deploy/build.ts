@@ -1,19 +1,45 @@
 // Builds every function exactly as `sam build` does: SAM's esbuild workflow (aws-lambda-builders,
-// nodejs_npm_esbuild) runs `esbuild <EntryPoints> --bundle --platform=node --outdir=<artifacts>`, adds
-// --target=es2020 / --format=cjs / --minify when BuildProperties leave them out, then one flag per
-// BuildProperties key (snake_case → kebab-case: `true` → --key, string → --key=value, list →
-// --key:item). One esbuild run per function, from the CodeUri folder (the repository root).
+// nodejs_npm_esbuild, esbuild.py) runs `esbuild <EntryPoints> --bundle --platform=node --outdir=<artifacts>`,
+// adds --target=es2020 / --format=cjs / --minify when BuildProperties leave them out, then one flag per
+// BuildProperties key it knows (snake_case → kebab-case): booleans `minify`, `sourcemap` (--key when
+// true); single values `target`, `format`, `main_fields`, `sources_content` (--key=value); lists
+// `external`, `loader`, `out_extension`, `banner` (--key:item). It ignores any other key, so a key
+// outside these lists is an error here: it would not reach esbuild. One esbuild run per function,
+// from the CodeUri folder (the repository root).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { listFunctions, loadTemplate, ROOT, type Template } from '../local/template.ts';
+import { mappedLines } from './source-map.ts';
 
 const run = promisify(execFile);
-const ESBUILD = join(ROOT, 'node_modules', '.bin', 'esbuild');
+export const ESBUILD = join(ROOT, 'node_modules', '.bin', 'esbuild');
 
-/** Keys Lambda Builders sets itself or does not pass to esbuild. */
-const NOT_PASSED = new Set(['bundle', 'platform', 'outdir', 'entry_points', 'use_npm_ci']);
+/**
+ * Every function's BuildProperties but its EntryPoints, written by `npm run deploy:sync` (docs/deploy.md,
+ * "How functions are built"): ES modules (`.mjs`, which nodejs24.x imports), the packages' ES builds
+ * (`module` before `main`, so esbuild tree-shakes the AWS SDK), and `require` for the CommonJS
+ * packages that call it (the multipart parser's busboy).
+ */
+export const BUILD_PROPERTIES = {
+  Format: 'esm',
+  OutExtension: ['.js=.mjs'],
+  MainFields: 'module,main',
+  Banner: ["js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"],
+  Target: 'es2023',
+  Minify: true,
+  Sourcemap: true,
+  SourcesContent: 'false',
+} as const;
+
+/** The keys aws-lambda-builders passes to esbuild, by kind (esbuild.py); EntryPoints aside. */
+export const SAM_ESBUILD_KEYS = {
+  boolean: ['minify', 'sourcemap'],
+  single: ['target', 'format', 'main_fields', 'sources_content'],
+  multi: ['external', 'loader', 'out_extension', 'banner'],
+} as const;
+const KNOWN = new Set<string>(['entry_points', 'use_npm_ci', ...Object.values(SAM_ESBUILD_KEYS).flat()]);
 
 const snake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 const kebab = (key: string) => key.replace(/_/g, '-');
@@ -21,37 +47,59 @@ const kebab = (key: string) => key.replace(/_/g, '-');
 /** The esbuild arguments SAM passes for a function's Metadata.BuildProperties. */
 export function samEsbuildArgs(buildProperties: Record<string, unknown>, outdir: string): string[] {
   const config = Object.fromEntries(Object.entries(buildProperties).map(([k, v]) => [snake(k), v]));
-  const args = [...(config.entry_points as string[])];
+  const unknown = Object.keys(config).filter((k) => !KNOWN.has(k));
+  if (unknown.length)
+    throw new Error(
+      `BuildProperties ${unknown.join(', ')}: aws-lambda-builders does not pass these to esbuild`,
+    );
+  const args = [...((config.entry_points as string[] | undefined) ?? [])];
   args.push('--bundle', '--platform=node', `--outdir=${outdir}`);
   if (!('target' in config)) args.push('--target=es2020');
   if (!('format' in config)) args.push('--format=cjs');
   if (!('minify' in config)) args.push('--minify');
-  for (const [key, value] of Object.entries(config)) {
-    if (NOT_PASSED.has(key)) continue;
-    if (value === true) args.push(`--${kebab(key)}`);
-    else if (typeof value === 'string') args.push(`--${kebab(key)}=${value}`);
-    else if (Array.isArray(value)) args.push(...value.map((item) => `--${kebab(key)}:${item}`));
+  for (const key of SAM_ESBUILD_KEYS.boolean) if (config[key] === true) args.push(`--${kebab(key)}`);
+  for (const key of SAM_ESBUILD_KEYS.single) if (key in config) args.push(`--${kebab(key)}=${config[key]}`);
+  for (const key of SAM_ESBUILD_KEYS.multi) {
+    if (!(key in config)) continue;
+    if (!Array.isArray(config[key])) throw new Error(`BuildProperties ${key} must be a list`);
+    args.push(...(config[key] as unknown[]).map((item) => `--${kebab(key)}:${item}`));
   }
   return args;
+}
+
+/** The extension of a bundle built with these BuildProperties (OutExtension `.js=.mjs` → `.mjs`). */
+export function bundleExtension(buildProperties: Record<string, unknown>): string {
+  const mapped = ((buildProperties.OutExtension as string[] | undefined) ?? [])
+    .map((item) => /^\.js=(.+)$/.exec(item)?.[1])
+    .find(Boolean);
+  return mapped ?? '.js';
 }
 
 export interface BuiltFunction {
   id: string;
   entry: string;
   handler: string; // exported name (Handler: <file>.<name>)
-  file: string; // the bundle Lambda loads: <outdir>/<file>.js
+  file: string; // the bundle Lambda loads: <outdir>/<file>.mjs (or .js)
   args: string[];
   code: string;
-  /** Source files that put code in the bundle (from its source map), with their text. */
-  sources: Array<{ path: string; content: string }>;
+  /**
+   * Source files that put code in the bundle (from its source map), with their text and the lines of
+   * it that are in the bundle (0-based; esbuild drops code no entry point reaches).
+   */
+  sources: Array<{ path: string; content: string; lines?: Set<number> }>;
 }
 
 const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: string[]): BuiltFunction => {
   // The maps carry no sourcesContent (SourcesContent: 'false'), so each source is read from disk. A
   // package's own source map may name files it does not ship: those read as empty.
-  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
   const text = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
-  const sources = map.sources.map((path) => ({ path, content: text(resolve(dirname(file), path)) }));
+  const lines = mappedLines(map.mappings);
+  const sources = map.sources.map((path, i) => ({
+    path,
+    content: text(resolve(dirname(file), path)),
+    lines: lines.get(i) ?? new Set<number>(),
+  }));
   const handler = String(fn.properties.Handler).split('.').pop()!;
   return { id: fn.id, entry: fn.entry, handler, file, args, code: readFileSync(file, 'utf8'), sources };
 };
@@ -69,8 +117,9 @@ export async function buildFunctions(
 ): Promise<BuiltFunction[]> {
   rmSync(outRoot, { recursive: true, force: true });
   mkdirSync(outRoot, { recursive: true });
-  // Lambda's /var/task has no package.json, so a .js bundle is CommonJS there; under this repository
-  // ("type": "module") it would load as ESM. This file restores Lambda's reading.
+  // Lambda's /var/task has no package.json, so a .js bundle is CommonJS there (an .mjs one is an ES
+  // module anywhere); under this repository ("type": "module") a .js would load as ESM. This file
+  // restores Lambda's reading.
   writeFileSync(join(outRoot, 'package.json'), '{ "type": "commonjs" }\n');
   const functions = listFunctions(template);
   if (mode === 'shared') {
@@ -82,7 +131,10 @@ export async function buildFunctions(
     const args = [...functions.map((fn) => fn.entry), ...common, '--outbase=.'];
     await run(ESBUILD, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
     return functions
-      .map((fn) => load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, '.js')), args))
+      .map((fn) => {
+        const ext = bundleExtension(fn.metadata.BuildProperties ?? {});
+        return load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, ext)), args);
+      })
       .sort((a, b) => a.id.localeCompare(b.id));
   }
   const built: BuiltFunction[] = [];
@@ -93,7 +145,8 @@ export async function buildFunctions(
       mkdirSync(outdir, { recursive: true });
       const args = samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outdir);
       await run(ESBUILD, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-      built.push(load(fn, join(outdir, `${String(fn.properties.Handler).split('.')[0]}.js`), args));
+      const ext = bundleExtension(fn.metadata.BuildProperties ?? {});
+      built.push(load(fn, join(outdir, `${String(fn.properties.Handler).split('.')[0]}${ext}`), args));
     }
   };
   await Promise.all([worker(), worker()]);

@@ -3,20 +3,23 @@
 //   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size of the
 //      stack and of its nested alarms stack (FunctionAlarms, alarms.yaml);
 //   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
-//   4. the generated parts (template.yaml's policies and log groups, alarms.yaml) match those bundles;
-//   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) that checks
-//      its handler export is a function.
+//   4. the generated parts (template.yaml's build properties, policies and log groups; alarms.yaml)
+//      match the code;
+//   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
+//      runtime loads it (an .mjs handler is imported, a .js required), its handler export called once
+//      with an API Gateway event against a stub AWS endpoint on loopback (infra/bench/coldstart.ts):
+//      it must return a proxy response below 500.
 // Exits 1 at the first failing step.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, TEMPLATE_PATH } from '../local/template.ts';
+import { firstCallEvent, lambdaEnv, sample, startStubEndpoint } from '../bench/coldstart.ts';
+import { literalFunctionEnv } from '../local/function-env.ts';
+import { loadTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate } from './alarms.ts';
 import { buildFunctions } from './build.ts';
-import { syncTemplate } from './sync.ts';
+import { syncBuildProperties, syncTemplate } from './sync.ts';
 
-const run = promisify(execFile);
 const fail = (message: string): never => {
   console.error(`deploy:check: ${message}`);
   process.exit(1);
@@ -68,6 +71,11 @@ for (const [id, stack] of Object.entries(nested)) {
 }
 if (count > 500) fail("the stack is over CloudFormation's 500 resources");
 
+step('build properties of template.yaml (npm run deploy:sync)');
+if (syncBuildProperties(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
+  fail('BuildProperties are not the ones of infra/deploy/build.ts: run npm run deploy:sync');
+console.log('every function is built the one way the cold-start bench measures');
+
 step("esbuild, one run per function with SAM's flags");
 const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');
 console.log(`${built.length} bundles, e.g. esbuild ${built[0].args.join(' ')}`);
@@ -81,28 +89,30 @@ if (alarmsTemplate(built.map((fn) => fn.id)) !== readFileSync(ALARMS_PATH, 'utf8
 }
 console.log('policies, log groups and alarms match the bundles');
 
-step(`load every handler in a fresh Node ${process.version} process`);
+step(`import every handler in a fresh Node ${process.version} process and call it once`);
+const template = loadTemplate();
+const literalEnv = literalFunctionEnv(template);
+const stub = await startStubEndpoint();
 const queue = [...built];
 const failures: string[] = [];
 await Promise.all(
   [0, 1].map(async () => {
     for (let fn = queue.shift(); fn; fn = queue.shift()) {
-      const probe =
-        `const m = require(${JSON.stringify(fn.file)}); if (typeof m[${JSON.stringify(fn.handler)}] !== 'function') ` +
-        `{ console.error('no ${fn.handler} function exported'); process.exit(2); }`;
-      const started = performance.now();
+      const env = { ...lambdaEnv('--enable-source-maps', stub.url), ...literalEnv.get(fn.id) };
       try {
-        await run(process.execPath, ['-e', probe], {
-          env: { ...process.env, NODE_OPTIONS: '--enable-source-maps' },
-        });
+        const s = await sample(fn.file, fn.handler, firstCallEvent(template, fn.id), env);
+        if (s.status !== null && (typeof s.status !== 'number' || s.status >= 500))
+          throw new Error(`its first call answered ${s.status}`);
         console.log(
-          `  ${fn.id.padEnd(34)} ${(readFileSync(fn.file).length / 1024).toFixed(0).padStart(5)} KiB  ${(performance.now() - started).toFixed(0)} ms`,
+          `  ${fn.id.padEnd(34)} ${(readFileSync(fn.file).length / 1024).toFixed(0).padStart(5)} KiB  ` +
+            `load ${s.loadMs.toFixed(0).padStart(3)} ms, first call ${s.status ?? '(no response: not HTTP)'}`,
         );
       } catch (err) {
-        failures.push(`${fn.id}: ${(err as { stderr?: string }).stderr ?? err}`);
+        failures.push(`${fn.id}: ${(err as { stderr?: string }).stderr || (err as Error).message}`);
       }
     }
   }),
 );
-if (failures.length) fail(`handlers that do not load:\n${failures.join('\n')}`);
+await stub.close();
+if (failures.length) fail(`handlers that do not load or answer:\n${failures.join('\n')}`);
 console.log('\ndeploy:check passed');

@@ -1,7 +1,8 @@
 // One source of truth for IAM: a function may do exactly what its bundle can send. The SDK commands
-// come from the bundle itself: the source files its source map lists (those that put code in it)
-// and the commands they import from @aws-sdk packages; the secrets from the <NAME>_ARN variables the
-// bundle reads. Each command maps to the IAM actions and resources below; a command without a
+// come from the bundle itself: the source files its source map lists (those that put code in it),
+// the commands they import from @aws-sdk packages, and of those the ones constructed (`new
+// XCommand(`) on a line the source map shows in the bundle: code esbuild dropped sends nothing. The
+// secrets come from the <NAME>_ARN variables the bundle reads. Each command maps to the IAM actions and resources below; a command without a
 // mapping is an error, so a new kind of call cannot slip through with no policy (or a wide one).
 import type { Template } from '../local/template.ts';
 import type { BuiltFunction } from './build.ts';
@@ -42,15 +43,31 @@ const SERVICES: Record<string, string> = {
 
 const IMPORT = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"](@aws-sdk\/[\w-]+)['"]/g;
 
-/** The SDK commands the bundle's own source files import (type-only imports aside). */
+/** Names a source constructs (`new Name(`) on lines in the bundle; every name if the lines are unknown. */
+function constructed(content: string, lines: Set<number> | undefined): (name: string) => boolean {
+  if (!lines) return () => true;
+  const used = new Set<string>();
+  content.split('\n').forEach((text, i) => {
+    if (lines.has(i)) for (const [, name] of text.matchAll(/\bnew\s+(\w+)\s*\(/g)) used.add(name);
+  });
+  return (name) => used.has(name);
+}
+
+/** The SDK commands the bundle's own code constructs (imported from @aws-sdk, on lines in the bundle). */
 export function commandsOf(fn: BuiltFunction): Command[] {
   const found = new Map<string, Command>();
-  for (const { path, content } of fn.sources) {
+  for (const { path, content, lines } of fn.sources) {
     if (path.includes('node_modules/')) continue;
+    const inBundle = constructed(content, lines);
     for (const [, names, pkg] of content.matchAll(IMPORT)) {
       for (const raw of names.split(',')) {
         const name = raw.trim().split(/\s+as\s+/)[0];
         if (!name.endsWith('Command') || name.startsWith('type ')) continue;
+        const local = raw
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!;
+        if (!inBundle(local)) continue;
         const service = SERVICES[pkg];
         if (!service)
           throw new Error(

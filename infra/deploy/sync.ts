@@ -1,4 +1,6 @@
 // npm run deploy:sync — rewrites the generated parts of template.yaml from the code:
+//   - each function's Metadata.BuildProperties but its EntryPoints (BUILD_PROPERTIES, infra/deploy/build.ts),
+//     so every function, new ones included, is built the one way the cold-start bench measures;
 //   - each function's Policies (from the SDK commands its bundle can send, infra/deploy/iam.ts) and
 //     its LoggingConfig.LogGroup;
 //   - each function's log group (retention: LogRetentionDays) in the generated block at the end of
@@ -10,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate, baseName, parentResources } from './alarms.ts';
-import { buildFunctions, type BuiltFunction } from './build.ts';
+import { BUILD_PROPERTIES, buildFunctions, type BuiltFunction } from './build.ts';
 import { derivePolicy, type Resource, type Statement } from './iam.ts';
 
 export const GENERATED_START =
@@ -53,6 +55,43 @@ export function policyBlock(id: string, statements: Statement[]): string[] {
     lines.push(`              Resource: [${s.Resource.map(yamlResource).join(', ')}]`);
   }
   return lines;
+}
+
+/** BUILD_PROPERTIES as the YAML lines under a function's EntryPoints. */
+export function buildPropertyLines(): string[] {
+  const value = (v: unknown): string =>
+    Array.isArray(v)
+      ? `[${v.map((item) => value(item)).join(', ')}]`
+      : typeof v === 'string'
+        ? /^[\w.,-]+$/.test(v) && v !== 'false' && v !== 'true'
+          ? v
+          : v.includes("'")
+            ? JSON.stringify(v)
+            : `'${v}'`
+        : String(v);
+  return Object.entries(BUILD_PROPERTIES).map(([k, v]) => `        ${k}: ${value(v)}`);
+}
+
+/**
+ * template.yaml's text with every function's BuildProperties (but its EntryPoints) set to
+ * BUILD_PROPERTIES: what `sam build` passes to esbuild is what the cold-start bench measured.
+ */
+export function syncBuildProperties(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    out.push(lines[i]);
+    if (lines[i] !== '      BuildMethod: esbuild' || lines[i + 1] !== '      BuildProperties:') continue;
+    out.push(lines[++i]);
+    const entry: string[] = [];
+    while (i + 1 < lines.length && indent(lines[i + 1]) > 6) {
+      i += 1;
+      if (lines[i].startsWith('        EntryPoints:')) entry.push(lines[i]);
+    }
+    if (entry.length !== 1) throw new Error(`BuildProperties without one EntryPoints line near line ${i}`);
+    out.push(entry[0], ...buildPropertyLines());
+  }
+  return out.join('\n');
 }
 
 const indent = (line: string) => (line.trim() === '' ? Infinity : line.length - line.trimStart().length);
@@ -101,9 +140,15 @@ export function syncTemplate(text: string, built: BuiltFunction[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const built = await buildFunctions(join(ROOT, '.local', 'deploy-build'), 'shared');
   const text = readFileSync(TEMPLATE_PATH, 'utf8');
-  const next = syncTemplate(text, built);
+  // The build properties first: the policies derive from bundles built the way they deploy.
+  const withBuild = syncBuildProperties(text);
+  const built = await buildFunctions(
+    join(ROOT, '.local', 'deploy-build'),
+    'shared',
+    parseTemplate(withBuild),
+  );
+  const next = syncTemplate(withBuild, built);
   const alarms = existsSync(ALARMS_PATH) ? readFileSync(ALARMS_PATH, 'utf8') : '';
   const nextAlarms = alarmsTemplate(built.map((fn) => fn.id));
   if (process.argv.includes('--check')) {
@@ -119,7 +164,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     writeFileSync(TEMPLATE_PATH, next);
     writeFileSync(ALARMS_PATH, nextAlarms);
     console.log(
-      `template.yaml: policies and log groups of ${built.length} functions written; ${ALARMS_FILE}: their alarms`,
+      `template.yaml: build properties, policies and log groups of ${built.length} functions written; ${ALARMS_FILE}: their alarms`,
     );
   }
 }

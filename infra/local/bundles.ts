@@ -1,13 +1,14 @@
-// Bundles functions with esbuild (as `sam build` does), lazily: a function is built on its first
+// Bundles functions with esbuild (as `sam build` does: ES modules, `.mjs`, imported), lazily: a function is built on its first
 // request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
 // carry linked external source maps without sources (small; stack traces still name the .ts
 // lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
 // in one esbuild run, and drops their loaded copies, so the next request runs the new code.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ROOT } from './template.ts';
 
@@ -24,6 +25,20 @@ export interface Loaded {
   initMs: number;
 }
 
+/** Node's own import(), out of reach of module runners that rewrite `import()` in code they load. */
+const importFunction = new Function('url', 'return import(url)') as (
+  url: string,
+) => Promise<Record<string, unknown>>;
+async function nativeImport(url: string): Promise<Record<string, unknown>> {
+  try {
+    return await importFunction(url);
+  } catch (err) {
+    // A vm context without an import callback (a vitest worker): the ordinary import().
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') throw err;
+    return import(url);
+  }
+}
+
 /** Source folders watched for changes (relative to the root); everything else is not a source. */
 const WATCHED = ['functions', 'lib'];
 
@@ -34,6 +49,8 @@ export interface BundlesOptions {
   /** Most functions kept loaded ("warm"); the least recently used beyond it are dropped, as Lambda
    * reclaims idle environments, and start cold again on their next request. */
   maxWarm?: number;
+  /** How a bundle is loaded: import() (default, as Lambda), or Node's require(esm) (see load()). */
+  loader?: 'import' | 'require';
 }
 
 /** Default for BundlesOptions.maxWarm (above the 37 functions of template.yaml). */
@@ -55,6 +72,8 @@ export class Bundles {
   private timer?: NodeJS.Timeout;
   private rebuilding = Promise.resolve();
   private serial = 0;
+  private loads = 0;
+  private readonly everLoaded = new Set<string>();
   generation = 0;
 
   constructor(
@@ -104,11 +123,19 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
+    // As Lambda's runtime loads an .mjs handler: imported. An ES module cannot be unloaded, so a
+    // function loaded again after eviction gets a fresh instance (its own URL, or a copy): it starts
+    // cold again. With `loader: 'require'` (the tests' runner, started in vitest's global setup)
+    // Node's require(esm) loads it instead: vitest's module runner would transform every import()
+    // again (seconds per function). Under tsx (npm start) require() resolves packages with `require`
+    // conditions, which ESM-only packages (middy) do not export, so there it must be import().
     let mod: Record<string, unknown>;
     try {
-      mod = scope(() => require(built.file));
+      mod =
+        this.opts.loader === 'require'
+          ? scope(() => require(this.fresh(built.file)) as Record<string, unknown>)
+          : await scope(() => nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`));
     } catch (err) {
-      delete require.cache[built.file];
       throw new InitError(id, err);
     }
     const handler = mod[exportName] as Handler;
@@ -118,11 +145,23 @@ export class Bundles {
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
   }
 
-  /** Drops a function's loaded module (its environment): the next request initialises it again. */
+  /**
+   * Drops a function's loaded module (its environment): the next request initialises it again, from a
+   * fresh instance (an ES module cannot be unloaded: see fresh()).
+   */
   discard(id: string): void {
     this.loaded.delete(id);
-    const b = this.built.get(id);
-    if (b) delete require.cache[b.file];
+  }
+
+  /** The bundle itself on its first load; a copy under a new name on every later one. */
+  private fresh(file: string): string {
+    if (!this.everLoaded.has(file)) {
+      this.everLoaded.add(file);
+      return file;
+    }
+    const copy = file.replace(/\.mjs$/, `-${(this.loads += 1)}.mjs`);
+    copyFileSync(file, copy);
+    return copy;
   }
 
   /** A loaded handler, now the most recently used. */
@@ -139,8 +178,6 @@ export class Bundles {
     const max = this.opts.maxWarm ?? MAX_WARM_FUNCTIONS;
     for (const id of [...this.loaded.keys()].slice(0, Math.max(0, this.loaded.size - max))) {
       this.loaded.delete(id);
-      const b = this.built.get(id);
-      if (b) delete require.cache[b.file];
     }
   }
 
@@ -184,8 +221,13 @@ export class Bundles {
       bundle: true,
       platform: 'node',
       target: 'node24',
-      format: 'cjs',
-      outExtension: { '.js': '.cjs' },
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      mainFields: ['module', 'main'],
+      // The deployed bundles' `require` for CommonJS code that calls it (BUILD_PROPERTIES.Banner).
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
       plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
@@ -194,7 +236,7 @@ export class Bundles {
     });
     const fresh = new Map<string, Built>();
     for (const id of ids) {
-      const file = join(this.outdir, `${out(id)}.cjs`);
+      const file = join(this.outdir, `${out(id)}.mjs`);
       const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
       const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
       this.drop(id);
@@ -207,7 +249,6 @@ export class Bundles {
   private drop(id: string): void {
     const old = this.built.get(id);
     if (old) {
-      delete require.cache[old.file];
       rmSync(old.file, { force: true });
       rmSync(`${old.file}.map`, { force: true });
     }
@@ -261,28 +302,30 @@ export class Bundles {
     clearTimeout(this.timer);
     for (const w of this.watchers) w.close();
     await this.rebuilding.catch(() => {});
-    for (const b of this.built.values()) delete require.cache[b.file];
     this.loaded.clear();
     rmSync(this.outdir, { recursive: true, force: true });
   }
 }
 
 /**
- * npm packages are not bundled into each function here: they are required from the repository's
- * node_modules by absolute path, so all functions share one loaded copy of the AWS SDK, middy, zod
- * and the rest (one process serves every function; a copy per function cost ~27 MB each). The
- * functions' own code (functions/, lib/) is bundled per function, as in Lambda. A package that
- * cannot be required (no `require` export) is bundled after all.
+ * npm packages are not bundled into each function here: they are imported from the repository's
+ * node_modules by absolute URL (resolved as Node resolves an `import`, the way this process loads
+ * them itself), so all functions share one loaded copy of the AWS SDK, middy, zod and the rest (one
+ * process serves every function; a copy per function cost ~27 MB each). The functions' own code
+ * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
+ * root is bundled after all.
  */
 function sharedPackages(root: string): esbuild.Plugin {
   const fromRoot = createRequire(join(root, 'package.json'));
+  const resolveImport = (path: string): string =>
+    resolve(root) === resolve(ROOT) ? import.meta.resolve(path) : pathToFileURL(fromRoot.resolve(path)).href;
   return {
     name: 'shared-packages',
     setup(build) {
       build.onResolve({ filter: /^[^./#]/ }, (args) => {
         if (args.path.startsWith('node:')) return { path: args.path, external: true };
         try {
-          return { path: fromRoot.resolve(args.path), external: true };
+          return { path: resolveImport(args.path), external: true };
         } catch {
           return undefined;
         }

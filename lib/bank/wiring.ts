@@ -6,22 +6,34 @@ import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 import { once } from '../domain/once.ts';
-import { identity } from '../identity/wiring.ts';
+import { only } from '../domain/only.ts';
+import { users } from '../identity/wiring.ts';
 import { BankAccess } from './access.ts';
 import { awsCodeSender } from './adapters/aws-code-sender.ts';
 import { DynamoFactorStore } from './adapters/dynamo-factors.ts';
 import { DynamoIdempotencyStore } from './adapters/dynamo-idempotency.ts';
-import { DynamoTransferStore } from './adapters/dynamo-transfers.ts';
+import { DynamoTransferStore, getTransfer, listTransfers } from './adapters/dynamo-transfers.ts';
 import { outboxSender } from './adapters/outbox-sender.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
-import type { CodeSender, Totp } from './ports.ts';
+import type { CodeSender, Totp, TransferStore } from './ports.ts';
 import { otplibTotp } from './totp.ts';
 import { TransferService } from './transfers.ts';
 
 export const transfers = /* @__PURE__ */ once(
   () => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock),
 );
+
+const reading = (store: Partial<TransferStore>) =>
+  new TransferService(
+    only<TransferStore>('transfers', store),
+    () => config.transferStepUpAmount,
+    systemClock,
+  );
+/** GET one transfer: the store's getTransfer only (lib/domain/only.ts). */
+export const transferLookup = /* @__PURE__ */ once(() => reading({ getTransfer }));
+/** GET the list: the store's listTransfers only. */
+export const transferListing = /* @__PURE__ */ once(() => reading({ listTransfers }));
 
 const noTotp: Totp = {
   newSecret: () => {
@@ -54,7 +66,7 @@ export const idempotencyKeys = /* @__PURE__ */ once(
 export const access = /* @__PURE__ */ once(
   () =>
     new BankAccess({
-      isAdmin: async (userId) => (await identity().getUser(userId))?.roles.includes('admin') ?? false,
+      isAdmin: async (userId) => (await users().getUser(userId))?.roles.includes('admin') ?? false,
     }),
 );
 

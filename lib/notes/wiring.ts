@@ -7,7 +7,7 @@ import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
-import { identity } from '../identity/wiring.ts';
+import { directory } from '../identity/wiring.ts';
 import type { Bin, ContentHistory, ImageStore, ImageTypes } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
@@ -42,7 +42,7 @@ const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin, history?: C
     store: new DynamoNotesStore(),
     images,
     imageTypes,
-    directory: identity(),
+    directory: directory(),
     clock: systemClock,
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
@@ -77,7 +77,7 @@ export const notesWithBin = /* @__PURE__ */ once(() =>
 
 const openNote: NoteOpener = (userId, ref) => notes().openNote(userId, ref);
 const userOf: UserLookup = async (userId) => {
-  const me = await identity().getUserWithTeams(userId);
+  const me = await directory().getUserWithTeams(userId);
   if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
   return me.user;
 };
@@ -96,11 +96,11 @@ export const comments = /* @__PURE__ */ once(
 );
 
 export const folders = /* @__PURE__ */ once(
-  () => new FolderService(new DynamoFolderStore(), identity(), systemClock, systemIds),
+  () => new FolderService(new DynamoFolderStore(), directory(), systemClock, systemIds),
 );
 
 const trashService = (images: ImageStore) =>
-  new TrashService(new DynamoTrashStore(), images, identity(), () => config.trashRetentionDays, systemClock);
+  new TrashService(new DynamoTrashStore(), images, directory(), () => config.trashRetentionDays, systemClock);
 
 /**
  * The trash as its routes and DeleteNote see it: listing, restoring and moving a note there never
@@ -127,7 +127,7 @@ const webhookService = (seal: (secret: string) => Promise<string>) => {
   const folderStore = new DynamoFolderStore();
   return new WebhookService({
     store: dynamoWebhooks,
-    directory: identity(),
+    directory: directory(),
     folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
     seal,
     clock: systemClock,
@@ -156,7 +156,7 @@ export const webhookEvents = /* @__PURE__ */ once(() => {
       routeChanges(changesOf(records), {
         hooksOf: listWebhooks,
         foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
-        userPathOf: async (userId) => (await identity().getUserWithTeams(userId))?.user.userPath ?? userId,
+        userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
         enqueue: enqueueJobs,
       }),
   };

@@ -16,7 +16,7 @@ import {
 } from '../../infra/deploy/alarms.ts';
 import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
-import { syncTemplate } from '../../infra/deploy/sync.ts';
+import { syncBuildProperties, syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
@@ -244,8 +244,11 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
 });
 
 describe('one source of truth for IAM', () => {
-  it('template.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (policies, log groups, alarms)', () => {
+  it('template.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (build properties, policies, log groups, alarms)', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');
+    expect(syncBuildProperties(text) === text, 'BuildProperties are stale: run npm run deploy:sync').toBe(
+      true,
+    );
     expect(syncTemplate(text, built) === text, 'template.yaml is stale: run npm run deploy:sync').toBe(true);
     const alarms = alarmsTemplate(built.map((fn) => fn.id));
     expect(alarms === readFileSync(ALARMS_PATH, 'utf8'), `${ALARMS_FILE} is stale: npm run deploy:sync`).toBe(
@@ -293,9 +296,9 @@ describe('one source of truth for IAM', () => {
       '--platform=node',
       '--outdir=out',
       '--format=cjs',
-      '--target=es2023',
       '--minify',
       '--sourcemap',
+      '--target=es2023',
       '--sources-content=false',
       '--external:x',
     ]);
@@ -306,11 +309,16 @@ describe('one source of truth for IAM', () => {
     }
   });
 
-  it('a built handler loads in a fresh Node process and exports its handler', () => {
+  it('a built handler is an ES module (.mjs) that a fresh Node process imports, and exports its handler', () => {
     const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
+    expect(fn.file.endsWith('.mjs')).toBe(true);
     const out = execFileSync(
       process.execPath,
-      ['-e', `const m = require(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`],
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`,
+      ],
       { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
     );
     expect(out).toBe('function');

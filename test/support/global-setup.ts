@@ -47,6 +47,8 @@ export default async function setup() {
       s3Endpoint: stack.s3Endpoint,
       bucketName: stack.bucketName,
       buildDir: join(scratch, 'build'),
+      // vitest's module runner would transform every bundle's import() again (infra/local/bundles.ts).
+      bundleLoader: 'require',
     });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
     if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();

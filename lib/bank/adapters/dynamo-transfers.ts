@@ -40,107 +40,116 @@ const transferItem = (t: TransferRecord): Item => ({
   qText: searchText(t),
 });
 
-export class DynamoTransferStore implements TransferStore {
-  async putTransfer(t: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void> {
-    await transact([
-      ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
-      {
-        item: {
-          Put: { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' },
-        },
-        lost: lost.state,
+export async function putTransfer(
+  t: TransferRecord,
+  opts: { stepUp?: StepUp; completion?: Completion },
+): Promise<void> {
+  await transact([
+    ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
+    {
+      item: {
+        Put: { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' },
       },
-      ...complete(opts.completion, lost.key),
-    ]);
-  }
+      lost: lost.state,
+    },
+    ...complete(opts.completion, lost.key),
+  ]);
+}
 
-  async getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {
-    const { Item } = await documentClient().send(
-      new GetCommand({ TableName: table(), Key: k.transfer(userId, transferId) }),
-    );
-    return Item ? toTransfer(Item) : undefined;
-  }
+export async function getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.transfer(userId, transferId) }),
+  );
+  return Item ? toTransfer(Item) : undefined;
+}
 
-  async saveTransfer(t: TransferRecord, completion?: Completion): Promise<void> {
-    await transact([
-      {
-        item: {
-          Put: {
-            TableName: table(),
-            Item: transferItem(t),
-            ConditionExpression: 'version = :previous',
-            ExpressionAttributeValues: { ':previous': t.version - 1 },
-          },
-        },
-        lost: lost.version,
-      },
-      ...complete(completion, lost.key),
-    ]);
-  }
-
-  async listTransfers(q: ListQuery): Promise<ListPage> {
-    const order = k.transferOrder(q.userId, q.by, q.currency);
-    const [lo, hi] =
-      q.by === 'created'
-        ? [
-            order.sortKeyOf({ id: transferIdFloor(q.created.gte ?? 0), amount: 0 }),
-            order.sortKeyOf({ id: transferIdCeiling(q.created.lte ?? MAX_TRANSFER_SECONDS), amount: 0 }),
-          ]
-        : [
-            order.sortKeyOf({ id: '', amount: q.amount.gte ?? 0 }),
-            order.sortKeyOf({ id: '~', amount: q.amount.lte ?? MAX_AMOUNT }),
-          ];
-    const empty: ListPage = { data: [], hasMore: false };
-    if (lo > hi) return empty;
-
-    const forward = q.before === undefined;
-    const ascending = forward !== q.descending;
-    let start: Item | undefined;
-    const cursor = q.after ?? q.before;
-    if (cursor) {
-      const position = await this.positionOf(q, order.sortKeyOf, cursor);
-      if (ascending ? position >= hi : position <= lo) return empty;
-      if (ascending ? position >= lo : position <= hi) {
-        start = { ...k.transfer(q.userId, cursor), [order.pk]: order.partition, [order.sk]: position };
-      }
-    }
-
-    const filter = listFilter(q);
-    const items: Item[] = [];
-    for (let queries = 1; ; queries++) {
-      const page = await documentClient().send(
-        new QueryCommand({
+export async function saveTransfer(t: TransferRecord, completion?: Completion): Promise<void> {
+  await transact([
+    {
+      item: {
+        Put: {
           TableName: table(),
-          IndexName: order.index,
-          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-          FilterExpression: filter.expression,
-          ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },
-          ExpressionAttributeValues: { ':pk': order.partition, ':lo': lo, ':hi': hi, ...filter.values },
-          ScanIndexForward: ascending,
-          Limit: filter.expression ? SCAN_PAGE : q.limit + 1 - items.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      if (items.length > q.limit) return pageOf(items.slice(0, q.limit), forward, true);
-      start = page.LastEvaluatedKey;
-      if (!start) return pageOf(items, forward, false);
-      if (queries >= MAX_QUERIES)
-        return { ...pageOf(items, forward, true), resumeFrom: k.transferIdOf(String(start.SK)) };
+          Item: transferItem(t),
+          ConditionExpression: 'version = :previous',
+          ExpressionAttributeValues: { ':previous': t.version - 1 },
+        },
+      },
+      lost: lost.version,
+    },
+    ...complete(completion, lost.key),
+  ]);
+}
+
+export async function listTransfers(q: ListQuery): Promise<ListPage> {
+  const order = k.transferOrder(q.userId, q.by, q.currency);
+  const [lo, hi] =
+    q.by === 'created'
+      ? [
+          order.sortKeyOf({ id: transferIdFloor(q.created.gte ?? 0), amount: 0 }),
+          order.sortKeyOf({ id: transferIdCeiling(q.created.lte ?? MAX_TRANSFER_SECONDS), amount: 0 }),
+        ]
+      : [
+          order.sortKeyOf({ id: '', amount: q.amount.gte ?? 0 }),
+          order.sortKeyOf({ id: '~', amount: q.amount.lte ?? MAX_AMOUNT }),
+        ];
+  const empty: ListPage = { data: [], hasMore: false };
+  if (lo > hi) return empty;
+
+  const forward = q.before === undefined;
+  const ascending = forward !== q.descending;
+  let start: Item | undefined;
+  const cursor = q.after ?? q.before;
+  if (cursor) {
+    const position = await positionOf(q, order.sortKeyOf, cursor);
+    if (ascending ? position >= hi : position <= lo) return empty;
+    if (ascending ? position >= lo : position <= hi) {
+      start = { ...k.transfer(q.userId, cursor), [order.pk]: order.partition, [order.sk]: position };
     }
   }
 
-  /** The sort key of the cursor transfer in this listing's order; amount orders read the transfer. */
-  private async positionOf(
-    q: ListQuery,
-    sortKeyOf: (t: { id: string; amount: number }) => string,
-    cursor: string,
-  ) {
-    if (q.by === 'created') return sortKeyOf({ id: cursor, amount: 0 });
-    const transfer = await this.getTransfer(q.userId, cursor);
-    if (!transfer) throw lost.cursor();
-    return sortKeyOf(transfer);
+  const filter = listFilter(q);
+  const items: Item[] = [];
+  for (let queries = 1; ; queries++) {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: order.index,
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+        FilterExpression: filter.expression,
+        ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },
+        ExpressionAttributeValues: { ':pk': order.partition, ':lo': lo, ':hi': hi, ...filter.values },
+        ScanIndexForward: ascending,
+        Limit: filter.expression ? SCAN_PAGE : q.limit + 1 - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    if (items.length > q.limit) return pageOf(items.slice(0, q.limit), forward, true);
+    start = page.LastEvaluatedKey;
+    if (!start) return pageOf(items, forward, false);
+    if (queries >= MAX_QUERIES)
+      return { ...pageOf(items, forward, true), resumeFrom: k.transferIdOf(String(start.SK)) };
   }
+}
+
+/** The sort key of the cursor transfer in this listing's order; amount orders read the transfer. */
+async function positionOf(
+  q: ListQuery,
+  sortKeyOf: (t: { id: string; amount: number }) => string,
+  cursor: string,
+) {
+  if (q.by === 'created') return sortKeyOf({ id: cursor, amount: 0 });
+  const transfer = await getTransfer(q.userId, cursor);
+  if (!transfer) throw lost.cursor();
+  return sortKeyOf(transfer);
+}
+
+/** Every method, for the full transfer service (writes, tests); the reads wire only what they call. */
+export class DynamoTransferStore implements TransferStore {
+  putTransfer = putTransfer;
+  getTransfer = getTransfer;
+  saveTransfer = saveTransfer;
+  listTransfers = listTransfers;
 }
 
 function pageOf(items: Item[], forward: boolean, hasMore: boolean): ListPage {

@@ -9,62 +9,67 @@ import type { Team } from '../model.ts';
 import type { TeamStore } from '../ports.ts';
 import { queryPartition, table, toTeam, type Item } from './dynamo-items.ts';
 
-export class DynamoTeamStore implements TeamStore {
-  async createTeam(team: Team): Promise<void> {
-    await conditional(
-      documentClient().send(
-        new PutCommand({
-          TableName: table(),
-          Item: { ...k.team(team.path), type: 'team', ...team },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
-      () => new Conflict(`team path ${team.path} is taken`, { reason: 'path' }),
-    );
-  }
-
-  async getTeam(teamPath: string): Promise<Team | undefined> {
-    const { Item } = await documentClient().send(
-      new GetCommand({ TableName: table(), Key: k.team(teamPath) }),
-    );
-    return Item ? toTeam(Item) : undefined;
-  }
-
-  async addMember(team: Team, userId: string): Promise<void> {
-    const joinedAt = Date.now();
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...k.membershipOfUser(userId, team.path), type: 'membership', team, joinedAt },
-            },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...k.membershipOfTeam(team.path, userId), type: 'membership', userId, joinedAt },
-            },
-          },
-        ],
-      }),
-    );
-  }
-
-  async isMember(teamPath: string, userId: string): Promise<boolean> {
-    const { Item } = await documentClient().send(
-      new GetCommand({
+export async function createTeam(team: Team): Promise<void> {
+  await conditional(
+    documentClient().send(
+      new PutCommand({
         TableName: table(),
-        Key: k.membershipOfUser(userId, teamPath),
-        ProjectionExpression: 'PK',
+        Item: { ...k.team(team.path), type: 'team', ...team },
+        ConditionExpression: 'attribute_not_exists(PK)',
       }),
-    );
-    return Item !== undefined;
-  }
+    ),
+    () => new Conflict(`team path ${team.path} is taken`, { reason: 'path' }),
+  );
+}
 
-  async listTeamsOfUser(userId: string): Promise<Team[]> {
-    const items = await queryPartition(k.userPartition(userId), k.memberPrefix);
-    return items.map((i) => toTeam(i.team as Item));
-  }
+export async function getTeam(teamPath: string): Promise<Team | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: k.team(teamPath) }));
+  return Item ? toTeam(Item) : undefined;
+}
+
+export async function addMember(team: Team, userId: string): Promise<void> {
+  const joinedAt = Date.now();
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: { ...k.membershipOfUser(userId, team.path), type: 'membership', team, joinedAt },
+          },
+        },
+        {
+          Put: {
+            TableName: table(),
+            Item: { ...k.membershipOfTeam(team.path, userId), type: 'membership', userId, joinedAt },
+          },
+        },
+      ],
+    }),
+  );
+}
+
+export async function isMember(teamPath: string, userId: string): Promise<boolean> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: table(),
+      Key: k.membershipOfUser(userId, teamPath),
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return Item !== undefined;
+}
+
+export async function listTeamsOfUser(userId: string): Promise<Team[]> {
+  const items = await queryPartition(k.userPartition(userId), k.memberPrefix);
+  return items.map((i) => toTeam(i.team as Item));
+}
+
+/** Every method, for the full identity service (admin CLI, tests); functions wire only what they call. */
+export class DynamoTeamStore implements TeamStore {
+  createTeam = createTeam;
+  getTeam = getTeam;
+  addMember = addMember;
+  isMember = isMember;
+  listTeamsOfUser = listTeamsOfUser;
 }
