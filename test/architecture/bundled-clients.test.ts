@@ -83,6 +83,7 @@ const TRASH_STORE = ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'Transa
 const NEWS_READ = ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'];
 const MFA = ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
+const WEBHOOK_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
@@ -121,7 +122,51 @@ const SENDS: Record<string, string[]> = {
   NotesRestoreNoteFunction: TRASH_STORE,
   NotesListTeamTrashFunction: TRASH_STORE,
   NotesPurgeTrashedNotesFunction: [...TRASH_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
-  NotesMethodNotAllowedFunction: [],
+  // A 405 to a valid token counts it in the rate limit (HackMD parity): the rate-limit UpdateItem only.
+  NotesMethodNotAllowedFunction: ['UpdateItem'],
+  // Versions and comments open the note through the notes store class (wider, as the note routes).
+  NotesListVersionsFunction: NOTES_STORE,
+  NotesCreateVersionFunction: NOTES_STORE,
+  NotesUpdateVersionFunction: NOTES_STORE,
+  NotesGetVersionFunction: NOTES_STORE,
+  NotesCompareVersionsFunction: NOTES_STORE,
+  NotesListNoteCommentsFunction: NOTES_STORE,
+  NotesCreateNoteCommentFunction: NOTES_STORE,
+  NotesGetNoteCommentFunction: NOTES_STORE,
+  NotesUpdateNoteCommentFunction: NOTES_STORE,
+  NotesDeleteNoteCommentFunction: NOTES_STORE,
+  NotesResolveNoteCommentFunction: NOTES_STORE,
+  NotesUnresolveNoteCommentFunction: NOTES_STORE,
+  // Wider: the webhook store (its reads never PutItem, TransactWriteItems or UpdateItem; the ping and
+  // PATCH UpdateItem, the create and delete TransactWriteItems, the ping's rate PutItem).
+  NotesListWebhooksFunction: WEBHOOK_STORE,
+  NotesCreateWebhookFunction: [...WEBHOOK_STORE, SECRET],
+  NotesGetWebhookFunction: WEBHOOK_STORE,
+  NotesUpdateWebhookFunction: WEBHOOK_STORE,
+  NotesDeleteWebhookFunction: WEBHOOK_STORE,
+  NotesPingWebhookFunction: WEBHOOK_STORE,
+  NotesListWebhookDeliveriesFunction: WEBHOOK_STORE,
+  NotesExportWebhookDeliveriesFunction: WEBHOOK_STORE,
+  NotesGetWebhookDeliveryFunction: WEBHOOK_STORE,
+  NotesListTeamWebhooksFunction: WEBHOOK_STORE,
+  NotesCreateTeamWebhookFunction: [...WEBHOOK_STORE, SECRET],
+  NotesGetTeamWebhookFunction: WEBHOOK_STORE,
+  NotesUpdateTeamWebhookFunction: WEBHOOK_STORE,
+  NotesDeleteTeamWebhookFunction: WEBHOOK_STORE,
+  NotesPingTeamWebhookFunction: WEBHOOK_STORE,
+  NotesListTeamWebhookDeliveriesFunction: WEBHOOK_STORE,
+  NotesExportTeamWebhookDeliveriesFunction: WEBHOOK_STORE,
+  NotesGetTeamWebhookDeliveryFunction: WEBHOOK_STORE,
+  // The event router: the folder tree (folder store class, wider) and the webhooks Query, then the
+  // delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret, requeues.
+  NotesRouteWebhookEventsFunction: [
+    'GetItem',
+    'PutItem',
+    'Query',
+    'TransactWriteItems',
+    'sqs:SendMessageBatch',
+  ],
+  NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // News: reads, and the status counters' UpdateItem (a GET that really writes: every response counts).
   NewsGetCsrfTokenFunction: ['BatchGetItem', 'UpdateItem', SECRET],
   NewsListNewsFunction: NEWS_READ,
