@@ -81,20 +81,21 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     await call('DELETE', `/v1/notes/${note.id}`, { token: me.token });
     await call('PUT', `/v1/trash/${note.id}/restore`, { token: me.token });
     const all = await rx.waitFor(4);
-    const events = all.map((r) => verify(hook.secret, r));
-    expect(events.map((e) => e.type)).toEqual([
-      'note.created',
-      'note.updated',
-      'note.deleted',
-      'note.restored',
-    ]);
+    // Each arrives once; in what order is not guaranteed (deliveries run concurrently).
+    const order = ['note.created', 'note.updated', 'note.deleted', 'note.restored'];
+    const events = all
+      .map((r) => verify(hook.secret, r))
+      .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+    expect(events.map((e) => e.type)).toEqual(order);
     expect(events[1].data.changes).toEqual(expect.arrayContaining(['title', 'tags']));
     expect(events[1].data.note.title).toBe('Renamed');
     expect(new Set(events.map((e) => e.id)).size).toBe(4);
 
     const log = await logged(me, hook.id, 4);
-    expect(log.map((d) => [d.eventType, d.attemptKind, d.status, d.statusCategory, d.httpStatus])).toEqual(
-      ['note.restored', 'note.deleted', 'note.updated', 'note.created'].map((t) => [
+    // Deliveries run concurrently: the log's order (newest attempt first) need not be the events' order.
+    const rows = log.map((d) => [d.eventType, d.attemptKind, d.status, d.statusCategory, d.httpStatus]);
+    expect(rows.sort()).toEqual(
+      ['note.created', 'note.deleted', 'note.restored', 'note.updated'].map((t) => [
         t,
         'event',
         'success',
@@ -103,6 +104,8 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
       ]),
     );
     for (const d of log) expect(d.latencyMs).toEqual(expect.any(Number));
+    const times = log.map((d) => d.createdAt as number);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
   it('a folder scope gets the notes of that folder and its sub-folders only', async () => {
