@@ -62,7 +62,8 @@ export function webhookEvents(h: Pick<Helpers, 'ref'>): Record<string, PathItem<
         summary: 'An event delivered to a webhook URL',
         description:
           'Sent by this API to the webhook URL, not called on it: one POST per event (note.created, ' +
-          'note.updated, note.deleted, note.restored, ping), signed by the Standard Webhooks scheme ' +
+          'note.updated, note.deleted, note.restored, version.created, comment.created, comment.resolved, ' +
+          'comment.reopened, ping), signed by the Standard Webhooks scheme ' +
           '(webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of ' +
           '"id.timestamp.body"> with the secret shown at creation). Retried with backoff until a 2xx. ' +
           'See docs/webhooks.md.',

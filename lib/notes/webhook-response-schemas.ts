@@ -2,7 +2,9 @@
 // PaginatedResponse) and the event bodies POSTed to receivers; infra/openapi/notes.ts documents them
 // and the tests check responses against that document. No function imports this module.
 import * as z from 'zod/mini';
+import { EVENT_TYPES } from './events/catalogue.ts';
 import { note } from './response-schemas.ts';
+import { apiCommentHead, apiCommentListReply, noteVersionMetadata } from './revision-response-schemas.ts';
 import { webhookScope } from './webhook-schemas.ts';
 
 export const apiWebhook = z.strictObject({
@@ -44,8 +46,24 @@ export const deliveryPage = z.strictObject({
 /** The body POSTed to a receiver. */
 export const webhookEvent = z.strictObject({
   id: z.string().check(z.describe('The event id, also the webhook-id header (the same on every retry)')),
-  type: z.string().check(z.describe('note.created, note.updated, note.deleted, note.restored or ping')),
+  type: z.enum(EVENT_TYPES),
   createdAt: z.number(),
   workspace: z.strictObject({ type: z.enum(['user', 'team']), path: z.string() }),
-  data: z.object({ note: z.optional(note), changes: z.optional(z.array(z.string())) }),
+  data: z.object({
+    note: z.optional(note),
+    changes: z.optional(z.array(z.string())),
+    version: z.optional(noteVersionMetadata).check(z.describe('version.created: the version (no content)')),
+    comment: z
+      .optional(
+        z.union([
+          z.omit(apiCommentHead, { currentAnchor: true }),
+          z.omit(apiCommentListReply, { currentAnchor: true }),
+        ]),
+      )
+      .check(
+        z.describe(
+          'comment.*: the comment as GET .../comments lists it, without currentAnchor (computed on read)',
+        ),
+      ),
+  }),
 });

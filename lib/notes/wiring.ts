@@ -33,7 +33,7 @@ import { emitDeliveryMetric } from './adapters/emf-metrics.ts';
 import { postDelivery } from './adapters/http-poster.ts';
 import { deadLetterJob, enqueueJobs, requeueJob } from './adapters/sqs-delivery-queue.ts';
 import { signDelivery } from './adapters/standard-webhooks-signer.ts';
-import { changesOf } from './adapters/stream-changes.ts';
+import { changesOf, noteStateOf } from './adapters/stream-changes.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 
@@ -157,6 +157,7 @@ export const webhookEvents = /* @__PURE__ */ once(() => {
         hooksOf: listWebhooks,
         foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
         userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
+        noteOf: noteStateOf,
         enqueue: enqueueJobs,
       }),
   };

@@ -108,6 +108,8 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     );
     expect(attempts).toHaveLength(4);
     for (const d of log) expect(d.latencyMs).toEqual(expect.any(Number));
+    const times = log.map((d) => d.createdAt as number);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
   it('a folder scope gets the notes of that folder and its sub-folders only', async () => {

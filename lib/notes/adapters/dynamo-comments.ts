@@ -37,7 +37,7 @@ const FIELDS = [
   'threadState',
   'rev',
 ] as const;
-const toComment = (i: Item): CommentRecord =>
+export const toComment = (i: Item): CommentRecord =>
   Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as CommentRecord;
 
 /** Runs a transaction; the reasons of a cancelled one (undefined when it committed). */

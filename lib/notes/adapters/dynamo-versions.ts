@@ -33,7 +33,7 @@ const FIELDS = [
   'bytes',
   'expiresAt',
 ] as const;
-const toVersion = (i: Item): VersionRecord =>
+export const toVersion = (i: Item): VersionRecord =>
   Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as VersionRecord;
 const ttlOf = (v: VersionRecord) => (v.expiresAt === null ? {} : { ttl: Math.ceil(v.expiresAt / 1000) });
 const live = (now: number) => (i: Item) =>

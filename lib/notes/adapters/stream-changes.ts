@@ -1,11 +1,17 @@
 // The table's stream records (NEW_AND_OLD_IMAGES) as the event catalogue's TableChanges: note META
-// items and webhook items; every other record is ignored (the event source's filter already drops
-// most of them).
+// items, webhook items, note versions' metadata and comments; every other record is ignored (the
+// event source's filter already drops most of them). `noteStateOf` reads a note's META for the
+// changes of its versions and comments.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { config } from '../../config.ts';
+import { documentClient } from '../../data/dynamo.ts';
 import { notesKeys } from '../../data/keys.ts';
 import type { NoteState, TableChange } from '../events/catalogue.ts';
+import { toComment } from './dynamo-comments.ts';
+import { toVersion } from './dynamo-versions.ts';
 import { toWebhook } from './dynamo-webhooks.ts';
 import { toRecord } from './note-items.ts';
 
@@ -29,6 +35,7 @@ export function changesOf(records: DynamoDBRecord[]): TableChange[] {
     const after = read(r.dynamodb?.NewImage);
     const item = after ?? before;
     const id = `msg_${r.eventID ?? r.dynamodb?.SequenceNumber}`;
+    const at = (r.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000;
     if (item?.type === 'note' && item.SK === META_SK)
       out.push({ kind: 'note', id, before: noteState(before), after: noteState(after) });
     else if (item?.type === 'webhook')
@@ -38,6 +45,32 @@ export function changesOf(records: DynamoDBRecord[]): TableChange[] {
         before: before && toWebhook(before),
         after: after && toWebhook(after),
       });
+    else if (item?.type === 'note-version')
+      out.push({
+        kind: 'version',
+        id,
+        at,
+        noteShortId: String(item.noteShortId),
+        before: before && toVersion(before),
+        after: after && toVersion(after),
+      });
+    else if (item?.type === 'note-comment')
+      out.push({
+        kind: 'comment',
+        id,
+        at,
+        noteShortId: String(item.noteShortId),
+        before: before && toComment(before),
+        after: after && toComment(after),
+      });
   }
   return out;
+}
+
+/** A note's META as the catalogue reads it (one GetItem, eventually consistent); undefined when gone. */
+export async function noteStateOf(shortId: string): Promise<NoteState | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(shortId) }),
+  );
+  return noteState(Item);
 }

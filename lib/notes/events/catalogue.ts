@@ -1,12 +1,23 @@
 // The event catalogue: which changes of the table's items are events a webhook receives. Each kind
-// of item has its own rule (NOTE_EVENTS, PING_EVENTS); a later kind (comments, versions: their
-// items' `type`) adds its own rule and event types (`comment.created`, `comment.resolved`,
-// `version.created`) without touching these. Decisions: docs/webhooks.md.
+// of item has its own rule (noteEvents, pingEvents, versionEvents, commentEvents); a later kind adds
+// its own rule and event types without touching the others. Decisions: docs/webhooks.md.
 import type { NoteOwnerKey } from '../../data/keys.ts';
+import type { CommentRecord } from '../comments.ts';
 import type { NoteRecord } from '../model.ts';
+import type { VersionRecord } from '../versions.ts';
 import type { WebhookRecord } from '../webhooks.ts';
 
-export const EVENT_TYPES = ['note.created', 'note.updated', 'note.deleted', 'note.restored', 'ping'] as const;
+export const EVENT_TYPES = [
+  'note.created',
+  'note.updated',
+  'note.deleted',
+  'note.restored',
+  'version.created',
+  'comment.created',
+  'comment.resolved',
+  'comment.reopened',
+  'ping',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A note's META item as the stream shows it: the record, and when it went to the trash (if it is there). */
@@ -20,7 +31,23 @@ export interface NoteState {
 /** One change of the table (a stream record), its images read as the domain's records. */
 export type TableChange =
   | { kind: 'note'; id: string; before?: NoteState; after?: NoteState }
-  | { kind: 'webhook'; id: string; before?: WebhookRecord; after?: WebhookRecord };
+  | { kind: 'webhook'; id: string; before?: WebhookRecord; after?: WebhookRecord }
+  | ({ kind: 'version' } & RevisionChange<VersionRecord>)
+  | ({ kind: 'comment' } & RevisionChange<CommentRecord>);
+
+/**
+ * A change of a note's version or comment item. Those items do not hold the note: the router reads
+ * it (`note`, its META as it is when the change is routed; absent when the note is gone).
+ */
+export interface RevisionChange<T> {
+  id: string;
+  noteShortId: string;
+  before?: T;
+  after?: T;
+  /** When the stream recorded the change (epoch ms, second precision). */
+  at: number;
+  note?: NoteState;
+}
 
 /** An event of a workspace, before it is matched to webhooks. */
 export interface WorkspaceEvent {
@@ -35,6 +62,8 @@ export interface WorkspaceEvent {
   changes?: string[];
   /** Folders the note was in before and after the change (a folder scope matches either). */
   folderIds: string[];
+  version?: VersionRecord;
+  comment?: CommentRecord;
   /** A ping goes to this webhook only (whether active or not). */
   onlyHook?: WebhookRecord;
 }
@@ -98,8 +127,67 @@ function pingEvents(id: string, before?: WebhookRecord, after?: WebhookRecord): 
   ];
 }
 
+/** The event of a note's version or comment, in the note's workspace and folder; none once the note is trashed or gone. */
+function revisionEvent<T>(
+  c: RevisionChange<T>,
+  type: EventType,
+  createdAt: number,
+  item: { version: VersionRecord } | { comment: CommentRecord },
+): WorkspaceEvent[] {
+  if (!c.note || c.note.deletedAt !== undefined) return [];
+  const note = c.note.note;
+  const folderIds = note.parentFolderId ? [note.parentFolderId] : [];
+  return [
+    {
+      id: c.id,
+      type,
+      createdAt,
+      owner: ownerOf(note),
+      workspace: workspaceOf(note),
+      note,
+      folderIds,
+      ...item,
+    },
+  ];
+}
+
+/**
+ * version.created: a named version came to be — a new one (INSERT, nameSource user) or a system
+ * version named in place (MODIFY, nameSource system → user). System versions (auto-saves, at most
+ * one per note per window: note.updated covers their content), their coalescing and renames are not.
+ */
+function versionEvents(c: RevisionChange<VersionRecord>): WorkspaceEvent[] {
+  const v = c.after;
+  if (v?.nameSource !== 'user' || c.before?.nameSource === 'user') return [];
+  return revisionEvent(c, 'version.created', c.before ? c.at : v.createdAt, { version: v });
+}
+
+/**
+ * comment.created: a comment was written (INSERT: a thread head or a reply, `isThreadHead` tells).
+ * comment.resolved / comment.reopened: a thread head's threadState went open → hidden / hidden → open
+ * (however it was resolved: from the head or from a reply). Edits, reply counts and deletions are not events.
+ */
+function commentEvents(c: RevisionChange<CommentRecord>): WorkspaceEvent[] {
+  const after = c.after;
+  if (!after) return [];
+  if (!c.before) return revisionEvent(c, 'comment.created', after.createdAt, { comment: after });
+  const was = c.before.threadState?.status;
+  const is = after.threadState?.status;
+  if (!after.isThreadHead || !was || !is || was === is) return [];
+  const type = is === 'hidden' ? 'comment.resolved' : 'comment.reopened';
+  return revisionEvent(c, type, after.threadState?.actedAt ?? after.updatedAt, { comment: after });
+}
+
 /** The events of one change of the table (none for most changes). */
 export function eventsOf(change: TableChange): WorkspaceEvent[] {
-  if (change.kind === 'note') return noteEvents(change.id, change.before, change.after);
-  return pingEvents(change.id, change.before, change.after);
+  switch (change.kind) {
+    case 'note':
+      return noteEvents(change.id, change.before, change.after);
+    case 'version':
+      return versionEvents(change);
+    case 'comment':
+      return commentEvents(change);
+    default:
+      return pingEvents(change.id, change.before, change.after);
+  }
 }

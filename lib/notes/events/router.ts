@@ -1,13 +1,16 @@
 // The event router: the events of a batch of table changes, matched to the webhooks of their
 // workspaces, become delivery jobs on the queue. One Query of a workspace's webhooks per batch
-// (and one of its folders when a folder scope or the payload's folderPaths need it); nothing else.
+// (and one of its folders when a folder scope or the payload's folderPaths need it), and one
+// GetItem of the note per note whose versions or comments changed (their items do not hold it).
 // A batch that fails is retried whole by the stream (bisected), and its events keep their ids, so
 // a receiver can drop a duplicate by `webhook-id`.
 import type { NoteOwnerKey } from '../../data/keys.ts';
+import { presentComment } from '../comments.ts';
 import { type FolderRecord, folderPathOf } from '../folders.ts';
 import { presentNote } from '../present.ts';
+import { presentVersion } from '../versions.ts';
 import type { AttemptKind, WebhookRecord } from '../webhooks.ts';
-import { eventsOf, type TableChange, type WorkspaceEvent } from './catalogue.ts';
+import { eventsOf, type NoteState, type TableChange, type WorkspaceEvent } from './catalogue.ts';
 
 /** One event for one webhook: what the delivery function sends (the body is signed as it is). */
 export interface DeliveryJob {
@@ -28,6 +31,8 @@ export interface RouterPorts {
   hooksOf(owner: NoteOwnerKey): Promise<WebhookRecord[]>;
   foldersOf(owner: NoteOwnerKey): Promise<FolderRecord[]>;
   userPathOf(userId: string): Promise<string>;
+  /** A note's META (one GetItem); undefined when it is gone. */
+  noteOf(shortId: string): Promise<NoteState | undefined>;
   enqueue(jobs: DeliveryJob[]): Promise<void>;
 }
 
@@ -46,11 +51,29 @@ function bodyOf(e: WorkspaceEvent, byId: Map<string, FolderRecord>): string {
   const data: Record<string, unknown> = {};
   if (e.note) data.note = presentNote(e.note, folderPathOf(e.note.parentFolderId, byId));
   if (e.changes) data.changes = e.changes;
+  if (e.version) data.version = presentVersion(e.version);
+  if (e.comment) {
+    // As GET .../comments lists it, without currentAnchor: that is computed on read against the
+    // live content, which the event does not read (GET the comment for it).
+    const { comment } = e;
+    const { currentAnchor: _, ...shown } = presentComment({
+      comment,
+      thread: comment.threadState!,
+      currentAnchor: null,
+    });
+    data.comment = shown;
+  }
   return JSON.stringify({ id: e.id, type: e.type, createdAt: e.createdAt, workspace: e.workspace, data });
 }
 
 /** The jobs of the changes; enqueues them. Returns how many. */
 export async function routeChanges(changes: TableChange[], ports: RouterPorts): Promise<number> {
+  const notes = new Map<string, Promise<NoteState | undefined>>();
+  for (const c of changes)
+    if (c.kind === 'version' || c.kind === 'comment') {
+      if (!notes.has(c.noteShortId)) notes.set(c.noteShortId, ports.noteOf(c.noteShortId));
+      c.note = await notes.get(c.noteShortId);
+    }
   const events = changes.flatMap(eventsOf);
   const hooks = new Map<string, Promise<WebhookRecord[]>>();
   const folders = new Map<string, Promise<Map<string, FolderRecord>>>();

@@ -150,6 +150,7 @@ describe('event router', () => {
         return folders;
       },
       userPathOf: async () => 'alice',
+      noteOf: async () => undefined,
       enqueue: async (j) => {
         jobs.push(...j);
       },
