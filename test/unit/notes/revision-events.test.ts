@@ -10,39 +10,12 @@ import { changesOf } from '../../../lib/notes/adapters/stream-changes.ts';
 import type { CommentRecord, CommentState } from '../../../lib/notes/comments.ts';
 import { eventsOf, type NoteState, type TableChange } from '../../../lib/notes/events/catalogue.ts';
 import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
-import type { NoteRecord } from '../../../lib/notes/model.ts';
 import type { VersionRecord } from '../../../lib/notes/versions.ts';
 import { webhookEvent } from '../../../lib/notes/webhook-response-schemas.ts';
 import type { WebhookRecord } from '../../../lib/notes/webhooks.ts';
+import { noteRecord } from '../../support/note-record.ts';
 
-const note = (over: Partial<NoteRecord> = {}): NoteRecord => ({
-  id: 'abcdefghijklmnopqrstuv',
-  shortId: 'abcdefghij',
-  ownerId: 'u1',
-  userPath: 'alice',
-  teamPath: null,
-  title: 'T',
-  explicitTitle: null,
-  tags: [],
-  description: '',
-  createdAt: 1000,
-  lastChangedAt: 1000,
-  titleUpdatedAt: null,
-  tagsUpdatedAt: null,
-  lastChangeUser: null,
-  publishType: 'edit',
-  publishedAt: null,
-  permalink: null,
-  readPermission: 'owner',
-  writePermission: 'owner',
-  commentPermission: 'signed_in_users',
-  suggestEditPermission: 'signed_in_users',
-  parentFolderId: null,
-  origin: null,
-  noteFeatures: null,
-  version: 1,
-  ...over,
-});
+const note = noteRecord;
 const live: NoteState = { note: note() };
 const alice = { user_id: 'u1', display_name: 'Alice', photo: '' };
 const version = (over: Partial<VersionRecord> = {}): VersionRecord => ({

@@ -16,35 +16,9 @@ import type { NoteRecord } from '../../../lib/notes/model.ts';
 import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks.ts';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
+import { noteRecord } from '../../support/note-record.ts';
 
-const note = (over: Partial<NoteRecord> = {}): NoteRecord => ({
-  id: 'abcdefghijklmnopqrstuv',
-  shortId: 'abcdefghij',
-  ownerId: 'u1',
-  userPath: 'alice',
-  teamPath: null,
-  title: 'T',
-  explicitTitle: null,
-  tags: [],
-  description: '',
-  createdAt: 1000,
-  lastChangedAt: 1000,
-  titleUpdatedAt: null,
-  tagsUpdatedAt: null,
-  lastChangeUser: null,
-  publishType: 'edit',
-  publishedAt: null,
-  permalink: null,
-  readPermission: 'owner',
-  writePermission: 'owner',
-  commentPermission: 'signed_in_users',
-  suggestEditPermission: 'signed_in_users',
-  parentFolderId: null,
-  origin: null,
-  noteFeatures: null,
-  version: 1,
-  ...over,
-});
+const note = noteRecord;
 const state = (over: Partial<NoteRecord> = {}, deletedAt?: number): NoteState => ({
   note: note(over),
   ...(deletedAt ? { deletedAt } : {}),
