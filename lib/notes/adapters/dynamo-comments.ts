@@ -1,8 +1,8 @@
 // DynamoDB adapter of the comments store (lib/notes/comments.ts). Items (lib/data/keys.ts revisionKeys):
 //   NOTECOMMENTS#<shortId> / COMMENT#<id>            one comment (type note-comment), `rev` its lock
 //   NOTECOMMENTS#<shortId> / ANCHORBASE#<sha256>     the content anchors were written on (Brotli, `z`)
-// A stream consumer could emit comment.created (INSERT of a note-comment item) and comment.resolved
-// (MODIFY of a thread head whose threadState.status became hidden).
+// The webhook router emits comment.created (INSERT of a note-comment item), comment.resolved and
+// comment.reopened (a thread head's threadState changing) from these items (lib/notes/events/catalogue.ts).
 import {
   GetCommand,
   QueryCommand,

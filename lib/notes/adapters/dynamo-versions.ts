@@ -1,7 +1,7 @@
 // DynamoDB adapter of the versions store (lib/notes/versions.ts). Items (lib/data/keys.ts revisionKeys):
 //   NOTEVERSIONS#<shortId> / VERSION#<id>   metadata (type note-version); system versions carry `ttl`
 //   NOTEVERSIONS#<shortId> / VBODY#<id>     the content, Brotli-compressed (`z`), same `ttl`
-// A stream consumer could emit version.created from INSERTs of note-version items.
+// The webhook router emits version.created from these items once named (lib/notes/events/catalogue.ts).
 import {
   GetCommand,
   QueryCommand,
