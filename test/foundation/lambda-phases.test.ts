@@ -45,7 +45,9 @@ it('a 1.5 s init does not count against a 1 s Timeout', async () => {
   const res = await fetch(`${runner.url}/v1/slow-init`);
   expect(res.status).toBe(200);
   expect(((await res.json()) as { remainingMs: number }).remainingMs).toBeGreaterThan(500);
-  expect(lines.join('\n')).toMatch(/SlowInitFunction: built in .*, init 1\.\d s/);
+  // The 1.5 s are reported as init (however long a busy machine makes the load around them).
+  const init = /SlowInitFunction: built in .*, init (\d+\.\d) s/.exec(lines.join('\n'));
+  expect(Number(init?.[1])).toBeGreaterThanOrEqual(1.5);
 });
 
 it('a function past its Timeout gets the gateway timeout response in the API dialect', async () => {
