@@ -29,6 +29,21 @@ export function storeFailure(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Runs a transaction: undefined when it committed; the cancellation reasons when a failed condition
+ * or a concurrent transaction stopped it; any other failure as the convention says (storeFailure).
+ */
+export async function transactionOutcome(write: Promise<unknown>): Promise<string[] | undefined> {
+  try {
+    await write;
+    return undefined;
+  } catch (err) {
+    const why = cancellationReasons(err);
+    if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return why;
+    throw storeFailure(err);
+  }
+}
+
 /** Runs a single conditional write: a failed condition becomes `lost()`. */
 export async function conditional(
   write: Promise<unknown>,

@@ -7,7 +7,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handler as deliverWebhooks } from '../../functions/notes/deliver-webhooks.ts';
 import { handler as routeWebhookEvents } from '../../functions/notes/route-webhook-events.ts';
+import { notesKeys } from '../../lib/data/keys.ts';
 import { newUser } from '../support/identity.ts';
+import { noteRecord } from '../support/note-record.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call } from './helpers.ts';
 
@@ -19,37 +21,33 @@ afterAll(async () => {
 const metaImage = (ownerId: string, userPath: string, shortId: string) =>
   marshall(
     {
-      PK: `NOTE#${shortId}`,
-      SK: 'NOTE#META',
+      ...notesKeys.noteMeta(shortId),
       type: 'note',
-      id: `${shortId}abcdefghijkl`,
-      shortId,
-      ownerId,
-      userPath,
-      teamPath: null,
-      title: 'From the stream',
-      explicitTitle: null,
-      tags: [],
-      description: '',
-      createdAt: 1767225600000,
-      lastChangedAt: 1767225600000,
-      titleUpdatedAt: null,
-      tagsUpdatedAt: null,
-      lastChangeUser: null,
-      publishType: 'edit',
-      publishedAt: null,
-      permalink: null,
-      readPermission: 'owner',
-      writePermission: 'owner',
-      commentPermission: 'signed_in_users',
-      suggestEditPermission: 'signed_in_users',
-      parentFolderId: null,
-      origin: null,
-      noteFeatures: null,
-      version: 1,
+      ...noteRecord({
+        id: `${shortId}abcdefghijkl`,
+        shortId,
+        ownerId,
+        userPath,
+        title: 'From the stream',
+        createdAt: 1767225600000,
+        lastChangedAt: 1767225600000,
+      }),
     },
     { removeUndefinedValues: true },
   );
+
+/** A receiver of its own, and a workspace webhook of `me` that delivers to it. */
+async function hookedReceiver(me: { token: string }) {
+  const rx = await startReceiver();
+  receivers.push(rx);
+  const hook = (
+    await call('POST', '/v1/webhooks', {
+      token: me.token,
+      body: { url: rx.url, scope: { type: 'workspace' } },
+    })
+  ).body;
+  return { rx, hook };
+}
 
 const streamEvent = (
   records: { eventID: string; eventName: 'INSERT' | 'MODIFY'; NewImage: Record<string, unknown> }[],
@@ -76,14 +74,7 @@ const streamEvent = (
 describe('NotesRouteWebhookEventsFunction (DynamoDB stream event)', () => {
   it('turns a note META insert of a workspace with a webhook into one delivery; other items into none', async () => {
     const me = await newUser('Stream Payload');
-    const rx = await startReceiver();
-    receivers.push(rx);
-    const hook = (
-      await call('POST', '/v1/webhooks', {
-        token: me.token,
-        body: { url: rx.url, scope: { type: 'workspace' } },
-      })
-    ).body;
+    const { rx, hook } = await hookedReceiver(me);
     const shortId = randomUUID().replace(/-/g, '').slice(0, 10);
     const eventID = `test-${randomUUID()}`;
     await routeWebhookEvents(
@@ -120,14 +111,7 @@ describe('NotesRouteWebhookEventsFunction (DynamoDB stream event)', () => {
 describe('NotesDeliverWebhooksFunction (SQS event)', () => {
   it('delivers each job of the batch; a message it cannot handle is reported back to the queue', async () => {
     const me = await newUser('Queue Payload');
-    const rx = await startReceiver();
-    receivers.push(rx);
-    const hook = (
-      await call('POST', '/v1/webhooks', {
-        token: me.token,
-        body: { url: rx.url, scope: { type: 'workspace' } },
-      })
-    ).body;
+    const { rx, hook } = await hookedReceiver(me);
     const body = JSON.stringify({
       id: 'msg_direct',
       type: 'ping',

@@ -1,6 +1,8 @@
 // A note's record as the domain holds it, for unit tests of code that reads records (the webhook
-// event catalogue and router): a personal note of user u1 (alice), changed at 1000.
+// event catalogue and router): a personal note of user u1 (alice), changed at 1000, and a webhook of
+// that workspace.
 import type { NoteRecord } from '../../lib/notes/model.ts';
+import type { WebhookRecord } from '../../lib/notes/webhooks.ts';
 
 export const noteRecord = (over: Partial<NoteRecord> = {}): NoteRecord => ({
   id: 'abcdefghijklmnopqrstuv',
@@ -28,5 +30,20 @@ export const noteRecord = (over: Partial<NoteRecord> = {}): NoteRecord => ({
   origin: null,
   noteFeatures: null,
   version: 1,
+  ...over,
+});
+
+export const webhookRecord = (over: Partial<WebhookRecord> = {}): WebhookRecord => ({
+  id: 'h1',
+  owner: { userId: 'u1' },
+  name: '',
+  url: 'https://example.com/h',
+  scope: { type: 'workspace' },
+  active: true,
+  sealedSecret: 's',
+  deliveryPolicyStatus: 'normal',
+  deliveryPolicyReason: null,
+  createdAt: 1,
+  updatedAt: 1,
   ...over,
 });

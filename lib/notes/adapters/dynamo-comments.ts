@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
-import { cancellationReasons, storeFailure } from '../../data/failures.ts';
+import { transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
 import { NotFound } from '../../domain/errors.ts';
 import type { CommentRecord, CommentStore } from '../comments.ts';
@@ -41,16 +41,8 @@ export const toComment = (i: Item): CommentRecord =>
   Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as CommentRecord;
 
 /** Runs a transaction; the reasons of a cancelled one (undefined when it committed). */
-async function transact(items: TransactItem[]): Promise<string[] | undefined> {
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-    return undefined;
-  } catch (err) {
-    const why = cancellationReasons(err);
-    if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return why;
-    throw storeFailure(err);
-  }
-}
+const transact = (items: TransactItem[]): Promise<string[] | undefined> =>
+  transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
 
 export const dynamoCommentStore = (): CommentStore => {
   const table = () => config.tableName;

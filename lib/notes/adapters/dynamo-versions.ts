@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
-import { cancellationReasons, conditional, storeFailure } from '../../data/failures.ts';
+import { conditional, transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k, type Key } from '../../data/keys.ts';
 import { Conflict } from '../../domain/errors.ts';
 import type { VersionRecord, VersionStore } from '../versions.ts';
@@ -39,16 +39,10 @@ const ttlOf = (v: VersionRecord) => (v.expiresAt === null ? {} : { ttl: Math.cei
 const live = (now: number) => (i: Item) =>
   i.expiresAt === undefined || i.expiresAt === null || Number(i.expiresAt) > now;
 
-async function transact(items: TransactItem[]): Promise<boolean> {
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (err) {
-    const why = cancellationReasons(err);
-    if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
-    throw storeFailure(err);
-  }
-}
+/** Whether the transaction committed (false: a condition failed or it conflicted). */
+const transact = async (items: TransactItem[]): Promise<boolean> =>
+  (await transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })))) ===
+  undefined;
 
 export const dynamoVersionStore = (): VersionStore => {
   const table = () => config.tableName;

@@ -12,8 +12,7 @@ import { eventsOf, type NoteState, type TableChange } from '../../../lib/notes/e
 import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
 import type { VersionRecord } from '../../../lib/notes/versions.ts';
 import { webhookEvent } from '../../../lib/notes/webhook-response-schemas.ts';
-import type { WebhookRecord } from '../../../lib/notes/webhooks.ts';
-import { noteRecord } from '../../support/note-record.ts';
+import { noteRecord, webhookRecord } from '../../support/note-record.ts';
 
 const note = noteRecord;
 const live: NoteState = { note: note() };
@@ -133,20 +132,7 @@ describe('catalogue: comment events', () => {
 });
 
 describe('router: version and comment bodies', () => {
-  const hook = (over: Partial<WebhookRecord> = {}): WebhookRecord => ({
-    id: 'h1',
-    owner: { userId: 'u1' },
-    name: '',
-    url: 'https://example.com/h',
-    scope: { type: 'workspace' },
-    active: true,
-    sealedSecret: 's',
-    deliveryPolicyStatus: 'normal',
-    deliveryPolicyReason: null,
-    createdAt: 1,
-    updatedAt: 1,
-    ...over,
-  });
+  const hook = webhookRecord;
   const route = async (changes: TableChange[], notes: Record<string, NoteState>, hooks = [hook()]) => {
     const jobs: DeliveryJob[] = [];
     const reads: string[] = [];

@@ -16,27 +16,14 @@ import type { NoteRecord } from '../../../lib/notes/model.ts';
 import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks.ts';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
-import { noteRecord } from '../../support/note-record.ts';
+import { noteRecord, webhookRecord } from '../../support/note-record.ts';
 
 const note = noteRecord;
 const state = (over: Partial<NoteRecord> = {}, deletedAt?: number): NoteState => ({
   note: note(over),
   ...(deletedAt ? { deletedAt } : {}),
 });
-const hook = (over: Partial<WebhookRecord> = {}): WebhookRecord => ({
-  id: 'h1',
-  owner: { userId: 'u1' },
-  name: '',
-  url: 'https://example.com/h',
-  scope: { type: 'workspace' },
-  active: true,
-  sealedSecret: 's',
-  deliveryPolicyStatus: 'normal',
-  deliveryPolicyReason: null,
-  createdAt: 1,
-  updatedAt: 1,
-  ...over,
-});
+const hook = webhookRecord;
 const folder = (id: string, parentFolderId: string | null): FolderRecord => ({
   id,
   name: id,
