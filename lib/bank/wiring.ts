@@ -1,7 +1,10 @@
 // The one place the Bank's adapters are chosen and handed to its domain. Nothing is built before
-// first use, and each service has its own getter, so a function bundles only the adapters (and AWS
-// clients) of the services it calls: only StartVerification reaches the SNS/SES sender, and only
-// Verify (and the admin CLI, which enrols factors) the TOTP library.
+// first use, and each operation has its own getter, wired with only the adapter methods it calls
+// (lib/domain/only.ts), so a function bundles only those (and their AWS clients and commands): only
+// StartVerification reaches the SNS/SES sender, only Verify (and the admin CLI, which enrols
+// factors) the TOTP library, and only the operations that hash, seal or open a code or a secret the
+// MFA key. `transfers()`, `mfa()` and `mfaWithTotp()` have every method: the admin CLI, the bench
+// and tests only (docs/architecture.md, "Bundles").
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
@@ -10,30 +13,52 @@ import { only } from '../domain/only.ts';
 import { users } from '../identity/wiring.ts';
 import { BankAccess } from './access.ts';
 import { awsCodeSender } from './adapters/aws-code-sender.ts';
-import { DynamoFactorStore } from './adapters/dynamo-factors.ts';
+import {
+  approve,
+  createVerification,
+  deleteDevice,
+  DynamoFactorStore,
+  getDevice,
+  getVerification,
+  listDevices,
+  putMfaToken,
+  recordFailure,
+  takeLimitSlot,
+} from './adapters/dynamo-factors.ts';
 import { DynamoIdempotencyStore } from './adapters/dynamo-idempotency.ts';
-import { DynamoTransferStore, getTransfer, listTransfers } from './adapters/dynamo-transfers.ts';
+import {
+  DynamoTransferStore,
+  getTransfer,
+  listTransfers,
+  putTransfer,
+  saveTransfer,
+} from './adapters/dynamo-transfers.ts';
 import { outboxSender } from './adapters/outbox-sender.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
-import type { CodeSender, Totp, TransferStore } from './ports.ts';
+import type { CodeSender, FactorStore, Totp, TransferStore } from './ports.ts';
 import { otplibTotp } from './totp.ts';
 import { TransferService } from './transfers.ts';
 
+/** Every method: the admin CLI, the bench and tests. */
 export const transfers = /* @__PURE__ */ once(
   () => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock),
 );
 
-const reading = (store: Partial<TransferStore>) =>
+const wiredTransfers = (store: Partial<TransferStore>) =>
   new TransferService(
     only<TransferStore>('transfers', store),
     () => config.transferStepUpAmount,
     systemClock,
   );
 /** GET one transfer: the store's getTransfer only (lib/domain/only.ts). */
-export const transferLookup = /* @__PURE__ */ once(() => reading({ getTransfer }));
+export const transferLookup = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer }));
 /** GET the list: the store's listTransfers only. */
-export const transferListing = /* @__PURE__ */ once(() => reading({ listTransfers }));
+export const transferListing = /* @__PURE__ */ once(() => wiredTransfers({ listTransfers }));
+/** POST /api/transfers: one putTransfer (its transaction consumes the step-up, completes the key). */
+export const transferCreation = /* @__PURE__ */ once(() => wiredTransfers({ putTransfer }));
+/** PUT and POST /api/transfers/{id}: read the transfer, save its next version (retried on a conflict). */
+export const transferChanges = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer, saveTransfer }));
 
 const noTotp: Totp = {
   newSecret: () => {
@@ -44,18 +69,58 @@ const noTotp: Totp = {
   },
   verify: () => Promise.reject(new Error('this function has no TOTP library')),
 };
-const build = (sender: () => CodeSender, totp: Totp) =>
-  new MfaService(new DynamoFactorStore(), sender, systemClock, mfaEncryptionKey, totp);
+/** For the operations that never hash, seal or open anything: no Secrets Manager read. */
+const noKey = () => Promise.reject(new Error('this function has no MFA key'));
+const build = (store: FactorStore, sender: () => CodeSender, totp: Totp, key: () => Promise<string>) =>
+  new MfaService(store, sender, systemClock, key, totp);
+const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
-/** Factors, verifications and mfa_tokens; codes go to the outbox; no TOTP (listing, deleting, tokens). */
-export const mfa = /* @__PURE__ */ once(() => build(() => outboxSender, noTotp));
+/** Every method; codes go to the outbox; no TOTP (admin CLI: listing, outbox; tests). */
+export const mfa = /* @__PURE__ */ once(() =>
+  build(new DynamoFactorStore(), () => outboxSender, noTotp, mfaEncryptionKey),
+);
 
-/** The same with TOTP: checking codes (Verify) and enrolling otp factors (admin CLI). */
-export const mfaWithTotp = /* @__PURE__ */ once(() => build(() => outboxSender, otplibTotp));
+/** The same with TOTP: enrolling otp factors (admin CLI, seed, tests). */
+export const mfaWithTotp = /* @__PURE__ */ once(() =>
+  build(new DynamoFactorStore(), () => outboxSender, otplibTotp, mfaEncryptionKey),
+);
 
-/** Delivering codes through SNS/SES when CODE_SENDER is 'aws' (StartVerification). */
+/** GET /api/users/{id}/devices: one Query of the user's factors. */
+export const deviceListing = /* @__PURE__ */ once(() =>
+  build(factors({ listDevices }), () => outboxSender, noTotp, noKey),
+);
+
+/** DELETE a factor: one transaction (the step-up consumed, the factor deleted). */
+export const deviceRemoval = /* @__PURE__ */ once(() =>
+  build(factors({ deleteDevice }), () => outboxSender, noTotp, noKey),
+);
+
+/**
+ * Starting a verification: the factor, then the verification (with the starts limit and the outbox
+ * entry) in one transaction; codes through SNS/SES when CODE_SENDER is 'aws', else to the outbox.
+ */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(() => (config.codeSender === 'aws' ? awsCodeSender : outboxSender), noTotp),
+  build(
+    factors({ getDevice, createVerification }),
+    () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender),
+    noTotp,
+    mfaEncryptionKey,
+  ),
+);
+
+/** Checking a code, TOTP or mfa_token: read, count the attempt, then approve or record the failure. */
+export const verifying = /* @__PURE__ */ once(() =>
+  build(
+    factors({ getVerification, takeLimitSlot, recordFailure, approve }),
+    () => outboxSender,
+    otplibTotp,
+    mfaEncryptionKey,
+  ),
+);
+
+/** Issuing a recovery mfa_token: one transaction. */
+export const mfaTokens = /* @__PURE__ */ once(() =>
+  build(factors({ putMfaToken }), () => outboxSender, noTotp, noKey),
 );
 
 export const idempotencyKeys = /* @__PURE__ */ once(

@@ -1,5 +1,7 @@
 // DynamoDB adapter of the factors: enrolled devices, verifications, recovery mfa_tokens and the
-// local code outbox, all in the user's partition but the tokens (keyed by their hash).
+// local code outbox, all in the user's partition but the tokens (keyed by their hash). One function
+// per port method, so a function's bundle holds only the ones its wiring names (docs/architecture.md,
+// "Bundles"); DynamoFactorStore gathers them for the admin CLI, the bench and the tests.
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
@@ -74,212 +76,224 @@ const OUTBOX_FIELDS = [
   'expires_at',
 ] as const;
 
-export class DynamoFactorStore implements FactorStore {
-  async putDevice(d: Device): Promise<void> {
-    await conditional(
-      documentClient().send(
-        new PutCommand({
+export async function putDevice(d: Device): Promise<void> {
+  await conditional(
+    documentClient().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    ),
+    lost.state,
+  );
+}
+
+export async function getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.device(userId, deviceId) }),
+  );
+  return Item ? pick<Device>(Item, DEVICE_FIELDS) : undefined;
+}
+
+export async function listDevices(userId: string): Promise<Device[]> {
+  return (await queryPrefix(userId, k.devicePrefix)).map((i) => pick<Device>(i, DEVICE_FIELDS));
+}
+
+export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
+  await transact([
+    consumeStepUp(stepUp, lost.stepUp),
+    {
+      item: {
+        Delete: {
           TableName: table(),
-          Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
-      lost.state,
-    );
-  }
-
-  async getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
-    const { Item } = await documentClient().send(
-      new GetCommand({ TableName: table(), Key: k.device(userId, deviceId) }),
-    );
-    return Item ? pick<Device>(Item, DEVICE_FIELDS) : undefined;
-  }
-
-  async listDevices(userId: string): Promise<Device[]> {
-    return (await queryPrefix(userId, k.devicePrefix)).map((i) => pick<Device>(i, DEVICE_FIELDS));
-  }
-
-  async deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
-    await transact([
-      consumeStepUp(stepUp, lost.stepUp),
-      {
-        item: {
-          Delete: {
-            TableName: table(),
-            Key: k.device(userId, deviceId),
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+          Key: k.device(userId, deviceId),
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        lost: lost.device,
       },
-    ]);
-  }
+      lost: lost.device,
+    },
+  ]);
+}
 
-  async createVerification(
-    v: Verification,
-    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
-  ): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.writeVerification(v, opts);
-      } catch (err) {
-        if (!(err instanceof LimitRefusal && opts.start) || attempt === LIMIT_ATTEMPTS) throw err;
-        await settleLimit(opts.start, err.old, v.created);
-      }
+type VerificationWrites = { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot };
+
+export async function createVerification(v: Verification, opts: VerificationWrites): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await writeVerification(v, opts);
+    } catch (err) {
+      if (!(err instanceof LimitRefusal && opts.start) || attempt === LIMIT_ATTEMPTS) throw err;
+      await settleLimit(opts.start, err.old, v.created);
     }
   }
+}
 
-  takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
-    return takeLimitSlot(slot, now);
-  }
+/** Counting a failed attempt alone is the limits module's (dynamo-limits.ts). */
+export { takeLimitSlot };
 
-  private async writeVerification(
-    v: Verification,
-    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
-  ): Promise<void> {
-    const ttl = v.expires_at + DAY_SECONDS;
-    const o = opts.outbox;
-    const outbox: Write[] = o
-      ? [
-          {
-            item: {
-              Put: {
-                TableName: table(),
-                Item: {
-                  ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
-                  type: 'outbox',
-                  ...o,
-                  ttl: o.expires_at,
-                },
+async function writeVerification(v: Verification, opts: VerificationWrites): Promise<void> {
+  const ttl = v.expires_at + DAY_SECONDS;
+  const o = opts.outbox;
+  const outbox: Write[] = o
+    ? [
+        {
+          item: {
+            Put: {
+              TableName: table(),
+              Item: {
+                ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
+                type: 'outbox',
+                ...o,
+                ttl: o.expires_at,
               },
             },
-            lost: lost.state,
           },
-        ]
-      : [];
-    await transact([
-      ...(opts.start ? [countWrite(opts.start)] : []),
-      {
-        item: {
-          Put: {
-            TableName: table(),
-            Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+          lost: lost.state,
         },
-        lost: lost.state,
+      ]
+    : [];
+  await transact([
+    ...(opts.start ? [countWrite(opts.start)] : []),
+    {
+      item: {
+        Put: {
+          TableName: table(),
+          Item: { ...k.verification(v.userId, v.id), type: 'verification', ...v, ttl },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
       },
-      ...outbox,
-      ...complete(opts.completion, lost.key),
-    ]);
-  }
+      lost: lost.state,
+    },
+    ...outbox,
+    ...complete(opts.completion, lost.key),
+  ]);
+}
 
-  async getVerification(userId: string, verificationId: string, tokenHash?: string) {
-    const verificationKey = k.verification(userId, verificationId);
-    if (!tokenHash) {
-      const { Item } = await documentClient().send(
-        new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }),
-      );
-      return { verification: Item ? pick<Verification>(Item, VERIFICATION_FIELDS) : undefined };
-    }
-    const { Responses } = await documentClient().send(
-      new BatchGetCommand({
-        RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
-      }),
+export async function getVerification(userId: string, verificationId: string, tokenHash?: string) {
+  const verificationKey = k.verification(userId, verificationId);
+  if (!tokenHash) {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }),
     );
-    const items = Responses?.[table()] ?? [];
-    const verification = items.find((i) => i.SK === verificationKey.SK);
-    const token = items.find((i) => i.SK === k.mfaTokenSk);
-    return {
-      verification: verification ? pick<Verification>(verification, VERIFICATION_FIELDS) : undefined,
-      token: token ? pick<MfaTokenRecord>(token, TOKEN_FIELDS) : undefined,
-    };
+    return { verification: Item ? pick<Verification>(Item, VERIFICATION_FIELDS) : undefined };
   }
+  const { Responses } = await documentClient().send(
+    new BatchGetCommand({
+      RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
+    }),
+  );
+  const items = Responses?.[table()] ?? [];
+  const verification = items.find((i) => i.SK === verificationKey.SK);
+  const token = items.find((i) => i.SK === k.mfaTokenSk);
+  return {
+    verification: verification ? pick<Verification>(verification, VERIFICATION_FIELDS) : undefined,
+    token: token ? pick<MfaTokenRecord>(token, TOKEN_FIELDS) : undefined,
+  };
+}
 
-  async recordFailure(v: Verification, attempts: number, status: VerificationStatus): Promise<void> {
-    await conditional(
-      documentClient().send(
-        new UpdateCommand({
+export async function recordFailure(
+  v: Verification,
+  attempts: number,
+  status: VerificationStatus,
+): Promise<void> {
+  await conditional(
+    documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.verification(v.userId, v.id),
+        UpdateExpression: 'SET attempts = :attempts, #status = :status',
+        ConditionExpression: 'attempts = :seen AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':attempts': attempts,
+          ':status': status,
+          ':seen': v.attempts,
+          ':pending': 'pending',
+        },
+      }),
+    ),
+    lost.state,
+  );
+}
+
+export async function approve(v: Verification, a: Approval): Promise<void> {
+  const otp = a.step !== undefined;
+  await transact([
+    {
+      item: {
+        Update: {
           TableName: table(),
           Key: k.verification(v.userId, v.id),
-          UpdateExpression: 'SET attempts = :attempts, #status = :status',
-          ConditionExpression: 'attempts = :seen AND #status = :pending',
+          UpdateExpression: 'SET #status = :approved, approvedAt = :now',
+          ConditionExpression: 'attempts = :seen AND #status = :pending AND expires_at > :now',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
-            ':attempts': attempts,
-            ':status': status,
+            ':approved': 'approved',
+            ':now': a.now,
             ':seen': v.attempts,
             ':pending': 'pending',
           },
-        }),
-      ),
-      lost.state,
-    );
-  }
-
-  async approve(v: Verification, a: Approval): Promise<void> {
-    const otp = a.step !== undefined;
-    await transact([
-      {
-        item: {
-          Update: {
-            TableName: table(),
-            Key: k.verification(v.userId, v.id),
-            UpdateExpression: 'SET #status = :approved, approvedAt = :now',
-            ConditionExpression: 'attempts = :seen AND #status = :pending AND expires_at > :now',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':approved': 'approved',
-              ':now': a.now,
-              ':seen': v.attempts,
-              ':pending': 'pending',
-            },
-          },
         },
-        lost: lost.state,
       },
-      {
-        item: {
-          Update: {
-            TableName: table(),
-            Key: k.device(v.userId, v.deviceId),
-            UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
-            ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
-            ExpressionAttributeValues: otp
-              ? { ':now': a.now, ':step': a.step, ':null': null }
-              : { ':now': a.now },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
+      lost: lost.state,
+    },
+    {
+      item: {
+        Update: {
+          TableName: table(),
+          Key: k.device(v.userId, v.deviceId),
+          UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
+          ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
+          ExpressionAttributeValues: otp
+            ? { ':now': a.now, ':step': a.step, ':null': null }
+            : { ':now': a.now },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
-        // A device update that failed because the device is gone is not a replay.
-        lost: (old) => (otp && old ? lost.replay() : lost.device()),
       },
-      ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
-      ...(a.release ? [releaseWrite(a.release)] : []),
-      ...complete(a.completion, lost.key),
-    ]);
-  }
+      // A device update that failed because the device is gone is not a replay.
+      lost: (old) => (otp && old ? lost.replay() : lost.device()),
+    },
+    ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
+    ...(a.release ? [releaseWrite(a.release)] : []),
+    ...complete(a.completion, lost.key),
+  ]);
+}
 
-  async putMfaToken(t: MfaTokenRecord, completion?: Completion): Promise<void> {
-    await transact([
-      {
-        item: {
-          Put: {
-            TableName: table(),
-            Item: { ...k.mfaToken(t.tokenHash), type: 'mfa_token', ...t, ttl: t.expires_at },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+export async function putMfaToken(t: MfaTokenRecord, completion?: Completion): Promise<void> {
+  await transact([
+    {
+      item: {
+        Put: {
+          TableName: table(),
+          Item: { ...k.mfaToken(t.tokenHash), type: 'mfa_token', ...t, ttl: t.expires_at },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
-        lost: lost.state,
       },
-      ...complete(completion, lost.key),
-    ]);
-  }
+      lost: lost.state,
+    },
+    ...complete(completion, lost.key),
+  ]);
+}
 
-  async listOutbox(userId: string, now: number): Promise<OutboxEntry[]> {
-    const items = await queryPrefix(userId, k.outboxPrefix);
-    return items.filter((i) => Number(i.expires_at) > now).map((i) => pick<OutboxEntry>(i, OUTBOX_FIELDS));
-  }
+export async function listOutbox(userId: string, now: number): Promise<OutboxEntry[]> {
+  const items = await queryPrefix(userId, k.outboxPrefix);
+  return items.filter((i) => Number(i.expires_at) > now).map((i) => pick<OutboxEntry>(i, OUTBOX_FIELDS));
+}
+
+/** Every method, for the full MFA service (admin CLI, bench, tests); functions wire only what they call. */
+export class DynamoFactorStore implements FactorStore {
+  putDevice = putDevice;
+  getDevice = getDevice;
+  listDevices = listDevices;
+  deleteDevice = deleteDevice;
+  createVerification = createVerification;
+  takeLimitSlot = takeLimitSlot;
+  getVerification = getVerification;
+  recordFailure = recordFailure;
+  approve = approve;
+  putMfaToken = putMfaToken;
+  listOutbox = listOutbox;
 }
 
 function useToken(tokenHash: string, consume: boolean, now: number): Write {

@@ -10,20 +10,21 @@ import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
 import type { Bounds, ListParams, TransferPage } from '../transfers.ts';
-import { idempotencyKeys, sealingKey } from '../wiring.ts';
+import { idempotencyKeys } from '../wiring.ts';
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts): a
  * retry replays the stored response. `seal`: the response carries a secret (an mfa_token) and is
- * stored encrypted under the MFA key.
+ * stored encrypted under this key (the wiring's `sealingKey`, passed by the one operation that
+ * needs it, so no other function bundles a Secrets Manager read).
  */
 export async function idempotent<T>(
   req: HttpRequest,
   respond: (result: T) => HttpResult,
   work: (complete: Complete<T>) => Promise<T>,
-  opts: { seal?: boolean } = {},
+  opts: { seal?: () => Promise<string> } = {},
 ): Promise<HttpResult> {
-  const key = opts.seal ? await sealingKey() : undefined;
+  const key = opts.seal ? await opts.seal() : undefined;
   const sealer =
     key === undefined
       ? undefined
