@@ -10,7 +10,7 @@
 // runner would route the same stream records too), with the template's real functions, except that
 // the delivery function is test/fixtures/functions/deliver-webhooks-hangs.ts (the real handler
 // behind a gate that hangs on a note titled `hang-once` / `hang-always`), its Timeout 3 s instead of
-// 60 s and the delivery queue's visibility timeout 5 s instead of 360 s (the same ordering: visibility
+// 60 s and the delivery queue's visibility timeout 6 s instead of 360 s (the same ordering: visibility
 // above the Timeout, as AWS requires).
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -26,7 +26,7 @@ import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote } from './helpers.ts';
 
 const TIMEOUT_S = 3;
-const VISIBILITY_S = 5;
+const VISIBILITY_S = 6;
 const DELIVER = 'NotesDeliverWebhooksFunction';
 
 const real = loadTemplate();
@@ -59,6 +59,7 @@ const receivesOf = (title: string) => seen().filter((s) => s.title === title);
 
 let runner: Runner;
 const lines: string[] = [];
+const environment = { ...process.env };
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
@@ -95,6 +96,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await runner?.close();
+  // This process's variables as they were (the runner set its table, queues and URL).
+  for (const key of Object.keys(process.env)) if (!(key in environment)) delete process.env[key];
+  Object.assign(process.env, environment);
 });
 
 const hookFor = async (user: TestUser, url: string) => {
