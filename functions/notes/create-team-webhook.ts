@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
 import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhookCreator } from '#lib/notes/wiring.ts';
+import { teamWebhookCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: webhookCreation } },
   async ({ principal, path, body }) => {
-    const { hook, secret } = await webhookCreator().create(
+    const { hook, secret } = await teamWebhookCreator().create(
       { userId: principal.userId, teamPath: path.teamPath },
       body,
     );

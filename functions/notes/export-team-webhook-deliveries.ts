@@ -3,10 +3,10 @@ import { ndjson } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamHookPath } from '#lib/notes/webhook-schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {
-  const all = await webhooks().allDeliveries(
+  const all = await teamWebhookDeliveryLog().allDeliveries(
     { userId: principal.userId, teamPath: path.teamPath },
     path.hookId,
   );

@@ -3,9 +3,9 @@ import { ndjson } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { hookPath } from '#lib/notes/webhook-schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
-  const all = await webhooks().allDeliveries({ userId: principal.userId }, path.hookId);
+  const all = await webhookDeliveryLog().allDeliveries({ userId: principal.userId }, path.hookId);
   return ndjson(all.map(presentDelivery));
 });

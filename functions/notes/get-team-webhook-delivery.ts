@@ -3,12 +3,12 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamDeliveryPath } from '#lib/notes/webhook-schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookDeliveryLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamDeliveryPath }, async ({ principal, path }) => {
   return ok(
     presentDelivery(
-      await webhooks().delivery(
+      await teamWebhookDeliveryLookup().delivery(
         { userId: principal.userId, teamPath: path.teamPath },
         path.hookId,
         path.deliveryId,

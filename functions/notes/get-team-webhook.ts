@@ -3,10 +3,12 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamHookPath } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {
   return ok(
-    presentWebhook(await webhooks().get({ userId: principal.userId, teamPath: path.teamPath }, path.hookId)),
+    presentWebhook(
+      await teamWebhookLookup().get({ userId: principal.userId, teamPath: path.teamPath }, path.hookId),
+    ),
   );
 });

@@ -3,10 +3,12 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { deliveryPath } from '#lib/notes/webhook-schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookDeliveryLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: deliveryPath }, async ({ principal, path }) => {
   return ok(
-    presentDelivery(await webhooks().delivery({ userId: principal.userId }, path.hookId, path.deliveryId)),
+    presentDelivery(
+      await webhookDeliveryLookup().delivery({ userId: principal.userId }, path.hookId, path.deliveryId),
+    ),
   );
 });

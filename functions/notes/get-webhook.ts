@@ -3,8 +3,8 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { hookPath } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
-  return ok(presentWebhook(await webhooks().get({ userId: principal.userId }, path.hookId)));
+  return ok(presentWebhook(await webhookLookup().get({ userId: principal.userId }, path.hookId)));
 });

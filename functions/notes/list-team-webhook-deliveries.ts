@@ -3,13 +3,13 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { deliveriesQuery, pageOf, teamHookPath } from '#lib/notes/webhook-schemas.ts';
 import { presentDeliveryPage } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamHookPath, query: deliveriesQuery },
   async ({ principal, path, query }) => {
     const { page, limit } = pageOf(query);
-    const found = await webhooks().deliveries(
+    const found = await teamWebhookDeliveryLog().deliveries(
       { userId: principal.userId, teamPath: path.teamPath },
       path.hookId,
       page,

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
-  const hooks = await webhooks().list({ userId: principal.userId, teamPath: path.teamPath });
+  const hooks = await teamWebhookListing().list({ userId: principal.userId, teamPath: path.teamPath });
   return ok(hooks.map(presentWebhook));
 });

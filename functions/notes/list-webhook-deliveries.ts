@@ -3,13 +3,18 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { deliveriesQuery, hookPath, pageOf } from '#lib/notes/webhook-schemas.ts';
 import { presentDeliveryPage } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: hookPath, query: deliveriesQuery },
   async ({ principal, path, query }) => {
     const { page, limit } = pageOf(query);
-    const found = await webhooks().deliveries({ userId: principal.userId }, path.hookId, page, limit);
+    const found = await webhookDeliveryLog().deliveries(
+      { userId: principal.userId },
+      path.hookId,
+      page,
+      limit,
+    );
     return ok(presentDeliveryPage(found, { page, limit }));
   },
 );

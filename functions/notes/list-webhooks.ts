@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const hooks = await webhooks().list({ userId: principal.userId });
+  const hooks = await webhookListing().list({ userId: principal.userId });
   return ok(hooks.map(presentWebhook));
 });

@@ -3,14 +3,18 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamHookPath, webhookChanges } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { teamWebhookUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamHookPath, body: { schema: webhookChanges } },
   async ({ principal, path, body }) => {
     return ok(
       presentWebhook(
-        await webhooks().update({ userId: principal.userId, teamPath: path.teamPath }, path.hookId, body),
+        await teamWebhookUpdater().update(
+          { userId: principal.userId, teamPath: path.teamPath },
+          path.hookId,
+          body,
+        ),
       ),
     );
   },

@@ -3,11 +3,11 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { hookPath, webhookChanges } from '#lib/notes/webhook-schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: hookPath, body: { schema: webhookChanges } },
   async ({ principal, path, body }) => {
-    return ok(presentWebhook(await webhooks().update({ userId: principal.userId }, path.hookId, body)));
+    return ok(presentWebhook(await webhookUpdater().update({ userId: principal.userId }, path.hookId, body)));
   },
 );

@@ -4,7 +4,8 @@
 // A slow build or init therefore never eats into the function's own deadline. A function's crash
 // (an uncaught exception or unhandled rejection of its code, during init or after it answered) is
 // its own (crash-guard.ts): that invocation, if still open, is a function error (502), and the
-// function's environment is dropped, so the next request initialises it again, as in Lambda.
+// function's environment is dropped, so the next request initialises it again, as in Lambda. So is
+// the environment of an invocation that ran past its Timeout (abandoned: see run()).
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type DynamoMeter, metered } from '../../lib/data/metering.ts';
 import { buildErrors, InitError, type Bundles, type Loaded } from './bundles.ts';
@@ -164,7 +165,15 @@ export class Lambdas {
       )
       .catch((err): Outcome => ({ kind: 'error', reason: `${id} failed: ${(err as Error).stack ?? err}` }));
     try {
-      return await Promise.race([run, timedOut]);
+      const outcome = await Promise.race([run, timedOut]);
+      if (outcome.kind === 'timeout') {
+        // Lambda stops the runtime of an invocation that ran past its Timeout and resets the
+        // environment: the next invocation initialises it again. Here its code cannot be stopped
+        // (one process), but it is abandoned: nothing waits for it, no new invocation reaches it.
+        this.log(`${id} timed out after ${ms(timeoutMs)}: environment discarded`);
+        this.bundles.discard(id);
+      }
+      return outcome;
     } finally {
       clearTimeout(timer);
     }

@@ -3,7 +3,9 @@
 // the queue's visibility timeout), invoke the function, and delete what it handled: every message
 // when it returns, all but its batchItemFailures with ReportBatchItemFailures, none when it throws
 // or times out (they are offered again when their visibility timeout ends, and the queue's redrive
-// policy moves them to the dead-letter queue after maxReceiveCount receives).
+// policy moves them to the dead-letter queue after maxReceiveCount receives). A timeout is Lambda's:
+// the invocation is abandoned at the function's Timeout and its environment discarded (lambdas.ts);
+// the poller is free again then, while the batch stays hidden for the rest of its visibility timeout.
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueSource } from './event-sources.ts';
 import type { Outcome } from './lambdas.ts';
@@ -63,7 +65,9 @@ export function startQueuePoller(o: QueuePollerOptions): { stop(): Promise<void>
                 outcome.kind === 'failure' || outcome.kind === 'error'
                   ? outcome.reason.split('\n')[0]
                   : `timed out after ${outcome.timeoutMs} ms`;
-              o.log(`${source.functionId}: batch of ${batch.length} failed (${why}); SQS offers it again`);
+              o.log(
+                `${source.functionId}: batch of ${batch.length} failed (${why}); SQS offers it again after its visibility timeout`,
+              );
               continue;
             }
             const result = outcome.result as unknown as

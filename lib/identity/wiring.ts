@@ -39,6 +39,8 @@ export const directory = /* @__PURE__ */ once(() =>
 );
 /** A user's profile and roles (Bank's admin checks): one GetItem. */
 export const users = /* @__PURE__ */ once(() => wired({ users: { getUser } }));
+/** A team and whether a user is its member (the Notes webhooks' team admin check): GetItems. */
+export const teamMembership = /* @__PURE__ */ once(() => wired({ teams: { getTeam, isMember } }));
 const tokenReader = /* @__PURE__ */ once(() => wired({ tokens: { getToken } }));
 const tokenCounter = /* @__PURE__ */ once(() => wired({ tokens: { countCall } }));
 

@@ -7,7 +7,8 @@ import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
-import { directory } from '../identity/wiring.ts';
+import { only } from '../domain/only.ts';
+import { directory, teamMembership } from '../identity/wiring.ts';
 import type { Bin, ContentHistory, ImageStore, ImageTypes } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
@@ -22,13 +23,23 @@ import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
 import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
-import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
-import { WebhookService } from './webhooks.ts';
+import { type WebhookDeps, type WebhookDirectory, WebhookService, type WebhookStore } from './webhooks.ts';
 import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
 import { deliver, deliverBatch } from './events/delivery.ts';
 import { routeChanges } from './events/router.ts';
 import { checkDestination } from './adapters/destination-policy.ts';
-import { getWebhook, listWebhooks, recordDelivery, setDeliveryPolicy } from './adapters/dynamo-webhooks.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getDelivery,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  pingWebhook,
+  recordDelivery,
+  setDeliveryPolicy,
+  updateWebhook,
+} from './adapters/dynamo-webhooks.ts';
 import { emitDeliveryMetric } from './adapters/emf-metrics.ts';
 import { postDelivery } from './adapters/http-poster.ts';
 import { deadLetterJob, enqueueJobs, requeueJob } from './adapters/sqs-delivery-queue.ts';
@@ -119,17 +130,23 @@ export const notesIdempotency = /* @__PURE__ */ once(
 );
 
 /**
- * Webhooks (lib/notes/webhooks.ts); folder scopes are checked against the workspace's folders. Only
- * a create seals a signing secret (with the key that seals the MFA secrets, AES-256-GCM), so only
- * the create functions read that key (and bundle Secrets Manager).
+ * Webhooks (lib/notes/webhooks.ts), wired per operation (docs/architecture.md, "Bundles"): each
+ * getter names the webhook store methods its operation reaches (lib/domain/only.ts), and a personal
+ * operation reads no team (a team's, the team and the caller's membership: `teamMembership`). Only a
+ * create checks a folder scope against the workspace's folders and seals a signing secret (with the
+ * key that seals the MFA secrets, AES-256-GCM), so only the create functions read that key (and
+ * bundle Secrets Manager) and the folder store.
  */
-const webhookService = (seal: (secret: string) => Promise<string>) => {
-  const folderStore = new DynamoFolderStore();
-  return new WebhookService({
-    store: dynamoWebhooks,
-    directory: directory(),
-    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
-    seal,
+const webhookService = (
+  store: Partial<WebhookStore>,
+  teams: WebhookDirectory,
+  create?: Pick<WebhookDeps, 'folderExists' | 'seal'>,
+) =>
+  new WebhookService({
+    store: only<WebhookStore>('webhooks', store),
+    directory: teams,
+    folderExists: create?.folderExists ?? (() => Promise.reject(new Error('this function checks no folder'))),
+    seal: create?.seal ?? (() => Promise.reject(new Error('this function seals no webhook secret'))),
     clock: systemClock,
     ids: systemIds,
     settings: {
@@ -137,15 +154,68 @@ const webhookService = (seal: (secret: string) => Promise<string>) => {
       allowHttp: () => config.webhookAllowHttp,
     },
   });
+
+/** A personal webhook's operation: the workspace is the caller's own, no team is read. */
+const personal = () => only<WebhookDirectory>('directory', {});
+
+/** What a create needs besides the store: the folder scope's check and the secret's sealing. */
+const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => {
+  const folderStore = new DynamoFolderStore();
+  return {
+    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
+    seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
+  };
 };
 
-export const webhooks = /* @__PURE__ */ once(() =>
-  webhookService(() => Promise.reject(new Error('this function seals no webhook secret'))),
+/** ListWebhooks, ListTeamWebhooks: one Query of the workspace's webhooks. */
+export const webhookListing = /* @__PURE__ */ once(() => webhookService({ list: listWebhooks }, personal()));
+export const teamWebhookListing = /* @__PURE__ */ once(() =>
+  webhookService({ list: listWebhooks }, teamMembership()),
 );
-
-/** The same service able to seal a new webhook's secret (CreateWebhook, CreateTeamWebhook). */
+/** CreateWebhook, CreateTeamWebhook: the limit and the webhook in one transaction. */
 export const webhookCreator = /* @__PURE__ */ once(() =>
-  webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey())),
+  webhookService({ create: createWebhook }, personal(), creating()),
+);
+export const teamWebhookCreator = /* @__PURE__ */ once(() =>
+  webhookService({ create: createWebhook }, teamMembership(), creating()),
+);
+/** GetWebhook, GetTeamWebhook: one GetItem. */
+export const webhookLookup = /* @__PURE__ */ once(() => webhookService({ get: getWebhook }, personal()));
+export const teamWebhookLookup = /* @__PURE__ */ once(() =>
+  webhookService({ get: getWebhook }, teamMembership()),
+);
+/** UpdateWebhook, UpdateTeamWebhook: one conditional UpdateItem. */
+export const webhookUpdater = /* @__PURE__ */ once(() =>
+  webhookService({ update: updateWebhook }, personal()),
+);
+export const teamWebhookUpdater = /* @__PURE__ */ once(() =>
+  webhookService({ update: updateWebhook }, teamMembership()),
+);
+/** DeleteWebhook, DeleteTeamWebhook: the webhook and the count in one transaction. */
+export const webhookRemover = /* @__PURE__ */ once(() =>
+  webhookService({ delete: deleteWebhook }, personal()),
+);
+export const teamWebhookRemover = /* @__PURE__ */ once(() =>
+  webhookService({ delete: deleteWebhook }, teamMembership()),
+);
+/** PingWebhook, PingTeamWebhook: one conditional UpdateItem (the ping and its own rate limit). */
+export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: pingWebhook }, personal()));
+export const teamWebhookPinger = /* @__PURE__ */ once(() =>
+  webhookService({ ping: pingWebhook }, teamMembership()),
+);
+/** List and export the delivery log (personal, team): the webhook's GetItem, the log's Query. */
+export const webhookDeliveryLog = /* @__PURE__ */ once(() =>
+  webhookService({ get: getWebhook, deliveries: listDeliveries }, personal()),
+);
+export const teamWebhookDeliveryLog = /* @__PURE__ */ once(() =>
+  webhookService({ get: getWebhook, deliveries: listDeliveries }, teamMembership()),
+);
+/** GetWebhookDelivery, GetTeamWebhookDelivery: the webhook's GetItem, the attempt's GetItem. */
+export const webhookDeliveryLookup = /* @__PURE__ */ once(() =>
+  webhookService({ get: getWebhook, delivery: getDelivery }, personal()),
+);
+export const teamWebhookDeliveryLookup = /* @__PURE__ */ once(() =>
+  webhookService({ get: getWebhook, delivery: getDelivery }, teamMembership()),
 );
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */

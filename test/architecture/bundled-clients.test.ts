@@ -81,7 +81,6 @@ const TRASH_STORE = ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'Transa
 /** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
 const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
-const WEBHOOK_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
@@ -135,26 +134,31 @@ const SENDS: Record<string, string[]> = {
   NotesDeleteNoteCommentFunction: NOTES_STORE,
   NotesResolveNoteCommentFunction: NOTES_STORE,
   NotesUnresolveNoteCommentFunction: NOTES_STORE,
-  // Wider: the webhook store (its reads never PutItem, TransactWriteItems or UpdateItem; the ping and
-  // PATCH UpdateItem, the create and delete TransactWriteItems, the ping's rate PutItem).
-  NotesListWebhooksFunction: WEBHOOK_STORE,
-  NotesCreateWebhookFunction: [...WEBHOOK_STORE, SECRET],
-  NotesGetWebhookFunction: WEBHOOK_STORE,
-  NotesUpdateWebhookFunction: WEBHOOK_STORE,
-  NotesDeleteWebhookFunction: WEBHOOK_STORE,
-  NotesPingWebhookFunction: WEBHOOK_STORE,
-  NotesListWebhookDeliveriesFunction: WEBHOOK_STORE,
-  NotesExportWebhookDeliveriesFunction: WEBHOOK_STORE,
-  NotesGetWebhookDeliveryFunction: WEBHOOK_STORE,
-  NotesListTeamWebhooksFunction: WEBHOOK_STORE,
-  NotesCreateTeamWebhookFunction: [...WEBHOOK_STORE, SECRET],
-  NotesGetTeamWebhookFunction: WEBHOOK_STORE,
-  NotesUpdateTeamWebhookFunction: WEBHOOK_STORE,
-  NotesDeleteTeamWebhookFunction: WEBHOOK_STORE,
-  NotesPingTeamWebhookFunction: WEBHOOK_STORE,
-  NotesListTeamWebhookDeliveriesFunction: WEBHOOK_STORE,
-  NotesExportTeamWebhookDeliveriesFunction: WEBHOOK_STORE,
-  NotesGetTeamWebhookDeliveryFunction: WEBHOOK_STORE,
+  // Webhooks, exactly (lib/notes/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
+  // the store's commands: list a Query; get a GetItem; PATCH and ping a conditional UpdateItem (a
+  // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
+  // count); the delivery log the webhook's GetItem and the log's Query (list, export) or GetItem (one
+  // attempt). A team's operation adds the team's and the membership's GetItems. The creates: the
+  // TransactWriteItems (limit and webhook), the sealing key, and the folder scope's GetItem through
+  // the folder store class (wider: PutItem, Query and its other commands come with it).
+  NotesListWebhooksFunction: ['Query', 'UpdateItem'],
+  NotesCreateWebhookFunction: [...FOLDER_STORE, 'TransactWriteItems', SECRET],
+  NotesGetWebhookFunction: ['GetItem', 'UpdateItem'],
+  NotesUpdateWebhookFunction: ['UpdateItem'],
+  NotesDeleteWebhookFunction: ['TransactWriteItems', 'UpdateItem'],
+  NotesPingWebhookFunction: ['UpdateItem'],
+  NotesListWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesExportWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesGetWebhookDeliveryFunction: ['GetItem', 'UpdateItem'],
+  NotesListTeamWebhooksFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesCreateTeamWebhookFunction: [...FOLDER_STORE, 'TransactWriteItems', SECRET],
+  NotesGetTeamWebhookFunction: ['GetItem', 'UpdateItem'],
+  NotesUpdateTeamWebhookFunction: ['GetItem', 'UpdateItem'],
+  NotesDeleteTeamWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem'],
+  NotesPingTeamWebhookFunction: ['GetItem', 'UpdateItem'],
+  NotesListTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesExportTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesGetTeamWebhookDeliveryFunction: ['GetItem', 'UpdateItem'],
   // The event router: the folder tree (folder store class, wider) and the webhooks Query, then the
   // delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret, requeues.
   NotesRouteWebhookEventsFunction: [
@@ -246,6 +250,16 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
       'NewsGetTagFunction',
       'NewsGetTagSummaryFunction',
       'NewsGetStatusFunction',
+      'NotesListWebhooksFunction',
+      'NotesGetWebhookFunction',
+      'NotesListWebhookDeliveriesFunction',
+      'NotesExportWebhookDeliveriesFunction',
+      'NotesGetWebhookDeliveryFunction',
+      'NotesListTeamWebhooksFunction',
+      'NotesGetTeamWebhookFunction',
+      'NotesListTeamWebhookDeliveriesFunction',
+      'NotesExportTeamWebhookDeliveriesFunction',
+      'NotesGetTeamWebhookDeliveryFunction',
     ];
     for (const id of narrowed) {
       const fn = built.find((f) => f.id === id)!;

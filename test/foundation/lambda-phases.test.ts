@@ -58,4 +58,8 @@ it('a function past its Timeout gets the gateway timeout response in the API dia
     code: 50300,
     description: 'The operation timed out; retry later',
   });
+  // As Lambda resets an environment whose invocation timed out: the next request initialises it again.
+  expect(lines).toContain('NeverAnswersFunction timed out after 1.0 s: environment discarded');
+  await fetch(`${runner.url}/v1/never-answers`);
+  expect(lines.filter((l) => /^NeverAnswersFunction: built in .*, init /.test(l))).toHaveLength(2);
 });
