@@ -37,6 +37,8 @@ export const teamsOfUser = /* @__PURE__ */ once(() => wired({ teams: { listTeams
 export const directory = /* @__PURE__ */ once(() =>
   wired({ users: { getUserWithTeams }, teams: { getTeam, isMember } }),
 );
+/** Team checks only (the Notes folder and trash services): a team, a membership, one GetItem each. */
+export const teamAccess = /* @__PURE__ */ once(() => wired({ teams: { getTeam, isMember } }));
 /** A user's profile and roles (Bank's admin checks): one GetItem. */
 export const users = /* @__PURE__ */ once(() => wired({ users: { getUser } }));
 const tokenReader = /* @__PURE__ */ once(() => wired({ tokens: { getToken } }));

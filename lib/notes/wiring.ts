@@ -7,21 +7,37 @@ import { systemClock } from '../domain/clock.ts';
 import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
-import { directory } from '../identity/wiring.ts';
-import type { Bin, ContentHistory, ImageStore, ImageTypes } from './ports.ts';
+import { only } from '../domain/only.ts';
+import { directory, teamAccess } from '../identity/wiring.ts';
+import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
 import { dynamoVersionStore } from './adapters/dynamo-versions.ts';
 import { CommentService } from './comments.ts';
 import { type NoteOpener, type UserLookup, VersionService } from './versions.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
-import { S3ImageStore } from './adapters/s3-images.ts';
+import { deleteImages, S3ImageStore } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
-import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
-import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
-import { FolderService } from './folders.ts';
+import {
+  createFolder,
+  deleteFolder,
+  folderTree,
+  getFolder,
+  notesInFolder,
+  putFolderOrder,
+  updateFolder,
+} from './adapters/dynamo-folders.ts';
+import {
+  dueForPurge,
+  getTrashed,
+  listTrash,
+  purgeTrashed,
+  restoreTrashed,
+  trashNote,
+} from './adapters/dynamo-trash.ts';
+import { type FolderStore, FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
-import { TrashService } from './trash.ts';
+import { type ImageRemover, type TeamDirectory, type TrashStore, TrashService } from './trash.ts';
 import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
 import { WebhookService } from './webhooks.ts';
 import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
@@ -71,7 +87,7 @@ export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore
 /** The same service with the trash, where deleted notes go (DeleteNote, DeleteTeamNote). */
 export const notesWithBin = /* @__PURE__ */ once(() =>
   build(noImages, noImageTypes, {
-    moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId),
+    moveToTrash: (stored, userId) => trashBin().moveToTrash(stored, userId),
   }),
 );
 
@@ -95,21 +111,103 @@ export const comments = /* @__PURE__ */ once(
   () => new CommentService(dynamoCommentStore(), openNote, userOf, systemClock, systemIds),
 );
 
-export const folders = /* @__PURE__ */ once(
-  () => new FolderService(new DynamoFolderStore(), directory(), systemClock, systemIds),
-);
-
-const trashService = (images: ImageStore) =>
-  new TrashService(new DynamoTrashStore(), images, directory(), () => config.trashRetentionDays, systemClock);
+/**
+ * A personal workspace's operations never ask the directory (it is the caller's own): their
+ * functions get none, so they bundle no team check (GetItem). Team operations get teamAccess().
+ */
+const personal = /* @__PURE__ */ only<Directory>('directory', {});
 
 /**
- * The trash as its routes and DeleteNote see it: listing, restoring and moving a note there never
- * touch images (no S3 in those bundles).
+ * The folder service with only these folder store methods (lib/domain/only.ts; every other one
+ * rejects), so each function's bundle and role hold only the commands its operation sends: the tree
+ * is one Query, a folder one GetItem; create, update and delete are one TransactWriteItems each
+ * (conditional on the tree's version), the caller's order one PutItem.
  */
-export const trash = /* @__PURE__ */ once(() => trashService(noImages));
+const folderService = (store: Partial<FolderStore>, teams: Pick<Directory, 'isMember' | 'getTeam'>) =>
+  new FolderService(only<FolderStore>('folders', store), teams, systemClock, systemIds);
 
-/** The trash purge (stream function, admin CLI): deletes a purged note's images from S3. */
-export const trashPurge = /* @__PURE__ */ once(() => trashService(new S3ImageStore()));
+/** ListFolders, GetFolderOrder: the tree. */
+export const folderReader = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, personal));
+/** ListTeamFolders, GetTeamFolderOrder: the membership, then the tree. */
+export const teamFolderReader = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));
+/** GetFolder. */
+export const folderLookup = /* @__PURE__ */ once(() => folderService({ get: getFolder }, personal));
+/** GetTeamFolder. */
+export const teamFolderLookup = /* @__PURE__ */ once(() => folderService({ get: getFolder }, teamAccess()));
+/** CreateFolder. */
+export const folderCreator = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, create: createFolder }, personal),
+);
+/** CreateTeamFolder. */
+export const teamFolderCreator = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, create: createFolder }, teamAccess()),
+);
+/** UpdateFolder. */
+export const folderUpdater = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, update: updateFolder }, personal),
+);
+/** UpdateTeamFolder. */
+export const teamFolderUpdater = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, update: updateFolder }, teamAccess()),
+);
+/** DeleteFolder. */
+export const folderRemover = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, delete: deleteFolder }, personal),
+);
+/** DeleteTeamFolder. */
+export const teamFolderRemover = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, delete: deleteFolder }, teamAccess()),
+);
+/** UpdateFolderOrder. */
+export const folderOrderer = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, putOrder: putFolderOrder }, personal),
+);
+/** UpdateTeamFolderOrder. */
+export const teamFolderOrderer = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, putOrder: putFolderOrder }, teamAccess()),
+);
+/** ListNotes, ListTeamNotes with a folderId: the folder (GetItem), then its notes (Query of GSI3). */
+export const folderNotes = /* @__PURE__ */ once(() =>
+  folderService({ get: getFolder, notesIn: notesInFolder }, teamAccess()),
+);
+/** The folderPaths of every note response (lib/notes/http/glue.ts): a team's tree to its members. */
+export const folderPaths = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));
+
+/** The trash service with only these trash store methods (every other one rejects). */
+const trashService = (store: Partial<TrashStore>, images: ImageRemover, teams: TeamDirectory) =>
+  new TrashService(
+    only<TrashStore>('trash', store),
+    images,
+    teams,
+    () => config.trashRetentionDays,
+    systemClock,
+  );
+
+/** ListTrash: one Query of the caller's trash. */
+export const trashListing = /* @__PURE__ */ once(() => trashService({ list: listTrash }, noImages, personal));
+/** ListTeamTrash: the team (GetItem), then its trash (one Query). */
+export const teamTrashListing = /* @__PURE__ */ once(() =>
+  trashService({ list: listTrash }, noImages, teamAccess()),
+);
+/**
+ * RestoreNote, BatchRestore (personal or team notes): the note's partition (Query), the team
+ * checks (GetItem), the restore (TransactWriteItems; history entries past its room, UpdateItem).
+ */
+export const trashRestorer = /* @__PURE__ */ once(() =>
+  trashService({ get: getTrashed, restore: restoreTrashed }, noImages, teamAccess()),
+);
+/** Where DeleteNote, DeleteTeamNote move a note (notesWithBin): TransactWriteItems, UpdateItem. */
+const trashBin = /* @__PURE__ */ once(() => trashService({ trash: trashNote }, noImages, personal));
+
+/** The trash purge (stream function): a purged note's items, then its images (S3 list and delete). */
+export const trashPurge = /* @__PURE__ */ once(() =>
+  trashService({ purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
+);
+
+/** The sweep of every due note (admin CLI's purge-trash, tests): the purge and the due notes' Query. */
+export const trashSweep = /* @__PURE__ */ once(() =>
+  trashService({ due: dueForPurge, purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
+);
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 
@@ -124,11 +222,10 @@ export const notesIdempotency = /* @__PURE__ */ once(
  * the create functions read that key (and bundle Secrets Manager).
  */
 const webhookService = (seal: (secret: string) => Promise<string>) => {
-  const folderStore = new DynamoFolderStore();
   return new WebhookService({
     store: dynamoWebhooks,
     directory: directory(),
-    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
+    folderExists: async (owner, folderId) => (await getFolder(owner, folderId)) !== undefined,
     seal,
     clock: systemClock,
     ids: systemIds,
@@ -150,12 +247,11 @@ export const webhookCreator = /* @__PURE__ */ once(() =>
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
 export const webhookEvents = /* @__PURE__ */ once(() => {
-  const folderStore = new DynamoFolderStore();
   return {
     route: (records: DynamoDBRecord[]) =>
       routeChanges(changesOf(records), {
         hooksOf: listWebhooks,
-        foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
+        foldersOf: async (owner) => (await folderTree(owner)).folders,
         userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
         noteOf: noteStateOf,
         enqueue: enqueueJobs,
