@@ -112,8 +112,9 @@ export const comments = /* @__PURE__ */ once(
 );
 
 /**
- * A personal workspace's operations never ask the directory (it is the caller's own): their
- * functions get none, so they bundle no team check (GetItem). Team operations get teamAccess().
+ * No directory, for the operations that never ask it: a personal workspace's (it is the caller's
+ * own), moving a note to the trash and the purge (the caller already authorized, or no caller). Their
+ * functions bundle no team check (GetItem); team operations get teamAccess() (isMember, getTeam).
  */
 const personal = /* @__PURE__ */ only<Directory>('directory', {});
 
