@@ -2,9 +2,9 @@
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { allRestored } from '#lib/notes/trash.ts';
 import { batchRestoreBody } from '#lib/notes/trash-schemas.ts';
-import { trash } from '#lib/notes/wiring.ts';
+import { trashRestorer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: batchRestoreBody } }, async ({ principal, body }) => {
-  const outcomes = await trash().batchRestore(principal.userId, body.noteIds);
+  const outcomes = await trashRestorer().batchRestore(principal.userId, body.noteIds);
   return { status: allRestored(outcomes) ? 200 : 207, body: outcomes };
 });

@@ -3,12 +3,12 @@ import { created } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { body: { schema: folderCreationBody, optional: true } },
   async ({ principal, body }) => {
-    const folder = await folders().create(principal.userId, body);
+    const folder = await folderCreator().create(principal.userId, body);
     return created(presentFolder(folder));
   },
 );

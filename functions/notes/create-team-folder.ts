@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: folderCreationBody, optional: true } },
   async ({ principal, path, body }) => {
-    const folder = await folders().create(principal.userId, body, path.teamPath);
+    const folder = await teamFolderCreator().create(principal.userId, body, path.teamPath);
     return created(presentFolder(folder));
   },
 );

@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderPath } from '#lib/notes/params.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: folderPath }, async ({ principal, path }) => {
-  await folders().delete(principal.userId, path.folderId);
+  await folderRemover().delete(principal.userId, path.folderId);
   return noContent();
 });

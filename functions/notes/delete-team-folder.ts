@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamFolderPath } from '#lib/notes/params.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamFolderPath }, async ({ principal, path }) => {
-  await folders().delete(principal.userId, path.folderId, path.teamPath);
+  await teamFolderRemover().delete(principal.userId, path.folderId, path.teamPath);
   return noContent();
 });

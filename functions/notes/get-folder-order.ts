@@ -1,9 +1,9 @@
 // GET /v1/folders/folder-order: the caller's ordering of the folders (HackMD GetFolderOrder).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const order = await folders().getOrder(principal.userId);
+  const order = await folderReader().getOrder(principal.userId);
   return ok(order);
 });

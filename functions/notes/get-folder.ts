@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: folderPath }, async ({ principal, path }) => {
-  const folder = await folders().get(principal.userId, path.folderId);
+  const folder = await folderLookup().get(principal.userId, path.folderId);
   return ok(presentFolder(folder));
 });

@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
-  const order = await folders().getOrder(principal.userId, path.teamPath);
+  const order = await teamFolderReader().getOrder(principal.userId, path.teamPath);
   return ok(order);
 });

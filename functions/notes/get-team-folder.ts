@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamFolderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamFolderPath }, async ({ principal, path }) => {
-  const folder = await folders().get(principal.userId, path.folderId, path.teamPath);
+  const folder = await teamFolderLookup().get(principal.userId, path.folderId, path.teamPath);
   return ok(presentFolder(folder));
 });

@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const list = await folders().list(principal.userId);
+  const list = await folderReader().list(principal.userId);
   return ok(list.map(presentFolder));
 });

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
 import { presentTrashNote } from '#lib/notes/trash.ts';
-import { trash } from '#lib/notes/wiring.ts';
+import { teamTrashListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
-  const { team, trashed } = await trash().listTeam(principal.userId, path.teamPath);
+  const { team, trashed } = await teamTrashListing().listTeam(principal.userId, path.teamPath);
   return ok(trashed.map((t) => presentTrashNote(t, team)));
 });

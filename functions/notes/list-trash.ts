@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { presentTrashNote } from '#lib/notes/trash.ts';
-import { trash } from '#lib/notes/wiring.ts';
+import { trashListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const trashed = await trash().listPersonal(principal.userId);
+  const trashed = await trashListing().listPersonal(principal.userId);
   return ok(trashed.map((t) => presentTrashNote(t)));
 });

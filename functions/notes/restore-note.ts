@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
-import { trash } from '#lib/notes/wiring.ts';
+import { trashRestorer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) => {
-  await trash().restore(principal.userId, path.noteId);
+  await trashRestorer().restore(principal.userId, path.noteId);
   return noContent();
 });

@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderOrderBody } from '#lib/notes/folder-schemas.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderOrderer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: folderOrderBody } }, async ({ principal, body }) => {
-  await folders().putOrder(principal.userId, body.order);
+  await folderOrderer().putOrder(principal.userId, body.order);
   return noContent();
 });

@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderChanges } from '#lib/notes/folder-schemas.ts';
 import { folderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { folderUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: folderPath, body: { schema: folderChanges } },
   async ({ principal, path, body }) => {
-    const folder = await folders().update(principal.userId, path.folderId, body);
+    const folder = await folderUpdater().update(principal.userId, path.folderId, body);
     return accepted(presentFolder(folder));
   },
 );

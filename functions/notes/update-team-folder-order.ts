@@ -3,12 +3,12 @@ import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderOrderBody } from '#lib/notes/folder-schemas.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderOrderer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: folderOrderBody } },
   async ({ principal, path, body }) => {
-    await folders().putOrder(principal.userId, body.order, path.teamPath);
+    await teamFolderOrderer().putOrder(principal.userId, body.order, path.teamPath);
     return noContent();
   },
 );

@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { folderChanges } from '#lib/notes/folder-schemas.ts';
 import { teamFolderPath } from '#lib/notes/params.ts';
 import { presentFolder } from '#lib/notes/folders.ts';
-import { folders } from '#lib/notes/wiring.ts';
+import { teamFolderUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamFolderPath, body: { schema: folderChanges } },
   async ({ principal, path, body }) => {
-    const folder = await folders().update(principal.userId, path.folderId, body, path.teamPath);
+    const folder = await teamFolderUpdater().update(principal.userId, path.folderId, body, path.teamPath);
     return accepted(presentFolder(folder));
   },
 );

@@ -37,10 +37,10 @@ export const teamsOfUser = /* @__PURE__ */ once(() => wired({ teams: { listTeams
 export const directory = /* @__PURE__ */ once(() =>
   wired({ users: { getUserWithTeams }, teams: { getTeam, isMember } }),
 );
+/** Team checks only (the Notes folder and trash services): a team, a membership, one GetItem each. */
+export const teamAccess = /* @__PURE__ */ once(() => wired({ teams: { getTeam, isMember } }));
 /** A user's profile and roles (Bank's admin checks): one GetItem. */
 export const users = /* @__PURE__ */ once(() => wired({ users: { getUser } }));
-/** A team and whether a user is its member (the Notes webhooks' team admin check): GetItems. */
-export const teamMembership = /* @__PURE__ */ once(() => wired({ teams: { getTeam, isMember } }));
 const tokenReader = /* @__PURE__ */ once(() => wired({ tokens: { getToken } }));
 const tokenCounter = /* @__PURE__ */ once(() => wired({ tokens: { countCall } }));
 

@@ -8,21 +8,36 @@ import { systemIds } from '../domain/ids.ts';
 import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { only } from '../domain/only.ts';
-import { directory, teamMembership } from '../identity/wiring.ts';
-import type { Bin, ContentHistory, ImageStore, ImageTypes } from './ports.ts';
+import { directory, teamAccess } from '../identity/wiring.ts';
+import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
 import { dynamoVersionStore } from './adapters/dynamo-versions.ts';
 import { CommentService } from './comments.ts';
 import { type NoteOpener, type UserLookup, VersionService } from './versions.ts';
 import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
-import { S3ImageStore } from './adapters/s3-images.ts';
+import { deleteImages, S3ImageStore } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
-import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
-import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
-import { FolderService } from './folders.ts';
+import {
+  createFolder,
+  deleteFolder,
+  folderTree,
+  getFolder,
+  notesInFolder,
+  putFolderOrder,
+  updateFolder,
+} from './adapters/dynamo-folders.ts';
+import {
+  dueForPurge,
+  getTrashed,
+  listTrash,
+  purgeTrashed,
+  restoreTrashed,
+  trashNote,
+} from './adapters/dynamo-trash.ts';
+import { type FolderStore, FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
-import { TrashService } from './trash.ts';
+import { type ImageRemover, type TeamDirectory, type TrashStore, TrashService } from './trash.ts';
 import { type WebhookDeps, type WebhookDirectory, WebhookService, type WebhookStore } from './webhooks.ts';
 import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
 import { deliver, deliverBatch } from './events/delivery.ts';
@@ -82,7 +97,7 @@ export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore
 /** The same service with the trash, where deleted notes go (DeleteNote, DeleteTeamNote). */
 export const notesWithBin = /* @__PURE__ */ once(() =>
   build(noImages, noImageTypes, {
-    moveToTrash: (stored, userId) => trash().moveToTrash(stored, userId),
+    moveToTrash: (stored, userId) => trashBin().moveToTrash(stored, userId),
   }),
 );
 
@@ -106,21 +121,104 @@ export const comments = /* @__PURE__ */ once(
   () => new CommentService(dynamoCommentStore(), openNote, userOf, systemClock, systemIds),
 );
 
-export const folders = /* @__PURE__ */ once(
-  () => new FolderService(new DynamoFolderStore(), directory(), systemClock, systemIds),
-);
-
-const trashService = (images: ImageStore) =>
-  new TrashService(new DynamoTrashStore(), images, directory(), () => config.trashRetentionDays, systemClock);
+/**
+ * No directory, for the operations that never ask it: a personal workspace's (it is the caller's
+ * own), moving a note to the trash and the purge (the caller already authorized, or no caller). Their
+ * functions bundle no team check (GetItem); team operations get teamAccess() (isMember, getTeam).
+ */
+const personal = /* @__PURE__ */ only<Directory>('directory', {});
 
 /**
- * The trash as its routes and DeleteNote see it: listing, restoring and moving a note there never
- * touch images (no S3 in those bundles).
+ * The folder service with only these folder store methods (lib/domain/only.ts; every other one
+ * rejects), so each function's bundle and role hold only the commands its operation sends: the tree
+ * is one Query, a folder one GetItem; create, update and delete are one TransactWriteItems each
+ * (conditional on the tree's version), the caller's order one PutItem.
  */
-export const trash = /* @__PURE__ */ once(() => trashService(noImages));
+const folderService = (store: Partial<FolderStore>, teams: Pick<Directory, 'isMember' | 'getTeam'>) =>
+  new FolderService(only<FolderStore>('folders', store), teams, systemClock, systemIds);
 
-/** The trash purge (stream function, admin CLI): deletes a purged note's images from S3. */
-export const trashPurge = /* @__PURE__ */ once(() => trashService(new S3ImageStore()));
+/** ListFolders, GetFolderOrder: the tree. */
+export const folderReader = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, personal));
+/** ListTeamFolders, GetTeamFolderOrder: the membership, then the tree. */
+export const teamFolderReader = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));
+/** GetFolder. */
+export const folderLookup = /* @__PURE__ */ once(() => folderService({ get: getFolder }, personal));
+/** GetTeamFolder. */
+export const teamFolderLookup = /* @__PURE__ */ once(() => folderService({ get: getFolder }, teamAccess()));
+/** CreateFolder. */
+export const folderCreator = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, create: createFolder }, personal),
+);
+/** CreateTeamFolder. */
+export const teamFolderCreator = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, create: createFolder }, teamAccess()),
+);
+/** UpdateFolder. */
+export const folderUpdater = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, update: updateFolder }, personal),
+);
+/** UpdateTeamFolder. */
+export const teamFolderUpdater = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, update: updateFolder }, teamAccess()),
+);
+/** DeleteFolder. */
+export const folderRemover = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, delete: deleteFolder }, personal),
+);
+/** DeleteTeamFolder. */
+export const teamFolderRemover = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, delete: deleteFolder }, teamAccess()),
+);
+/** UpdateFolderOrder. */
+export const folderOrderer = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, putOrder: putFolderOrder }, personal),
+);
+/** UpdateTeamFolderOrder. */
+export const teamFolderOrderer = /* @__PURE__ */ once(() =>
+  folderService({ tree: folderTree, putOrder: putFolderOrder }, teamAccess()),
+);
+/** ListNotes, ListTeamNotes with a folderId: the folder (GetItem), then its notes (Query of GSI3). */
+export const folderNotes = /* @__PURE__ */ once(() =>
+  folderService({ get: getFolder, notesIn: notesInFolder }, teamAccess()),
+);
+/** The folderPaths of every note response (lib/notes/http/glue.ts): a team's tree to its members. */
+export const folderPaths = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));
+
+/** The trash service with only these trash store methods (every other one rejects). */
+const trashService = (store: Partial<TrashStore>, images: ImageRemover, teams: TeamDirectory) =>
+  new TrashService(
+    only<TrashStore>('trash', store),
+    images,
+    teams,
+    () => config.trashRetentionDays,
+    systemClock,
+  );
+
+/** ListTrash: one Query of the caller's trash. */
+export const trashListing = /* @__PURE__ */ once(() => trashService({ list: listTrash }, noImages, personal));
+/** ListTeamTrash: the team (GetItem), then its trash (one Query). */
+export const teamTrashListing = /* @__PURE__ */ once(() =>
+  trashService({ list: listTrash }, noImages, teamAccess()),
+);
+/**
+ * RestoreNote, BatchRestore (personal or team notes): the note's partition (Query), the team
+ * checks (GetItem), the restore (TransactWriteItems; history entries past its room, UpdateItem).
+ */
+export const trashRestorer = /* @__PURE__ */ once(() =>
+  trashService({ get: getTrashed, restore: restoreTrashed }, noImages, teamAccess()),
+);
+/** Where DeleteNote, DeleteTeamNote move a note (notesWithBin): TransactWriteItems, UpdateItem. */
+const trashBin = /* @__PURE__ */ once(() => trashService({ trash: trashNote }, noImages, personal));
+
+/** The trash purge (stream function): a purged note's items, then its images (S3 list and delete). */
+export const trashPurge = /* @__PURE__ */ once(() =>
+  trashService({ purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
+);
+
+/** The sweep of every due note (admin CLI's purge-trash, tests): the purge and the due notes' Query. */
+export const trashSweep = /* @__PURE__ */ once(() =>
+  trashService({ due: dueForPurge, purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
+);
 
 export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 
@@ -132,7 +230,7 @@ export const notesIdempotency = /* @__PURE__ */ once(
 /**
  * Webhooks (lib/notes/webhooks.ts), wired per operation (docs/architecture.md, "Bundles"): each
  * getter names the webhook store methods its operation reaches (lib/domain/only.ts), and a personal
- * operation reads no team (a team's, the team and the caller's membership: `teamMembership`). Only a
+ * operation reads no team (a team's, the team and the caller's membership: `teamAccess`). Only a
  * create checks a folder scope against the workspace's folders and seals a signing secret (with the
  * key that seals the MFA secrets, AES-256-GCM), so only the create functions read that key (and
  * bundle Secrets Manager) and the folder store.
@@ -155,77 +253,66 @@ const webhookService = (
     },
   });
 
-/** A personal webhook's operation: the workspace is the caller's own, no team is read. */
-const personal = () => only<WebhookDirectory>('directory', {});
-
 /** What a create needs besides the store: the folder scope's check and the secret's sealing. */
-const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => {
-  const folderStore = new DynamoFolderStore();
-  return {
-    folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
-    seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
-  };
-};
+const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => ({
+  folderExists: async (owner, folderId) => (await getFolder(owner, folderId)) !== undefined,
+  seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
+});
 
 /** ListWebhooks, ListTeamWebhooks: one Query of the workspace's webhooks. */
-export const webhookListing = /* @__PURE__ */ once(() => webhookService({ list: listWebhooks }, personal()));
+export const webhookListing = /* @__PURE__ */ once(() => webhookService({ list: listWebhooks }, personal));
 export const teamWebhookListing = /* @__PURE__ */ once(() =>
-  webhookService({ list: listWebhooks }, teamMembership()),
+  webhookService({ list: listWebhooks }, teamAccess()),
 );
 /** CreateWebhook, CreateTeamWebhook: the limit and the webhook in one transaction. */
 export const webhookCreator = /* @__PURE__ */ once(() =>
-  webhookService({ create: createWebhook }, personal(), creating()),
+  webhookService({ create: createWebhook }, personal, creating()),
 );
 export const teamWebhookCreator = /* @__PURE__ */ once(() =>
-  webhookService({ create: createWebhook }, teamMembership(), creating()),
+  webhookService({ create: createWebhook }, teamAccess(), creating()),
 );
 /** GetWebhook, GetTeamWebhook: one GetItem. */
-export const webhookLookup = /* @__PURE__ */ once(() => webhookService({ get: getWebhook }, personal()));
+export const webhookLookup = /* @__PURE__ */ once(() => webhookService({ get: getWebhook }, personal));
 export const teamWebhookLookup = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook }, teamMembership()),
+  webhookService({ get: getWebhook }, teamAccess()),
 );
 /** UpdateWebhook, UpdateTeamWebhook: one conditional UpdateItem. */
-export const webhookUpdater = /* @__PURE__ */ once(() =>
-  webhookService({ update: updateWebhook }, personal()),
-);
+export const webhookUpdater = /* @__PURE__ */ once(() => webhookService({ update: updateWebhook }, personal));
 export const teamWebhookUpdater = /* @__PURE__ */ once(() =>
-  webhookService({ update: updateWebhook }, teamMembership()),
+  webhookService({ update: updateWebhook }, teamAccess()),
 );
 /** DeleteWebhook, DeleteTeamWebhook: the webhook and the count in one transaction. */
-export const webhookRemover = /* @__PURE__ */ once(() =>
-  webhookService({ delete: deleteWebhook }, personal()),
-);
+export const webhookRemover = /* @__PURE__ */ once(() => webhookService({ delete: deleteWebhook }, personal));
 export const teamWebhookRemover = /* @__PURE__ */ once(() =>
-  webhookService({ delete: deleteWebhook }, teamMembership()),
+  webhookService({ delete: deleteWebhook }, teamAccess()),
 );
 /** PingWebhook, PingTeamWebhook: one conditional UpdateItem (the ping and its own rate limit). */
-export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: pingWebhook }, personal()));
+export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: pingWebhook }, personal));
 export const teamWebhookPinger = /* @__PURE__ */ once(() =>
-  webhookService({ ping: pingWebhook }, teamMembership()),
+  webhookService({ ping: pingWebhook }, teamAccess()),
 );
 /** List and export the delivery log (personal, team): the webhook's GetItem, the log's Query. */
 export const webhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, personal()),
+  webhookService({ get: getWebhook, deliveries: listDeliveries }, personal),
 );
 export const teamWebhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, teamMembership()),
+  webhookService({ get: getWebhook, deliveries: listDeliveries }, teamAccess()),
 );
 /** GetWebhookDelivery, GetTeamWebhookDelivery: the webhook's GetItem, the attempt's GetItem. */
 export const webhookDeliveryLookup = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, delivery: getDelivery }, personal()),
+  webhookService({ get: getWebhook, delivery: getDelivery }, personal),
 );
 export const teamWebhookDeliveryLookup = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, delivery: getDelivery }, teamMembership()),
+  webhookService({ get: getWebhook, delivery: getDelivery }, teamAccess()),
 );
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
 export const webhookEvents = /* @__PURE__ */ once(() => {
-  const folderStore = new DynamoFolderStore();
   return {
     route: (records: DynamoDBRecord[]) =>
       routeChanges(changesOf(records), {
         hooksOf: listWebhooks,
-        foldersOf: async (owner) => (await folderStore.tree(owner)).folders,
+        foldersOf: async (owner) => (await folderTree(owner)).folders,
         userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
         noteOf: noteStateOf,
         enqueue: enqueueJobs,

@@ -76,8 +76,6 @@ const NOTES_STORE = [
   'TransactWriteItems',
   'UpdateItem',
 ];
-const FOLDER_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
-const TRASH_STORE = ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 /** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
 const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
@@ -98,27 +96,40 @@ const SENDS: Record<string, string[]> = {
   NotesDeleteTeamNoteFunction: NOTES_STORE,
   NotesGetHistoryFunction: NOTES_STORE,
   NotesUploadNoteImageFunction: [...NOTES_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
-  // Wider: the folder store class.
-  NotesListFoldersFunction: FOLDER_STORE,
-  NotesCreateFolderFunction: FOLDER_STORE,
-  NotesGetFolderOrderFunction: FOLDER_STORE,
-  NotesUpdateFolderOrderFunction: FOLDER_STORE,
-  NotesGetFolderFunction: FOLDER_STORE,
-  NotesUpdateFolderFunction: FOLDER_STORE,
-  NotesDeleteFolderFunction: FOLDER_STORE,
-  NotesListTeamFoldersFunction: FOLDER_STORE,
-  NotesCreateTeamFolderFunction: FOLDER_STORE,
-  NotesGetTeamFolderOrderFunction: FOLDER_STORE,
-  NotesUpdateTeamFolderOrderFunction: FOLDER_STORE,
-  NotesGetTeamFolderFunction: FOLDER_STORE,
-  NotesUpdateTeamFolderFunction: FOLDER_STORE,
-  NotesDeleteTeamFolderFunction: FOLDER_STORE,
-  // Wider: the trash store class.
-  NotesListTrashFunction: TRASH_STORE,
-  NotesBatchRestoreFunction: TRASH_STORE,
-  NotesRestoreNoteFunction: TRASH_STORE,
-  NotesListTeamTrashFunction: TRASH_STORE,
-  NotesPurgeTrashedNotesFunction: [...TRASH_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
+  // Folders: the tree is one Query, a folder one GetItem; create, update (a move too) and delete are
+  // one TransactWriteItems each (with the tree's version), the caller's order one PutItem. A personal
+  // workspace is the caller's own (no team check); a team one checks the membership (GetItem; the
+  // team's GetItem when not a member). The GETs write only the rate-limit UpdateItem.
+  NotesListFoldersFunction: ['Query', 'UpdateItem'],
+  NotesCreateFolderFunction: ['Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesGetFolderOrderFunction: ['Query', 'UpdateItem'],
+  NotesUpdateFolderOrderFunction: ['PutItem', 'Query', 'UpdateItem'],
+  NotesGetFolderFunction: ['GetItem', 'UpdateItem'],
+  NotesUpdateFolderFunction: ['Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesDeleteFolderFunction: ['Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesListTeamFoldersFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesCreateTeamFolderFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesGetTeamFolderOrderFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesUpdateTeamFolderOrderFunction: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+  NotesGetTeamFolderFunction: ['GetItem', 'UpdateItem'],
+  NotesUpdateTeamFolderFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesDeleteTeamFolderFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  // The trash: a listing is one Query (a team's also reads the team, GetItem); a restore reads the
+  // note's partition (Query), checks a team note's membership and team (GetItem) and writes one
+  // TransactWriteItems (history entries past its 100 items, one UpdateItem each). The purge (stream,
+  // no authentication) deletes META (DeleteItem), reads the note's partitions (Query), batch-deletes
+  // the rest (BatchWriteItem) and lists and deletes its images.
+  NotesListTrashFunction: ['Query', 'UpdateItem'],
+  NotesBatchRestoreFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesRestoreNoteFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  NotesListTeamTrashFunction: ['GetItem', 'Query', 'UpdateItem'],
+  NotesPurgeTrashedNotesFunction: [
+    'BatchWriteItem',
+    'DeleteItem',
+    'Query',
+    's3:DeleteObjects',
+    's3:ListObjectsV2',
+  ],
   // A 405 to a valid token counts it in the rate limit (HackMD parity): the rate-limit UpdateItem only.
   NotesMethodNotAllowedFunction: ['UpdateItem'],
   // Versions and comments open the note through the notes store class (wider, as the note routes).
@@ -139,10 +150,9 @@ const SENDS: Record<string, string[]> = {
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
   // count); the delivery log the webhook's GetItem and the log's Query (list, export) or GetItem (one
   // attempt). A team's operation adds the team's and the membership's GetItems. The creates: the
-  // TransactWriteItems (limit and webhook), the sealing key, and the folder scope's GetItem through
-  // the folder store class (wider: PutItem, Query and its other commands come with it).
+  // TransactWriteItems (limit and webhook), the sealing key, and the folder scope's GetItem.
   NotesListWebhooksFunction: ['Query', 'UpdateItem'],
-  NotesCreateWebhookFunction: [...FOLDER_STORE, 'TransactWriteItems', SECRET],
+  NotesCreateWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem', SECRET],
   NotesGetWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesUpdateWebhookFunction: ['UpdateItem'],
   NotesDeleteWebhookFunction: ['TransactWriteItems', 'UpdateItem'],
@@ -151,7 +161,7 @@ const SENDS: Record<string, string[]> = {
   NotesExportWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesGetWebhookDeliveryFunction: ['GetItem', 'UpdateItem'],
   NotesListTeamWebhooksFunction: ['GetItem', 'Query', 'UpdateItem'],
-  NotesCreateTeamWebhookFunction: [...FOLDER_STORE, 'TransactWriteItems', SECRET],
+  NotesCreateTeamWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem', SECRET],
   NotesGetTeamWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesUpdateTeamWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesDeleteTeamWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem'],
@@ -159,15 +169,10 @@ const SENDS: Record<string, string[]> = {
   NotesListTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesExportTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesGetTeamWebhookDeliveryFunction: ['GetItem', 'UpdateItem'],
-  // The event router: the folder tree (folder store class, wider) and the webhooks Query, then the
-  // delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret, requeues.
-  NotesRouteWebhookEventsFunction: [
-    'GetItem',
-    'PutItem',
-    'Query',
-    'TransactWriteItems',
-    'sqs:SendMessageBatch',
-  ],
+  // The event router: the note's META (GetItem), the webhooks, the folder tree and the user (Query),
+  // then the delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret,
+  // requeues.
+  NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // News: every function counts its response in the status counters (UpdateItem, a GET that really
   // writes); the reads send one GetItem per entity and one Query per page of a list.
@@ -234,6 +239,14 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     const narrowed = [
       'NotesGetMeFunction',
       'NotesListTeamsFunction',
+      'NotesListFoldersFunction',
+      'NotesGetFolderOrderFunction',
+      'NotesGetFolderFunction',
+      'NotesListTeamFoldersFunction',
+      'NotesGetTeamFolderOrderFunction',
+      'NotesGetTeamFolderFunction',
+      'NotesListTrashFunction',
+      'NotesListTeamTrashFunction',
       'BankGetTransferFunction',
       'BankListTransfersFunction',
       // GetItem (token, and the caller's roles when listing another user's) and one Query: no write.

@@ -10,7 +10,7 @@ import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
 import { DAY_MS } from '../../lib/notes/trash.ts';
-import { trashPurge } from '../../lib/notes/wiring.ts';
+import { trashSweep } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, multipart, PNG } from './helpers.ts';
 
@@ -246,11 +246,11 @@ describe('trash', () => {
     const link = await upload(me.token, due.id);
     await call('DELETE', `/v1/notes/${due.id}`, { token: me.token });
     const kept = await createNote(me.token, { content: 'kept' });
-    await trashPurge().purgeDue(Date.now());
+    await trashSweep().purgeDue(Date.now());
     expect(await partition(due.shortId)).not.toEqual([]);
     // The sweep at the end of the retention purges it (and never a note that is not in the trash).
     expect(
-      await trashPurge().purgeDue(Date.now() + config.trashRetentionDays * DAY_MS + 1000),
+      await trashSweep().purgeDue(Date.now() + config.trashRetentionDays * DAY_MS + 1000),
     ).toBeGreaterThanOrEqual(1);
     expect(await partition(due.shortId)).toEqual([]);
     expect((await fetch(link)).status).toBe(404);

@@ -2,7 +2,7 @@
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
 import { presentNote, presentSingleNote } from '../../../lib/notes/present.ts';
-import { notesWithBin, notesWithImages as notes, trashPurge } from '../../../lib/notes/wiring.ts';
+import { notesWithBin, notesWithImages as notes, trashSweep } from '../../../lib/notes/wiring.ts';
 import { print } from '../print.ts';
 
 const noteRef = (v: string) => {
@@ -73,6 +73,6 @@ export function registerNotesCommands(program: Command): void {
       'purge the trashed notes whose retention is over, images included (deployed: TTL + the table stream)',
     )
     .action(async () => {
-      print({ purged: await trashPurge().purgeDue() });
+      print({ purged: await trashSweep().purgeDue() });
     });
 }

@@ -3,7 +3,8 @@
 // (GSI1) and the expiry index (GSI2), leaves its folder (GSI3, folder noteCount -1); CONTENT gets
 // deletedAt (so no new history entry can be written); every item gets `ttl` (DynamoDB TTL removes
 // them; the table's stream then runs the purge, which deletes the images). History entries lose
-// their GSI2 keys (out of GetHistory) and get them back on restore.
+// their GSI2 keys (out of GetHistory) and get them back on restore. One function per port method, so
+// a function's bundle (and role) holds only those its wiring names (docs/architecture.md, "Bundles").
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -48,238 +49,246 @@ const toTrashed = (i: Item): TrashedNote => ({
 });
 const reasons = cancellationReasons;
 
-export class DynamoTrashStore implements TrashStore {
-  private table(): string {
-    return config.tableName;
-  }
+const table = (): string => config.tableName;
 
-  async trash(stored: StoredNote, entry: Omit<TrashedNote, 'note'>): Promise<boolean> {
-    const { note } = stored;
-    const ttl = epochSeconds(entry.purgeAt);
-    const items: TransactItem[] = [
-      this.update(
-        k.noteMeta(note.shortId),
-        'SET deletedAt = :at, deletedBy = :by, purgeAt = :purge, #ttl = :ttl, version = :next, ' +
-          'GSI1PK = :g1pk, GSI1SK = :g1sk, GSI2PK = :g2pk, GSI2SK = :g2sk REMOVE GSI3PK, GSI3SK',
-        'version = :v',
-        {
-          ':at': entry.deletedAt,
-          ':by': entry.deletedBy,
-          ':purge': entry.purgeAt,
-          ':ttl': ttl,
-          ':next': note.version + 1,
-          ':v': note.version,
-          ...prefixed(t.trashOfOwner(ownerOf(note), entry.deletedAt, note.shortId), ':g1'),
-          ...prefixed(t.expiry(entry.purgeAt, note.shortId), ':g2'),
-        },
-      ),
-      this.update(k.noteContent(note.shortId), 'SET deletedAt = :at, #ttl = :ttl', 'visitSeq = :s', {
+/** DeleteNote: one transaction (TransactWriteItems), history entries past its room one UpdateItem each. */
+export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'note'>): Promise<boolean> {
+  const { note } = stored;
+  const ttl = epochSeconds(entry.purgeAt);
+  const items: TransactItem[] = [
+    update(
+      k.noteMeta(note.shortId),
+      'SET deletedAt = :at, deletedBy = :by, purgeAt = :purge, #ttl = :ttl, version = :next, ' +
+        'GSI1PK = :g1pk, GSI1SK = :g1sk, GSI2PK = :g2pk, GSI2SK = :g2sk REMOVE GSI3PK, GSI3SK',
+      'version = :v',
+      {
         ':at': entry.deletedAt,
+        ':by': entry.deletedBy,
+        ':purge': entry.purgeAt,
         ':ttl': ttl,
-        ':s': stored.visitSeq,
-      }),
-    ];
-    if (note.permalink)
-      items.push(
-        this.update(k.permalink(ownerOf(note), note.permalink), 'SET #ttl = :ttl', 'attribute_exists(PK)', {
-          ':ttl': ttl,
-        }),
-      );
-    if (note.parentFolderId)
-      items.push(folderCountUpdate(this.table(), ownerOf(note), note.parentFolderId, -1));
-    const visits = (stored.visitorIds ?? []).map((userId) =>
-      this.update(
-        k.visit(note.shortId, userId),
-        'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK',
-        'attribute_exists(PK)',
-        { ':ttl': ttl },
-      ),
-    );
-    return this.transactWithOverflow(items, visits);
-  }
-
-  async list(owner: NoteOwnerKey, now: number): Promise<TrashedNote[]> {
-    const { Items = [] } = await documentClient().send(
-      new QueryCommand({
-        TableName: this.table(),
-        IndexName: 'GSI1',
-        ScanIndexForward: false,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        FilterExpression: 'purgeAt > :now',
-        ExpressionAttributeValues: { ':pk': t.trashOfOwnerPartition(owner), ':now': now },
-      }),
-    );
-    return Items.map(toTrashed);
-  }
-
-  async get(shortId: string, now: number): Promise<TrashedNote | undefined> {
-    const items = await this.partition(shortId);
-    const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
-    if (!meta || meta.deletedAt === undefined || Number(meta.purgeAt) <= now) return undefined;
-    const trashed = toTrashed(meta);
-    (trashed as TrashedWithVisits).visits = items.filter((i) => i.type === 'note-visit');
-    return trashed;
-  }
-
-  async restore(
-    trashed: TrashedNote,
-    parentFolderId: string | null,
-    now: number,
-  ): Promise<'restored' | 'changed' | 'folder-gone'> {
-    const { note } = trashed;
-    const owner = ownerOf(note);
-    const folder = parentFolderId
-      ? folderKeys.notesOfFolder(parentFolderId, note.lastChangedAt, note.shortId)
-      : undefined;
-    const items: TransactItem[] = [
-      this.update(
-        k.noteMeta(note.shortId),
-        `SET version = :next, restoredAt = :now, parentFolderId = :folder, GSI1PK = :g1pk, GSI1SK = :g1sk${folder ? ', GSI3PK = :g3pk, GSI3SK = :g3sk' : ''} ` +
-          'REMOVE deletedAt, deletedBy, purgeAt, #ttl, GSI2PK, GSI2SK',
-        'version = :v AND purgeAt > :now',
-        {
-          ':next': note.version + 1,
-          ':v': note.version,
-          ':now': now,
-          ':folder': parentFolderId,
-          ...prefixed(k.notesOfOwner(owner, note.lastChangedAt, note.shortId), ':g1'),
-          ...(folder ? prefixed(folder, ':g3') : {}),
-        },
-      ),
-      this.update(k.noteContent(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}),
-    ];
-    if (note.permalink)
-      items.push(this.update(k.permalink(owner, note.permalink), 'REMOVE #ttl', 'attribute_exists(PK)', {}));
-    const folderIndex = parentFolderId
-      ? items.push(folderCountUpdate(this.table(), owner, parentFolderId, 1)) - 1
-      : -1;
-    const visits = ((trashed as TrashedWithVisits).visits ?? []).map((v) =>
-      this.update(
-        k.visit(note.shortId, String(v.userId)),
-        'SET GSI2PK = :pk, GSI2SK = :sk REMOVE #ttl',
-        'attribute_exists(PK)',
-        prefixed(k.visitsOfUser(String(v.userId), Number(v.visitedAt), note.shortId), ':'),
-      ),
-    );
-    try {
-      return (await this.transactWithOverflow(items, visits)) ? 'restored' : 'changed';
-    } catch (err) {
-      if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
-      throw storeFailure(err);
-    }
-  }
-
-  async due(until: number, limit: number): Promise<NoteRecord[]> {
-    const { Items = [] } = await documentClient().send(
-      new QueryCommand({
-        TableName: this.table(),
-        IndexName: 'GSI2',
-        Limit: limit,
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :until',
-        ExpressionAttributeValues: { ':pk': t.expiryPartition, ':until': t.expiryUntil(until) },
-      }),
-    );
-    return Items.map(toRecord);
-  }
-
-  async purge(note: NoteRecord, now: number): Promise<boolean> {
-    try {
-      // META goes first, and only if it is (still) due: a restored note is never purged.
-      await documentClient().send(
-        new DeleteCommand({
-          TableName: this.table(),
-          Key: k.noteMeta(note.shortId),
-          ConditionExpression: 'attribute_not_exists(PK) OR purgeAt <= :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-      throw storeFailure(err);
-    }
-    // The note's own items, then its versions' and comments' partitions.
-    const keys: Key[] = [
-      ...(await this.partition(note.shortId)),
-      ...(await this.partition(note.shortId, r.versionsPartition(note.shortId))),
-      ...(await this.partition(note.shortId, r.commentsPartition(note.shortId))),
-    ].map((i) => ({ PK: String(i.PK), SK: String(i.SK) }));
-    if (note.permalink) keys.push(k.permalink(ownerOf(note), note.permalink));
-    for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
-      let pending: Record<string, unknown[]> | undefined = {
-        [this.table()]: keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
-      };
-      while (pending && Object.keys(pending).length) {
-        const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
-        pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
-      }
-    }
-    return true;
-  }
-
-  private update(
-    Key: Key,
-    UpdateExpression: string,
-    ConditionExpression: string,
-    values: Record<string, unknown>,
-  ): TransactItem {
-    const usesTtl = UpdateExpression.includes('#ttl');
-    return {
-      Update: {
-        TableName: this.table(),
-        Key,
-        UpdateExpression,
-        ConditionExpression,
-        ...(usesTtl ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ':next': note.version + 1,
+        ':v': note.version,
+        ...prefixed(t.trashOfOwner(ownerOf(note), entry.deletedAt, note.shortId), ':g1'),
+        ...prefixed(t.expiry(entry.purgeAt, note.shortId), ':g2'),
       },
-    };
-  }
-
-  /**
-   * One transaction with `items` and as many history entries as fit; the rest (notes read by more
-   * than ~95 users) are updated right after, one by one (the note's own state already decided).
-   */
-  private async transactWithOverflow(items: TransactItem[], visits: TransactItem[]): Promise<boolean> {
-    const room = TRANSACTION_ITEMS - items.length;
-    const folderIndex = items.findIndex(
-      (i) =>
-        String(i.Update?.UpdateExpression).startsWith('ADD noteCount :d') &&
-        i.Update?.ExpressionAttributeValues?.[':d'] === 1,
+    ),
+    update(k.noteContent(note.shortId), 'SET deletedAt = :at, #ttl = :ttl', 'visitSeq = :s', {
+      ':at': entry.deletedAt,
+      ':ttl': ttl,
+      ':s': stored.visitSeq,
+    }),
+  ];
+  if (note.permalink)
+    items.push(
+      update(k.permalink(ownerOf(note), note.permalink), 'SET #ttl = :ttl', 'attribute_exists(PK)', {
+        ':ttl': ttl,
+      }),
     );
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({ TransactItems: [...items, ...visits.slice(0, room)] }),
-      );
-    } catch (err) {
-      const why = reasons(err);
-      if (!why) throw storeFailure(err);
-      if (folderIndex >= 0 && why[folderIndex] === 'ConditionalCheckFailed') throw new FolderGone();
-      if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
-      throw storeFailure(err);
-    }
-    for (const v of visits.slice(room)) await documentClient().send(new UpdateCommand(v.Update as never));
-    return true;
-  }
+  if (note.parentFolderId) items.push(folderCountUpdate(table(), ownerOf(note), note.parentFolderId, -1));
+  const visits = (stored.visitorIds ?? []).map((userId) =>
+    update(k.visit(note.shortId, userId), 'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK', 'attribute_exists(PK)', {
+      ':ttl': ttl,
+    }),
+  );
+  return transactWithOverflow(items, visits);
+}
 
-  private async partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
-    const items: Item[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(
-        new QueryCommand({
-          TableName: this.table(),
-          ConsistentRead: true,
-          ExclusiveStartKey,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: pk === k.notePartition(shortId) ? undefined : 'PK, SK',
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
+/** A workspace's trash: one Query of GSI1. */
+export async function listTrash(owner: NoteOwnerKey, now: number): Promise<TrashedNote[]> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'GSI1',
+      ScanIndexForward: false,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'purgeAt > :now',
+      ExpressionAttributeValues: { ':pk': t.trashOfOwnerPartition(owner), ':now': now },
+    }),
+  );
+  return Items.map(toTrashed);
+}
+
+/** The note's partition (Query), with its history entries for the restore. */
+export async function getTrashed(shortId: string, now: number): Promise<TrashedNote | undefined> {
+  const items = await partition(shortId);
+  const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
+  if (!meta || meta.deletedAt === undefined || Number(meta.purgeAt) <= now) return undefined;
+  const trashed = toTrashed(meta);
+  (trashed as TrashedWithVisits).visits = items.filter((i) => i.type === 'note-visit');
+  return trashed;
+}
+
+/** One transaction (TransactWriteItems), history entries past its room one UpdateItem each. */
+export async function restoreTrashed(
+  trashed: TrashedNote,
+  parentFolderId: string | null,
+  now: number,
+): Promise<'restored' | 'changed' | 'folder-gone'> {
+  const { note } = trashed;
+  const owner = ownerOf(note);
+  const folder = parentFolderId
+    ? folderKeys.notesOfFolder(parentFolderId, note.lastChangedAt, note.shortId)
+    : undefined;
+  const items: TransactItem[] = [
+    update(
+      k.noteMeta(note.shortId),
+      `SET version = :next, restoredAt = :now, parentFolderId = :folder, GSI1PK = :g1pk, GSI1SK = :g1sk${folder ? ', GSI3PK = :g3pk, GSI3SK = :g3sk' : ''} ` +
+        'REMOVE deletedAt, deletedBy, purgeAt, #ttl, GSI2PK, GSI2SK',
+      'version = :v AND purgeAt > :now',
+      {
+        ':next': note.version + 1,
+        ':v': note.version,
+        ':now': now,
+        ':folder': parentFolderId,
+        ...prefixed(k.notesOfOwner(owner, note.lastChangedAt, note.shortId), ':g1'),
+        ...(folder ? prefixed(folder, ':g3') : {}),
+      },
+    ),
+    update(k.noteContent(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}),
+  ];
+  if (note.permalink)
+    items.push(update(k.permalink(owner, note.permalink), 'REMOVE #ttl', 'attribute_exists(PK)', {}));
+  const folderIndex = parentFolderId
+    ? items.push(folderCountUpdate(table(), owner, parentFolderId, 1)) - 1
+    : -1;
+  const visits = ((trashed as TrashedWithVisits).visits ?? []).map((v) =>
+    update(
+      k.visit(note.shortId, String(v.userId)),
+      'SET GSI2PK = :pk, GSI2SK = :sk REMOVE #ttl',
+      'attribute_exists(PK)',
+      prefixed(k.visitsOfUser(String(v.userId), Number(v.visitedAt), note.shortId), ':'),
+    ),
+  );
+  try {
+    return (await transactWithOverflow(items, visits)) ? 'restored' : 'changed';
+  } catch (err) {
+    if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
+    throw storeFailure(err);
   }
+}
+
+/** Trashed notes due at `until`: one Query of GSI2 (the admin CLI's sweep). */
+export async function dueForPurge(until: number, limit: number): Promise<NoteRecord[]> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'GSI2',
+      Limit: limit,
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :until',
+      ExpressionAttributeValues: { ':pk': t.expiryPartition, ':until': t.expiryUntil(until) },
+    }),
+  );
+  return Items.map(toRecord);
+}
+
+/** META (DeleteItem, only if due), then every item left (Query, BatchWriteItem). */
+export async function purgeTrashed(note: NoteRecord, now: number): Promise<boolean> {
+  try {
+    // META goes first, and only if it is (still) due: a restored note is never purged.
+    await documentClient().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: k.noteMeta(note.shortId),
+        ConditionExpression: 'attribute_not_exists(PK) OR purgeAt <= :now',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw storeFailure(err);
+  }
+  // The note's own items, then its versions' and comments' partitions.
+  const keys: Key[] = [
+    ...(await partition(note.shortId)),
+    ...(await partition(note.shortId, r.versionsPartition(note.shortId))),
+    ...(await partition(note.shortId, r.commentsPartition(note.shortId))),
+  ].map((i) => ({ PK: String(i.PK), SK: String(i.SK) }));
+  if (note.permalink) keys.push(k.permalink(ownerOf(note), note.permalink));
+  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
+    let pending: Record<string, unknown[]> | undefined = {
+      [table()]: keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
+    };
+    while (pending && Object.keys(pending).length) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+      pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
+    }
+  }
+  return true;
+}
+
+function update(
+  Key: Key,
+  UpdateExpression: string,
+  ConditionExpression: string,
+  values: Record<string, unknown>,
+): TransactItem {
+  const usesTtl = UpdateExpression.includes('#ttl');
+  return {
+    Update: {
+      TableName: table(),
+      Key,
+      UpdateExpression,
+      ConditionExpression,
+      ...(usesTtl ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    },
+  };
+}
+
+/**
+ * One transaction with `items` and as many history entries as fit; the rest (notes read by more
+ * than ~95 users) are updated right after, one by one (the note's own state already decided).
+ */
+async function transactWithOverflow(items: TransactItem[], visits: TransactItem[]): Promise<boolean> {
+  const room = TRANSACTION_ITEMS - items.length;
+  const folderIndex = items.findIndex(
+    (i) =>
+      String(i.Update?.UpdateExpression).startsWith('ADD noteCount :d') &&
+      i.Update?.ExpressionAttributeValues?.[':d'] === 1,
+  );
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({ TransactItems: [...items, ...visits.slice(0, room)] }),
+    );
+  } catch (err) {
+    const why = reasons(err);
+    if (!why) throw storeFailure(err);
+    if (folderIndex >= 0 && why[folderIndex] === 'ConditionalCheckFailed') throw new FolderGone();
+    if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+    throw storeFailure(err);
+  }
+  for (const v of visits.slice(room)) await documentClient().send(new UpdateCommand(v.Update as never));
+  return true;
+}
+
+async function partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        ConsistentRead: true,
+        ExclusiveStartKey,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: pk === k.notePartition(shortId) ? undefined : 'PK, SK',
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+/** Every method, for the admin CLI, the bench and tests; functions wire only what they call. */
+export class DynamoTrashStore implements TrashStore {
+  trash = trashNote;
+  list = listTrash;
+  get = getTrashed;
+  restore = restoreTrashed;
+  due = dueForPurge;
+  purge = purgeTrashed;
 }
 
 type TrashedWithVisits = TrashedNote & { visits?: Item[] };

@@ -18,7 +18,7 @@ import {
 import { etagOf, MAX_IMAGE_BYTES, type NoteRecord, type NoteWithContent } from '../model.ts';
 import { presentNote, presentSingleNote } from '../present.ts';
 import type { Precondition } from '../service.ts';
-import { folders, notesIdempotency } from '../wiring.ts';
+import { folderPaths, notesIdempotency } from '../wiring.ts';
 
 const validators = ({ note }: NoteWithContent) => ({
   ETag: etagOf(note),
@@ -27,13 +27,13 @@ const validators = ({ note }: NoteWithContent) => ({
 
 /** 200 with the single note (its folderPaths as the viewer may see them), its ETag and Last-Modified. */
 export async function singleNote(viewerId: string, n: NoteWithContent): Promise<HttpResult> {
-  const pathOf = await folders().pathsFor(viewerId, [n.note]);
+  const pathOf = await folderPaths().pathsFor(viewerId, [n.note]);
   return ok(presentSingleNote(n, pathOf(n.note)), validators(n));
 }
 
 /** 200 with the notes, each with its folderPaths as the viewer may see them. */
 export async function noteList(viewerId: string, list: NoteRecord[]): Promise<HttpResult> {
-  const pathOf = await folders().pathsFor(viewerId, list);
+  const pathOf = await folderPaths().pathsFor(viewerId, list);
   return ok(list.map((n) => presentNote(n, pathOf(n))));
 }
 
@@ -84,7 +84,7 @@ export async function idempotentCreate(
   const teamPath = (req.path as { teamPath?: string }).teamPath ?? null;
   const parentFolderId = (req.body as { parentFolderId?: string | null } | undefined)?.parentFolderId || null;
   const where = { ownerId: teamPath ? null : userId, teamPath, parentFolderId } as NoteRecord;
-  const pathOf = await folders().pathsFor(userId, [where]);
+  const pathOf = await folderPaths().pathsFor(userId, [where]);
   const respond = (n: NoteWithContent) => ok(presentSingleNote(n, pathOf(n.note)), validators(n));
   return idempotent(req, { keys: notesIdempotency() }, respond, work);
 }
