@@ -11,10 +11,27 @@ import { only } from '../domain/only.ts';
 import { directory } from '../identity/wiring.ts';
 import type { Bin, ContentHistory, ImageStore, ImageTypes, NotesStore } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
-import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
-import { dynamoVersionStore } from './adapters/dynamo-versions.ts';
-import { CommentService } from './comments.ts';
-import { type NoteOpener, type UserLookup, VersionService } from './versions.ts';
+import {
+  anchorBase,
+  createComment,
+  getComment,
+  listComments,
+  removeComments,
+  saveComments,
+} from './adapters/dynamo-comments.ts';
+import {
+  coalesceVersion,
+  createVersion,
+  dynamoVersionStore,
+  getVersion,
+  latestVersion,
+  listVersions,
+  nameVersion,
+  renameVersion,
+  versionContent,
+} from './adapters/dynamo-versions.ts';
+import { type CommentStore, CommentService } from './comments.ts';
+import { type NoteOpener, type UserLookup, VersionService, type VersionStore } from './versions.ts';
 import {
   createNote,
   DynamoNotesStore,
@@ -26,7 +43,7 @@ import {
   reserveIdempotencyKey,
   saveNote,
 } from './adapters/dynamo-notes.ts';
-import { S3ImageStore } from './adapters/s3-images.ts';
+import { putImage, S3ImageStore } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
 import { DynamoFolderStore } from './adapters/dynamo-folders.ts';
 import { DynamoTrashStore } from './adapters/dynamo-trash.ts';
@@ -107,9 +124,9 @@ export const noteReader = /* @__PURE__ */ once(() =>
   build(narrow({ getNote, recordVisit }), noImages, noImageTypes, noBin),
 );
 
-/** UploadNoteImage: the note (getNote), the S3 image store and image detection. */
+/** UploadNoteImage: the note (getNote), the image put to S3 (PutObject only) and image detection. */
 export const notesWithImages = /* @__PURE__ */ once(() =>
-  build(narrow({ getNote }), new S3ImageStore(), signatureImages, noBin),
+  build(narrow({ getNote }), { ...noImages, put: putImage }, signatureImages, noBin),
 );
 
 /** DeleteNote, DeleteTeamNote: the note and its visitors (getNote), moved to the trash. */
@@ -126,9 +143,31 @@ const userOf: UserLookup = async (userId) => {
   return me.user;
 };
 
-/** Note versions (HackMD Versions); also told of every content change by notesWithHistory(). */
-export const versions = /* @__PURE__ */ once(
-  () => new VersionService(dynamoVersionStore(), openNote, userOf, systemClock, systemIds),
+const versionService = (store: VersionStore) =>
+  new VersionService(store, openNote, userOf, systemClock, systemIds);
+/** The version store with only these methods: any other one rejects, naming itself. */
+const versionsWith = (methods: Partial<VersionStore>) =>
+  versionService(only<VersionStore>('versions', methods));
+
+/** Every version method (the full service, notes()); no function uses it. */
+export const versions = /* @__PURE__ */ once(() => versionService(dynamoVersionStore()));
+/** ListVersions: one Query of the note's versions. */
+export const versionListing = /* @__PURE__ */ once(() => versionsWith({ list: listVersions }));
+/** GetVersion, CompareVersions: a version and its content (GetItem each). */
+export const versionReader = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, content: versionContent }),
+);
+/** CreateVersion: names a version in place or creates a named one (TransactWriteItems). */
+export const versionNaming = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, latest: latestVersion, name: nameVersion, create: createVersion }),
+);
+/** UpdateVersion: renames a named version (UpdateItem). */
+export const versionRenaming = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, rename: renameVersion }),
+);
+/** Told of every content change by notesWithHistory(): keeps the system versions. */
+const versionKeeper = /* @__PURE__ */ once(() =>
+  versionsWith({ latest: latestVersion, coalesce: coalesceVersion, create: createVersion }),
 );
 
 /**
@@ -136,7 +175,7 @@ export const versions = /* @__PURE__ */ once(
  * content changes, or, when nothing changes, the read recorded in the editor's history (recordVisit).
  */
 export const notesWithHistory = /* @__PURE__ */ once(() =>
-  build(narrow({ getNote, recordVisit, saveNote }), noImages, noImageTypes, noBin, versions()),
+  build(narrow({ getNote, recordVisit, saveNote }), noImages, noImageTypes, noBin, versionKeeper()),
 );
 
 /**
@@ -147,9 +186,26 @@ export const notes = /* @__PURE__ */ once(() =>
   build(new DynamoNotesStore(), new S3ImageStore(), signatureImages, toTrash, versions()),
 );
 
-/** Note comments (HackMD Comments and our comment-writing extension). */
-export const comments = /* @__PURE__ */ once(
-  () => new CommentService(dynamoCommentStore(), openNote, userOf, systemClock, systemIds),
+/** Note comments (HackMD Comments and our comment-writing extension), with only these store methods. */
+const commentsWith = (methods: Partial<CommentStore>) =>
+  new CommentService(only<CommentStore>('comments', methods), openNote, userOf, systemClock, systemIds);
+/** ListNoteComments: one Query of the note's comments (and the contents their anchors were written on). */
+export const commentListing = /* @__PURE__ */ once(() =>
+  commentsWith({ list: listComments, base: anchorBase }),
+);
+/** GetNoteComment: the comment, its thread head and its anchor's content (GetItem). */
+export const commentReader = /* @__PURE__ */ once(() => commentsWith({ get: getComment, base: anchorBase }));
+/** CreateNoteComment: the thread head of a reply, then the create transaction. */
+export const commentCreator = /* @__PURE__ */ once(() =>
+  commentsWith({ get: getComment, create: createComment }),
+);
+/** UpdateNoteComment, ResolveNoteComment, UnresolveNoteComment: comments read, then saved in a transaction. */
+export const commentChanges = /* @__PURE__ */ once(() =>
+  commentsWith({ get: getComment, save: saveComments, base: anchorBase }),
+);
+/** DeleteNoteComment: the note's comments (Query), the thread or reply removed in a transaction. */
+export const commentRemoval = /* @__PURE__ */ once(() =>
+  commentsWith({ list: listComments, remove: removeComments }),
 );
 
 export const folders = /* @__PURE__ */ once(

@@ -69,38 +69,48 @@ describe('AWS clients in function bundles', { timeout: 60_000 }, () => {
 // the counters). Entries marked "wider" hold commands the operation never sends, kept by an adapter
 // class whose unused methods stay in the bundle (docs/architecture.md, "Bundles": not narrowed yet);
 // narrowing one means deleting them here.
-const NOTES_STORE = [
-  'BatchWriteItem',
-  'DeleteItem',
-  'GetItem',
-  'PutItem',
-  'Query',
-  'TransactWriteItems',
-  'UpdateItem',
-];
 const FOLDER_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const TRASH_STORE = ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const NEWS_READ = ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'];
 const MFA = ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
 const WEBHOOK_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
+// Every Notes note, history, image, version and comment function sends the rate-limit UpdateItem and
+// the directory's reads (GetItem of a team or a membership, Query of the user's partition); of the
+// notes, version and comment stores (modules of functions) only what its operation calls.
+const NOTES_BASE = ['GetItem', 'Query', 'UpdateItem'];
+// The folderPaths of note responses and the ?folderId= listings (folders().pathsFor, notesIn: Queries)
+// reach the folder store class: wider until that store is narrowed.
+const FOLDER_PATHS = FOLDER_STORE;
+// A note's history entry: one TransactWriteItems (ADD visitSeq on the content, Put the entry).
+const HISTORY_ENTRY = 'TransactWriteItems';
+// An Idempotency-Key: PutItem reserves it, GetItem reads a held one, DeleteItem frees it when the create fails.
+const IDEMPOTENCY_KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
   NotesListTeamsFunction: ['Query', 'UpdateItem'],
-  // Wider: the notes store class (the GETs write the history, PutItem; never BatchWriteItem/DeleteItem).
-  NotesListNotesFunction: NOTES_STORE,
-  NotesCreateNoteFunction: NOTES_STORE,
-  NotesGetNoteFunction: NOTES_STORE,
-  NotesUpdateNoteFunction: NOTES_STORE,
-  NotesDeleteNoteFunction: NOTES_STORE,
-  NotesListTeamNotesFunction: NOTES_STORE,
-  NotesCreateTeamNoteFunction: NOTES_STORE,
-  NotesGetTeamNoteFunction: NOTES_STORE,
-  NotesUpdateTeamNoteFunction: NOTES_STORE,
-  NotesDeleteTeamNoteFunction: NOTES_STORE,
-  NotesGetHistoryFunction: NOTES_STORE,
-  NotesUploadNoteImageFunction: [...NOTES_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
+  // Listing: one Query of the owner's notes (GSI1). History: one Query of the caller's entries (GSI2).
+  NotesListNotesFunction: [...NOTES_BASE, ...FOLDER_PATHS],
+  NotesListTeamNotesFunction: [...NOTES_BASE, ...FOLDER_PATHS],
+  NotesGetHistoryFunction: [...NOTES_BASE, ...FOLDER_PATHS],
+  // Create: the note, its content, permalink guard, folder count and the creator's history entry in
+  // one transaction, which also completes the Idempotency-Key.
+  NotesCreateNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...IDEMPOTENCY_KEY, ...FOLDER_PATHS],
+  NotesCreateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...IDEMPOTENCY_KEY, ...FOLDER_PATHS],
+  // A GET that really writes: the note's partition (Query), then the read recorded in the caller's
+  // history (GET /v1/history lists it). Never DeleteItem nor BatchWriteItem.
+  NotesGetNoteFunction: [...NOTES_BASE, HISTORY_ENTRY, ...FOLDER_PATHS],
+  NotesGetTeamNoteFunction: [...NOTES_BASE, HISTORY_ENTRY, ...FOLDER_PATHS],
+  // Update: the save transaction (or, when nothing changes, the history entry), the system version
+  // kept (Query of the newest, a transaction coalescing or creating one).
+  NotesUpdateNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...FOLDER_PATHS],
+  NotesUpdateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...FOLDER_PATHS],
+  // Delete: the note with its visitors (Query), then moved to the trash (trash store class, wider).
+  NotesDeleteNoteFunction: [...NOTES_BASE, ...TRASH_STORE],
+  NotesDeleteTeamNoteFunction: [...NOTES_BASE, ...TRASH_STORE],
+  // Upload: the note (Query), the image put; no S3 list or delete (those are the trash purge's).
+  NotesUploadNoteImageFunction: [...NOTES_BASE, 's3:PutObject'],
   // Wider: the folder store class.
   NotesListFoldersFunction: FOLDER_STORE,
   NotesCreateFolderFunction: FOLDER_STORE,
@@ -124,19 +134,23 @@ const SENDS: Record<string, string[]> = {
   NotesPurgeTrashedNotesFunction: [...TRASH_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
   // A 405 to a valid token counts it in the rate limit (HackMD parity): the rate-limit UpdateItem only.
   NotesMethodNotAllowedFunction: ['UpdateItem'],
-  // Versions and comments open the note through the notes store class (wider, as the note routes).
-  NotesListVersionsFunction: NOTES_STORE,
-  NotesCreateVersionFunction: NOTES_STORE,
-  NotesUpdateVersionFunction: NOTES_STORE,
-  NotesGetVersionFunction: NOTES_STORE,
-  NotesCompareVersionsFunction: NOTES_STORE,
-  NotesListNoteCommentsFunction: NOTES_STORE,
-  NotesCreateNoteCommentFunction: NOTES_STORE,
-  NotesGetNoteCommentFunction: NOTES_STORE,
-  NotesUpdateNoteCommentFunction: NOTES_STORE,
-  NotesDeleteNoteCommentFunction: NOTES_STORE,
-  NotesResolveNoteCommentFunction: NOTES_STORE,
-  NotesUnresolveNoteCommentFunction: NOTES_STORE,
+  // Versions and comments open the note (getNote: Query). Versions: the listing's Query, a version's
+  // and its content's GetItem, naming one in place or creating a named one (TransactWriteItems),
+  // renaming (UpdateItem, as the rate limit's).
+  NotesListVersionsFunction: NOTES_BASE,
+  NotesCreateVersionFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesUpdateVersionFunction: NOTES_BASE,
+  NotesGetVersionFunction: NOTES_BASE,
+  NotesCompareVersionsFunction: NOTES_BASE,
+  // Comments: the listing's Query, a comment's and its anchor base's GetItem; every change one
+  // TransactWriteItems (create, edit, resolve, reopen, delete).
+  NotesListNoteCommentsFunction: NOTES_BASE,
+  NotesCreateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesGetNoteCommentFunction: NOTES_BASE,
+  NotesUpdateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesDeleteNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesResolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
   // Wider: the webhook store (its reads never PutItem, TransactWriteItems or UpdateItem; the ping and
   // PATCH UpdateItem, the create and delete TransactWriteItems, the ping's rate PutItem).
   NotesListWebhooksFunction: WEBHOOK_STORE,
@@ -217,12 +231,30 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     }
   });
 
+  it('a GET of a note writes only its history entry: never a delete nor a batch write', () => {
+    for (const id of ['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']) {
+      const sent = commandsOf(built.find((f) => f.id === id)!).map((c) => c.operation);
+      expect(sent, id).toContain('TransactWriteItems');
+      for (const write of ['DeleteItem', 'BatchWriteItem'])
+        expect(sent, `${id} ${write}`).not.toContain(write);
+    }
+  });
+
   it('no GET function may delete or batch-write, but those listed as wider (not narrowed yet)', () => {
     const narrowed = [
       'NotesGetMeFunction',
       'NotesListTeamsFunction',
       'BankGetTransferFunction',
       'BankListTransfersFunction',
+      'NotesListVersionsFunction',
+      'NotesGetVersionFunction',
+      'NotesCompareVersionsFunction',
+      'NotesListNoteCommentsFunction',
+      'NotesGetNoteCommentFunction',
+      // Not NotesGetNoteFunction, NotesGetTeamNoteFunction: a read of a note really writes (its
+      // history entry, TransactWriteItems). Not yet NotesListNotesFunction, NotesListTeamNotesFunction,
+      // NotesGetHistoryFunction: their notes store part is a Query, but their folder paths reach the
+      // folder store class (FOLDER_PATHS, wider).
     ];
     for (const id of narrowed) {
       const fn = built.find((f) => f.id === id)!;

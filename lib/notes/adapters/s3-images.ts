@@ -1,5 +1,6 @@
 // S3 adapter of the note image store: one object per image under notes/<noteId>/, in the
 // private bucket; readable publicly only through config.imageBaseUrl (CloudFront; locally the runner).
+// One exported function per method, so the upload's bundle and role hold no delete.
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { config } from '../../config.ts';
@@ -8,37 +9,45 @@ import type { ImageStore } from '../ports.ts';
 
 const prefixOf = (noteId: string) => `notes/${noteId}/`;
 
-export class S3ImageStore implements ImageStore {
-  private bucket(): string {
-    return config.bucketName;
-  }
+const bucket = () => config.bucketName;
 
-  async put(noteId: string, bytes: Buffer, type: { mime: string; ext: string }): Promise<string> {
-    const key = `${prefixOf(noteId)}${randomBytes(12).toString('base64url')}.${type.ext}`;
-    await s3Client().send(
-      new PutObjectCommand({
-        Bucket: this.bucket(),
-        Key: key,
-        Body: bytes,
-        ContentType: type.mime,
-        CacheControl: 'public, max-age=31536000, immutable',
-      }),
+/** ImageStore.put: one PutObject (UploadNoteImage). */
+export async function putImage(
+  noteId: string,
+  bytes: Buffer,
+  type: { mime: string; ext: string },
+): Promise<string> {
+  const key = `${prefixOf(noteId)}${randomBytes(12).toString('base64url')}.${type.ext}`;
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      Body: bytes,
+      ContentType: type.mime,
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
+  return key;
+}
+
+/** ImageStore.deleteAll: lists the note's images and deletes them (the trash purge). */
+export async function deleteImages(noteId: string): Promise<void> {
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await s3Client().send(
+      new ListObjectsV2Command({ Bucket: bucket(), Prefix: prefixOf(noteId), ContinuationToken }),
     );
-    return key;
-  }
-
-  async deleteAll(noteId: string): Promise<void> {
-    let ContinuationToken: string | undefined;
-    do {
-      const page = await s3Client().send(
-        new ListObjectsV2Command({ Bucket: this.bucket(), Prefix: prefixOf(noteId), ContinuationToken }),
+    const objects = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+    if (objects.length)
+      await s3Client().send(
+        new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: objects, Quiet: true } }),
       );
-      const objects = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (objects.length)
-        await s3Client().send(
-          new DeleteObjectsCommand({ Bucket: this.bucket(), Delete: { Objects: objects, Quiet: true } }),
-        );
-      ContinuationToken = page.NextContinuationToken;
-    } while (ContinuationToken);
-  }
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+}
+
+/** Both methods; a function that only puts images wires putImage alone (lib/notes/wiring.ts). */
+export class S3ImageStore implements ImageStore {
+  put = putImage;
+  deleteAll = deleteImages;
 }
