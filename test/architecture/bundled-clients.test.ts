@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '#infra/bench/coldstart.ts';
 import { type BuiltFunction, buildFunctions } from '#infra/deploy/build.ts';
-import { commandsOf } from '#infra/deploy/iam.ts';
+import { commandsOf, transactionActionsOf } from '#infra/deploy/iam.ts';
 import { listFunctions, ROOT } from '#infra/local/template.ts';
 
 /** Functions that call a service besides DynamoDB; every other function calls DynamoDB only. */
@@ -238,6 +238,19 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
       for (const write of ['DeleteItem', 'BatchWriteItem'])
         expect(sent, `${id} ${write}`).not.toContain(write);
     }
+  });
+
+  it('a transaction is allowed only the kinds of items the bundle builds', () => {
+    const itemsOf = (id: string) => transactionActionsOf(built.find((f) => f.id === id)!);
+    // A comment's resolution rewrites comments (Put); a delete removes them and counts the head (Update).
+    expect(itemsOf('NotesResolveNoteCommentFunction')).toEqual(['PutItem']);
+    expect(itemsOf('NotesDeleteNoteCommentFunction')).toEqual(['DeleteItem', 'UpdateItem']);
+    // Naming a version updates it in place, creating one puts it and its content.
+    expect(itemsOf('NotesCreateVersionFunction')).toEqual(['PutItem', 'UpdateItem']);
+    // Every function that sends a transaction is allowed at least one kind of item.
+    for (const fn of built)
+      if (commandsOf(fn).some((c) => c.operation === 'TransactWriteItems'))
+        expect(transactionActionsOf(fn).length, fn.id).toBeGreaterThan(0);
   });
 
   it('no GET function may delete or batch-write, but those listed as wider (not narrowed yet)', () => {
