@@ -3,12 +3,12 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { compareQuery } from '#lib/notes/revision-schemas.ts';
-import { versions } from '#lib/notes/wiring.ts';
+import { versionReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, query: compareQuery },
   async ({ principal, path, query }) => {
-    const diff = await versions().compare(principal.userId, path.noteId, query.base, query.target);
+    const diff = await versionReader().compare(principal.userId, path.noteId, query.base, query.target);
     return ok({ unified_diff: diff });
   },
 );

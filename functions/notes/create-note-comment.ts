@@ -4,12 +4,12 @@ import { presentComment } from '#lib/notes/comments.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { createCommentBody } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: createCommentBody } },
   async ({ principal, path, body }) => {
-    const comment = await comments().create(principal.userId, path.noteId, body);
+    const comment = await commentCreator().create(principal.userId, path.noteId, body);
     return created(presentComment(comment, true));
   },
 );

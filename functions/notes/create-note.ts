@@ -3,10 +3,10 @@
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody } from '#lib/notes/schemas.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { noteCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>
   idempotentCreate(req, (complete) =>
-    notes().createNote(req.principal.userId, req.body, undefined, complete),
+    noteCreator().createNote(req.principal.userId, req.body, undefined, complete),
   ),
 );

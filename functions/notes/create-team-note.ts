@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';
 import { createNoteBody } from '#lib/notes/schemas.ts';
 import { teamPathOnly } from '#lib/notes/params.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { noteCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: createNoteBody, optional: true } },
   (req) =>
     idempotentCreate(req, (complete) =>
-      notes().createNote(req.principal.userId, req.body, req.path.teamPath, complete),
+      noteCreator().createNote(req.principal.userId, req.body, req.path.teamPath, complete),
     ),
 );

@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { createVersionBody } from '#lib/notes/revision-schemas.ts';
 import { presentVersion } from '#lib/notes/versions.ts';
-import { versions } from '#lib/notes/wiring.ts';
+import { versionNaming } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: createVersionBody } },
   async ({ principal, path, body }) => {
-    const version = await versions().create(principal.userId, path.noteId, body);
+    const version = await versionNaming().create(principal.userId, path.noteId, body);
     return created(presentVersion(version));
   },
 );

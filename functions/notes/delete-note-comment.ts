@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { commentPath } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentRemoval } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
-  await comments().delete(principal.userId, path.noteId, path.commentId);
+  await commentRemoval().delete(principal.userId, path.noteId, path.commentId);
   return noContent();
 });

@@ -3,9 +3,9 @@ import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/model.ts';
 import { historyQuery } from '#lib/notes/params.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { readingHistory } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {
-  const visited = await notes().history(principal.userId, query.limit ?? MAX_HISTORY);
+  const visited = await readingHistory().history(principal.userId, query.limit ?? MAX_HISTORY);
   return noteList(principal.userId, visited);
 });

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { presentComment } from '#lib/notes/comments.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { commentPath } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
-  const comment = await comments().get(principal.userId, path.noteId, path.commentId);
+  const comment = await commentReader().get(principal.userId, path.noteId, path.commentId);
   return ok(presentComment(comment, true));
 });

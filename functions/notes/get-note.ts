@@ -2,9 +2,9 @@
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
 import { notePath } from '#lib/notes/params.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { noteReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path, headers }) => {
-  const note = await notes().getNote(principal.userId, path.noteId);
+  const note = await noteReader().getNote(principal.userId, path.noteId);
   return conditionalGet(principal.userId, headers, note);
 });

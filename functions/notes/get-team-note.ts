@@ -2,9 +2,9 @@
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
 import { teamNotePath } from '#lib/notes/params.ts';
-import { notes } from '#lib/notes/wiring.ts';
+import { noteReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path, headers }) => {
-  const note = await notes().getNote(principal.userId, path.noteId, path.teamPath);
+  const note = await noteReader().getNote(principal.userId, path.noteId, path.teamPath);
   return conditionalGet(principal.userId, headers, note);
 });

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { versionPath } from '#lib/notes/revision-schemas.ts';
 import { presentVersion } from '#lib/notes/versions.ts';
-import { versions } from '#lib/notes/wiring.ts';
+import { versionReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: versionPath }, async ({ principal, path }) => {
-  const { version, content } = await versions().get(principal.userId, path.noteId, path.versionId);
+  const { version, content } = await versionReader().get(principal.userId, path.noteId, path.versionId);
   return ok(presentVersion(version, content ?? null));
 });

@@ -4,12 +4,12 @@ import { presentComment } from '#lib/notes/comments.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { commentsQuery } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, query: commentsQuery },
   async ({ principal, path, query }) => {
-    const found = await comments().list(principal.userId, path.noteId, query);
+    const found = await commentListing().list(principal.userId, path.noteId, query);
     return ok({
       comments: found.comments.map((c) => presentComment(c)),
       pagination: { page: found.page, limit: found.limit, hasNext: found.hasNext },

@@ -3,12 +3,12 @@
 import { notesQuery } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderNotes, notes } from '#lib/notes/wiring.ts';
+import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {
   const { userId } = principal;
   const list = query.folderId
     ? await folderNotes().notesIn(userId, query.folderId)
-    : await notes().listNotes(userId);
+    : await noteListing().listNotes(userId);
   return noteList(userId, list);
 });

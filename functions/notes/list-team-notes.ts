@@ -3,7 +3,7 @@
 import { notesQuery, teamPathOnly } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderNotes, notes } from '#lib/notes/wiring.ts';
+import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, query: notesQuery },
@@ -12,7 +12,7 @@ export const handler = notesOperation(
     const { folderId } = query;
     const list = folderId
       ? await folderNotes().notesIn(userId, folderId, path.teamPath)
-      : await notes().listTeamNotes(userId, path.teamPath);
+      : await noteListing().listTeamNotes(userId, path.teamPath);
     return noteList(userId, list);
   },
 );

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { presentComment } from '#lib/notes/comments.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { commentPath } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentChanges } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
-  const done = await comments().resolve(principal.userId, path.noteId, path.commentId, false);
+  const done = await commentChanges().resolve(principal.userId, path.noteId, path.commentId, false);
   return ok({ comment: presentComment(done.comment, true), cascade: done.cascade });
 });

@@ -3,12 +3,12 @@ import { ok } from '#lib/http/rest.ts';
 import { presentComment } from '#lib/notes/comments.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { commentPath, updateCommentBody } from '#lib/notes/revision-schemas.ts';
-import { comments } from '#lib/notes/wiring.ts';
+import { commentChanges } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: commentPath, body: { schema: updateCommentBody } },
   async ({ principal, path, body }) => {
-    const comment = await comments().edit(principal.userId, path.noteId, path.commentId, body.body);
+    const comment = await commentChanges().edit(principal.userId, path.noteId, path.commentId, body.body);
     return ok(presentComment(comment, true));
   },
 );

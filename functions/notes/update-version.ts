@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { updateVersionBody } from '#lib/notes/revision-schemas.ts';
 import { presentVersion } from '#lib/notes/versions.ts';
-import { versions } from '#lib/notes/wiring.ts';
+import { versionRenaming } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: updateVersionBody } },
   async ({ principal, path, body }) => {
-    const version = await versions().update(principal.userId, path.noteId, body);
+    const version = await versionRenaming().update(principal.userId, path.noteId, body);
     return ok(presentVersion(version));
   },
 );

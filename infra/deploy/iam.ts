@@ -86,6 +86,34 @@ export function commandsOf(fn: BuiltFunction): Command[] {
   );
 }
 
+/** Transaction items by kind (`{ Put: … }`, …) → the action DynamoDB authorizes each item of that kind by. */
+const TRANSACTION_ITEMS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
+
+/**
+ * The actions a bundle's TransactWriteItems need: DynamoDB authorizes each item of a transaction by
+ * its own action, so a role allows only the kinds of items the bundle's own code builds (`Put:`,
+ * `Update:`, `Delete:`, `ConditionCheck:` keys on lines the source map keeps). A GET that records a
+ * history entry in a transaction (Update + Put) may then not delete. Finding none, every kind: a
+ * role is never narrower than what the code may send.
+ */
+export function transactionActionsOf(fn: BuiltFunction): string[] {
+  const found = new Set<string>();
+  for (const { path, content, lines } of fn.sources) {
+    if (path.includes('node_modules/')) continue;
+    content.split('\n').forEach((text, i) => {
+      if (lines && !lines.has(i)) return;
+      for (const [, kind] of text.matchAll(/\b(Put|Update|Delete|ConditionCheck)\s*:/g))
+        found.add(TRANSACTION_ITEMS[kind]);
+    });
+  }
+  return (found.size ? [...found] : Object.values(TRANSACTION_ITEMS)).sort();
+}
+
 const logicalIdOf = (t: Template, type: string): string => {
   const ids = Object.entries(t.Resources)
     .filter(([, r]) => r.Type === type)
@@ -131,7 +159,7 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
     if (service === 'dynamodb') {
       const actions =
         operation === 'TransactWriteItems'
-          ? ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']
+          ? transactionActionsOf(fn)
           : operation === 'TransactGetItems'
             ? ['GetItem']
             : [operation];

@@ -9,14 +9,41 @@ import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { only } from '../domain/only.ts';
 import { directory, teamAccess } from '../identity/wiring.ts';
-import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes } from './ports.ts';
+import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes, NotesStore } from './ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
-import { dynamoCommentStore } from './adapters/dynamo-comments.ts';
-import { dynamoVersionStore } from './adapters/dynamo-versions.ts';
-import { CommentService } from './comments.ts';
-import { type NoteOpener, type UserLookup, VersionService } from './versions.ts';
-import { DynamoNotesStore } from './adapters/dynamo-notes.ts';
-import { deleteImages, S3ImageStore } from './adapters/s3-images.ts';
+import {
+  anchorBase,
+  createComment,
+  getComment,
+  listComments,
+  removeComments,
+  saveComments,
+} from './adapters/dynamo-comments.ts';
+import {
+  coalesceVersion,
+  createVersion,
+  dynamoVersionStore,
+  getVersion,
+  latestVersion,
+  listVersions,
+  nameVersion,
+  renameVersion,
+  versionContent,
+} from './adapters/dynamo-versions.ts';
+import { type CommentStore, CommentService } from './comments.ts';
+import { type NoteOpener, type UserLookup, VersionService, type VersionStore } from './versions.ts';
+import {
+  createNote,
+  DynamoNotesStore,
+  getNote,
+  history,
+  listNotes,
+  recordVisit,
+  releaseIdempotencyKey,
+  reserveIdempotencyKey,
+  saveNote,
+} from './adapters/dynamo-notes.ts';
+import { deleteImages, putImage, S3ImageStore } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
 import {
   createFolder,
@@ -63,9 +90,16 @@ import { changesOf, noteStateOf } from './adapters/stream-changes.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 
-const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin, history?: ContentHistory) =>
+/** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
+const build = (
+  store: NotesStore,
+  images: ImageStore,
+  imageTypes: ImageTypes,
+  bin: Bin,
+  contentHistory?: ContentHistory,
+) =>
   new NotesService({
-    store: new DynamoNotesStore(),
+    store,
     images,
     imageTypes,
     directory: directory(),
@@ -73,8 +107,10 @@ const build = (images: ImageStore, imageTypes: ImageTypes, bin: Bin, history?: C
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
     bin,
-    history,
+    history: contentHistory,
   });
+/** The notes store with only these methods: any other one rejects, naming itself. */
+const narrow = (methods: Partial<NotesStore>) => only<NotesStore>('notes', methods);
 
 /** No image store nor detection: for operations that never touch images. */
 const noImages: ImageStore = {
@@ -88,37 +124,113 @@ const noImageTypes: ImageTypes = {
 const noBin: Bin = {
   moveToTrash: () => Promise.reject(new Error('this function has no trash store')),
 };
+const toTrash: Bin = { moveToTrash: (stored, userId) => trashBin().moveToTrash(stored, userId) };
 
-export const notes = /* @__PURE__ */ once(() => build(noImages, noImageTypes, noBin));
-
-/** The same service with the S3 image store and image detection (UploadNoteImage). */
-export const notesWithImages = /* @__PURE__ */ once(() => build(new S3ImageStore(), signatureImages, noBin));
-
-/** The same service with the trash, where deleted notes go (DeleteNote, DeleteTeamNote). */
-export const notesWithBin = /* @__PURE__ */ once(() =>
-  build(noImages, noImageTypes, {
-    moveToTrash: (stored, userId) => trashBin().moveToTrash(stored, userId),
-  }),
+// Each Notes function reaches the notes store through the getter of its operation, wired with only
+// the store methods that operation calls (so its bundle and role hold no others).
+/** ListNotes, ListTeamNotes: one Query of the owner's notes. */
+export const noteListing = /* @__PURE__ */ once(() =>
+  build(narrow({ listNotes }), noImages, noImageTypes, noBin),
+);
+/** GetHistory: one Query of the caller's history entries. */
+export const readingHistory = /* @__PURE__ */ once(() =>
+  build(narrow({ history }), noImages, noImageTypes, noBin),
+);
+/** CreateNote, CreateTeamNote: the create transaction (the Idempotency-Key side: notesIdempotency). */
+export const noteCreator = /* @__PURE__ */ once(() =>
+  build(narrow({ createNote }), noImages, noImageTypes, noBin),
+);
+/**
+ * GetNote, GetTeamNote: the note's partition (Query), then the read recorded in the caller's history
+ * (recordVisit: one TransactWriteItems bumping visitSeq and putting the history entry). A GET that
+ * really writes: GET /v1/history lists what the caller read.
+ */
+export const noteReader = /* @__PURE__ */ once(() =>
+  build(narrow({ getNote, recordVisit }), noImages, noImageTypes, noBin),
 );
 
-const openNote: NoteOpener = (userId, ref) => notes().openNote(userId, ref);
+/** UploadNoteImage: the note (getNote), the image put to S3 (PutObject only) and image detection. */
+export const notesWithImages = /* @__PURE__ */ once(() =>
+  build(narrow({ getNote }), { ...noImages, put: putImage }, signatureImages, noBin),
+);
+
+/** DeleteNote, DeleteTeamNote: the note and its visitors (getNote), moved to the trash. */
+export const notesWithBin = /* @__PURE__ */ once(() =>
+  build(narrow({ getNote }), noImages, noImageTypes, toTrash),
+);
+
+/** Versions and comments open the note with getNote only. */
+const noteOpener = /* @__PURE__ */ once(() => build(narrow({ getNote }), noImages, noImageTypes, noBin));
+const openNote: NoteOpener = (userId, ref) => noteOpener().openNote(userId, ref);
 const userOf: UserLookup = async (userId) => {
   const me = await directory().getUserWithTeams(userId);
   if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
   return me.user;
 };
 
-/** Note versions (HackMD Versions); also told of every content change by notesWithHistory(). */
-export const versions = /* @__PURE__ */ once(
-  () => new VersionService(dynamoVersionStore(), openNote, userOf, systemClock, systemIds),
+const versionService = (store: VersionStore) =>
+  new VersionService(store, openNote, userOf, systemClock, systemIds);
+/** The version store with only these methods: any other one rejects, naming itself. */
+const versionsWith = (methods: Partial<VersionStore>) =>
+  versionService(only<VersionStore>('versions', methods));
+
+/** Every version method (the full service, notes()); no function uses it. */
+export const versions = /* @__PURE__ */ once(() => versionService(dynamoVersionStore()));
+/** ListVersions: one Query of the note's versions. */
+export const versionListing = /* @__PURE__ */ once(() => versionsWith({ list: listVersions }));
+/** GetVersion, CompareVersions: a version and its content (GetItem each). */
+export const versionReader = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, content: versionContent }),
+);
+/** CreateVersion: names a version in place or creates a named one (TransactWriteItems). */
+export const versionNaming = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, latest: latestVersion, name: nameVersion, create: createVersion }),
+);
+/** UpdateVersion: renames a named version (UpdateItem). */
+export const versionRenaming = /* @__PURE__ */ once(() =>
+  versionsWith({ get: getVersion, rename: renameVersion }),
+);
+/** Told of every content change by notesWithHistory(): keeps the system versions. */
+const versionKeeper = /* @__PURE__ */ once(() =>
+  versionsWith({ latest: latestVersion, coalesce: coalesceVersion, create: createVersion }),
 );
 
-/** The service with system versions kept on content changes (UpdateNote, UpdateTeamNote). */
-export const notesWithHistory = /* @__PURE__ */ once(() => build(noImages, noImageTypes, noBin, versions()));
+/**
+ * UpdateNote, UpdateTeamNote: the note (getNote), saved (saveNote) with system versions kept on
+ * content changes, or, when nothing changes, the read recorded in the editor's history (recordVisit).
+ */
+export const notesWithHistory = /* @__PURE__ */ once(() =>
+  build(narrow({ getNote, recordVisit, saveNote }), noImages, noImageTypes, noBin, versionKeeper()),
+);
 
-/** Note comments (HackMD Comments and our comment-writing extension). */
-export const comments = /* @__PURE__ */ once(
-  () => new CommentService(dynamoCommentStore(), openNote, userOf, systemClock, systemIds),
+/**
+ * Every method, images, trash and versions: the admin CLI, the seed and the local runner's banner.
+ * No function uses it (its bundle would hold every write).
+ */
+export const notes = /* @__PURE__ */ once(() =>
+  build(new DynamoNotesStore(), new S3ImageStore(), signatureImages, toTrash, versions()),
+);
+
+/** Note comments (HackMD Comments and our comment-writing extension), with only these store methods. */
+const commentsWith = (methods: Partial<CommentStore>) =>
+  new CommentService(only<CommentStore>('comments', methods), openNote, userOf, systemClock, systemIds);
+/** ListNoteComments: one Query of the note's comments (and the contents their anchors were written on). */
+export const commentListing = /* @__PURE__ */ once(() =>
+  commentsWith({ list: listComments, base: anchorBase }),
+);
+/** GetNoteComment: the comment, its thread head and its anchor's content (GetItem). */
+export const commentReader = /* @__PURE__ */ once(() => commentsWith({ get: getComment, base: anchorBase }));
+/** CreateNoteComment: the thread head of a reply, then the create transaction. */
+export const commentCreator = /* @__PURE__ */ once(() =>
+  commentsWith({ get: getComment, create: createComment }),
+);
+/** UpdateNoteComment, ResolveNoteComment, UnresolveNoteComment: comments read, then saved in a transaction. */
+export const commentChanges = /* @__PURE__ */ once(() =>
+  commentsWith({ get: getComment, save: saveComments, base: anchorBase }),
+);
+/** DeleteNoteComment: the note's comments (Query), the thread or reply removed in a transaction. */
+export const commentRemoval = /* @__PURE__ */ once(() =>
+  commentsWith({ list: listComments, remove: removeComments }),
 );
 
 /**
@@ -224,7 +336,7 @@ export { expiredNotesOf } from './adapters/dynamo-trash.ts';
 
 /** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
 export const notesIdempotency = /* @__PURE__ */ once(
-  () => new IdempotencyKeys(new DynamoNotesStore(), systemClock),
+  () => new IdempotencyKeys({ reserveIdempotencyKey, releaseIdempotencyKey }, systemClock),
 );
 
 /**

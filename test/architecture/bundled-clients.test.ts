@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '#infra/bench/coldstart.ts';
 import { type BuiltFunction, buildFunctions } from '#infra/deploy/build.ts';
-import { commandsOf } from '#infra/deploy/iam.ts';
-import { listFunctions, ROOT } from '#infra/local/template.ts';
+import { commandsOf, transactionActionsOf } from '#infra/deploy/iam.ts';
+import { listFunctions, listRoutes, ROOT } from '#infra/local/template.ts';
 
 /** Functions that call a service besides DynamoDB; every other function calls DynamoDB only. */
 const CALLS: Record<string, string[]> = {
@@ -64,18 +64,14 @@ describe('AWS clients in function bundles', { timeout: 60_000 }, () => {
 // The commands each operation's bundle sends (DynamoDB unless prefixed), by hand. Authentication sends
 // one command: Notes counts the call in the token's rate-limit window (UpdateItem), Bank reads the
 // token (GetItem). News (no tokens) counts every response in the status counters (UpdateItem).
-// Entries marked "wider" hold commands the operation never sends, kept by an adapter class whose
-// unused methods stay in the bundle (docs/architecture.md, "Bundles": not narrowed yet); narrowing one
-// means deleting them here.
-const NOTES_STORE = [
-  'BatchWriteItem',
-  'DeleteItem',
-  'GetItem',
-  'PutItem',
-  'Query',
-  'TransactWriteItems',
-  'UpdateItem',
-];
+// Every adapter a function uses is a module of functions wired per operation (docs/architecture.md,
+// "Bundles"), so no entry holds a command its operation never sends.
+// Every Notes note, history, image, version and comment function sends the rate-limit UpdateItem and
+// the directory's reads (GetItem of a team or a membership, Query of the user's partition); of the
+// notes, version and comment stores (modules of functions) only what its operation calls.
+const NOTES_BASE = ['GetItem', 'Query', 'UpdateItem'];
+// A note's history entry: one TransactWriteItems (ADD visitSeq on the content, Put the entry).
+const HISTORY_ENTRY = 'TransactWriteItems';
 /** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
 const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
@@ -83,19 +79,27 @@ const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
   NotesListTeamsFunction: ['Query', 'UpdateItem'],
-  // Wider: the notes store class (the GETs write the history, PutItem; never BatchWriteItem/DeleteItem).
-  NotesListNotesFunction: NOTES_STORE,
-  NotesCreateNoteFunction: NOTES_STORE,
-  NotesGetNoteFunction: NOTES_STORE,
-  NotesUpdateNoteFunction: NOTES_STORE,
-  NotesDeleteNoteFunction: NOTES_STORE,
-  NotesListTeamNotesFunction: NOTES_STORE,
-  NotesCreateTeamNoteFunction: NOTES_STORE,
-  NotesGetTeamNoteFunction: NOTES_STORE,
-  NotesUpdateTeamNoteFunction: NOTES_STORE,
-  NotesDeleteTeamNoteFunction: NOTES_STORE,
-  NotesGetHistoryFunction: NOTES_STORE,
-  NotesUploadNoteImageFunction: [...NOTES_STORE, 's3:DeleteObjects', 's3:ListObjectsV2', 's3:PutObject'],
+  // Listing: one Query of the owner's notes (GSI1). History: one Query of the caller's entries (GSI2).
+  NotesListNotesFunction: [...NOTES_BASE],
+  NotesListTeamNotesFunction: [...NOTES_BASE],
+  NotesGetHistoryFunction: [...NOTES_BASE],
+  // Create: the note, its content, permalink guard, folder count and the creator's history entry in
+  // one transaction, which also completes the Idempotency-Key.
+  NotesCreateNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
+  NotesCreateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
+  // A GET that really writes: the note's partition (Query), then the read recorded in the caller's
+  // history (GET /v1/history lists it). Never DeleteItem nor BatchWriteItem.
+  NotesGetNoteFunction: [...NOTES_BASE, HISTORY_ENTRY],
+  NotesGetTeamNoteFunction: [...NOTES_BASE, HISTORY_ENTRY],
+  // Update: the save transaction (or, when nothing changes, the history entry), the system version
+  // kept (Query of the newest, a transaction coalescing or creating one).
+  NotesUpdateNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesUpdateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  // Delete: the note with its visitors (Query), then moved to the trash (one TransactWriteItems).
+  NotesDeleteNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesDeleteTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  // Upload: the note (Query), the image put; no S3 list or delete (those are the trash purge's).
+  NotesUploadNoteImageFunction: [...NOTES_BASE, 's3:PutObject'],
   // Folders: the tree is one Query, a folder one GetItem; create, update (a move too) and delete are
   // one TransactWriteItems each (with the tree's version), the caller's order one PutItem. A personal
   // workspace is the caller's own (no team check); a team one checks the membership (GetItem; the
@@ -132,19 +136,23 @@ const SENDS: Record<string, string[]> = {
   ],
   // A 405 to a valid token counts it in the rate limit (HackMD parity): the rate-limit UpdateItem only.
   NotesMethodNotAllowedFunction: ['UpdateItem'],
-  // Versions and comments open the note through the notes store class (wider, as the note routes).
-  NotesListVersionsFunction: NOTES_STORE,
-  NotesCreateVersionFunction: NOTES_STORE,
-  NotesUpdateVersionFunction: NOTES_STORE,
-  NotesGetVersionFunction: NOTES_STORE,
-  NotesCompareVersionsFunction: NOTES_STORE,
-  NotesListNoteCommentsFunction: NOTES_STORE,
-  NotesCreateNoteCommentFunction: NOTES_STORE,
-  NotesGetNoteCommentFunction: NOTES_STORE,
-  NotesUpdateNoteCommentFunction: NOTES_STORE,
-  NotesDeleteNoteCommentFunction: NOTES_STORE,
-  NotesResolveNoteCommentFunction: NOTES_STORE,
-  NotesUnresolveNoteCommentFunction: NOTES_STORE,
+  // Versions and comments open the note (getNote: Query). Versions: the listing's Query, a version's
+  // and its content's GetItem, naming one in place or creating a named one (TransactWriteItems),
+  // renaming (UpdateItem, as the rate limit's).
+  NotesListVersionsFunction: NOTES_BASE,
+  NotesCreateVersionFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesUpdateVersionFunction: NOTES_BASE,
+  NotesGetVersionFunction: NOTES_BASE,
+  NotesCompareVersionsFunction: NOTES_BASE,
+  // Comments: the listing's Query, a comment's and its anchor base's GetItem; every change one
+  // TransactWriteItems (create, edit, resolve, reopen, delete).
+  NotesListNoteCommentsFunction: NOTES_BASE,
+  NotesCreateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesGetNoteCommentFunction: NOTES_BASE,
+  NotesUpdateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesDeleteNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesResolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
   // Webhooks, exactly (lib/notes/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
   // the store's commands: list a Query; get a GetItem; PATCH and ping a conditional UpdateItem (a
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
@@ -235,50 +243,47 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     }
   });
 
-  it('no GET function may delete or batch-write, but those listed as wider (not narrowed yet)', () => {
-    const narrowed = [
-      'NotesGetMeFunction',
-      'NotesListTeamsFunction',
-      'NotesListFoldersFunction',
-      'NotesGetFolderOrderFunction',
-      'NotesGetFolderFunction',
-      'NotesListTeamFoldersFunction',
-      'NotesGetTeamFolderOrderFunction',
-      'NotesGetTeamFolderFunction',
-      'NotesListTrashFunction',
-      'NotesListTeamTrashFunction',
-      'BankGetTransferFunction',
-      'BankListTransfersFunction',
-      // GetItem (token, and the caller's roles when listing another user's) and one Query: no write.
-      'BankListDevicesFunction',
-      // Each sends one UpdateItem, the status counters' flush (every News response is counted, GET
-      // included: the status route reports them), and never puts, deletes or batch-writes.
-      'NewsGetCsrfTokenFunction',
-      'NewsListNewsFunction',
-      'NewsLatestNewsFunction',
-      'NewsGetArticleFunction',
-      'NewsGetArticleSummaryFunction',
-      'NewsGetUserFunction',
-      'NewsGetUserSummaryFunction',
-      'NewsGetTagFunction',
-      'NewsGetTagSummaryFunction',
-      'NewsGetStatusFunction',
-      'NotesListWebhooksFunction',
-      'NotesGetWebhookFunction',
-      'NotesListWebhookDeliveriesFunction',
-      'NotesExportWebhookDeliveriesFunction',
-      'NotesGetWebhookDeliveryFunction',
-      'NotesListTeamWebhooksFunction',
-      'NotesGetTeamWebhookFunction',
-      'NotesListTeamWebhookDeliveriesFunction',
-      'NotesExportTeamWebhookDeliveriesFunction',
-      'NotesGetTeamWebhookDeliveryFunction',
-    ];
-    for (const id of narrowed) {
-      const fn = built.find((f) => f.id === id)!;
-      const sent = commandsOf(fn).map((c) => c.operation);
-      for (const write of ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'])
+  it('a GET of a note writes only its history entry: never a delete nor a batch write', () => {
+    for (const id of ['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']) {
+      const sent = commandsOf(built.find((f) => f.id === id)!).map((c) => c.operation);
+      expect(sent, id).toContain('TransactWriteItems');
+      for (const write of ['DeleteItem', 'BatchWriteItem'])
         expect(sent, `${id} ${write}`).not.toContain(write);
+    }
+  });
+
+  it('a transaction is allowed only the kinds of items the bundle builds', () => {
+    const itemsOf = (id: string) => transactionActionsOf(built.find((f) => f.id === id)!);
+    // A comment's resolution rewrites comments (Put); a delete removes them and counts the head (Update).
+    expect(itemsOf('NotesResolveNoteCommentFunction')).toEqual(['PutItem']);
+    expect(itemsOf('NotesDeleteNoteCommentFunction')).toEqual(['DeleteItem', 'UpdateItem']);
+    // Naming a version updates it in place, creating one puts it and its content.
+    expect(itemsOf('NotesCreateVersionFunction')).toEqual(['PutItem', 'UpdateItem']);
+    // Every function that sends a transaction is allowed at least one kind of item.
+    for (const fn of built)
+      if (commandsOf(fn).some((c) => c.operation === 'TransactWriteItems'))
+        expect(transactionActionsOf(fn).length, fn.id).toBeGreaterThan(0);
+  });
+
+  // Every GET route of template.yaml. The GETs that write: every one sends the rate-limit UpdateItem
+  // (Notes) or the status counters' UpdateItem (News: every response counts); a read of a note also
+  // records it in the caller's history (one TransactWriteItems; GET /v1/history lists it).
+  const WRITING_READS = new Set(['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']);
+  it('no GET function may put, delete or batch-write, but a read of a note (its history entry)', () => {
+    const gets = [
+      ...new Set(
+        listRoutes()
+          .filter((r) => r.method === 'GET')
+          .map((r) => r.functionId),
+      ),
+    ];
+    expect(gets.length).toBeGreaterThan(40);
+    for (const id of gets) {
+      const sent = commandsOf(built.find((f) => f.id === id)!).map((c) => c.operation);
+      const writes = ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].filter((w) =>
+        sent.includes(w),
+      );
+      expect(writes, id).toEqual(WRITING_READS.has(id) ? ['TransactWriteItems'] : []);
     }
   });
 });

@@ -2,7 +2,7 @@
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
 import { presentNote, presentSingleNote } from '../../../lib/notes/present.ts';
-import { notesWithBin, notesWithImages as notes, trashSweep } from '../../../lib/notes/wiring.ts';
+import { notes, trashSweep } from '../../../lib/notes/wiring.ts';
 import { print } from '../print.ts';
 
 const noteRef = (v: string) => {
@@ -54,7 +54,7 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', "user id (owner, or a member of the note's team)")
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
-      await notesWithBin().deleteNote(o.user, o.note);
+      await notes().deleteNote(o.user, o.note);
       print({ deleted: o.note });
     });
 

@@ -44,83 +44,111 @@ export const toComment = (i: Item): CommentRecord =>
 const transact = (items: TransactItem[]): Promise<string[] | undefined> =>
   transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
 
-export const dynamoCommentStore = (): CommentStore => {
-  const table = () => config.tableName;
-  const put = (shortId: string, c: CommentRecord, condition: Item): TransactItem => ({
-    Put: {
-      TableName: table(),
-      Item: { ...k.comment(shortId, c.id), type: 'note-comment', noteShortId: shortId, ...c },
-      ...condition,
-    } as never,
-  });
-  const atRev = (rev: number) => ({
-    ConditionExpression: 'rev = :rev',
-    ExpressionAttributeValues: { ':rev': rev },
-  });
-  const countReplies = (shortId: string, headId: string, delta: number): TransactItem => ({
-    Update: {
-      TableName: table(),
-      Key: k.comment(shortId, headId),
-      // Bumps rev too, so a resolution written from an older read of the head fails and re-reads.
-      UpdateExpression: 'ADD replyCount :d, rev :one',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':d': delta, ':one': 1 },
-    },
-  });
+const table = () => config.tableName;
+const put = (shortId: string, c: CommentRecord, condition: Item): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...k.comment(shortId, c.id), type: 'note-comment', noteShortId: shortId, ...c },
+    ...condition,
+  } as never,
+});
+const atRev = (rev: number) => ({
+  ConditionExpression: 'rev = :rev',
+  ExpressionAttributeValues: { ':rev': rev },
+});
+const countReplies = (shortId: string, headId: string, delta: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: k.comment(shortId, headId),
+    // Bumps rev too, so a resolution written from an older read of the head fails and re-reads.
+    UpdateExpression: 'ADD replyCount :d, rev :one',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':d': delta, ':one': 1 },
+  },
+});
 
-  return {
-    async list(shortId) {
-      const items: Item[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await documentClient().send(
-          new QueryCommand({
-            TableName: table(),
-            ConsistentRead: true,
-            ExclusiveStartKey,
-            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-            ExpressionAttributeValues: { ':pk': k.commentsPartition(shortId), ':sk': k.commentPrefix },
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return items.map(toComment);
-    },
-    async get(shortId, commentId) {
-      const { Item } = await documentClient().send(
-        new GetCommand({ TableName: table(), Key: k.comment(shortId, commentId), ConsistentRead: true }),
-      );
-      return Item && toComment(Item);
-    },
-    async create(shortId, c, base) {
-      const items = [put(shortId, c, { ConditionExpression: 'attribute_not_exists(PK)' })];
-      if (!c.isThreadHead) items.push(countReplies(shortId, c.threadId, 1));
-      if (base)
-        items.push({
-          Put: {
-            TableName: table(),
-            Item: { ...k.anchorBase(shortId, base.hash), type: 'note-anchor-base', z: pack(base.content) },
-          },
-        });
-      const why = await transact(items);
-      if (why) throw new NotFound('The thread is gone');
-    },
-    async save(shortId, changed) {
-      return !(await transact(changed.map((c) => put(shortId, c, atRev(c.rev - 1)))));
-    },
-    async remove(shortId, removed, head) {
-      const items: TransactItem[] = removed.map((c) => ({
-        Delete: { TableName: table(), Key: k.comment(shortId, c.id), ...atRev(c.rev) },
-      }));
-      if (head) items.push(countReplies(shortId, head.id, -1));
-      return !(await transact(items));
-    },
-    async base(shortId, hash) {
-      const { Item } = await documentClient().send(
-        new GetCommand({ TableName: table(), Key: k.anchorBase(shortId, hash) }),
-      );
-      return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
-    },
-  };
-};
+// One exported function per CommentStore method, so a function's bundle and role hold only the ones
+// its wiring getter names (lib/notes/wiring.ts); dynamoCommentStore() gathers them all.
+
+/** CommentStore.list */
+export async function listComments(shortId: string): Promise<CommentRecord[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        ConsistentRead: true,
+        ExclusiveStartKey,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': k.commentsPartition(shortId), ':sk': k.commentPrefix },
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items.map(toComment);
+}
+
+/** CommentStore.get */
+export async function getComment(shortId: string, commentId: string): Promise<CommentRecord | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.comment(shortId, commentId), ConsistentRead: true }),
+  );
+  return Item && toComment(Item);
+}
+
+/** CommentStore.create */
+export async function createComment(
+  shortId: string,
+  c: CommentRecord,
+  base?: { hash: string; content: string },
+): Promise<void> {
+  const items = [put(shortId, c, { ConditionExpression: 'attribute_not_exists(PK)' })];
+  if (!c.isThreadHead) items.push(countReplies(shortId, c.threadId, 1));
+  if (base)
+    items.push({
+      Put: {
+        TableName: table(),
+        Item: { ...k.anchorBase(shortId, base.hash), type: 'note-anchor-base', z: pack(base.content) },
+      },
+    });
+  const why = await transact(items);
+  if (why) throw new NotFound('The thread is gone');
+}
+
+/** CommentStore.save */
+export async function saveComments(shortId: string, changed: CommentRecord[]): Promise<boolean> {
+  return !(await transact(changed.map((c) => put(shortId, c, atRev(c.rev - 1)))));
+}
+
+/** CommentStore.remove */
+export async function removeComments(
+  shortId: string,
+  removed: CommentRecord[],
+  head?: CommentRecord,
+): Promise<boolean> {
+  const items: TransactItem[] = removed.map((c) => ({
+    Delete: { TableName: table(), Key: k.comment(shortId, c.id), ...atRev(c.rev) },
+  }));
+  if (head) items.push(countReplies(shortId, head.id, -1));
+  return !(await transact(items));
+}
+
+/** CommentStore.base */
+export async function anchorBase(shortId: string, hash: string): Promise<string | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.anchorBase(shortId, hash) }),
+  );
+  return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
+}
+
+/** Every method (contract tests, the full service); functions wire only what they call. */
+export const dynamoCommentStore = (): CommentStore => ({
+  list: listComments,
+  get: getComment,
+  create: createComment,
+  save: saveComments,
+  remove: removeComments,
+  base: anchorBase,
+});

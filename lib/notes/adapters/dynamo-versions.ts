@@ -44,123 +44,158 @@ const transact = async (items: TransactItem[]): Promise<boolean> =>
   (await transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })))) ===
   undefined;
 
-export const dynamoVersionStore = (): VersionStore => {
-  const table = () => config.tableName;
-  const metaPut = (shortId: string, v: VersionRecord, condition?: Pick<TransactItem, 'Put'>['Put']) => ({
-    Put: {
-      TableName: table(),
-      Item: { ...k.version(shortId, v.id), type: 'note-version', noteShortId: shortId, ...v, ...ttlOf(v) },
-      ...condition,
-    },
-  });
-  const bodyPut = (shortId: string, v: VersionRecord, content: string): TransactItem => ({
-    Put: {
-      TableName: table(),
-      Item: { ...k.versionBody(shortId, v.id), type: 'note-version-body', z: pack(content), ...ttlOf(v) },
-    },
-  });
-  const query = async (shortId: string, limit?: number): Promise<Item[]> => {
-    const items: Item[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(
-        new QueryCommand({
-          TableName: table(),
-          ConsistentRead: true,
-          ScanIndexForward: false,
-          Limit: limit,
-          ExclusiveStartKey,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-          ExpressionAttributeValues: { ':pk': k.versionsPartition(shortId), ':sk': k.versionPrefix },
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = limit ? undefined : page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  };
-
-  return {
-    async latest(shortId, now) {
-      // The newest item is the newest version; an expired one means every older system one expired too,
-      // but a named one may be older: read on only in that rare case.
-      const [newest] = await query(shortId, 1);
-      if (!newest) return undefined;
-      if (live(now)(newest)) return toVersion(newest);
-      const found = (await query(shortId)).find(live(now));
-      return found && toVersion(found);
-    },
-    async list(shortId, now) {
-      return (await query(shortId)).filter(live(now)).map(toVersion);
-    },
-    async get(shortId, versionId, now) {
-      const { Item } = await documentClient().send(
-        new GetCommand({ TableName: table(), Key: k.version(shortId, versionId), ConsistentRead: true }),
-      );
-      return Item && live(now)(Item) ? toVersion(Item) : undefined;
-    },
-    async content(shortId, versionId) {
-      const { Item } = await documentClient().send(
-        new GetCommand({ TableName: table(), Key: k.versionBody(shortId, versionId), ConsistentRead: true }),
-      );
-      return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
-    },
-    async create(shortId, v, content) {
-      const ok = await transact([
-        metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
-        bodyPut(shortId, v, content),
-      ]);
-      if (!ok) throw new Conflict('The version exists', { reason: 'version' });
-    },
-    coalesce(shortId, previous, next, content) {
-      return transact([
-        metaPut(shortId, next, {
-          ConditionExpression: 'nameSource = :system AND updatedAt = :u',
-          ExpressionAttributeValues: { ':system': 'system', ':u': previous.updatedAt },
-        } as never),
-        bodyPut(shortId, next, content),
-      ]);
-    },
-    name(shortId, v) {
-      const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
-        Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
-      });
-      return transact([
-        update(
-          k.version(shortId, v.id),
-          'SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null REMOVE #ttl',
-          {
-            ConditionExpression: 'nameSource = :system',
-            ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
-            ExpressionAttributeValues: {
-              ':n': v.name,
-              ':user': 'user',
-              ':d': v.description,
-              ':by': v.createdBy,
-              ':null': null,
-              ':system': 'system',
-            },
-          },
-        ),
-        update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-        }),
-      ]);
-    },
-    async rename(shortId, v) {
-      await conditional(
-        documentClient().send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: k.version(shortId, v.id),
-            UpdateExpression: 'SET #n = :n, description = :d',
-            ConditionExpression: 'nameSource = :user',
-            ExpressionAttributeNames: { '#n': 'name' },
-            ExpressionAttributeValues: { ':n': v.name, ':d': v.description, ':user': 'user' },
-          }),
-        ),
-      );
-    },
-  };
+const table = () => config.tableName;
+const metaPut = (shortId: string, v: VersionRecord, condition?: Pick<TransactItem, 'Put'>['Put']) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...k.version(shortId, v.id), type: 'note-version', noteShortId: shortId, ...v, ...ttlOf(v) },
+    ...condition,
+  },
+});
+const bodyPut = (shortId: string, v: VersionRecord, content: string): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...k.versionBody(shortId, v.id), type: 'note-version-body', z: pack(content), ...ttlOf(v) },
+  },
+});
+const query = async (shortId: string, limit?: number): Promise<Item[]> => {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        ConsistentRead: true,
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': k.versionsPartition(shortId), ':sk': k.versionPrefix },
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = limit ? undefined : page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
 };
+
+// One exported function per VersionStore method, so a function's bundle and role hold only the ones
+// its wiring getter names (lib/notes/wiring.ts); dynamoVersionStore() gathers them all.
+
+/** VersionStore.latest */
+export async function latestVersion(shortId: string, now: number): Promise<VersionRecord | undefined> {
+  // The newest item is the newest version; an expired one means every older system one expired too,
+  // but a named one may be older: read on only in that rare case.
+  const [newest] = await query(shortId, 1);
+  if (!newest) return undefined;
+  if (live(now)(newest)) return toVersion(newest);
+  const found = (await query(shortId)).find(live(now));
+  return found && toVersion(found);
+}
+
+/** VersionStore.list */
+export async function listVersions(shortId: string, now: number): Promise<VersionRecord[]> {
+  return (await query(shortId)).filter(live(now)).map(toVersion);
+}
+
+/** VersionStore.get */
+export async function getVersion(
+  shortId: string,
+  versionId: string,
+  now: number,
+): Promise<VersionRecord | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.version(shortId, versionId), ConsistentRead: true }),
+  );
+  return Item && live(now)(Item) ? toVersion(Item) : undefined;
+}
+
+/** VersionStore.content */
+export async function versionContent(shortId: string, versionId: string): Promise<string | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.versionBody(shortId, versionId), ConsistentRead: true }),
+  );
+  return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
+}
+
+/** VersionStore.create */
+export async function createVersion(shortId: string, v: VersionRecord, content: string): Promise<void> {
+  const ok = await transact([
+    metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
+    bodyPut(shortId, v, content),
+  ]);
+  if (!ok) throw new Conflict('The version exists', { reason: 'version' });
+}
+
+/** VersionStore.coalesce */
+export function coalesceVersion(
+  shortId: string,
+  previous: VersionRecord,
+  next: VersionRecord,
+  content: string,
+): Promise<boolean> {
+  return transact([
+    metaPut(shortId, next, {
+      ConditionExpression: 'nameSource = :system AND updatedAt = :u',
+      ExpressionAttributeValues: { ':system': 'system', ':u': previous.updatedAt },
+    } as never),
+    bodyPut(shortId, next, content),
+  ]);
+}
+
+/** VersionStore.name */
+export function nameVersion(shortId: string, v: VersionRecord): Promise<boolean> {
+  const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
+    Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
+  });
+  return transact([
+    update(
+      k.version(shortId, v.id),
+      'SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null REMOVE #ttl',
+      {
+        ConditionExpression: 'nameSource = :system',
+        ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':n': v.name,
+          ':user': 'user',
+          ':d': v.description,
+          ':by': v.createdBy,
+          ':null': null,
+          ':system': 'system',
+        },
+      },
+    ),
+    update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    }),
+  ]);
+}
+
+/** VersionStore.rename */
+export async function renameVersion(shortId: string, v: VersionRecord): Promise<void> {
+  await conditional(
+    documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.version(shortId, v.id),
+        UpdateExpression: 'SET #n = :n, description = :d',
+        ConditionExpression: 'nameSource = :user',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': v.name, ':d': v.description, ':user': 'user' },
+      }),
+    ),
+  );
+}
+
+/** Every method (contract tests, the full service); functions wire only what they call. */
+export const dynamoVersionStore = (): VersionStore => ({
+  latest: latestVersion,
+  list: listVersions,
+  get: getVersion,
+  content: versionContent,
+  create: createVersion,
+  coalesce: coalesceVersion,
+  name: nameVersion,
+  rename: renameVersion,
+});
