@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { hookPath } from '#lib/notes/webhook-schemas.ts';
-import { webhooks } from '#lib/notes/wiring.ts';
+import { webhookRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {
-  await webhooks().delete({ userId: principal.userId }, path.hookId);
+  await webhookRemover().delete({ userId: principal.userId }, path.hookId);
   return noContent();
 });

@@ -23,7 +23,8 @@ import { FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { TrashService } from './trash.ts';
 import { dynamoWebhooks } from './adapters/dynamo-webhooks.ts';
-import { WebhookService } from './webhooks.ts';
+import { dynamoHookMarks } from './adapters/dynamo-hook-marks.ts';
+import { WebhookService, type WebhookMarks } from './webhooks.ts';
 import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
 import { deliver, deliverBatch } from './events/delivery.ts';
 import { routeChanges } from './events/router.ts';
@@ -123,11 +124,12 @@ export const notesIdempotency = /* @__PURE__ */ once(
  * a create seals a signing secret (with the key that seals the MFA secrets, AES-256-GCM), so only
  * the create functions read that key (and bundle Secrets Manager).
  */
-const webhookService = (seal: (secret: string) => Promise<string>) => {
+const webhookService = (seal: (secret: string) => Promise<string>, marks?: WebhookMarks) => {
   const folderStore = new DynamoFolderStore();
   return new WebhookService({
     store: dynamoWebhooks,
     directory: directory(),
+    marks,
     folderExists: async (owner, folderId) => (await folderStore.get(owner, folderId)) !== undefined,
     seal,
     clock: systemClock,
@@ -145,7 +147,15 @@ export const webhooks = /* @__PURE__ */ once(() =>
 
 /** The same service able to seal a new webhook's secret (CreateWebhook, CreateTeamWebhook). */
 export const webhookCreator = /* @__PURE__ */ once(() =>
-  webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey())),
+  webhookService(async (secret) => encryptSecret(secret, await mfaEncryptionKey()), dynamoHookMarks),
+);
+
+/**
+ * The service that deletes webhooks (DeleteWebhook, DeleteTeamWebhook): the last one of a workspace
+ * removes its webhook marks. Only the create and delete functions bundle the marks.
+ */
+export const webhookRemover = /* @__PURE__ */ once(() =>
+  webhookService(() => Promise.reject(new Error('this function seals no webhook secret')), dynamoHookMarks),
 );
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
