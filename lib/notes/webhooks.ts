@@ -113,8 +113,10 @@ export interface WebhookStore {
 export interface WebhookMarks {
   /** The workspace's webhooks now (strongly consistent). */
   count(owner: NoteOwnerKey): Promise<number>;
-  /** Marks the workspace for everyone who writes its notes: their new notes are created `hooked`. */
-  markWriters(owner: NoteOwnerKey): Promise<void>;
+  /** Who writes the workspace's notes (the user; a team's members). */
+  writers(owner: NoteOwnerKey): Promise<string[]>;
+  /** Marks the workspace for its writers: their new notes are created `hooked`. */
+  markWriters(owner: NoteOwnerKey, writers: string[]): Promise<void>;
   /** Stamps the workspace's existing notes (live and trashed) `hooked`; how many it stamped. */
   stampNotes(owner: NoteOwnerKey): Promise<number>;
   /** Removes the writers' marks unless the workspace has a webhook (again). */
@@ -211,13 +213,14 @@ export class WebhookService {
     // delete unmarked the writers in between.
     const { marks } = this.deps;
     const first = marks !== undefined && (await marks.count(owner)) === 0;
+    const writers = first ? await marks.writers(owner) : [];
     if (first) {
-      await marks.markWriters(owner);
+      await marks.markWriters(owner, writers);
       await marks.stampNotes(owner);
     }
     if (!(await this.deps.store.create(hook, max)))
       throw new LimitReached(`A workspace has at most ${max} webhooks; delete one first`, 0);
-    if (first) await marks.markWriters(owner);
+    if (first) await marks.markWriters(owner, writers);
     return { hook, secret };
   }
 

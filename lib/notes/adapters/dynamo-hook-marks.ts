@@ -67,8 +67,8 @@ export async function webhookCount(owner: NoteOwnerKey): Promise<number> {
   return Number(Item?.n ?? 0);
 }
 
-/** Who writes the workspace's notes: the user, or every member of the team. */
-async function writersOf(owner: NoteOwnerKey): Promise<string[]> {
+/** Who writes the workspace's notes: the user (no request), or every member of the team (one Query, paged). */
+export async function writersOf(owner: NoteOwnerKey): Promise<string[]> {
   if ('userId' in owner) return [owner.userId];
   const members = await queryAll({
     TableName: table(),
@@ -101,9 +101,8 @@ async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
   }
 }
 
-/** Marks the workspace for its writers: their next notes are created stamped. */
-export async function markWriters(owner: NoteOwnerKey): Promise<void> {
-  const writers = await writersOf(owner);
+/** Marks the workspace for its writers: their next notes are created stamped (BatchWriteItem, 25 a request). */
+export async function markWriters(owner: NoteOwnerKey, writers: string[]): Promise<void> {
   await batchWrite(writers.map((u) => ({ PutRequest: { Item: markItem(u, owner) } })));
 }
 
@@ -188,6 +187,7 @@ export async function unmarkWriters(owner: NoteOwnerKey): Promise<void> {
 /** The marks over the table (WebhookService's `marks`). */
 export const dynamoHookMarks: WebhookMarks = {
   count: webhookCount,
+  writers: writersOf,
   markWriters,
   stampNotes,
   unmarkWriters,
