@@ -221,7 +221,13 @@ export class CommentService {
       if (!c) throw noComment();
       if (c.authorId !== userId) throw new Forbidden('Only its author may change a comment');
       if (!mayComment(stored.note, access)) throw this.notAllowed(stored.note);
-      const next = { ...c, body: text, updatedAt: this.clock.now(), rev: c.rev + 1, ...hookMarkOf(stored.note) };
+      const next = {
+        ...c,
+        body: text,
+        updatedAt: this.clock.now(),
+        rev: c.rev + 1,
+        ...hookMarkOf(stored.note),
+      };
       if (!(await this.store.save(stored.note.shortId, [next]))) continue;
       const head = next.isThreadHead ? next : await this.store.get(stored.note.shortId, next.threadId);
       if (!head?.threadState) throw noComment();

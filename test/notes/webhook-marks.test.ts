@@ -113,7 +113,9 @@ async function everyWrite(user: TestUser, teamPath?: string) {
   return { shortIds: [note.shortId as string, other.shortId as string], cost };
 }
 
-describe('the webhook marker: the stream filter drops the writes of workspaces without webhooks', { timeout: 180_000 }, () => {
+describe('the webhook marker: the stream filter drops the writes of workspaces without webhooks', {
+  timeout: 180_000,
+}, () => {
   it('writes in workspaces without webhooks never reach the router, and cost what they cost with one', async () => {
     const plain = await newUser('Unhooked');
     const hooked = await newUser('Hooked');
@@ -238,7 +240,9 @@ describe('the webhook marker: the stream filter drops the writes of workspaces w
     const still = await createNote(me.token, { content: '# Still delivered' });
     await rx.waitFor(3); // `before` to both webhooks, `still` to the second
     expect((await call('DELETE', `/v1/webhooks/${second.id}`, { token: me.token })).status).toBe(204);
-    const del = await call('DELETE', `/v1/teams/${team.path}/webhooks/${teamHook.id}`, { token: owner.token });
+    const del = await call('DELETE', `/v1/teams/${team.path}/webhooks/${teamHook.id}`, {
+      token: owner.token,
+    });
     expect(del.status).toBe(204);
 
     const watch = await watchRouter();
@@ -279,7 +283,11 @@ describe('stamps against DynamoDB Local: a note save never drops one', () => {
 
 describe("the router's FilterCriteria (template.yaml), as the runner evaluates them", () => {
   const filters = routerSource().filters;
-  const rec = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Record<string, unknown>, old?: Record<string, unknown>) =>
+  const rec = (
+    eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+    item: Record<string, unknown>,
+    old?: Record<string, unknown>,
+  ) =>
     ({
       eventName,
       dynamodb: {
@@ -288,9 +296,25 @@ describe("the router's FilterCriteria (template.yaml), as the runner evaluates t
         ...(old ? { OldImage: marshall(old, { removeUndefinedValues: true }) } : {}),
       },
     }) as unknown as DynamoDBRecord;
-  const meta = (extra: Record<string, unknown> = {}) => ({ PK: 'NOTE#abc', SK: 'NOTE#META', type: 'note', version: 2, ...extra });
-  const version = (extra: Record<string, unknown>) => ({ PK: 'NOTEVERSIONS#abc', SK: 'VERSION#1', type: 'note-version', ...extra });
-  const comment = (extra: Record<string, unknown>) => ({ PK: 'NOTECOMMENTS#abc', SK: 'COMMENT#1', type: 'note-comment', ...extra });
+  const meta = (extra: Record<string, unknown> = {}) => ({
+    PK: 'NOTE#abc',
+    SK: 'NOTE#META',
+    type: 'note',
+    version: 2,
+    ...extra,
+  });
+  const version = (extra: Record<string, unknown>) => ({
+    PK: 'NOTEVERSIONS#abc',
+    SK: 'VERSION#1',
+    type: 'note-version',
+    ...extra,
+  });
+  const comment = (extra: Record<string, unknown>) => ({
+    PK: 'NOTECOMMENTS#abc',
+    SK: 'COMMENT#1',
+    type: 'note-comment',
+    ...extra,
+  });
   const resolved = { isThreadHead: true, threadState: { status: 'hidden', actedAt: 5 } };
   const H = { hooked: true };
 
@@ -303,7 +327,11 @@ describe("the router's FilterCriteria (template.yaml), as the runner evaluates t
       rec('INSERT', version({ ...H, nameSource: 'user' })),
       rec('MODIFY', version({ ...H, nameSource: 'user' }), version({ nameSource: 'system' })),
       rec('INSERT', comment(H)),
-      rec('MODIFY', comment({ ...H, ...resolved }), comment({ isThreadHead: true, threadState: { status: 'open', actedAt: null } })),
+      rec(
+        'MODIFY',
+        comment({ ...H, ...resolved }),
+        comment({ isThreadHead: true, threadState: { status: 'open', actedAt: null } }),
+      ),
     ])
       expect(passesFilters(filters, r), JSON.stringify(r)).toBe(true);
   });

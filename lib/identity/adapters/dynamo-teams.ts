@@ -41,7 +41,11 @@ export async function addMember(team: Team, userId: string): Promise<void> {
           {
             Put: {
               TableName: table(),
-              Item: { ...webhookKeys.workspaceMark(userId, owner), type: 'webhook-mark', workspace: `team:${team.path}` },
+              Item: {
+                ...webhookKeys.workspaceMark(userId, owner),
+                type: 'webhook-mark',
+                workspace: `team:${team.path}`,
+              },
             },
           },
         ]

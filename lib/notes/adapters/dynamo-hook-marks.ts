@@ -46,7 +46,9 @@ async function guard<T>(call: Promise<T>): Promise<T> {
 }
 
 /** Every page of a Query. */
-async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
+async function queryAll(
+  input: ConstructorParameters<typeof QueryCommand>[0],
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -95,7 +97,9 @@ async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
       [table()]: requests.slice(i, i + BATCH_WRITE_ITEMS),
     };
     while (pending && Object.keys(pending).length) {
-      const out = await guard(documentClient().send(new BatchWriteCommand({ RequestItems: pending as never })));
+      const out = await guard(
+        documentClient().send(new BatchWriteCommand({ RequestItems: pending as never })),
+      );
       pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
     }
   }
