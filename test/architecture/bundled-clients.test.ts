@@ -84,6 +84,8 @@ const NEWS_READ = ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'];
 const MFA = ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
 const WEBHOOK_STORE = ['GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'];
+/** A first webhook marks its workspace and stamps its notes; a last one's delete unmarks it. */
+const WEBHOOK_MARKS = [...WEBHOOK_STORE, 'BatchWriteItem'];
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
@@ -140,19 +142,19 @@ const SENDS: Record<string, string[]> = {
   // Wider: the webhook store (its reads never PutItem, TransactWriteItems or UpdateItem; the ping and
   // PATCH UpdateItem, the create and delete TransactWriteItems, the ping's rate PutItem).
   NotesListWebhooksFunction: WEBHOOK_STORE,
-  NotesCreateWebhookFunction: [...WEBHOOK_STORE, SECRET],
+  NotesCreateWebhookFunction: [...WEBHOOK_MARKS, SECRET],
   NotesGetWebhookFunction: WEBHOOK_STORE,
   NotesUpdateWebhookFunction: WEBHOOK_STORE,
-  NotesDeleteWebhookFunction: WEBHOOK_STORE,
+  NotesDeleteWebhookFunction: WEBHOOK_MARKS,
   NotesPingWebhookFunction: WEBHOOK_STORE,
   NotesListWebhookDeliveriesFunction: WEBHOOK_STORE,
   NotesExportWebhookDeliveriesFunction: WEBHOOK_STORE,
   NotesGetWebhookDeliveryFunction: WEBHOOK_STORE,
   NotesListTeamWebhooksFunction: WEBHOOK_STORE,
-  NotesCreateTeamWebhookFunction: [...WEBHOOK_STORE, SECRET],
+  NotesCreateTeamWebhookFunction: [...WEBHOOK_MARKS, SECRET],
   NotesGetTeamWebhookFunction: WEBHOOK_STORE,
   NotesUpdateTeamWebhookFunction: WEBHOOK_STORE,
-  NotesDeleteTeamWebhookFunction: WEBHOOK_STORE,
+  NotesDeleteTeamWebhookFunction: WEBHOOK_MARKS,
   NotesPingTeamWebhookFunction: WEBHOOK_STORE,
   NotesListTeamWebhookDeliveriesFunction: WEBHOOK_STORE,
   NotesExportTeamWebhookDeliveriesFunction: WEBHOOK_STORE,

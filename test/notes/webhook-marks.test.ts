@@ -234,6 +234,7 @@ describe('the webhook marker: the stream filter drops the writes of workspaces w
     const second = await hookFor(me, rx.url);
     const teamHook = await hookFor(owner, rx.url, team.path);
     const before = await createNote(me.token, { content: '# Stamped' });
+    await rx.waitFor(2); // to both webhooks (routed before one of them is deleted)
 
     // One of two deleted: still marked (the next note is delivered).
     expect((await call('DELETE', `/v1/webhooks/${first.id}`, { token: me.token })).status).toBe(204);
