@@ -191,6 +191,8 @@ export const webhookKeys = {
     SK: 'userId' in owner ? 'HOOKED#USER' : `HOOKED#TEAM#${owner.teamPath}`,
   }),
   workspaceMarkPrefix: 'HOOKED#',
+  /** How a mark item names its workspace (its `workspace`): `user`, or `team:<path>`. */
+  markedWorkspace: (owner: NoteOwnerKey): string => ('userId' in owner ? 'user' : `team:${owner.teamPath}`),
 };
 
 // ---- news -------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ export async function addMember(team: Team, userId: string): Promise<void> {
               Item: {
                 ...webhookKeys.workspaceMark(userId, owner),
                 type: 'webhook-mark',
-                workspace: `team:${team.path}`,
+                workspace: webhookKeys.markedWorkspace(owner),
               },
             },
           },

@@ -33,10 +33,6 @@ const BATCH_WRITE_ITEMS = 25;
 /** A transaction holds 100 items: 99 mark deletes and the check that no webhook came back. */
 const UNMARK_CHUNK = 99;
 
-/** How a mark item names its workspace (what getUserWithTeams returns as hookedWorkspaces). */
-export const workspaceName = (owner: NoteOwnerKey): string =>
-  'userId' in owner ? 'user' : `team:${owner.teamPath}`;
-
 async function guard<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
@@ -88,7 +84,7 @@ export async function writersOf(owner: NoteOwnerKey): Promise<string[]> {
 export const markItem = (userId: string, owner: NoteOwnerKey) => ({
   ...k.workspaceMark(userId, owner),
   type: 'webhook-mark',
-  workspace: workspaceName(owner),
+  workspace: k.markedWorkspace(owner),
 });
 
 async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
