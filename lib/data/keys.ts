@@ -180,6 +180,19 @@ export const webhookKeys = {
     SK: `DELIVERY#${deliveryId}`,
   }),
   deliveryPrefix: 'DELIVERY#',
+  /**
+   * "This workspace has a webhook", seen from a user who may write its notes (their own workspace,
+   * or a team they are a member of): an item in the user's partition, so the one Query a note
+   * create already makes of that partition tells it to stamp the note `hooked` (docs/architecture.md,
+   * "Webhook events"). Sorts before MEMBER# and PROFILE.
+   */
+  workspaceMark: (userId: string, owner: NoteOwnerKey): Key => ({
+    PK: identityKeys.userPartition(userId),
+    SK: 'userId' in owner ? 'HOOKED#USER' : `HOOKED#TEAM#${owner.teamPath}`,
+  }),
+  workspaceMarkPrefix: 'HOOKED#',
+  /** How a mark item names its workspace (its `workspace`): `user`, or `team:<path>`. */
+  markedWorkspace: (owner: NoteOwnerKey): string => ('userId' in owner ? 'user' : `team:${owner.teamPath}`),
 };
 
 // ---- news -------------------------------------------------------------------------------------

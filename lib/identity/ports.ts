@@ -19,8 +19,13 @@ export interface UserStore {
   /** Creates the user; Conflict('path') when the userPath is taken. */
   createUser(user: User): Promise<void>;
   getUser(userId: string): Promise<User | undefined>;
-  /** The user and the teams they belong to, in one read. */
-  getUserWithTeams(userId: string): Promise<{ user: User; teams: Team[] } | undefined>;
+  /**
+   * The user and the teams they belong to, in one read; with the workspaces (their own: `user`, a
+   * team's: its path) marked as having a webhook (webhookKeys.workspaceMark), when the store keeps them.
+   */
+  getUserWithTeams(
+    userId: string,
+  ): Promise<{ user: User; teams: Team[]; hookedWorkspaces?: string[] } | undefined>;
   /** Adds the role (no change when granted already); NotFound for an unknown user. */
   grantRole(userId: string, role: Role): Promise<void>;
 }

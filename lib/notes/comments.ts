@@ -15,7 +15,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
 import { followAnchor, type Anchor } from './anchors.ts';
-import type { NoteRecord } from './model.ts';
+import { hookMarkOf, type NoteRecord } from './model.ts';
 import { contentHash, type NoteOpener, timeOrderedId, type UserLookup } from './versions.ts';
 import type { Access } from './service.ts';
 
@@ -60,6 +60,8 @@ export interface CommentRecord {
   threadState: ThreadState | null;
   /** Bumped by every change: the optimistic lock. */
   rev: number;
+  /** Internal, never presented: its note's workspace has a webhook (NoteRecord.hooked). */
+  hooked?: true;
 }
 
 export interface CommentStore {
@@ -198,6 +200,7 @@ export class CommentService {
       replyCount: 0,
       threadState: head ? null : { ...open(), sourceCommentId: id },
       rev: 1,
+      ...hookMarkOf(note),
     };
     try {
       await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
@@ -218,7 +221,13 @@ export class CommentService {
       if (!c) throw noComment();
       if (c.authorId !== userId) throw new Forbidden('Only its author may change a comment');
       if (!mayComment(stored.note, access)) throw this.notAllowed(stored.note);
-      const next = { ...c, body: text, updatedAt: this.clock.now(), rev: c.rev + 1 };
+      const next = {
+        ...c,
+        body: text,
+        updatedAt: this.clock.now(),
+        rev: c.rev + 1,
+        ...hookMarkOf(stored.note),
+      };
       if (!(await this.store.save(stored.note.shortId, [next]))) continue;
       const head = next.isThreadHead ? next : await this.store.get(stored.note.shortId, next.threadId);
       if (!head?.threadState) throw noComment();
@@ -275,7 +284,13 @@ export class CommentService {
       const source = head.threadState.sourceCommentId;
       const changed = new Map<string, CommentRecord>();
       const touch = (x: CommentRecord, patch: Partial<CommentRecord>) =>
-        changed.set(x.id, { ...(changed.get(x.id) ?? x), ...patch, updatedAt: now, rev: x.rev + 1 });
+        changed.set(x.id, {
+          ...(changed.get(x.id) ?? x),
+          ...patch,
+          updatedAt: now,
+          rev: x.rev + 1,
+          ...hookMarkOf(note),
+        });
       touch(c, { state });
       // Reopening also reopens the comment that resolved the thread.
       if (!resolve && source !== c.id) {

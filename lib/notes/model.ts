@@ -67,7 +67,17 @@ export interface NoteRecord {
   noteFeatures: Record<string, string> | null;
   /** Bumped by every change; the ETag and the optimistic-concurrency condition. */
   version: number;
+  /**
+   * Internal, never presented: the note's workspace has a webhook (set when it was written or
+   * stamped). The stream's filter passes only changes of marked items to the event router
+   * (docs/architecture.md, "Webhook events"); a write carries it across.
+   */
+  hooked?: true;
 }
+
+/** The webhook marker of an item written for `note` (a version, a comment): NoteRecord.hooked. */
+export const hookMarkOf = (note: Pick<NoteRecord, 'hooked'>): { hooked?: true } =>
+  note.hooked ? { hooked: true } : {};
 
 export interface NoteWithContent {
   note: NoteRecord;

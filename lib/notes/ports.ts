@@ -72,7 +72,10 @@ export interface ImageTypes {
 }
 
 export interface Directory {
-  getUserWithTeams(userId: string): Promise<{ user: User; teams: Team[] } | undefined>;
+  /** `hookedWorkspaces`: `user` and `team:<path>` for the workspaces with a webhook (new notes are stamped). */
+  getUserWithTeams(
+    userId: string,
+  ): Promise<{ user: User; teams: Team[]; hookedWorkspaces?: string[] } | undefined>;
   isMember(teamPath: string, userId: string): Promise<boolean>;
   getTeam(teamPath: string): Promise<Team | undefined>;
 }

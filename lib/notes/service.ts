@@ -62,9 +62,15 @@ class Caller {
     private readonly directory: Directory,
     readonly user?: User,
     teams?: string[],
+    private readonly hookedWorkspaces: string[] = [],
   ) {
     this.memberships = new Map((teams ?? []).map((t) => [t, true]));
     this.allTeamsKnown = teams !== undefined;
+  }
+
+  /** Whether a note written now in the workspace carries the webhook marker (NoteRecord.hooked). */
+  hookMark(teamPath?: string): { hooked?: true } {
+    return this.hookedWorkspaces.includes(teamPath ? `team:${teamPath}` : 'user') ? { hooked: true } : {};
   }
 
   async isMember(teamPath: string): Promise<boolean> {
@@ -191,6 +197,7 @@ export class NotesService {
       origin: input.origin ?? null,
       noteFeatures: input.noteFeatures ?? null,
       version: 1,
+      ...caller.hookMark(teamPath),
     };
     try {
       await this.store.createNote(note, content, userId, complete?.({ note, content }));
@@ -305,6 +312,7 @@ export class NotesService {
       this.directory,
       me.user,
       me.teams.map((t) => t.path),
+      me.hookedWorkspaces,
     );
   }
 

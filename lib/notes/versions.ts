@@ -15,7 +15,7 @@ import type { Clock } from '../domain/clock.ts';
 import { BadInput, Conflict, Forbidden, Invalid, isConflict, NotFound } from '../domain/errors.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
-import type { NoteRecord } from './model.ts';
+import { hookMarkOf, type NoteRecord } from './model.ts';
 import type { ContentHistory } from './ports.ts';
 import type { Located } from './service.ts';
 
@@ -52,6 +52,8 @@ export interface VersionRecord {
   bytes: number;
   /** When a system version expires (epoch ms); null for named versions. */
   expiresAt: number | null;
+  /** Internal, never presented: named in a workspace with a webhook (NoteRecord.hooked). */
+  hooked?: true;
 }
 
 export interface VersionStore {
@@ -192,6 +194,7 @@ export class VersionService implements ContentHistory {
       name: input.name,
       description: input.description ?? null,
       createdBy: versionUser(caller),
+      ...hookMarkOf(stored.note),
     };
     for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
       const now = this.clock.now();

@@ -106,6 +106,23 @@ export interface WebhookStore {
   recordDelivery(d: DeliveryRecord, expiresAt: number): Promise<void>;
 }
 
+/**
+ * The workspace's webhook marks (docs/architecture.md, "Webhook events"): what lets the stream's
+ * filter drop the writes of workspaces without webhooks before they reach the event router.
+ */
+export interface WebhookMarks {
+  /** The workspace's webhooks now (strongly consistent). */
+  count(owner: NoteOwnerKey): Promise<number>;
+  /** Who writes the workspace's notes (the user; a team's members). */
+  writers(owner: NoteOwnerKey): Promise<string[]>;
+  /** Marks the workspace for its writers: their new notes are created `hooked`. */
+  markWriters(owner: NoteOwnerKey, writers: string[]): Promise<void>;
+  /** Stamps the workspace's existing notes (live and trashed) `hooked`; how many it stamped. */
+  stampNotes(owner: NoteOwnerKey): Promise<number>;
+  /** Removes the writers' marks unless the workspace has a webhook (again). */
+  unmarkWriters(owner: NoteOwnerKey): Promise<void>;
+}
+
 export interface WebhookDirectory {
   getTeam(teamPath: string): Promise<Team | undefined>;
   isMember(teamPath: string, userId: string): Promise<boolean>;
@@ -121,6 +138,8 @@ export interface WebhookSettings {
 export interface WebhookDeps {
   store: WebhookStore;
   directory: WebhookDirectory;
+  /** Absent (in-memory domain tests): no marks, and no stream filter to satisfy. */
+  marks?: WebhookMarks;
   /** Whether the folder exists in the workspace. */
   folderExists(owner: NoteOwnerKey, folderId: string): Promise<boolean>;
   /** Seals / opens a signing secret at rest. */
@@ -189,8 +208,19 @@ export class WebhookService {
       updatedAt: now,
     };
     const max = this.deps.settings.maxPerWorkspace();
+    // A first webhook marks the workspace's writers and stamps its notes before it commits, so every
+    // write after the 201 produces its events; it marks again after, in case the last webhook's
+    // delete unmarked the writers in between.
+    const { marks } = this.deps;
+    const first = marks !== undefined && (await marks.count(owner)) === 0;
+    const writers = first ? await marks.writers(owner) : [];
+    if (first) {
+      await marks.markWriters(owner, writers);
+      await marks.stampNotes(owner);
+    }
     if (!(await this.deps.store.create(hook, max)))
       throw new LimitReached(`A workspace has at most ${max} webhooks; delete one first`, 0);
+    if (first) await marks.markWriters(owner, writers);
     return { hook, secret };
   }
 
@@ -214,7 +244,11 @@ export class WebhookService {
   }
 
   async delete(ws: Workspace, hookId: string): Promise<void> {
-    if (!(await this.deps.store.delete(await this.manage(ws), hookId))) this.found(undefined);
+    const owner = await this.manage(ws);
+    if (!(await this.deps.store.delete(owner, hookId))) this.found(undefined);
+    // The last one: new notes are created unmarked again (existing ones keep their stamps).
+    const { marks } = this.deps;
+    if (marks && (await marks.count(owner)) === 0) await marks.unmarkWriters(owner);
   }
 
   /** Asks for a test delivery (the table's stream delivers it); 429 within PING_INTERVAL_SECONDS. */

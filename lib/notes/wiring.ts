@@ -65,7 +65,20 @@ import {
 import { type FolderStore, FolderService } from './folders.ts';
 import { NotesService } from './service.ts';
 import { type ImageRemover, type TeamDirectory, type TrashStore, TrashService } from './trash.ts';
-import { type WebhookDeps, type WebhookDirectory, WebhookService, type WebhookStore } from './webhooks.ts';
+import {
+  type WebhookDeps,
+  type WebhookDirectory,
+  type WebhookMarks,
+  WebhookService,
+  type WebhookStore,
+} from './webhooks.ts';
+import {
+  markWriters,
+  stampNotes,
+  unmarkWriters,
+  webhookCount,
+  writersOf,
+} from './adapters/dynamo-hook-marks.ts';
 import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
 import { deliver, deliverBatch } from './events/delivery.ts';
 import { routeChanges } from './events/router.ts';
@@ -351,10 +364,12 @@ const webhookService = (
   store: Partial<WebhookStore>,
   teams: WebhookDirectory,
   create?: Pick<WebhookDeps, 'folderExists' | 'seal'>,
+  marks?: Partial<WebhookMarks>,
 ) =>
   new WebhookService({
     store: only<WebhookStore>('webhooks', store),
     directory: teams,
+    marks: marks && only<WebhookMarks>('marks', marks),
     folderExists: create?.folderExists ?? (() => Promise.reject(new Error('this function checks no folder'))),
     seal: create?.seal ?? (() => Promise.reject(new Error('this function seals no webhook secret'))),
     clock: systemClock,
@@ -364,6 +379,18 @@ const webhookService = (
       allowHttp: () => config.webhookAllowHttp,
     },
   });
+
+/**
+ * The webhook marks (lib/notes/adapters/dynamo-hook-marks.ts): a workspace's first webhook marks its
+ * writers and stamps its notes before it commits; its last webhook's delete unmarks the writers.
+ */
+const firstHookMarks: Partial<WebhookMarks> = {
+  count: webhookCount,
+  writers: writersOf,
+  markWriters,
+  stampNotes,
+};
+const lastHookMarks: Partial<WebhookMarks> = { count: webhookCount, unmarkWriters };
 
 /** What a create needs besides the store: the folder scope's check and the secret's sealing. */
 const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => ({
@@ -378,10 +405,10 @@ export const teamWebhookListing = /* @__PURE__ */ once(() =>
 );
 /** CreateWebhook, CreateTeamWebhook: the limit and the webhook in one transaction. */
 export const webhookCreator = /* @__PURE__ */ once(() =>
-  webhookService({ create: createWebhook }, personal, creating()),
+  webhookService({ create: createWebhook }, personal, creating(), firstHookMarks),
 );
 export const teamWebhookCreator = /* @__PURE__ */ once(() =>
-  webhookService({ create: createWebhook }, teamAccess(), creating()),
+  webhookService({ create: createWebhook }, teamAccess(), creating(), firstHookMarks),
 );
 /** GetWebhook, GetTeamWebhook: one GetItem. */
 export const webhookLookup = /* @__PURE__ */ once(() => webhookService({ get: getWebhook }, personal));
@@ -394,9 +421,11 @@ export const teamWebhookUpdater = /* @__PURE__ */ once(() =>
   webhookService({ update: updateWebhook }, teamAccess()),
 );
 /** DeleteWebhook, DeleteTeamWebhook: the webhook and the count in one transaction. */
-export const webhookRemover = /* @__PURE__ */ once(() => webhookService({ delete: deleteWebhook }, personal));
+export const webhookRemover = /* @__PURE__ */ once(() =>
+  webhookService({ delete: deleteWebhook }, personal, undefined, lastHookMarks),
+);
 export const teamWebhookRemover = /* @__PURE__ */ once(() =>
-  webhookService({ delete: deleteWebhook }, teamAccess()),
+  webhookService({ delete: deleteWebhook }, teamAccess(), undefined, lastHookMarks),
 );
 /** PingWebhook, PingTeamWebhook: one conditional UpdateItem (the ping and its own rate limit). */
 export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: pingWebhook }, personal));

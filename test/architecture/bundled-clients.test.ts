@@ -158,21 +158,37 @@ const SENDS: Record<string, string[]> = {
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
   // count); the delivery log the webhook's GetItem and the log's Query (list, export) or GetItem (one
   // attempt). A team's operation adds the team's and the membership's GetItems. The creates: the
-  // TransactWriteItems (limit and webhook), the sealing key, and the folder scope's GetItem.
+  // TransactWriteItems (limit and webhook), the sealing key, and the folder scope's GetItem; a first
+  // webhook marks its workspace's writers (BatchWriteItem) and stamps its notes (Query, UpdateItem), a
+  // last one's delete unmarks them (the count's GetItem, the marks' Query, TransactWriteItems).
   NotesListWebhooksFunction: ['Query', 'UpdateItem'],
-  NotesCreateWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem', SECRET],
+  NotesCreateWebhookFunction: [
+    'BatchWriteItem',
+    'GetItem',
+    'Query',
+    'TransactWriteItems',
+    'UpdateItem',
+    SECRET,
+  ],
   NotesGetWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesUpdateWebhookFunction: ['UpdateItem'],
-  NotesDeleteWebhookFunction: ['TransactWriteItems', 'UpdateItem'],
+  NotesDeleteWebhookFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
   NotesPingWebhookFunction: ['UpdateItem'],
   NotesListWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesExportWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesGetWebhookDeliveryFunction: ['GetItem', 'UpdateItem'],
   NotesListTeamWebhooksFunction: ['GetItem', 'Query', 'UpdateItem'],
-  NotesCreateTeamWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem', SECRET],
+  NotesCreateTeamWebhookFunction: [
+    'BatchWriteItem',
+    'GetItem',
+    'Query',
+    'TransactWriteItems',
+    'UpdateItem',
+    SECRET,
+  ],
   NotesGetTeamWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesUpdateTeamWebhookFunction: ['GetItem', 'UpdateItem'],
-  NotesDeleteTeamWebhookFunction: ['GetItem', 'TransactWriteItems', 'UpdateItem'],
+  NotesDeleteTeamWebhookFunction: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
   NotesPingTeamWebhookFunction: ['GetItem', 'UpdateItem'],
   NotesListTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],
   NotesExportTeamWebhookDeliveriesFunction: ['GetItem', 'Query', 'UpdateItem'],

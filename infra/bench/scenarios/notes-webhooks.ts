@@ -1,7 +1,9 @@
 // The 18 webhook routes for npm run bench, with their DynamoDB request budgets (auth included;
 // docs/webhooks.md): personal routes 2 (one webhook item or the workspace's partition) or 3 (the
-// webhook, then its delivery log); creates 3 (+1 folder GetItem); team routes +1 (the team's
-// GetItem, for its owner). Mutating rows work on webhooks made beforehand, one per call.
+// webhook, then its delivery log); creates and deletes 3 (the workspace's webhook count: a first
+// webhook marks the workspace, a last one's delete unmarks it, docs/webhooks.md "Costs"; a create's
+// folder scope +1 GetItem); team routes +1 (the team's GetItem, for its owner). Mutating rows work
+// on webhooks made beforehand, one per call, beside one kept (so no create is a first, no delete a last).
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
 
 export async function webhookRoutes(ctx: Parameters<BenchScenarios>[0]): Promise<BenchRoute[]> {
@@ -92,7 +94,7 @@ export async function webhookRoutes(ctx: Parameters<BenchScenarios>[0]): Promise
     }));
     route(
       `DELETE ${tmpl}/{hookId}`,
-      2,
+      3,
       async () => {
         await clean();
         return { method: 'DELETE', path: `${p}/${await hook(teamPath)}`, headers: json };

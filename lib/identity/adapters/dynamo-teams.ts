@@ -3,7 +3,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional } from '../../data/failures.ts';
-import { identityKeys as k } from '../../data/keys.ts';
+import { identityKeys as k, webhookKeys } from '../../data/keys.ts';
 import { Conflict } from '../../domain/errors.ts';
 import type { Team } from '../model.ts';
 import type { TeamStore } from '../ports.ts';
@@ -29,6 +29,27 @@ export async function getTeam(teamPath: string): Promise<Team | undefined> {
 
 export async function addMember(team: Team, userId: string): Promise<void> {
   const joinedAt = Date.now();
+  // A team with webhooks marks its new member too, so their new notes are stamped for the event
+  // stream's filter (webhookKeys.workspaceMark; docs/architecture.md, "Webhook events").
+  const owner = { teamPath: team.path };
+  const { Item: hooks } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: webhookKeys.count(owner), ConsistentRead: true }),
+  );
+  const mark =
+    Number(hooks?.n ?? 0) > 0
+      ? [
+          {
+            Put: {
+              TableName: table(),
+              Item: {
+                ...webhookKeys.workspaceMark(userId, owner),
+                type: 'webhook-mark',
+                workspace: webhookKeys.markedWorkspace(owner),
+              },
+            },
+          },
+        ]
+      : [];
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -44,6 +65,7 @@ export async function addMember(team: Team, userId: string): Promise<void> {
             Item: { ...k.membershipOfTeam(team.path, userId), type: 'membership', userId, joinedAt },
           },
         },
+        ...mark,
       ],
     }),
   );

@@ -3,7 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { isConditionFailure, storeFailure } from '../../data/failures.ts';
-import { identityKeys as k } from '../../data/keys.ts';
+import { identityKeys as k, webhookKeys } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import type { Role, Team, User } from '../model.ts';
 import type { UserStore } from '../ports.ts';
@@ -43,14 +43,20 @@ export async function getUser(userId: string): Promise<User | undefined> {
   return Item ? toUser(Item) : undefined;
 }
 
-export async function getUserWithTeams(userId: string): Promise<{ user: User; teams: Team[] } | undefined> {
+export async function getUserWithTeams(
+  userId: string,
+): Promise<{ user: User; teams: Team[]; hookedWorkspaces: string[] } | undefined> {
   const items = await queryPartition(k.userPartition(userId));
   const profile = items.find((i) => i.SK === k.profileSk);
   if (!profile) return undefined;
   const teams = items
     .filter((i) => String(i.SK).startsWith(k.memberPrefix))
     .map((i) => toTeam(i.team as Item));
-  return { user: toUser(profile), teams };
+  // The webhook marks of the same partition (read by the same Query): which workspaces stamp new notes.
+  const hookedWorkspaces = items
+    .filter((i) => String(i.SK).startsWith(webhookKeys.workspaceMarkPrefix))
+    .map((i) => String(i.workspace));
+  return { user: toUser(profile), teams, hookedWorkspaces };
 }
 
 export async function grantRole(userId: string, role: Role): Promise<void> {

@@ -120,8 +120,10 @@ export async function saveNote(
       Put: {
         TableName: table(),
         Item: metaItem(next),
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': old.version },
+        // The webhook marker too (NoteRecord.hooked): a first webhook's stamp since the read makes
+        // this a lost race (retried on the fresh note), never an overwrite that drops the stamp.
+        ConditionExpression: `version = :v AND ${old.hooked ? 'hooked = :hooked' : 'attribute_not_exists(hooked)'}`,
+        ExpressionAttributeValues: { ':v': old.version, ...(old.hooked ? { ':hooked': true } : {}) },
       },
     },
     visitPut(next, editorId),

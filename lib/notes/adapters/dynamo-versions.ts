@@ -151,7 +151,8 @@ export function nameVersion(shortId: string, v: VersionRecord): Promise<boolean>
   return transact([
     update(
       k.version(shortId, v.id),
-      'SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null REMOVE #ttl',
+      // `hooked`: the stream filter's webhook marker, as the note has it now (docs/architecture.md).
+      `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl${v.hooked ? '' : ', hooked'}`,
       {
         ConditionExpression: 'nameSource = :system',
         ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
@@ -162,6 +163,7 @@ export function nameVersion(shortId: string, v: VersionRecord): Promise<boolean>
           ':by': v.createdBy,
           ':null': null,
           ':system': 'system',
+          ...(v.hooked ? { ':hooked': true } : {}),
         },
       },
     ),

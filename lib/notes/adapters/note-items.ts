@@ -30,4 +30,8 @@ export const NOTE_FIELDS = [
 ] as const satisfies readonly (keyof NoteRecord)[];
 
 export const toRecord = (item: Record<string, unknown>): NoteRecord =>
-  Object.fromEntries(NOTE_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as NoteRecord;
+  Object.fromEntries([
+    ...NOTE_FIELDS.map((f) => [f, item[f] ?? null]),
+    // The webhook marker (NoteRecord.hooked), kept only when set, so a rewrite carries it across.
+    ...(item.hooked === true ? [['hooked', true]] : []),
+  ]) as unknown as NoteRecord;

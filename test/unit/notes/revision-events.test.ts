@@ -205,17 +205,20 @@ describe("the template's stream filters and the stream reader", () => {
     loadTemplate().Resources.NotesRouteWebhookEventsFunction.Properties!.Events.TableChanges.Properties.FilterCriteria.Filters.map(
       (f: { Pattern: string }) => f.Pattern,
     );
+  // Items of a workspace with a webhook: marked `hooked` (test/notes/webhook-marks.test.ts drops unmarked ones).
   const versionItem = (v: VersionRecord) => ({
     ...revisionKeys.version('abcdefghij', v.id),
     type: 'note-version',
     noteShortId: 'abcdefghij',
     ...v,
+    hooked: true,
   });
   const commentItem = (c: CommentRecord) => ({
     ...revisionKeys.comment('abcdefghij', c.id),
     type: 'note-comment',
     noteShortId: 'abcdefghij',
     ...c,
+    hooked: true,
   });
   const record = (eventName: string, before?: object, after?: object) => ({
     eventID: 'ev1',

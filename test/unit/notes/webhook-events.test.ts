@@ -343,7 +343,7 @@ describe('metrics and local filters', () => {
       LatencyMs: 12,
     });
   });
-  it("the template's stream filters pass note META and pinged webhooks, nothing else", () => {
+  it("the template's stream filters pass marked note META and pinged webhooks, nothing else", () => {
     const fn = loadTemplate().Resources.NotesRouteWebhookEventsFunction;
     const patterns = fn.Properties!.Events.TableChanges.Properties.FilterCriteria.Filters.map(
       (f: { Pattern: string }) => f.Pattern,
@@ -352,7 +352,11 @@ describe('metrics and local filters', () => {
       eventName,
       dynamodb: { Keys: { PK: { S: 'x' }, SK: { S: sk } }, NewImage: image },
     });
-    expect(passesFilters(patterns, record('INSERT', 'NOTE#META', { type: { S: 'note' } }))).toBe(true);
+    const hooked = { hooked: { BOOL: true } }; // a note of a workspace with a webhook
+    expect(passesFilters(patterns, record('INSERT', 'NOTE#META', { type: { S: 'note' }, ...hooked }))).toBe(
+      true,
+    );
+    expect(passesFilters(patterns, record('INSERT', 'NOTE#META', { type: { S: 'note' } }))).toBe(false);
     expect(passesFilters(patterns, record('MODIFY', 'NOTE#CONTENT', { type: { S: 'note-content' } }))).toBe(
       false,
     );
