@@ -89,7 +89,7 @@ if (alarmsTemplate(built.map((fn) => fn.id)) !== readFileSync(ALARMS_PATH, 'utf8
 }
 console.log('policies, log groups and alarms match the bundles');
 
-step(`import every handler in a fresh Node ${process.version} process and call it once`);
+step(`load every handler in a fresh Node ${process.version} process as the runtime does and call it once`);
 const template = loadTemplate();
 const literalEnv = literalFunctionEnv(template);
 const stub = await startStubEndpoint();
