@@ -104,7 +104,9 @@ if (args['floor-builds']) {
   const { floorBuilds } = await import('./floor-builds.ts');
   const floors = ['dynamodb', 'dynamodb-s3', 'dynamodb-secretsmanager', 'dynamodb-secretsmanager-ses-sns'];
   console.log(
-    await floorBuilds({ outdir: join(scratch, 'floor-builds'), rounds: Number(args.pairs), floors }),
+    await floorBuilds({ outdir: join(scratch, 'floor-builds'), rounds: Number(args.pairs), floors }).finally(
+      () => rmSync(scratch, { recursive: true, force: true }),
+    ),
   );
   process.exit(0);
 }
