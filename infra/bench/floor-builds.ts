@@ -11,6 +11,14 @@ import { ROOT } from '../local/template.ts';
 import { build, lambdaEnv, REFERENCE_BUILD, type Sample, sample, startStubEndpoint } from './coldstart.ts';
 import { median, table } from './stats.ts';
 
+/** The ES module build (issue 19's first choice): `.mjs`, a `require` for CommonJS code in the bundle. */
+const ESM_BUILD = {
+  ...BUILD_PROPERTIES,
+  Format: 'esm',
+  OutExtension: ['.js=.mjs'],
+  Banner: ["js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"],
+} as const;
+
 interface Variant {
   name: string;
   /** Whether `sam build` (aws-lambda-builders' esbuild workflow) can produce it. */
@@ -44,12 +52,11 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
       mkdirSync(dir, { recursive: true });
       const entry = join(ROOT, 'infra/bench/floors', `${floor}.ts`);
       const cjs = await build(entry, join(dir, 'cjs'), REFERENCE_BUILD);
-      const esm = await build(entry, join(dir, 'esm'), BUILD_PROPERTIES);
-      const esmMain = await build(entry, join(dir, 'esm-main'), {
-        ...BUILD_PROPERTIES,
-        MainFields: 'main,module',
-      });
-      const primed = await build(primedSource(floor), join(dir, 'primed'), BUILD_PROPERTIES);
+      const cjsModule = await build(entry, join(dir, 'cjs-module'), BUILD_PROPERTIES);
+      const esm = await build(entry, join(dir, 'esm'), ESM_BUILD);
+      const esmMain = await build(entry, join(dir, 'esm-main'), { ...ESM_BUILD, MainFields: 'main,module' });
+      // Awaiting the primed request at init needs top-level await: an ES module.
+      const primed = await build(primedSource(floor), join(dir, 'primed'), ESM_BUILD);
       // Code splitting: esbuild's --splitting, which aws-lambda-builders does not pass (esbuild.py).
       // Every dynamic import of the SDK (credential providers, ...) becomes a chunk loaded on first use.
       const splitDir = join(dir, 'split');
@@ -62,7 +69,7 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
         splitting: true,
         outExtension: { '.js': '.mjs' },
         mainFields: ['module', 'main'],
-        banner: { js: BUILD_PROPERTIES.Banner[0].slice(3) },
+        banner: { js: ESM_BUILD.Banner[0].slice(3) },
         target: BUILD_PROPERTIES.Target,
         minify: true,
         sourcemap: true,
@@ -73,19 +80,20 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
       const cacheDir = join(dir, 'compile-cache');
       const variants: Variant[] = [
         { name: 'cjs, main fields (the old build)', sam: 'yes', file: cjs.file },
+        { name: 'cjs, module fields first (template.yaml)', sam: 'yes', file: cjsModule.file },
         { name: 'esm, main fields first', sam: 'yes', file: esmMain.file },
-        { name: 'esm, module fields first (template.yaml)', sam: 'yes', file: esm.file },
+        { name: 'esm, module fields first', sam: 'yes', file: esm.file },
         { name: 'esm + splitting', sam: 'no: no Splitting key', file: join(splitDir, `${floor}.mjs`) },
         { name: 'esm + SDK primed at init', sam: 'yes', file: primed.file },
         {
-          name: 'esm + V8 compile cache',
+          name: 'cjs, module fields + V8 compile cache',
           sam: 'no: not in the package',
-          file: esm.file,
+          file: cjsModule.file,
           env: { NODE_COMPILE_CACHE: cacheDir },
         },
       ];
-      const env = lambdaEnv('--enable-source-maps', stub.url);
-      await sample(esm.file, 'handler', FLOOR_EVENT, { ...env, NODE_COMPILE_CACHE: cacheDir });
+      const env = { ...lambdaEnv('--enable-source-maps', stub.url), ...stub.env };
+      await sample(cjsModule.file, 'handler', FLOOR_EVENT, { ...env, NODE_COMPILE_CACHE: cacheDir });
       const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
       for (let i = 0; i < opts.rounds; i++) {
         for (let j = 0; j < variants.length; j++) {

@@ -6,7 +6,7 @@
 //   4. the generated parts (template.yaml's build properties, policies and log groups; alarms.yaml)
 //      match the code;
 //   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
-//      runtime loads it (an .mjs handler is imported, a .js required), its handler export called once
+//      runtime loads it (a .js handler is required, an .mjs imported), its handler export called once
 //      with an API Gateway event against a stub AWS endpoint on loopback (infra/bench/coldstart.ts):
 //      it must return a proxy response below 500.
 // Exits 1 at the first failing step.
@@ -89,7 +89,7 @@ if (alarmsTemplate(built.map((fn) => fn.id)) !== readFileSync(ALARMS_PATH, 'utf8
 }
 console.log('policies, log groups and alarms match the bundles');
 
-step(`import every handler in a fresh Node ${process.version} process and call it once`);
+step(`load every handler in a fresh Node ${process.version} process as the runtime does and call it once`);
 const template = loadTemplate();
 const literalEnv = literalFunctionEnv(template);
 const stub = await startStubEndpoint();
@@ -98,7 +98,7 @@ const failures: string[] = [];
 await Promise.all(
   [0, 1].map(async () => {
     for (let fn = queue.shift(); fn; fn = queue.shift()) {
-      const env = { ...lambdaEnv('--enable-source-maps', stub.url), ...literalEnv.get(fn.id) };
+      const env = { ...lambdaEnv('--enable-source-maps', stub.url), ...stub.env, ...literalEnv.get(fn.id) };
       try {
         const s = await sample(fn.file, fn.handler, firstCallEvent(template, fn.id), env);
         if (s.status !== null && (typeof s.status !== 'number' || s.status >= 500))

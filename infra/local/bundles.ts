@@ -1,4 +1,5 @@
-// Bundles functions with esbuild (as `sam build` does: ES modules, `.mjs`, imported), lazily: a function is built on its first
+// Bundles functions with esbuild (ES modules, `.mjs`, imported: the npm packages all functions share
+// are ES imports, see sharedPackages; `sam build` makes CommonJS, docs/deploy.md), lazily: a function is built on its first
 // request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
 // carry linked external source maps without sources (small; stack traces still name the .ts
 // lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
@@ -224,7 +225,7 @@ export class Bundles {
       format: 'esm',
       outExtension: { '.js': '.mjs' },
       mainFields: ['module', 'main'],
-      // The deployed bundles' `require` for CommonJS code that calls it (BUILD_PROPERTIES.Banner).
+      // A `require` for CommonJS code in a bundle that calls it (busboy's require('node:stream')).
       banner: {
         js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
       },

@@ -1,7 +1,8 @@
 // npm run soak: the runner's memory after sustained use. Starts `npm start` on a scratch data dir,
 // sends 1,000 requests spread over every GET route and a few writes (as the demo user), makes 3 hot
-// reloads (touching lib files every function includes), then reports the runner's resident memory
-// (now and peak) from /proc, and stops the stack. Exits 1 over the limit (600 MB).
+// reloads (touching lib files every function includes), then reports the runner's start-up time (its
+// "ready in" line) and resident memory at ready, and its resident memory (now and peak) after the
+// requests, from /proc, and stops the stack. Exits 1 over the limit (600 MB).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,10 @@ try {
   await wait(/\[start\] ready in/, 300_000);
   const base = `http://localhost:${port}`;
   const pid = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')).pid as number;
+  const atReady = memory(pid);
+  console.log(
+    `${/\[start\] (ready in [^\n]*)/.exec(out)?.[1]}; runner RSS at ready ${atReady.rssMb} MB (peak ${atReady.peakMb} MB)`,
+  );
   const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
   const headers = { Authorization: `Bearer ${demo.users[0].token}`, 'Content-Type': 'application/json' };
   const gets = listRoutes()

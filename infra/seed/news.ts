@@ -2,7 +2,7 @@
 // without avatar), tags, and articles with one or two authors. Used by the seed, tests and bench.
 import type { SeedContext } from './context.ts';
 import type { ImportArticle, ImportTag, ImportUser } from '../../lib/news/import.ts';
-import { importIntoTable } from '../../lib/news/wiring.ts';
+import { importIntoTable } from './import-news.ts';
 
 export interface NewsData {
   users: ImportUser[];

@@ -17,7 +17,6 @@ import {
 } from './adapters/dynamo-reader.ts';
 import { addStatusCounts, readStatusShards } from './adapters/dynamo-status.ts';
 import { StatusCounters } from './counters.ts';
-import type { ImportOptions } from './import.ts';
 import type { NewsReader, StatusStore } from './ports.ts';
 import { NewsService, StatusService } from './service.ts';
 
@@ -51,12 +50,3 @@ export const status = /* @__PURE__ */ once(
 
 /** The internal edge's key and the CSRF signing key: Secrets Manager, read once per container. */
 export { csrfSigningSecret, internalApiKey } from '../data/secrets.ts';
-
-/** import-news into the table (admin CLI, seed, bench). Loaded on use, so no function bundles it. */
-export const importIntoTable = async (input: unknown, opts?: ImportOptions) => {
-  const [{ importNews }, { DynamoImportStore }] = await Promise.all([
-    import('./import.ts'),
-    import('./adapters/dynamo-import.ts'),
-  ]);
-  return importNews(input, new DynamoImportStore(), opts);
-};

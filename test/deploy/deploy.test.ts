@@ -309,9 +309,9 @@ describe('one source of truth for IAM', () => {
     }
   });
 
-  it('a built handler is an ES module (.mjs) that a fresh Node process imports, and exports its handler', () => {
+  it('a built handler is CommonJS (.js) that a fresh Node process imports as the runtime does, and exports its handler', () => {
     const fn = built.find((f) => f.id === 'NotesGetMeFunction')!;
-    expect(fn.file.endsWith('.mjs')).toBe(true);
+    expect(fn.file.endsWith('.js')).toBe(true);
     const out = execFileSync(
       process.execPath,
       [

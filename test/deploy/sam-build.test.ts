@@ -41,17 +41,14 @@ function lambdaBuildersArgs(properties: Record<string, unknown>, outdir: string)
 const functions = listFunctions();
 
 describe('sam build makes the bundles the bench measures', { timeout: 120_000 }, () => {
-  it('every function is built as an ES module (.mjs) from the packages’ ES builds', () => {
+  it('every function is built as CommonJS (.js) from the packages’ ES builds', () => {
     for (const fn of functions) {
       const { EntryPoints, ...bp } = fn.metadata.BuildProperties;
       expect(bp, fn.id).toEqual(BUILD_PROPERTIES);
       expect(EntryPoints, fn.id).toHaveLength(1);
     }
-    expect(BUILD_PROPERTIES).toMatchObject({
-      Format: 'esm',
-      OutExtension: ['.js=.mjs'],
-      MainFields: 'module,main',
-    });
+    expect(BUILD_PROPERTIES).toMatchObject({ Format: 'cjs', MainFields: 'module,main' });
+    expect(BUILD_PROPERTIES).not.toHaveProperty('OutExtension');
   });
 
   it("every function's BuildProperties become exactly the flags aws-lambda-builders passes", () => {

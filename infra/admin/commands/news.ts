@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importIntoTable } from '../../../lib/news/wiring.ts';
+import { importIntoTable } from '../../seed/import-news.ts';
 import { print } from '../print.ts';
 
 /** News API admin commands (registered by infra/admin/program.ts). */

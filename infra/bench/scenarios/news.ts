@@ -7,7 +7,7 @@ const ID_BASE = 1_000_000;
 const ARTICLES = 10_000;
 
 export const scenarios: BenchScenarios = async () => {
-  const { importIntoTable } = await import('../../../lib/news/wiring.ts');
+  const { importIntoTable } = await import('../../seed/import-news.ts');
   const data = generateNewsData({ users: 200, tags: 20, articles: ARTICLES, idBase: ID_BASE });
   const started = performance.now();
   await importIntoTable(data);
