@@ -3,6 +3,8 @@
 const API = '(identity|notes|news|bank)';
 /** The domain of an API: its top-level modules, but not its wiring. */
 const DOMAIN = `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`;
+/** Where adapters are chosen: an API's wiring, and its event pipeline's (lib/notes/events/wiring.ts). */
+const WIRING = `^lib/${API}/(events/)?wiring\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -43,14 +45,14 @@ module.exports = {
       severity: 'error',
       comment:
         'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
-      from: { path: '^(lib|functions)/', pathNot: [`^lib/${API}/wiring\\.ts$`, `^lib/${API}/adapters/`] },
+      from: { path: '^(lib|functions)/', pathNot: [WIRING, `^lib/${API}/adapters/`] },
       to: { path: `^lib/${API}/adapters/` },
     },
     {
       name: 'adapters-know-no-http-or-wiring',
       severity: 'error',
       from: { path: `^lib/${API}/adapters/` },
-      to: { path: ['^lib/http/', `^lib/${API}/http/`, `^lib/${API}/wiring\\.ts$`] },
+      to: { path: ['^lib/http/', `^lib/${API}/http/`, WIRING] },
     },
     {
       name: 'functions-reach-the-domain-through-wiring',

@@ -1,7 +1,7 @@
 // POST /v1/notes/{noteId}/images: multipart part "image" (PNG, JPEG, GIF, WebP) stored for the note (seed 000 UploadNoteImage).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
-import { imageUploadParser } from '#lib/notes/http/glue.ts';
+import { imageUploadParser } from '#lib/notes/http/image-upload.ts';
 import { imageUploadBody } from '#lib/notes/schemas.ts';
 import { notePath } from '#lib/notes/params.ts';
 import { notesWithImages as notes } from '#lib/notes/wiring.ts';

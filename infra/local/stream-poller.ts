@@ -29,6 +29,8 @@ export interface StreamPollerOptions {
   pollMs?: number;
   /** First wait between retries of a failed batch (doubles, at most 2 s). */
   retryBaseMs?: number;
+  /** The Streams client (default: one from clientConfig; tests pass one that fails on purpose). */
+  streams?: DynamoDBStreamsClient;
 }
 
 export interface StreamPoller {
@@ -132,7 +134,7 @@ export async function startStreamPoller(o: StreamPollerOptions): Promise<StreamP
   let stopped = false;
   const mappings = o.sources.map((s) => new StreamMapping(s, o, () => stopped));
   const dynamo = new DynamoDBClient(o.clientConfig);
-  const streams = new DynamoDBStreamsClient(o.clientConfig);
+  const streams = o.streams ?? new DynamoDBStreamsClient(o.clientConfig);
   const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: o.tableName }));
   dynamo.destroy();
   const streamArn = Table?.LatestStreamArn;
@@ -159,16 +161,59 @@ export async function startStreamPoller(o: StreamPollerOptions): Promise<StreamP
     }
   };
   await discover('LATEST');
+  const read = (iterator: string) =>
+    streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+  /** The newest record of each shard handed to the mappings (a repositioned iterator skips up to it). */
+  const lastSeen = new Map<string, { n: bigint; s: string }>();
+  /**
+   * A shard iterator that can no longer be read, replaced as Lambda's event source mapping does: an
+   * expired one (15 minutes old) resumes after the last record read; one whose records were trimmed
+   * resumes at the oldest record left (the trimmed ones are lost, as in AWS, and logged). Records
+   * already handed on are skipped (lastSeen). Any other error: undefined (the loop retries it).
+   */
+  const reposition = async (shardId: string, err: unknown): Promise<string | undefined> => {
+    const name = (err as Error).name;
+    if (name !== 'ExpiredIteratorException' && name !== 'TrimmedDataAccessException') return undefined;
+    const last = lastSeen.get(shardId);
+    const after = name === 'ExpiredIteratorException' && last !== undefined;
+    o.log(
+      `stream poller: ${name} on ${shardId}: reading again from ${after ? 'the last record read' : 'the oldest record left'}`,
+    );
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last.s }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return ShardIterator;
+  };
   const loop = (async () => {
     while (!stopped) {
       try {
         let closed = false;
         for (const [shardId, iterator] of iterators) {
           if (!iterator) continue;
-          const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+          let out: Awaited<ReturnType<typeof read>>;
+          try {
+            out = await read(iterator);
+          } catch (err) {
+            const fresh = await reposition(shardId, err);
+            if (!fresh) throw err;
+            iterators.set(shardId, fresh);
+            continue;
+          }
           iterators.set(shardId, out.NextShardIterator);
           if (!out.NextShardIterator) closed = true;
-          const records = (out.Records ?? []).map((r) => toLambdaRecord(r, streamArn));
+          const last = lastSeen.get(shardId);
+          const unseen = (out.Records ?? []).filter(
+            (r) => last === undefined || BigInt(r.dynamodb?.SequenceNumber ?? '0') > last.n,
+          );
+          const newest = unseen.at(-1)?.dynamodb?.SequenceNumber;
+          if (newest) lastSeen.set(shardId, { n: BigInt(newest), s: newest });
+          const records = unseen.map((r) => toLambdaRecord(r, streamArn));
           if (records.length) for (const m of mappings) m.offer(records);
         }
         if (closed) await discover('TRIM_HORIZON');

@@ -79,10 +79,7 @@ import {
   webhookCount,
   writersOf,
 } from './adapters/dynamo-hook-marks.ts';
-import { decryptSecret, encryptSecret } from '../bank/crypto.ts';
-import { deliver, deliverBatch } from './events/delivery.ts';
-import { routeChanges } from './events/router.ts';
-import { checkDestination } from './adapters/destination-policy.ts';
+import { encryptSecret } from '../bank/crypto.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -91,16 +88,8 @@ import {
   listDeliveries,
   listWebhooks,
   pingWebhook,
-  recordDelivery,
-  setDeliveryPolicy,
   updateWebhook,
 } from './adapters/dynamo-webhooks.ts';
-import { emitDeliveryMetric } from './adapters/emf-metrics.ts';
-import { postDelivery } from './adapters/http-poster.ts';
-import { deadLetterJob, enqueueJobs, requeueJob } from './adapters/sqs-delivery-queue.ts';
-import { signDelivery } from './adapters/standard-webhooks-signer.ts';
-import { changesOf, noteStateOf } from './adapters/stream-changes.ts';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 
 /** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
@@ -446,43 +435,3 @@ export const webhookDeliveryLookup = /* @__PURE__ */ once(() =>
 export const teamWebhookDeliveryLookup = /* @__PURE__ */ once(() =>
   webhookService({ get: getWebhook, delivery: getDelivery }, teamAccess()),
 );
-
-/** The webhook event router (stream function): table changes to delivery jobs on the queue. */
-export const webhookEvents = /* @__PURE__ */ once(() => {
-  return {
-    route: (records: DynamoDBRecord[]) =>
-      routeChanges(changesOf(records), {
-        hooksOf: listWebhooks,
-        foldersOf: async (owner) => (await folderTree(owner)).folders,
-        userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
-        noteOf: noteStateOf,
-        enqueue: enqueueJobs,
-      }),
-  };
-});
-
-/** Webhook delivery (queue function): each job signed, sent, logged, retried or dead-lettered. */
-export const webhookDelivery = /* @__PURE__ */ once(() => {
-  const one = (job: Parameters<typeof deliver>[0]) =>
-    deliver(job, {
-      hook: getWebhook,
-      openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
-      checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
-      sign: signDelivery,
-      post: postDelivery,
-      record: recordDelivery,
-      setPolicy: setDeliveryPolicy,
-      requeue: requeueJob,
-      deadLetter: deadLetterJob,
-      metric: emitDeliveryMetric,
-      clock: systemClock,
-      ids: systemIds,
-      random: Math.random,
-      settings: {
-        retryDelays: () => config.webhookRetryDelays,
-        attemptTimeoutMs: () => config.webhookAttemptTimeoutMs,
-        retentionDays: () => config.webhookRetentionDays,
-      },
-    });
-  return { deliverBatch: (messages: { id: string; body: string }[]) => deliverBatch(messages, one) };
-});

@@ -1,21 +1,11 @@
 // HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
-// responses with their validators, conditional GET, If-Match, and the multipart parser of image uploads.
-import type { MiddlewareObj } from '@middy/core';
-import type { Context } from 'aws-lambda';
+// responses with their validators, conditional GET, If-Match, Idempotency-Keys of creates (the image
+// upload's multipart parser is image-upload.ts, so that only that function bundles busboy).
 import { etagListed, isNotModified } from '../../http/conditional.ts';
 import type { Completion } from '../../domain/idempotency.ts';
 import { idempotent } from '../../http/idempotency.ts';
-import { parseMultipart } from '../../http/multipart.ts';
-import {
-  ApiError,
-  notModified,
-  ok,
-  type ApiEvent,
-  type ApiResult,
-  type HttpRequest,
-  type HttpResult,
-} from '../../http/rest.ts';
-import { etagOf, MAX_IMAGE_BYTES, type NoteRecord, type NoteWithContent } from '../model.ts';
+import { notModified, ok, type HttpRequest, type HttpResult } from '../../http/rest.ts';
+import { etagOf, type NoteRecord, type NoteWithContent } from '../model.ts';
 import { presentNote, presentSingleNote } from '../present.ts';
 import type { Precondition } from '../service.ts';
 import { folderPaths, notesIdempotency } from '../wiring.ts';
@@ -54,24 +44,6 @@ export const ifMatch = (headers: Record<string, string | undefined>): Preconditi
   return header === undefined ? undefined : (note) => etagListed(header, etagOf(note), false);
 };
 
-const MAX_FILE_PARTS = 4;
-
-/** Anything but exactly one part named image: 422 naming each offending part. */
-function exactlyOneImage(parts: Record<string, unknown>): void {
-  const only = 'only one part, named image, is allowed';
-  const fields = Object.keys(parts)
-    .filter((name) => name !== 'image')
-    .map((field) => ({ field, message: only }));
-  if (Array.isArray(parts.image))
-    fields.unshift({ field: 'image', message: `${parts.image.length} parts named image; ${only}` });
-  else if (fields.length && !Object.hasOwn(parts, 'image'))
-    fields.push({ field: 'image', message: 'a file part named image is required' });
-  if (fields.length)
-    throw new ApiError('validation_failed', 'The multipart body must hold exactly one part, named image', {
-      fields,
-    });
-}
-
 /**
  * Runs a create under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts). The
  * target folder's path is read before the write, so the stored response carries folderPaths too.
@@ -87,30 +59,4 @@ export async function idempotentCreate(
   const pathOf = await folderPaths().pathsFor(userId, [where]);
   const respond = (n: NoteWithContent) => ok(presentSingleNote(n, pathOf(n.note)), validators(n));
   return idempotent(req, { keys: notesIdempotency() }, respond, work);
-}
-
-/**
- * multipart/form-data (base64 from API Gateway's binary media types), parsed by lib/http/multipart.ts;
- * a malformed body is 422 naming the body, an image over the limit 413 naming it. The content type
- * is checked here: RFC 2046 boundaries may hold "_", which axios (and so the official client) generates.
- */
-export function imageUploadParser(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
-  return {
-    before: async (request) => {
-      const type = request.event.headers?.['content-type'] ?? '';
-      if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=/i.test(type)) {
-        throw new ApiError(
-          'unsupported_media_type',
-          'The request body must be multipart/form-data with a part named image',
-        );
-      }
-      // More file parts than one are parsed (busboy would drop them silently), then refused by name.
-      const parts = await parseMultipart(request.event.body ?? '', request.event.isBase64Encoded, type, {
-        fileSize: MAX_IMAGE_BYTES,
-        files: MAX_FILE_PARTS,
-      });
-      exactlyOneImage(parts);
-      (request.event as { body: unknown }).body = parts;
-    },
-  };
 }
