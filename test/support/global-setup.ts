@@ -4,7 +4,7 @@
 // TEST_BASE_URL. Set TEST_BASE_URL yourself to run the HTTP suites against a deployed stack.
 // Whatever has started is stopped again if a later step fails (vitest runs no teardown then), and
 // every child process dies with this one (DynamoDB Local's stdin guard, esbuild's service).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functionEnvironment, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
@@ -49,6 +49,10 @@ export default async function setup() {
       buildDir: join(scratch, 'build'),
       // vitest's module runner would transform every bundle's import() again (infra/local/bundles.ts).
       bundleLoader: 'require',
+      // The runner's own log (routes, event sources, crashes), to a file when asked: TRI_API_TEST_RUNNER_LOG=path.
+      log: process.env.TRI_API_TEST_RUNNER_LOG
+        ? (line) => appendFileSync(process.env.TRI_API_TEST_RUNNER_LOG!, `${new Date().toISOString()} ${line}\n`)
+        : undefined,
     });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
     if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();
