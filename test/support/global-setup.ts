@@ -51,7 +51,8 @@ export default async function setup() {
       bundleLoader: 'require',
       // The runner's own log (routes, event sources, crashes), to a file when asked: TRI_API_TEST_RUNNER_LOG=path.
       log: process.env.TRI_API_TEST_RUNNER_LOG
-        ? (line) => appendFileSync(process.env.TRI_API_TEST_RUNNER_LOG!, `${new Date().toISOString()} ${line}\n`)
+        ? (line) =>
+            appendFileSync(process.env.TRI_API_TEST_RUNNER_LOG!, `${new Date().toISOString()} ${line}\n`)
         : undefined,
     });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
