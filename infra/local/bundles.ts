@@ -1,6 +1,5 @@
-// Bundles functions with esbuild (CommonJS from the packages' ES builds, `.cjs`, as `sam build` makes
-// them, docs/deploy.md; the npm packages all functions share are required from node_modules, see
-// sharedPackages), lazily: a function is built on its first
+// Bundles functions with esbuild (ES modules, `.mjs`, imported: the npm packages all functions share
+// are ES imports, see sharedPackages; `sam build` makes CommonJS, docs/deploy.md), lazily: a function is built on its first
 // request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
 // carry linked external source maps without sources (small; stack traces still name the .ts
 // lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
@@ -125,17 +124,18 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
-    // The bundle is CommonJS, as deployed. Loaded with import() (npm start; Lambda's runtime too) or,
-    // with `loader: 'require'` (the tests' runner, started in vitest's global setup), require(): vitest's
-    // module runner would transform every import() again (seconds per function). Either loader caches a
-    // CommonJS module by its file name, so a function loaded again (after eviction, a crash or a
-    // timeout) loads a copy of its bundle under a new name: it starts cold, with fresh module state.
+    // As Lambda's runtime loads an .mjs handler: imported. An ES module cannot be unloaded, so a
+    // function loaded again after eviction gets a fresh instance (its own URL, or a copy): it starts
+    // cold again. With `loader: 'require'` (the tests' runner, started in vitest's global setup)
+    // Node's require(esm) loads it instead: vitest's module runner would transform every import()
+    // again (seconds per function). Under tsx (npm start) require() resolves packages with `require`
+    // conditions, which ESM-only packages (middy) do not export, so there it must be import().
     let mod: Record<string, unknown>;
     try {
       mod =
         this.opts.loader === 'require'
           ? scope(() => require(this.fresh(built.file)) as Record<string, unknown>)
-          : await scope(() => nativeImport(pathToFileURL(this.fresh(built.file)).href));
+          : await scope(() => nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`));
     } catch (err) {
       throw new InitError(id, err);
     }
@@ -160,7 +160,7 @@ export class Bundles {
       this.everLoaded.add(file);
       return file;
     }
-    const copy = file.replace(/\.cjs$/, `-${(this.loads += 1)}.cjs`);
+    const copy = file.replace(/\.mjs$/, `-${(this.loads += 1)}.mjs`);
     copyFileSync(file, copy);
     return copy;
   }
@@ -222,11 +222,13 @@ export class Bundles {
       bundle: true,
       platform: 'node',
       target: 'node24',
-      // CommonJS from the packages' ES builds, as deployed (docs/deploy.md); `.cjs`, whatever the
-      // nearest package.json says.
-      format: 'cjs',
-      outExtension: { '.js': '.cjs' },
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
       mainFields: ['module', 'main'],
+      // A `require` for CommonJS code in a bundle that calls it (busboy's require('node:stream')).
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
       plugins: [sharedPackages(this.root)],
       sourcemap: 'linked',
       sourcesContent: false,
@@ -235,7 +237,7 @@ export class Bundles {
     });
     const fresh = new Map<string, Built>();
     for (const id of ids) {
-      const file = join(this.outdir, `${out(id)}.cjs`);
+      const file = join(this.outdir, `${out(id)}.mjs`);
       const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
       const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
       this.drop(id);
@@ -307,18 +309,17 @@ export class Bundles {
 }
 
 /**
- * npm packages are not bundled into each function here: they are required from the repository's
- * node_modules by absolute path (resolved as a CommonJS require() resolves them), so all functions
- * share one loaded copy of the AWS SDK, zod and the rest (one process serves every function; a copy
- * per function cost ~27 MB each). The functions' own code (functions/, lib/) is bundled per
- * function, as in Lambda, and so is a package that require() cannot load (the ES-only middy,
- * ~15 KiB).
+ * npm packages are not bundled into each function here: they are imported from the repository's
+ * node_modules by absolute URL (resolved as Node resolves an `import`, the way this process loads
+ * them itself), so all functions share one loaded copy of the AWS SDK, middy, zod and the rest (one
+ * process serves every function; a copy per function cost ~27 MB each). The functions' own code
+ * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
+ * root is bundled after all.
  */
 function sharedPackages(root: string): esbuild.Plugin {
   const fromRoot = createRequire(join(root, 'package.json'));
-  // As a CommonJS bundle's require() finds it; a package that exports nothing to require() (the
-  // ES-only middy) throws here and is bundled instead (small).
-  const resolveImport = (path: string): string => fromRoot.resolve(path);
+  const resolveImport = (path: string): string =>
+    resolve(root) === resolve(ROOT) ? import.meta.resolve(path) : pathToFileURL(fromRoot.resolve(path)).href;
   return {
     name: 'shared-packages',
     setup(build) {
