@@ -2,7 +2,7 @@
 // function that never reads the table never builds it). Endpoint and region come only from the
 // standard SDK environment (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): no "if local" here.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { failFast, reportUnavailable } from './fail-fast.ts';
 import { countDynamoRequests } from './metering.ts';
 
@@ -21,4 +21,18 @@ export function documentClient(): DynamoDBDocumentClient {
     });
   }
   return client;
+}
+
+/** Every page of a Query (each page one request), in key order. */
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
 }

@@ -3,14 +3,9 @@
 //   NOTECOMMENTS#<shortId> / ANCHORBASE#<sha256>     the content anchors were written on (Brotli, `z`)
 // The webhook router emits comment.created (INSERT of a note-comment item), comment.resolved and
 // comment.reopened (a thread head's threadState changing) from these items (lib/notes/events/catalogue.ts).
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
 import { NotFound } from '../../domain/errors.ts';
@@ -72,21 +67,12 @@ const countReplies = (shortId: string, headId: string, delta: number): TransactI
 
 /** CommentStore.list */
 export async function listComments(shortId: string): Promise<CommentRecord[]> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        ConsistentRead: true,
-        ExclusiveStartKey,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': k.commentsPartition(shortId), ':sk': k.commentPrefix },
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': k.commentsPartition(shortId), ':sk': k.commentPrefix },
+  });
   return items.map(toComment);
 }
 

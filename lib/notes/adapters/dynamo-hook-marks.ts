@@ -5,16 +5,9 @@
 // a mark item in the writer's own partition (webhookKeys.workspaceMark), read by the Query a note
 // create already makes; existing notes are stamped once, when the workspace gets its first webhook.
 // Plain functions, so a bundle keeps only the commands its function sends.
-import {
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons, isConditionFailure, storeFailure } from '../../data/failures.ts';
 import {
   identityKeys,
@@ -41,21 +34,8 @@ async function guard<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-/** Every page of a Query. */
-async function queryAll(
-  input: ConstructorParameters<typeof QueryCommand>[0],
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page: QueryCommandOutput = await guard(
-      documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey })),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
+/** Every page of a Query (lib/data/dynamo.ts), its failures as the store's. */
+const queryAllOf = (input: Parameters<typeof queryAll>[0]) => guard(queryAll(input));
 
 /** The workspace's webhooks now (its COUNT item, strongly consistent). */
 export async function webhookCount(owner: NoteOwnerKey): Promise<number> {
@@ -68,7 +48,7 @@ export async function webhookCount(owner: NoteOwnerKey): Promise<number> {
 /** Who writes the workspace's notes: the user (no request), or every member of the team (one Query, paged). */
 export async function writersOf(owner: NoteOwnerKey): Promise<string[]> {
   if ('userId' in owner) return [owner.userId];
-  const members = await queryAll({
+  const members = await queryAllOf({
     TableName: table(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :m)',
     ExpressionAttributeValues: {
@@ -114,7 +94,7 @@ export async function markWriters(owner: NoteOwnerKey, writers: string[]): Promi
  */
 export async function stampNotes(owner: NoteOwnerKey): Promise<number> {
   const unstamped = async (partition: string) =>
-    queryAll({
+    queryAllOf({
       TableName: table(),
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',

@@ -12,7 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
 import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
@@ -311,24 +311,14 @@ async function transact(items: TransactItem[], permalinkIndex: number, folderInd
 }
 
 async function queryPartition(shortId: string, skPrefix?: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        ConsistentRead: true,
-        ExclusiveStartKey,
-        KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
-        ExpressionAttributeValues: skPrefix
-          ? { ':pk': k.notePartition(shortId), ':sk': skPrefix }
-          : { ':pk': k.notePartition(shortId) },
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
+  return queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
+    ExpressionAttributeValues: skPrefix
+      ? { ':pk': k.notePartition(shortId), ':sk': skPrefix }
+      : { ':pk': k.notePartition(shortId) },
+  });
 }
 
 /**

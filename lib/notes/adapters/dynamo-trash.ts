@@ -17,7 +17,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons, storeFailure } from '../../data/failures.ts';
 import {
   folderKeys,
@@ -262,23 +262,13 @@ async function transactWithOverflow(items: TransactItem[], visits: TransactItem[
 }
 
 async function partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        ConsistentRead: true,
-        ExclusiveStartKey,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: pk === k.notePartition(shortId) ? undefined : 'PK, SK',
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
+  return queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: pk === k.notePartition(shortId) ? undefined : 'PK, SK',
+  });
 }
 
 /** Every method, for the admin CLI, the bench and tests; functions wire only what they call. */
