@@ -1,44 +1,50 @@
-// OpenAPI 3.1 documents are generated from the same zod schemas that validate requests
-// (z.toJSONSchema emits JSON Schema 2020-12, OpenAPI 3.1's dialect). Paths are the full paths of
-// template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
-import * as z from 'zod/mini';
+// OpenAPI 3.1 documents are generated from the same valibot schemas that validate requests
+// (@valibot/to-json-schema emits JSON Schema 2020-12, OpenAPI 3.1's dialect). Paths are the full
+// paths of template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
+import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { STRICT_KEYS } from '../../lib/domain/schema.ts';
 
-/**
- * z.int() bounds every integer by ±Number.MAX_SAFE_INTEGER: true, but no reader needs it, and Swagger
- * UI makes its examples from it (an id of -9007199254740991). Documents leave it out (zod still checks it).
- */
-const withoutSafeIntegerBounds = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+type Json = Record<string, unknown>;
+
+/** `required: []` says nothing; documents leave it out. */
+const withoutEmptyRequired = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutEmptyRequired);
   if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) continue;
-    if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
-    out[k] = withoutSafeIntegerBounds(v);
+  const out: Json = {};
+  for (const [k, val] of Object.entries(node)) {
+    if (k === 'required' && Array.isArray(val) && val.length === 0) continue;
+    out[k] = withoutEmptyRequired(val);
   }
   return out;
 };
 
-export const schema = (s: z.ZodMiniType): Record<string, unknown> => {
-  const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' }) as Record<
-    string,
-    unknown
-  >;
+const convert = (s: v.GenericSchema, typeMode: 'input' | 'output'): Json => {
+  const config: ConversionConfig = {
+    target: 'draft-2020-12',
+    typeMode,
+    // Checks JSON Schema cannot say (a refinement, a transform) are left out, as they always were.
+    errorMode: 'ignore',
+    // lib/domain/schema.ts's strictObject refuses unknown keys with its own check.
+    overrideAction: ({ valibotAction, jsonSchema }) =>
+      valibotAction.type === STRICT_KEYS ? { ...jsonSchema, additionalProperties: false } : undefined,
+  };
+  const out = toJsonSchema(s, config) as Json;
   delete out.$schema;
-  return withoutSafeIntegerBounds(out) as Record<string, unknown>;
-};
-export const inputSchema = (s: z.ZodMiniType): Record<string, unknown> => {
-  const out = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<
-    string,
-    unknown
-  >;
-  delete out.$schema;
-  return withoutSafeIntegerBounds(out) as Record<string, unknown>;
+  return withoutEmptyRequired(out) as Json;
 };
 
-export const json = (s: z.ZodMiniType | Record<string, unknown>, description = 'OK') => ({
+/** A schema as the API answers it (after transforms). */
+export const schema = (s: v.GenericSchema): Json => convert(s, 'output');
+/** A schema as a client sends it (before transforms: a query's integer is a string on the wire). */
+export const inputSchema = (s: v.GenericSchema): Json => convert(s, 'input');
+
+const isSchema = (s: unknown): s is v.GenericSchema =>
+  typeof s === 'object' && s !== null && (s as { kind?: unknown }).kind === 'schema';
+
+export const json = (s: v.GenericSchema | Json, description = 'OK') => ({
   description,
-  content: { 'application/json': { schema: s instanceof z.ZodMiniType ? schema(s) : s } },
+  content: { 'application/json': { schema: isSchema(s) ? schema(s) : s } },
 });
 
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';

@@ -23,7 +23,7 @@ import {
   type Authenticate,
 } from './middleware.ts';
 import type { ApiEvent, ApiResult, HttpRequest, HttpResult } from './types.ts';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 
 export interface Dialect {
   /** Body of a successful response. */
@@ -34,7 +34,7 @@ export interface Dialect {
   extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
 }
 
-type Schema = z.ZodMiniType | undefined;
+type Schema = v.GenericSchema | undefined;
 
 /** What an operation declares; the types of its parsed input are inferred from the schemas. */
 export interface OperationSpec<
@@ -52,8 +52,8 @@ export interface OperationSpec<
   path?: P;
 }
 
-type Params<T> = T extends z.ZodMiniType ? z.output<T> : Record<string, string | undefined>;
-type Body<T> = T extends z.ZodMiniType ? z.output<T> : unknown;
+type Params<T> = T extends v.GenericSchema ? v.InferOutput<T> : Record<string, string | undefined>;
+type Body<T> = T extends v.GenericSchema ? v.InferOutput<T> : unknown;
 export type Operation<B extends Schema, Q extends Schema, P extends Schema> = (
   req: HttpRequest<Body<B>, Params<Q>, Params<P>>,
 ) => Promise<HttpResult>;

@@ -1,7 +1,7 @@
 // Middleware shared by both dialects. Each is a plain middy middleware object.
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 import { LimitReached } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { ApiError, unauthorized } from './errors.ts';
@@ -125,12 +125,12 @@ export function admitCounted(principal: Principal, context: Context): void {
 }
 
 export interface Schemas {
-  body?: z.ZodMiniType;
-  query?: z.ZodMiniType;
-  path?: z.ZodMiniType;
+  body?: v.GenericSchema;
+  query?: v.GenericSchema;
+  path?: v.GenericSchema;
 }
 
-/** Validates path, query and body with zod; stores the parsed values in request.internal. */
+/** Validates path, query and body with their valibot schemas; stores the parsed values in request.internal. */
 export const validate = (schemas: Schemas): M => ({
   before: async (request) => {
     const e = request.event;

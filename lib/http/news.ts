@@ -8,7 +8,7 @@ import type { Context } from 'aws-lambda';
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { ApiError, ErrorType } from './errors.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 
 /** What the dialect needs from the API's status counters. */
 export interface ResponseCounters {
@@ -55,8 +55,8 @@ export function newsOperations(counters: Counters) {
     extra: () => [countResponses(counters)],
   };
   const newsOperation = <
-    Q extends z.ZodMiniType | undefined = undefined,
-    P extends z.ZodMiniType | undefined = undefined,
+    Q extends v.GenericSchema | undefined = undefined,
+    P extends v.GenericSchema | undefined = undefined,
   >(
     spec: Omit<OperationSpec<undefined, Q, P>, 'body' | 'bodyParser'>,
     operation: Operation<undefined, Q, P>,

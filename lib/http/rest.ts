@@ -2,7 +2,7 @@
 // {code, message, description, errors?: [{field, message}]}.
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { Authenticate } from './middleware.ts';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 import { ERRORS, type ApiError } from './errors.ts';
 
 export const restDialect: Dialect = {
@@ -17,7 +17,7 @@ export const restDialect: Dialect = {
     }),
 };
 
-type Schema = z.ZodMiniType | undefined;
+type Schema = v.GenericSchema | undefined;
 
 /** An operation of the Notes or Bank API. */
 export const restOperation = <

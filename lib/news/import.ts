@@ -5,7 +5,7 @@
 // stored catalog (the news list's rank items) merged with the file, and only changed slots are
 // written, so re-importing the same file writes entities only.
 import * as z from 'zod/mini';
-import '../domain/zod-locale.ts';
+// (zod-locale: migrating)
 import { deriveExcerpt } from './excerpt.ts';
 import { newestFirst, type Article, type CatalogEntry, type NewsUser, type Tag } from './model.ts';
 import type { ImportPlan, ImportStore, ListRef, RankChange } from './ports.ts';
