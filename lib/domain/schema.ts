@@ -9,7 +9,8 @@ type Issue = v.BaseIssue<unknown>;
 
 /** The name of a value's type, as the messages say it ("number", "array", "null", "NaN"). */
 export function typeName(input: unknown): string {
-  if (typeof input === 'number') return Number.isNaN(input) ? 'NaN' : Number.isFinite(input) ? 'number' : String(input);
+  if (typeof input === 'number')
+    return Number.isNaN(input) ? 'NaN' : Number.isFinite(input) ? 'number' : String(input);
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'array';
   if (typeof input === 'object') {
@@ -31,10 +32,18 @@ function expectedName(schema: v.GenericSchema): string {
 }
 
 const sizing = (input: unknown) =>
-  typeof input === 'string' ? ['string', 'characters'] : Array.isArray(input) ? ['array', 'items'] : ['value', 'items'];
+  typeof input === 'string'
+    ? ['string', 'characters']
+    : Array.isArray(input)
+      ? ['array', 'items']
+      : ['value', 'items'];
 
 /** Valibot lists options as `"a" | "b"`; the messages as `"a"|"b"`. */
-const options = (expected: string | null) => (expected ?? '').replace(/^\(|\)$/g, '').split(' | ').join('|');
+const options = (expected: string | null) =>
+  (expected ?? '')
+    .replace(/^\(|\)$/g, '')
+    .split(' | ')
+    .join('|');
 
 /** The English message of an issue that has no message of its own. */
 export function english(issue: Issue): string {
@@ -63,7 +72,9 @@ export function english(issue: Issue): string {
     case 'picklist':
     case 'enum': {
       const opts = options(expected);
-      return opts.includes('|') ? `Invalid option: expected one of ${opts}` : `Invalid input: expected ${opts}`;
+      return opts.includes('|')
+        ? `Invalid option: expected one of ${opts}`
+        : `Invalid input: expected ${opts}`;
     }
     case 'literal':
     case 'instance':
@@ -134,7 +145,10 @@ export const object = <const E extends v.ObjectEntries>(entries: E) =>
   noArrays(v.object(entries, objectMessage(entries)), 'object');
 
 /** A record (string keys); not an array. */
-export const record = <K extends v.GenericSchema<string, string | number | symbol>, V extends v.GenericSchema>(
+export const record = <
+  K extends v.GenericSchema<string, string | number | symbol>,
+  V extends v.GenericSchema,
+>(
   key: K,
   value: V,
 ) => noArrays(v.record(key, value), 'record');

@@ -43,7 +43,9 @@ export const noteCreation = strictObject(partial(creationEntries));
 /** CreateNote body: a JSON string (the content), the creation object, or nothing (an empty note). */
 export const createNoteBody = v.pipe(
   v.unknown(),
-  v.transform((body: unknown) => (body === undefined ? {} : typeof body === 'string' ? { content: body } : body)),
+  v.transform((body: unknown) =>
+    body === undefined ? {} : typeof body === 'string' ? { content: body } : body,
+  ),
   noteCreation,
 );
 
