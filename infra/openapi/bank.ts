@@ -1,6 +1,6 @@
-// OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the zod schemas
+// OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the valibot schemas
 // that validate requests (lib/bank/params.ts, schemas.ts, mfa-schemas.ts) and describe responses (lib/bank/response-schemas.ts).
-import * as z from 'zod/mini';
+import type * as v from 'valibot';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/bank/idempotency.ts';
 import { MFA_LIMITS } from '../../lib/bank/limits.ts';
@@ -52,7 +52,7 @@ const errors = (specific: Described, ...common: ErrorType[]) => {
   );
 };
 
-const pathParams = (p: z.ZodMiniObject) =>
+const pathParams = (p: v.GenericSchema) =>
   Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({
     name,
     in: 'path',
@@ -76,7 +76,7 @@ const stepUp = header(
   'X-MFA-Verification',
   'Step-up: id of an approved, unused verification of the user from the last 5 minutes; consumed by the call',
 );
-const body = (sch: z.ZodMiniType, required = true) => ({
+const body = (sch: v.GenericSchema, required = true) => ({
   required,
   content: { 'application/json': { schema: inputSchema(sch) } },
 });
@@ -92,17 +92,17 @@ const withHeaders = (response: Record<string, unknown>, headers: Record<string, 
   headers,
 });
 
-const listParams = Object.entries((s.listTransfersQuery as unknown as z.ZodMiniObject).shape).map(
-  ([name, sch]) => ({
+/** Each listing parameter, its description beside its schema (as Swagger UI shows it). */
+const listParams = Object.entries(s.listTransfersQuery.entries).map(([name, sch]) => {
+  const described = inputSchema(sch);
+  return {
     name,
     in: 'query',
     required: false,
-    schema: inputSchema(sch as z.ZodMiniType),
-    ...(z.globalRegistry.get(sch as z.ZodMiniType)?.description
-      ? { description: z.globalRegistry.get(sch as z.ZodMiniType)!.description }
-      : {}),
-  }),
-);
+    schema: described,
+    ...(described.description ? { description: described.description } : {}),
+  };
+});
 
 const transfer = pathParams(params.transferPath);
 const user = pathParams(params.userPath);

@@ -1,32 +1,42 @@
-// Request bodies of the Bank's MFA routes (verifications, mfa_token); paths are in params.ts.
-import * as z from 'zod/mini';
+// Request bodies of the Bank's MFA routes (verifications, mfa_token), valibot (lib/domain/schema.ts);
+// paths are in params.ts.
+import * as v from 'valibot';
+import { strictObject } from '../domain/schema.ts';
 import { DEVICE_ID } from './ids.ts';
+import { integerBetween } from './integer.ts';
 import { MFA_TOKEN_MAX_SECONDS } from './model.ts';
 
-export const startVerificationBody = z.strictObject({
-  device_id: z.string().check(z.regex(DEVICE_ID, 'Must be a device id')),
+export const startVerificationBody = strictObject({
+  device_id: v.pipe(v.string(), v.regex(DEVICE_ID, 'Must be a device id')),
 });
 
-export const verifyBody = z
-  .strictObject({
-    code: z.optional(z.string().check(z.regex(/^\d{6}$/, 'Must be 6 digits'))),
-    mfa_token: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  })
-  .check(
-    z.superRefine((v, ctx) => {
-      if ((v.code === undefined) === (v.mfa_token === undefined)) {
-        for (const field of ['code', 'mfa_token'])
-          ctx.addIssue({ code: 'custom', path: [field], message: 'Send exactly one of code and mfa_token' });
-      }
-    }),
-  );
+/** Exactly one of code and mfa_token (both or neither names each, as long as both are strings). */
+export const verifyBody = v.pipe(
+  strictObject({
+    code: v.optional(v.pipe(v.string(), v.regex(/^\d{6}$/, 'Must be 6 digits'))),
+    mfa_token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const body = dataset.value;
+    if ((body.code === undefined) === (body.mfa_token === undefined))
+      for (const key of ['code', 'mfa_token'] as const)
+        addIssue({
+          message: 'Send exactly one of code and mfa_token',
+          path: [{ type: 'object', origin: 'value', input: body, key, value: body[key] }],
+        });
+  }),
+);
 
 /** Optional: no body means the defaults. */
-export const mfaTokenBody = z.optional(
-  z.strictObject({
-    expires_in: z
-      .optional(z.number().check(z.int(), z.gte(1), z.lte(MFA_TOKEN_MAX_SECONDS)))
-      .check(z.describe(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`)),
-    reusable: z.optional(z.boolean()).check(z.describe('Default false: the token works once')),
+export const mfaTokenBody = v.optional(
+  strictObject({
+    expires_in: v.optional(
+      v.pipe(
+        integerBetween(1, MFA_TOKEN_MAX_SECONDS),
+        v.description(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`),
+      ),
+    ),
+    reusable: v.optional(v.pipe(v.boolean(), v.description('Default false: the token works once'))),
   }),
 );

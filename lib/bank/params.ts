@@ -1,9 +1,10 @@
 // Path parameters of the Bank routes. Request bodies and the listing query are in schemas.ts
 // (transfers) and mfa-schemas.ts: a module builds all its schemas when it loads, so each function
 // loads the schemas of its own routes only (cold start).
-import * as z from 'zod/mini';
+import * as v from 'valibot';
+import { object } from '../domain/schema.ts';
 
-export const transferPath = z.object({ transferId: z.string() });
-export const userPath = z.object({ userId: z.string() });
-export const devicePath = z.object({ userId: z.string(), deviceId: z.string() });
-export const verificationPath = z.object({ userId: z.string(), verificationId: z.string() });
+export const transferPath = object({ transferId: v.string() });
+export const userPath = object({ userId: v.string() });
+export const devicePath = object({ userId: v.string(), deviceId: v.string() });
+export const verificationPath = object({ userId: v.string(), verificationId: v.string() });

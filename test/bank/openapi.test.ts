@@ -1,4 +1,4 @@
-// The committed openapi/bank.json is what the builder produces from the zod schemas.
+// The committed openapi/bank.json is what the builder produces from the valibot schemas.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
