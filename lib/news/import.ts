@@ -148,7 +148,7 @@ const recordName = (collection: string, index: number, raw: unknown) => {
 
 /**
  * Each problem as "<field>: <message>"; an object's unknown keys are one problem at the object
- * ("address: unknown field(s) a, b"), where the schema reports one issue per key.
+ * ("avatar.100: unknown field(s) a, b"), where the schema reports one issue per key.
  */
 function describeIssues(issues: readonly Issue[]): string[] {
   const out: { at: string; message: string; keys?: string[] }[] = [];

@@ -21,6 +21,7 @@ const positive = (max: number) =>
     v.maxValue(max, `must be at most ${max}`),
   );
 
+// In the order the 400 message and the OpenAPI enum have always listed them.
 const BOOLEANS = ['0', '1', 'true', 'false'] as const;
 const bool = v.pipe(
   v.picklist(BOOLEANS),
