@@ -311,7 +311,7 @@ export class Bundles {
 /**
  * npm packages are not bundled into each function here: they are imported from the repository's
  * node_modules by absolute URL (resolved as Node resolves an `import`, the way this process loads
- * them itself), so all functions share one loaded copy of the AWS SDK, middy, zod and the rest (one
+ * them itself), so all functions share one loaded copy of the AWS SDK, middy, valibot and the rest (one
  * process serves every function; a copy per function cost ~27 MB each). The functions' own code
  * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
  * root is bundled after all.

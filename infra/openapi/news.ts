@@ -1,79 +1,89 @@
-// OpenAPI 3.1 document of the News API, from the zod schemas that validate its parameters and
+// OpenAPI 3.1 document of the News API, from the valibot schemas that validate its parameters and
 // response schemas written beside them. Every operation documents each status it can return.
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { document, inputSchema, json, type Operation } from './build.ts';
 import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from '../../lib/news/params.ts';
 import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
 
-const ok = <T extends z.ZodMiniType>(response: T) => z.strictObject({ error: z.literal(false), response });
-const failure = <T extends z.ZodMiniType>(response: T) =>
-  z.strictObject({ error: z.literal(true), response });
-const int = z.number().check(z.int());
-const ids = z.array(int);
-const picture = z.strictObject({
-  url: z.string().check(z.describe('host and path, no scheme')),
-  type: z.string().check(z.describe('image format: webp, png, jpeg, gif, avif')),
+/** A constant answered as its JSON type (`{"type": "boolean", "const": false}`, not a bare `const`). */
+const constant = <T extends string | number | boolean>(value: T) =>
+  v.pipe(
+    (typeof value === 'string'
+      ? v.string()
+      : typeof value === 'number'
+        ? v.number()
+        : v.boolean()) as unknown as v.GenericSchema<T>,
+    v.value(value),
+  );
+const ok = <T extends v.GenericSchema>(response: T) => v.strictObject({ error: constant(false), response });
+const failure = <T extends v.GenericSchema>(response: T) =>
+  v.strictObject({ error: constant(true), response });
+const int = v.pipe(v.number(), v.integer());
+const ids = v.array(int);
+const picture = v.strictObject({
+  url: v.pipe(v.string(), v.description('host and path, no scheme')),
+  type: v.pipe(v.string(), v.description('image format: webp, png, jpeg, gif, avif')),
 });
-const privacy = z.strictObject({
+const privacy = v.strictObject({
   lastOnline: int,
   name: int,
   surname: int,
   nickname: int,
-  dateOfBirth: int.check(z.describe('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full')),
+  dateOfBirth: v.pipe(int, v.description('0 hidden, 1 day and month only (in 1970, 00:00 UTC), 2 full')),
   bio: int,
   articles: int,
 });
 
-const newsPage = z.strictObject({ articles: ids, articlesCount: int, page: int, pages: int, perPage: int });
-const article = z.strictObject({
+const newsPage = v.strictObject({ articles: ids, articlesCount: int, page: int, pages: int, perPage: int });
+const article = v.strictObject({
   id: int,
   authors: ids,
   editors: ids,
   created: int,
   updated: int,
-  body: z.string(),
-  excerpt: z.optional(z.string()).check(z.describe('only with excerpt=true')),
+  body: v.string(),
+  excerpt: v.pipe(v.optional(v.string()), v.description('only with excerpt=true')),
   tags: ids,
 });
-const articleSummary = z.strictObject({
+const articleSummary = v.strictObject({
   id: int,
   author: int,
   created: int,
   updated: int,
-  excerpt: z.string(),
+  excerpt: v.string(),
   tags: ids,
 });
 const userFields = {
   id: int,
   created: int,
   updated: int,
-  lastOnline: z.nullable(int),
-  name: z.nullable(z.string()),
-  surname: z.nullable(z.string()),
-  nickname: z.nullable(z.string()),
-  dateOfBirth: z.nullable(int),
-  bio: z.nullable(z.string()),
+  lastOnline: v.nullable(int),
+  name: v.nullable(v.string()),
+  surname: v.nullable(v.string()),
+  nickname: v.nullable(v.string()),
+  dateOfBirth: v.nullable(int),
+  bio: v.nullable(v.string()),
   roles: ids,
 };
 const tail = {
-  hasAvatar: z.boolean(),
-  avatar: z.nullable(z.strictObject({ 100: picture, orig: picture })),
+  hasAvatar: v.boolean(),
+  avatar: v.nullable(v.strictObject({ 100: picture, orig: picture })),
   privacy,
 };
-const user = z.strictObject({
+const user = v.strictObject({
   ...userFields,
-  articles: z.nullable(ids).check(z.describe('null at privacy.articles 0')),
-  articlesCount: int.check(z.describe('-1 at privacy.articles 0')),
+  articles: v.pipe(v.nullable(ids), v.description('null at privacy.articles 0')),
+  articlesCount: v.pipe(int, v.description('-1 at privacy.articles 0')),
   page: int,
-  pages: int.check(z.describe('1 at privacy.articles 0')),
-  perPage: int.check(z.describe(`always ${USER_ARTICLES_PER_PAGE}`)),
+  pages: v.pipe(int, v.description('1 at privacy.articles 0')),
+  perPage: v.pipe(int, v.description(`always ${USER_ARTICLES_PER_PAGE}`)),
   ...tail,
 });
-const userSummary = z.strictObject({ ...userFields, articlesCount: int, ...tail });
-const tag = z.strictObject({ name: z.string(), description: z.string() });
-const tagSummary = z.strictObject({ name: z.string(), description: z.string(), articlesCount: int });
-const status = z.strictObject({ vg: z.boolean(), uptime: int, errorsCount: int, requestsServed: int });
+const userSummary = v.strictObject({ ...userFields, articlesCount: int, ...tail });
+const tag = v.strictObject({ name: v.string(), description: v.string() });
+const tagSummary = v.strictObject({ name: v.string(), description: v.string(), articlesCount: int });
+const status = v.strictObject({ vg: v.boolean(), uptime: int, errorsCount: int, requestsServed: int });
 
 /** The News tags; every operation is public (the document gives each `security: []`). */
 const TAGS = {
@@ -85,7 +95,7 @@ const TAGS = {
 } as const;
 type Tag = keyof typeof TAGS;
 
-const errorBody = (name: string) => json(failure(z.literal(name)), name);
+const errorBody = (name: string) => json(failure(constant(name)), name);
 const errors = {
   400: errorBody('badRequest'),
   404: errorBody('notFound'),
@@ -96,8 +106,8 @@ const errors = {
 };
 const { 400: badRequest, 404: notFound, ...always } = errors;
 
-/** OpenAPI parameters from a zod object schema (every member a string in the URL). */
-const params = (where: 'path' | 'query', s: z.ZodMiniObject) => {
+/** OpenAPI parameters from an object schema (every member a string in the URL). */
+const params = (where: 'path' | 'query', s: v.GenericSchema) => {
   const js = inputSchema(s) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(js.properties).map(([name, schema]) => ({
     name,
@@ -112,8 +122,8 @@ const get = (
   tag: Tag,
   summary: string,
   description: string,
-  body: z.ZodMiniType,
-  opts: { path?: z.ZodMiniObject; query?: z.ZodMiniObject; notFound?: boolean; badRequest?: boolean } = {},
+  body: v.GenericSchema,
+  opts: { path?: v.GenericSchema; query?: v.GenericSchema; notFound?: boolean; badRequest?: boolean } = {},
 ): { get: Operation<Tag> } => ({
   get: {
     operationId,
@@ -163,7 +173,7 @@ export const buildNewsDocument = () =>
             required: true,
             schema: { type: 'string' },
           })),
-          responses: { 200: json(ok(z.string())), 404: notFound, ...always },
+          responses: { 200: json(ok(v.string())), 404: notFound, ...always },
         },
       },
       '/api/v1/news': get(
@@ -242,11 +252,11 @@ export const buildNewsDocument = () =>
             503: {
               ...json(
                 failure(
-                  z.strictObject({
-                    vg: z.literal(false),
-                    uptime: z.literal(-1),
-                    errorsCount: z.literal(-1),
-                    requestsServed: z.literal(-1),
+                  v.strictObject({
+                    vg: constant(false),
+                    uptime: constant(-1),
+                    errorsCount: constant(-1),
+                    requestsServed: constant(-1),
                   }),
                 ),
                 'offline',

@@ -4,81 +4,113 @@
 // articlesCount. Nothing is written when any record is invalid. Lists are recomputed from the
 // stored catalog (the news list's rank items) merged with the file, and only changed slots are
 // written, so re-importing the same file writes entities only.
-import * as z from 'zod/mini';
-// (zod-locale: migrating)
+import * as v from 'valibot';
+import { safeParse, STRICT_KEYS, strictObject, typeName } from '../domain/schema.ts';
 import { deriveExcerpt } from './excerpt.ts';
 import { newestFirst, type Article, type CatalogEntry, type NewsUser, type Tag } from './model.ts';
 import type { ImportPlan, ImportStore, ListRef, RankChange } from './ports.ts';
 
-const id = z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER));
-const timestamp = z.number().check(z.int(), z.gte(0), z.lte(253402300799));
-const level = z.union([z.literal(0), z.literal(1)]);
-const ids = z.array(id).check(z.refine((a) => new Set(a).size === a.length, 'contains duplicate ids'));
-const picture = z.strictObject({
-  url: z
-    .string()
-    .check(z.regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme')),
-  type: z.enum(['webp', 'png', 'jpeg', 'gif', 'avif']),
+/**
+ * An integer from `min` to `max`, with zod's int's messages: an infinite number is not a number and a
+ * fraction not an int (either ends the checks), an unsafe integer is too big (or small) for an int.
+ */
+const integer = (min: number, max = Number.POSITIVE_INFINITY) =>
+  v.pipe(
+    v.number(),
+    v.check(
+      (n: number) => Number.isInteger(n),
+      (i) =>
+        Number.isFinite(i.input)
+          ? 'Invalid input: expected int, received number'
+          : `Invalid input: expected number, received ${typeName(i.input)}`,
+    ),
+    v.transform((n: number) => n), // a transformation: the pipe stops here when a check failed
+    v.check(
+      (n: number) => Number.isSafeInteger(n),
+      (i) =>
+        (i.input as number) > 0
+          ? `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`
+          : `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`,
+    ),
+    v.minValue(min),
+    v.maxValue(max),
+  );
+const id = integer(1, Number.MAX_SAFE_INTEGER);
+const timestamp = integer(0, 253402300799);
+/** zod's message for a union, whether the key is missing or wrong. */
+const level = v.union([v.literal(0), v.literal(1)], 'Invalid input');
+const ids = v.pipe(
+  v.array(id),
+  v.check((a) => new Set(a).size === a.length, 'contains duplicate ids'),
+);
+const picture = strictObject({
+  url: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z0-9.-]+(?::[0-9]+)?\/\S*$/, 'must be host and path without a scheme'),
+  ),
+  type: v.picklist(['webp', 'png', 'jpeg', 'gif', 'avif']),
 });
-const nullByDefault = <T extends z.ZodMiniType>(s: T) => z._default(z.nullable(s), null);
+const nullByDefault = <S extends v.GenericSchema>(s: S) => v.optional(v.nullable(s), null);
 
-export const importUser = z
-  .strictObject({
+export const importUser = v.pipe(
+  strictObject({
     id,
     created: timestamp,
     updated: timestamp,
     lastOnline: nullByDefault(timestamp),
-    name: nullByDefault(z.string()),
-    surname: nullByDefault(z.string()),
-    nickname: nullByDefault(z.string()),
-    dateOfBirth: nullByDefault(z.number().check(z.int(), z.gte(-8_640_000_000), z.lte(253402300799))),
-    bio: nullByDefault(z.string()),
-    roles: z._default(z.array(z.number().check(z.int(), z.gte(0))), []),
-    hasAvatar: z.optional(z.boolean()),
-    avatar: nullByDefault(z.strictObject({ 100: picture, orig: picture })),
-    privacy: z.strictObject({
+    name: nullByDefault(v.string()),
+    surname: nullByDefault(v.string()),
+    nickname: nullByDefault(v.string()),
+    dateOfBirth: nullByDefault(integer(-8_640_000_000, 253402300799)),
+    bio: nullByDefault(v.string()),
+    roles: v.optional(v.array(integer(0)), []),
+    hasAvatar: v.optional(v.boolean()),
+    avatar: nullByDefault(strictObject({ 100: picture, orig: picture })),
+    privacy: strictObject({
       lastOnline: level,
       name: level,
       surname: level,
       nickname: level,
-      dateOfBirth: z.union([level, z.literal(2)]),
+      dateOfBirth: v.union([level, v.literal(2)], 'Invalid input'),
       bio: level,
       articles: level,
     }),
-  })
-  .check(
-    z.refine((u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null), {
-      message: 'must be true exactly when avatar is not null',
-      path: ['hasAvatar'],
-    }),
-  );
+  }),
+  v.forward(
+    v.check(
+      (u) => u.hasAvatar === undefined || u.hasAvatar === (u.avatar !== null),
+      'must be true exactly when avatar is not null',
+    ),
+    ['hasAvatar'],
+  ),
+);
 
-export const importTag = z.strictObject({
+export const importTag = strictObject({
   id,
-  name: z.string().check(z.minLength(1)),
-  description: z._default(z.string(), ''),
+  name: v.pipe(v.string(), v.minLength(1)),
+  description: v.optional(v.string(), ''),
 });
 
-export const importArticle = z.strictObject({
+export const importArticle = strictObject({
   id,
-  authors: ids.check(z.minLength(1, 'needs at least one author')),
-  editors: z._default(ids, []),
+  authors: v.pipe(ids, v.minLength(1, 'needs at least one author')),
+  editors: v.optional(ids, []),
   created: timestamp,
   updated: timestamp,
-  body: z.string(),
-  excerpt: z.optional(z.string()),
-  tags: z._default(ids, []),
+  body: v.string(),
+  excerpt: v.optional(v.string()),
+  tags: v.optional(ids, []),
 });
 
-export const importDocument = z.strictObject({
-  users: z._default(z.array(z.unknown()), []),
-  tags: z._default(z.array(z.unknown()), []),
-  articles: z._default(z.array(z.unknown()), []),
+export const importDocument = strictObject({
+  users: v.optional(v.array(v.unknown()), []),
+  tags: v.optional(v.array(v.unknown()), []),
+  articles: v.optional(v.array(v.unknown()), []),
 });
 
-export type ImportUser = z.input<typeof importUser>;
-export type ImportTag = z.input<typeof importTag>;
-export type ImportArticle = z.input<typeof importArticle>;
+export type ImportUser = v.InferInput<typeof importUser>;
+export type ImportTag = v.InferInput<typeof importTag>;
+export type ImportArticle = v.InferInput<typeof importArticle>;
 export interface ImportInput {
   users?: ImportUser[];
   tags?: ImportTag[];
@@ -107,52 +139,66 @@ export interface ImportOptions {
   progress?: (phase: string, done: number, total: number) => void;
 }
 
-const field = (path: PropertyKey[]) => path.map(String).join('.') || '(record)';
+type Issue = v.BaseIssue<unknown>;
+const field = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(record)';
 const recordName = (collection: string, index: number, raw: unknown) => {
   const rid = (raw as { id?: unknown } | null)?.id;
   return `${collection}[${index}]${typeof rid === 'number' || typeof rid === 'string' ? ` (id ${rid})` : ''}`;
 };
 
-function parseAll<S extends z.ZodMiniType>(
+/**
+ * Each problem as "<field>: <message>"; an object's unknown keys are one problem at the object
+ * ("avatar.100: unknown field(s) a, b"), where the schema reports one issue per key.
+ */
+function describeIssues(issues: readonly Issue[]): string[] {
+  const out: { at: string; message: string; keys?: string[] }[] = [];
+  for (const issue of issues) {
+    const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
+    if (issue.type !== STRICT_KEYS) {
+      out.push({ at: field(path), message: issue.message });
+      continue;
+    }
+    const at = field(path.slice(0, -1));
+    const key = String(path.at(-1));
+    const same = out.find((p) => p.keys && p.at === at);
+    if (same) same.keys!.push(key);
+    else out.push({ at, message: '', keys: [key] });
+  }
+  return out.map((p) => `${p.at}: ${p.keys ? `unknown field(s) ${p.keys.join(', ')}` : p.message}`);
+}
+
+function parseAll<S extends v.GenericSchema>(
   collection: string,
   schema: S,
   records: unknown[],
   problems: string[],
-): z.output<S>[] {
-  const out: z.output<S>[] = [];
+): v.InferOutput<S>[] {
+  const out: v.InferOutput<S>[] = [];
   const seen = new Set<number>();
   records.forEach((raw, index) => {
-    const r = schema.safeParse(raw);
+    const r = safeParse(schema, raw);
     if (!r.success) {
-      for (const issue of r.error.issues) {
-        const keys =
-          issue.code === 'unrecognized_keys'
-            ? `: unknown field(s) ${issue.keys.join(', ')}`
-            : `: ${issue.message}`;
-        problems.push(`${recordName(collection, index, raw)} ${field(issue.path)}${keys}`);
-      }
+      for (const p of describeIssues(r.issues)) problems.push(`${recordName(collection, index, raw)} ${p}`);
       return;
     }
-    const value = r.data as { id: number };
+    const value = r.output as { id: number };
     if (seen.has(value.id))
       problems.push(`${recordName(collection, index, raw)} id: duplicate id in ${collection}`);
     seen.add(value.id);
-    out.push(r.data);
+    out.push(r.output);
   });
   return out;
 }
 
 /** Validates the whole document; throws ImportValidationError listing every problem. */
 export async function validateImport(input: unknown, store: ImportStore) {
-  const top = importDocument.safeParse(input);
-  const problem = (i: z.core.$ZodIssue) =>
-    i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : i.message;
-  if (!top.success)
-    throw new ImportValidationError(top.error.issues.map((i) => `document ${field(i.path)}: ${problem(i)}`));
+  const top = safeParse(importDocument, input);
+  if (!top.success) throw new ImportValidationError(describeIssues(top.issues).map((p) => `document ${p}`));
+  const data = top.output;
   const problems: string[] = [];
-  const users = parseAll('users', importUser, top.data.users, problems);
-  const tags = parseAll('tags', importTag, top.data.tags, problems);
-  const articles = parseAll('articles', importArticle, top.data.articles, problems);
+  const users = parseAll('users', importUser, data.users, problems);
+  const tags = parseAll('tags', importTag, data.tags, problems);
+  const articles = parseAll('articles', importArticle, data.articles, problems);
 
   // References: users and tags named by articles must be in the file or already stored.
   const fileUsers = new Set(users.map((u) => u.id));

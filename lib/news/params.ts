@@ -1,6 +1,7 @@
 // Path and query parameters of the News routes. Invalid values are 400 badRequest; unknown query
 // parameters are ignored (front ends add cache busters).
-import * as z from 'zod/mini';
+import * as v from 'valibot';
+import { object } from '../domain/schema.ts';
 
 export const LIMITS = {
   maxPage: 1_000_000,
@@ -12,25 +13,29 @@ export const LIMITS = {
 
 /** A positive integer in canonical decimal form (no sign, no leading zeros), at most `max`. */
 const positive = (max: number) =>
-  z.pipe(
-    z.pipe(
-      z.string().check(z.regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')),
-      z.transform(Number),
-    ),
-    z.number().check(z.lte(max, `must be at most ${max}`)),
+  v.pipe(
+    v.string(),
+    v.regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer'),
+    v.transform(Number),
+    v.number(),
+    v.maxValue(max, `must be at most ${max}`),
   );
 
-const BOOLEANS = ['true', 'false', '1', '0'] as const;
-const bool = z.pipe(
-  z.enum(BOOLEANS),
-  z.transform((v: (typeof BOOLEANS)[number]) => v === 'true' || v === '1'),
+// In the order the 400 message and the OpenAPI enum have always listed them.
+const BOOLEANS = ['0', '1', 'true', 'false'] as const;
+const bool = v.pipe(
+  v.picklist(BOOLEANS),
+  v.transform((b) => b === 'true' || b === '1'),
 );
 
-export const idPath = z.object({ id: positive(Number.MAX_SAFE_INTEGER) });
-export const pageQuery = z.object({ page: z._default(positive(LIMITS.maxPage), 1) });
-export const newsQuery = z.object({
-  page: z._default(positive(LIMITS.maxPage), 1),
-  perPage: z._default(positive(LIMITS.maxPerPage), LIMITS.defaultPerPage),
+export const idPath = object({ id: positive(Number.MAX_SAFE_INTEGER) });
+// A default is what a client would send (it is parsed like one); the OpenAPI documents show it.
+export const pageQuery = object({ page: v.optional(positive(LIMITS.maxPage), '1') });
+export const newsQuery = object({
+  page: v.optional(positive(LIMITS.maxPage), '1'),
+  perPage: v.optional(positive(LIMITS.maxPerPage), String(LIMITS.defaultPerPage)),
 });
-export const latestQuery = z.object({ count: z._default(positive(LIMITS.maxCount), LIMITS.defaultCount) });
-export const articleQuery = z.object({ excerpt: z._default(bool, false) });
+export const latestQuery = object({
+  count: v.optional(positive(LIMITS.maxCount), String(LIMITS.defaultCount)),
+});
+export const articleQuery = object({ excerpt: v.optional(bool, 'false') });

@@ -1,5 +1,5 @@
 // Property-based fuzzing of every route of the three OpenAPI documents (openapi/*.json, generated
-// from the zod schemas; the foundation tests tie them to template.yaml's routes), against the
+// from the valibot schemas; the foundation tests tie them to template.yaml's routes), against the
 // running stack. Requests are built from each operation's documented parameters and request
 // schema, with hostile values mixed in: keys named like Object.prototype members, case-folding
 // letters (ſ ı K), NUL, long strings, huge and negative numbers, arbitrary JSON, odd headers.
