@@ -19,6 +19,30 @@ const withoutEmptyRequired = (node: unknown): unknown => {
   return out;
 };
 
+/**
+ * `anyOf` of bare types (`[{type: 'string'}, {type: 'null'}]`, a nullable) is spelled `type: ['string',
+ * 'null']`, as zod wrote it and readers render better; a branch with any other keyword stays in anyOf.
+ */
+const compactTypeUnions = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(compactTypeUnions);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, val] of Object.entries(node)) out[k] = compactTypeUnions(val);
+  const branches = out.anyOf;
+  if (out.type !== undefined || !Array.isArray(branches) || branches.length === 0) return out;
+  const types: string[] = [];
+  for (const branch of branches as Json[]) {
+    const keys = Object.keys(branch ?? {});
+    if (keys.length !== 1 || keys[0] !== 'type') return out;
+    for (const t of ([] as unknown[]).concat(branch.type)) {
+      if (typeof t !== 'string') return out;
+      if (!types.includes(t)) types.push(t);
+    }
+  }
+  const { anyOf: _, ...rest } = out;
+  return { ...rest, type: types.length === 1 ? types[0] : types };
+};
+
 const convert = (s: v.GenericSchema, typeMode: 'input' | 'output'): Json => {
   const config: ConversionConfig = {
     target: 'draft-2020-12',
@@ -31,7 +55,7 @@ const convert = (s: v.GenericSchema, typeMode: 'input' | 'output'): Json => {
   };
   const out = toJsonSchema(s, config) as Json;
   delete out.$schema;
-  return withoutEmptyRequired(out) as Json;
+  return compactTypeUnions(withoutEmptyRequired(out)) as Json;
 };
 
 /** A schema as the API answers it (after transforms). */

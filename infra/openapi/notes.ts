@@ -1,6 +1,6 @@
-// OpenAPI 3.1 document of the Notes API (seed 000), generated from the zod schemas that validate
+// OpenAPI 3.1 document of the Notes API (seed 000), generated from the valibot schemas that validate
 // requests (lib/notes/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
 import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
 import * as f from '../../lib/notes/folder-schemas.ts';
@@ -109,7 +109,7 @@ const notModified = {
 };
 const noteList = (description: string) => json({ type: 'array', items: ref('Note') }, description);
 
-const pathParams = (p: z.ZodMiniObject) =>
+const pathParams = (p: v.GenericSchema) =>
   Object.entries(inputSchema(p).properties as Record<string, unknown>).map(([name, sch]) => ({
     name,
     in: 'path',

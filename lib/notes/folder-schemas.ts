@@ -1,55 +1,55 @@
-// zod schemas of the folder request bodies (HackMD API v1 User/Team Folders), validated by the
+// valibot schemas of the folder request bodies (HackMD API v1 User/Team Folders), validated by the
 // middleware; their paths are in params.ts, their responses in response-schemas.ts.
-import * as z from 'zod/mini';
+import * as v from 'valibot';
+import { partial, record, strictObject } from '../domain/schema.ts';
 import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';
 
-const color = z
-  .string()
-  .check(
-    z.regex(
-      /^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
-      'must be #RGB, #RGBA, #RRGGBB or #RRGGBBAA',
-    ),
-    z.describe('Display color in hexadecimal'),
-  );
-const icon = z
-  .string()
-  .check(
-    z.regex(
-      /^[0-9A-Fa-f]{2,6}(-[0-9A-Fa-f]{2,6}){0,7}$/,
-      'must be an emoji codepoint string such as 1F525 or 2764-FE0F',
-    ),
-    z.describe('Emoji unified codepoint string, e.g. 1F525'),
-  );
-const name = z
-  .string()
-  .check(
-    z.maxLength(MAX_FOLDER_NAME),
-    z.describe(`Folder name (at most ${MAX_FOLDER_NAME}; "" or absent: Untitled)`),
-  );
-const description = z.string().check(z.maxLength(MAX_FOLDER_DESCRIPTION));
-const parent = z.string().check(z.maxLength(128), z.describe('Parent folder id; "" = the top level'));
-
-export const folderCreation = z.partial(
-  z.strictObject({ name, description, icon, color, parentFolderId: parent }),
+const color = v.pipe(
+  v.string(),
+  v.regex(/^#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be #RGB, #RGBA, #RRGGBB or #RRGGBBAA'),
+  v.description('Display color in hexadecimal'),
 );
-export const folderChanges = z.partial(
-  z.strictObject({
+const icon = v.pipe(
+  v.string(),
+  v.regex(
+    /^[0-9A-Fa-f]{2,6}(-[0-9A-Fa-f]{2,6}){0,7}$/,
+    'must be an emoji codepoint string such as 1F525 or 2764-FE0F',
+  ),
+  v.description('Emoji unified codepoint string, e.g. 1F525'),
+);
+const name = v.pipe(
+  v.string(),
+  v.maxLength(MAX_FOLDER_NAME),
+  v.description(`Folder name (at most ${MAX_FOLDER_NAME}; "" or absent: Untitled)`),
+);
+const description = v.pipe(v.string(), v.maxLength(MAX_FOLDER_DESCRIPTION));
+const parent = v.pipe(v.string(), v.maxLength(128), v.description('Parent folder id; "" = the top level'));
+
+export const folderCreation = strictObject(
+  partial({ name, description, icon, color, parentFolderId: parent }),
+);
+export const folderChanges = strictObject(
+  partial({
     name,
-    description: z.nullable(description),
-    icon: z.nullable(icon),
-    color: z.nullable(color),
-    parentFolderId: z.nullable(parent).check(z.describe('New parent folder id; null or "" = the top level')),
+    description: v.nullable(description),
+    icon: v.nullable(icon),
+    color: v.nullable(color),
+    parentFolderId: v.pipe(
+      v.nullable(parent),
+      v.description('New parent folder id; null or "" = the top level'),
+    ),
   }),
 );
 
-export const order = z
-  .record(z.string(), z.array(z.string()).check(z.maxLength(MAX_FOLDERS)))
-  .check(z.describe('Parent folder id (or "root") → ordered ids of its child folders'));
-export const folderOrderBody = z.strictObject({ order });
+export const order = v.pipe(
+  record(v.string(), v.pipe(v.array(v.string()), v.maxLength(MAX_FOLDERS))),
+  v.description('Parent folder id (or "root") → ordered ids of its child folders'),
+);
+export const folderOrderBody = strictObject({ order });
 
 /** CreateFolder body: the creation object, or no body at all (an Untitled folder at the top level). */
-export const folderCreationBody = z.pipe(
-  z.transform((body: unknown) => body ?? {}),
+export const folderCreationBody = v.pipe(
+  v.unknown(),
+  v.transform((body: unknown) => body ?? {}),
   folderCreation,
 );

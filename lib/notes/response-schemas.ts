@@ -1,121 +1,127 @@
-// zod schemas that only describe the Notes API: its responses and the create body as a client may send
-// it. infra/openapi/notes.ts generates openapi/notes.json from them (and the tests check responses
+// valibot schemas that only describe the Notes API: its responses and the create body as a client may
+// send it. infra/openapi/notes.ts generates openapi/notes.json from them (and the tests check responses
 // against that document); no function imports this module, so no cold start builds them.
-import * as z from 'zod/mini';
+// Answers are documented closed (additionalProperties: false, v.strictObject): the API sends no other
+// field. Never parsed at runtime, so valibot's own strictObject is fine here (lib/domain/schema.ts).
+import * as v from 'valibot';
 import { order } from './folder-schemas.ts';
 import { PUBLISH_TYPES } from './model.ts';
 import { noteCreation, role } from './schemas.ts';
 
 /** The same body as documented (what a client may send). */
-export const createNoteBodyDocumented = z.union([
-  z.string().check(z.describe('The note content')),
+export const createNoteBodyDocumented = v.union([
+  v.pipe(v.string(), v.description('The note content')),
   noteCreation,
 ]);
 
+const described = <S extends v.GenericSchema>(s: S, description: string) =>
+  v.pipe(s, v.description(description));
+
 // ---- notes, users, teams ----
-export const simpleUserProfile = z.strictObject({
-  name: z.string(),
-  userPath: z.string(),
-  photo: z.string(),
-  biography: z.nullable(z.string()),
+export const simpleUserProfile = v.strictObject({
+  name: v.string(),
+  userPath: v.string(),
+  photo: v.string(),
+  biography: v.nullable(v.string()),
 });
-export const folderPath = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  icon: z.string(),
-  color: z.string(),
-  parentId: z.string(),
-  clientId: z.string(),
+export const folderPath = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  icon: v.string(),
+  color: v.string(),
+  parentId: v.string(),
+  clientId: v.string(),
 });
 
-export const note = z.object({
-  id: z.string(),
-  title: z.string(),
-  tags: z.array(z.string()),
-  description: z.string(),
-  createdAt: z.number().check(z.describe('epoch milliseconds')),
-  lastChangedAt: z.number().check(z.describe('epoch milliseconds of the last change of any field')),
-  titleUpdatedAt: z
-    .nullable(z.number())
-    .check(z.describe('epoch milliseconds; null until the title changes')),
-  tagsUpdatedAt: z.nullable(z.number()).check(z.describe('epoch milliseconds; null until the tags change')),
-  lastChangeUser: z.nullable(simpleUserProfile).check(z.describe('the last user who changed the content')),
-  publishType: z.enum(PUBLISH_TYPES),
-  publishedAt: z.nullable(z.number()),
-  userPath: z.nullable(z.string()).check(z.describe('owner path of a personal note; null for team notes')),
-  teamPath: z.nullable(z.string()).check(z.describe('team path of a team note; null for personal notes')),
-  permalink: z.nullable(z.string()),
-  publishLink: z.string(),
-  shortId: z.string(),
+const noteEntries = {
+  id: v.string(),
+  title: v.string(),
+  tags: v.array(v.string()),
+  description: v.string(),
+  createdAt: described(v.number(), 'epoch milliseconds'),
+  lastChangedAt: described(v.number(), 'epoch milliseconds of the last change of any field'),
+  titleUpdatedAt: described(v.nullable(v.number()), 'epoch milliseconds; null until the title changes'),
+  tagsUpdatedAt: described(v.nullable(v.number()), 'epoch milliseconds; null until the tags change'),
+  lastChangeUser: described(v.nullable(simpleUserProfile), 'the last user who changed the content'),
+  publishType: v.picklist(PUBLISH_TYPES),
+  publishedAt: v.nullable(v.number()),
+  userPath: described(v.nullable(v.string()), 'owner path of a personal note; null for team notes'),
+  teamPath: described(v.nullable(v.string()), 'team path of a team note; null for personal notes'),
+  permalink: v.nullable(v.string()),
+  publishLink: v.string(),
+  shortId: v.string(),
   readPermission: role,
   writePermission: role,
-  folderPaths: z.optional(z.array(folderPath)),
-});
-export const singleNote = z.extend(note, { content: z.string() });
+  folderPaths: v.optional(v.array(folderPath)),
+};
+export const note = v.strictObject(noteEntries);
+export const singleNote = v.strictObject({ ...noteEntries, content: v.string() });
 
-export const team = z.strictObject({
-  id: z.string(),
-  ownerId: z.string(),
-  name: z.string(),
-  logo: z.string(),
-  path: z.string(),
-  description: z.nullable(z.string()),
-  visibility: z.enum(['public', 'private']),
-  upgraded: z.boolean(),
-  createdAt: z.number(),
+export const team = v.strictObject({
+  id: v.string(),
+  ownerId: v.string(),
+  name: v.string(),
+  logo: v.string(),
+  path: v.string(),
+  description: v.nullable(v.string()),
+  visibility: v.picklist(['public', 'private']),
+  upgraded: v.boolean(),
+  createdAt: v.number(),
 });
-export const user = z.strictObject({
-  id: z.string(),
-  email: z.nullable(z.string()),
-  name: z.string(),
-  userPath: z.string(),
-  photo: z.string(),
-  teams: z.array(team),
-  Teams: z.optional(z.array(team)),
-  upgraded: z.boolean(),
+export const user = v.strictObject({
+  id: v.string(),
+  email: v.nullable(v.string()),
+  name: v.string(),
+  userPath: v.string(),
+  photo: v.string(),
+  teams: v.array(team),
+  Teams: v.optional(v.array(team)),
+  upgraded: v.boolean(),
 });
-export const imageUploadResponse = z.object({ data: z.object({ link: z.string() }) });
+export const imageUploadResponse = v.strictObject({ data: v.strictObject({ link: v.string() }) });
 
-export const restError = z.object({
-  code: z.number().check(z.int()),
-  message: z.string(),
-  description: z.string(),
-  errors: z.optional(z.array(z.object({ field: z.string(), message: z.string() }))),
+export const restError = v.strictObject({
+  code: v.pipe(v.number(), v.integer()),
+  message: v.string(),
+  description: v.string(),
+  errors: v.optional(v.array(v.strictObject({ field: v.string(), message: v.string() }))),
 });
 
 // ---- folders ----
-export const apiFolder = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.nullable(z.string()),
-  icon: z.nullable(z.string()),
-  color: z.nullable(z.string()),
-  parentFolderId: z.nullable(z.string()),
-  createdAt: z.number().check(z.describe('epoch milliseconds')),
-  updatedAt: z.number().check(z.describe('epoch milliseconds')),
+export const apiFolder = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  icon: v.nullable(v.string()),
+  color: v.nullable(v.string()),
+  parentFolderId: v.nullable(v.string()),
+  createdAt: described(v.number(), 'epoch milliseconds'),
+  updatedAt: described(v.number(), 'epoch milliseconds'),
 });
 export const apiFolderOrder = order;
 
 // ---- trash ----
-export const apiTrashNote = z.strictObject({
-  id: z.string(),
-  title: z.string(),
-  tags: z.array(z.string()),
-  deletedAt: z.number().check(z.describe('epoch milliseconds')),
-  ownerId: z.string().check(z.describe("the note's owner; for a team note, the team's owner")),
-  teamId: z.nullable(z.string()),
-  shortId: z.string(),
-  publishType: z.string(),
-  permanentDeletedAt: z
-    .nullable(z.number())
-    .check(z.describe('epoch milliseconds when the note is purged for good')),
+export const apiTrashNote = v.strictObject({
+  id: v.string(),
+  title: v.string(),
+  tags: v.array(v.string()),
+  deletedAt: described(v.number(), 'epoch milliseconds'),
+  ownerId: described(v.string(), "the note's owner; for a team note, the team's owner"),
+  teamId: v.nullable(v.string()),
+  shortId: v.string(),
+  publishType: v.string(),
+  permanentDeletedAt: described(
+    v.nullable(v.number()),
+    'epoch milliseconds when the note is purged for good',
+  ),
 });
-export const trashBatchResult = z
-  .record(
-    z.string(),
-    z.strictObject({
-      status: z.enum(['success', 'failure']),
-      reason: z.optional(z.enum(['NOT_FOUND', 'PERMISSION_DENIED', 'INTERNAL_ERROR'])),
+export const trashBatchResult = v.pipe(
+  v.record(
+    v.string(),
+    v.strictObject({
+      status: v.picklist(['success', 'failure']),
+      reason: v.optional(v.picklist(['NOT_FOUND', 'PERMISSION_DENIED', 'INTERNAL_ERROR'])),
     }),
-  )
-  .check(z.describe('note id → outcome'));
+  ),
+  v.description('note id → outcome'),
+);

@@ -3,7 +3,7 @@
 // response-schemas.ts, which no function bundles: building schemas is init work every cold start
 // pays. openapi/notes.json is generated from all of them (infra/openapi/notes.ts).
 import * as v from 'valibot';
-import { partial, record, strictObject } from '../domain/schema.ts';
+import { partial, record, strictObject, typeName } from '../domain/schema.ts';
 import { COMMENT_PERMISSIONS, PERMISSION_ROLES, SUGGEST_EDIT_PERMISSIONS } from './model.ts';
 
 export const role = v.picklist(PERMISSION_ROLES);
@@ -60,7 +60,20 @@ export const noteChanges = strictObject({
   ),
 });
 
-/** UploadNoteImage body after multipart parsing: exactly one file part named image. */
+/**
+ * UploadNoteImage body after multipart parsing: exactly one file part named image. A text field, or
+ * a file part and a field both named image (an array), is not a file part; a part without content
+ * names content as a missing Buffer.
+ */
+const fileRequired = 'a file part named image is required';
 export const imageUploadBody = strictObject({
-  image: v.object({ content: v.instance(Buffer) }, 'a file part named image is required'),
+  image: v.pipe(
+    v.custom<object>(
+      (part) => typeof part === 'object' && part !== null && !Array.isArray(part),
+      fileRequired,
+    ),
+    v.object({ content: v.instance(Buffer) }, (issue) =>
+      issue.path ? `Invalid input: expected Buffer, received ${typeName(issue.input)}` : fileRequired,
+    ),
+  ),
 });

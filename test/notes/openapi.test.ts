@@ -1,4 +1,4 @@
-// openapi/notes.json is what infra/openapi/notes.ts builds from the zod schemas, and the runner serves it.
+// openapi/notes.json is what infra/openapi/notes.ts builds from the valibot schemas, and the runner serves it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

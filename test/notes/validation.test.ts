@@ -203,6 +203,11 @@ describe('UploadNoteImage body', () => {
       422,
       ['file', 'image'],
     );
+    // A text field named image is no file part.
+    const field = multipart([{ name: 'image', data: 'x' }]);
+    const res = await call('POST', path, { token: me.token, raw: field.raw, headers: field.headers });
+    await expectError(res, 422, ['image']);
+    expect(res.body.errors[0].message).toBe('a file part named image is required');
     const garbage = {
       raw: Buffer.from('not multipart'),
       headers: { 'Content-Type': 'multipart/form-data; boundary=xyz' },
@@ -212,7 +217,17 @@ describe('UploadNoteImage body', () => {
 });
 
 describe('field messages', () => {
-  it('are readable English sentences naming the limit (zod/mini with its English locale)', async () => {
+  it('say what a query number received that is none (NaN, Infinity)', async () => {
+    for (const limit of ['abc', 'Infinity']) {
+      const res = await call('GET', `/v1/history?limit=${limit}`, { token: me.token });
+      await expectError(res, 400, ['limit']);
+      expect(res.body.errors[0].message).toBe(
+        `Invalid input: expected number, received ${limit === 'abc' ? 'NaN' : limit}`,
+      );
+    }
+  });
+
+  it("are readable English sentences naming the limit (zod's English messages, lib/domain/schema.ts)", async () => {
     const body = { title: 'x'.repeat(257), tags: [''], readPermission: 'nobody', bogus: 1 };
     const res = await call('POST', '/v1/notes', { token: me.token, body });
     await expectError(res, 422);
