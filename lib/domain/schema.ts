@@ -144,6 +144,13 @@ function noArrays<S extends v.GenericSchema>(schema: S, name: string): S {
 export const object = <const E extends v.ObjectEntries>(entries: E) =>
   noArrays(v.object(entries, objectMessage(entries)), 'object');
 
+/**
+ * valibot's objects and records never read the keys `__proto__`, `constructor` and `prototype` of
+ * their input (they drop them silently); zod read `constructor` and `prototype` as any other key.
+ */
+const UNREAD_KEYS = ['constructor', 'prototype'];
+type Dataset = v.OutputDataset<unknown, Issue>;
+
 /** A record (string keys); not an array. */
 export const record = <
   K extends v.GenericSchema<string, string | number | symbol>,
@@ -151,28 +158,68 @@ export const record = <
 >(
   key: K,
   value: V,
-) => noArrays(v.record(key, value), 'record');
+) => {
+  const schema = noArrays(v.record(key, value), 'record');
+  return {
+    ...schema,
+    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
+      const input = dataset.value as Record<string, unknown>;
+      const result = schema['~run'](dataset, config) as Dataset;
+      if (!input || typeof input !== 'object' || Array.isArray(input)) return result;
+      const issues = [...(result.issues ?? [])];
+      const out = { ...(result.value as Record<string, unknown>) };
+      for (const k of UNREAD_KEYS.filter((k) => Object.hasOwn(input, k))) {
+        const pathItem = { type: 'object', origin: 'value', input, key: k, value: input[k] } as const;
+        const keyResult = key['~run']({ value: k }, config) as Dataset;
+        for (const issue of keyResult.issues ?? [])
+          issues.push({ ...issue, path: [{ ...pathItem, origin: 'key' }] });
+        const valueResult = value['~run']({ value: input[k] }, config) as Dataset;
+        for (const issue of valueResult.issues ?? [])
+          issues.push({ ...issue, path: [pathItem, ...(issue.path ?? [])] });
+        Object.defineProperty(out, k, {
+          value: valueResult.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return issues.length ? { typed: false, value: out, issues } : { ...result, value: out };
+    },
+  } as typeof schema;
+};
 
 /**
  * An object that refuses unknown keys, naming each ("Unknown field"), with its other issues.
  * valibot's own strictObject stops at the first unknown key. Compose with `entries`, not
- * v.partial/v.pick (which would rebuild the object without the check).
+ * v.partial/v.pick (which would rebuild the object without the check). The keys are read from the
+ * input (the loose object's output lacks `__proto__`, `constructor` and `prototype`, which must fail).
  */
 export function strictObject<const E extends v.ObjectEntries>(entries: E): StrictObject<E> {
-  const keys = v.rawCheck<Record<string, unknown>>(({ dataset, addIssue }) => {
-    const value = dataset.value as Record<string, unknown>;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
-    for (const key of Object.keys(value))
-      if (!Object.hasOwn(entries, key))
-        addIssue({
-          message: 'Unknown field',
-          path: [{ type: 'object', origin: 'key', input: value, key, value: value[key] }],
-        });
-  });
   const loose = noArrays(v.looseObject(entries, objectMessage(entries)), 'object') as v.GenericSchema<
     Record<string, unknown>
   >;
-  return v.pipe(loose, { ...keys, type: STRICT_KEYS }) as unknown as StrictObject<E>;
+  // The marker build.ts turns into additionalProperties: false.
+  const marked = v.pipe(loose, { ...v.check<Record<string, unknown>>(() => true), type: STRICT_KEYS });
+  return {
+    ...marked,
+    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
+      const input = dataset.value as Record<string, unknown>;
+      const result = marked['~run'](dataset, config) as Dataset;
+      if (!input || typeof input !== 'object' || Array.isArray(input)) return result;
+      const unknown = Object.keys(input).filter((key) => !Object.hasOwn(entries, key));
+      if (unknown.length === 0) return result;
+      const issues: Issue[] = unknown.map((key) => ({
+        kind: 'validation',
+        type: STRICT_KEYS,
+        input: input[key],
+        expected: null,
+        received: typeName(input[key]),
+        message: 'Unknown field',
+        path: [{ type: 'object', origin: 'key', input, key, value: input[key] }],
+      }));
+      return { typed: false, value: result.value, issues: [...(result.issues ?? []), ...issues] };
+    },
+  } as unknown as StrictObject<E>;
 }
 
 /** Every entry optional (zod's `partial`). */
@@ -181,5 +228,16 @@ export const partial = <const E extends v.ObjectEntries>(entries: E) =>
     [K in keyof E]: v.OptionalSchema<E[K], undefined>;
   };
 
-/** A number from any input, as `Number(input)` reads it (query parameters are strings); NaN fails. */
-export const coercedNumber = () => v.pipe(v.unknown(), v.transform(Number), v.number());
+/**
+ * A number from any input, as `Number(input)` reads it (query parameters are strings); NaN and
+ * ±Infinity fail ("Invalid input: expected number, received Infinity"), as zod's coerce.number did.
+ */
+export const coercedNumber = () =>
+  v.pipe(
+    v.unknown(),
+    v.transform(Number),
+    v.custom<number>(
+      Number.isFinite,
+      (issue) => `Invalid input: expected number, received ${typeName(issue.input)}`,
+    ),
+  );
