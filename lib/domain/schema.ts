@@ -217,7 +217,8 @@ export function strictObject<const E extends v.ObjectEntries>(entries: E): Stric
         message: 'Unknown field',
         path: [{ type: 'object', origin: 'key', input, key, value: input[key] }],
       }));
-      return { typed: false, value: result.value, issues: [...(result.issues ?? []), ...issues] };
+      // Unknown keys are validation issues: checks piped after the object still run (zod did the same).
+      return { ...result, issues: [...(result.issues ?? []), ...issues] } as Dataset;
     },
   } as unknown as StrictObject<E>;
 }
