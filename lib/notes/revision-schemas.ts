@@ -1,97 +1,102 @@
-// zod schemas of the versions and comments routes' requests (paths, queries, bodies); responses are
-// in response-schemas.ts. Query failures are 400, body failures 422 (lib/http/validation.ts).
-import * as z from 'zod/mini';
+// valibot schemas of the versions and comments routes' requests (paths, queries, bodies); responses
+// are in revision-response-schemas.ts. Query failures are 400, body failures 422 (lib/http/validation.ts).
+import * as v from 'valibot';
+import { object, strictObject } from '../domain/schema.ts';
+import { int, queryInt } from '../domain/schema-numbers.ts';
 import { MAX_COMMENT_BODY, MAX_COMMENT_LIMIT } from './comments.ts';
 import { notePath } from './params.ts';
 import { MAX_VERSION_DESCRIPTION, MAX_VERSION_LIMIT, MAX_VERSION_NAME } from './versions.ts';
 
 const uuid = (what: string) =>
-  z
-    .string()
-    .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, `must be a ${what} id`));
-const ref = z
-  .string()
-  .check(z.regex(/^(note_content|version:[0-9a-f-]{36})$/, 'must be note_content or version:{id}'));
-const flag = z.pipe(
-  z.enum(['true', 'false']),
-  z.transform((v) => v === 'true'),
+  v.pipe(
+    v.string(),
+    v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, `must be a ${what} id`),
+  );
+const ref = v.pipe(
+  v.string(),
+  v.regex(/^(note_content|version:[0-9a-f-]{36})$/, 'must be note_content or version:{id}'),
 );
-const positive = (max?: number) => z.coerce.number().check(z.int(), z.gte(1), ...(max ? [z.lte(max)] : []));
-const isoDate = z.string().check(
-  z.regex(
+const flag = v.pipe(
+  v.picklist(['true', 'false']),
+  v.transform((s) => s === 'true'),
+);
+const isoDate = v.pipe(
+  v.string(),
+  v.regex(
     /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/,
     'must be an ISO-8601 date-time',
   ),
-  z.refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 date-time'),
+  v.check((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 date-time'),
 );
 
-export const versionPath = z.extend(notePath, { versionId: uuid('version') });
-export const commentPath = z.extend(notePath, { commentId: uuid('comment') });
+export const versionPath = object({ ...notePath.entries, versionId: uuid('version') });
+export const commentPath = object({ ...notePath.entries, commentId: uuid('comment') });
 
-export const versionsQuery = z.object({
-  named_only: z.optional(flag),
-  q: z.optional(z.string().check(z.maxLength(200))),
-  created_by: z.optional(z.string().check(z.maxLength(64))),
-  created_after: z.optional(isoDate),
-  created_before: z.optional(isoDate),
-  page: z.optional(positive()),
-  limit: z.optional(positive(MAX_VERSION_LIMIT)),
+export const versionsQuery = object({
+  named_only: v.optional(flag),
+  q: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  created_by: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  created_after: v.optional(isoDate),
+  created_before: v.optional(isoDate),
+  page: v.optional(queryInt(1)),
+  limit: v.optional(queryInt(1, MAX_VERSION_LIMIT)),
 });
-export const compareQuery = z.object({ base: ref, target: ref });
+export const compareQuery = object({ base: ref, target: ref });
 
-const versionName = z
-  .string()
-  .check(z.minLength(1), z.maxLength(MAX_VERSION_NAME), z.regex(/\S/, 'must not be blank'));
-const versionDescription = z.string().check(z.maxLength(MAX_VERSION_DESCRIPTION));
-export const createVersionBody = z.strictObject({
+const versionName = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(MAX_VERSION_NAME),
+  v.regex(/\S/, 'must not be blank'),
+);
+const versionDescription = v.pipe(v.string(), v.maxLength(MAX_VERSION_DESCRIPTION));
+export const createVersionBody = strictObject({
   name: versionName,
-  description: z.optional(versionDescription),
-  base: z.optional(ref),
+  description: v.optional(versionDescription),
+  base: v.optional(ref),
 });
-export const updateVersionBody = z
-  .strictObject({
-    base: z.string().check(z.regex(/^version:[0-9a-f-]{36}$/, 'must be version:{id}')),
-    name: z.optional(versionName),
-    description: z.optional(versionDescription),
-  })
-  .check(
-    z.refine((b) => b.name !== undefined || b.description !== undefined, {
-      message: 'send name, description or both',
-      path: ['name'],
-    }),
-  );
+export const updateVersionBody = v.pipe(
+  strictObject({
+    base: v.pipe(v.string(), v.regex(/^version:[0-9a-f-]{36}$/, 'must be version:{id}')),
+    name: v.optional(versionName),
+    description: v.optional(versionDescription),
+  }),
+  v.forward(
+    v.check((b) => b.name !== undefined || b.description !== undefined, 'send name, description or both'),
+    ['name'],
+  ),
+);
 
-const status = z.enum(['open', 'hidden']);
-export const commentsQuery = z.object({
-  page: z.optional(positive()),
-  limit: z.optional(positive(MAX_COMMENT_LIMIT)),
-  sort: z.optional(z.enum(['asc', 'desc'])),
-  threadId: z.optional(uuid('thread')),
-  commentStatus: z.optional(status),
-  threadStatus: z.optional(status),
-  isThreadHead: z.optional(
-    z.pipe(
-      z.enum(['true']),
-      z.transform(() => true),
+const status = v.picklist(['open', 'hidden']);
+export const commentsQuery = object({
+  page: v.optional(queryInt(1)),
+  limit: v.optional(queryInt(1, MAX_COMMENT_LIMIT)),
+  sort: v.optional(v.picklist(['asc', 'desc'])),
+  threadId: v.optional(uuid('thread')),
+  commentStatus: v.optional(status),
+  threadStatus: v.optional(status),
+  isThreadHead: v.optional(
+    v.pipe(
+      v.picklist(['true']),
+      v.transform(() => true as const),
     ),
   ),
 });
 
-const commentBody = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(MAX_COMMENT_BODY),
-    z.describe(`plain text, 1..${MAX_COMMENT_BODY} characters, not blank`),
-  );
-export const createCommentBody = z.strictObject({
+const commentBody = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(MAX_COMMENT_BODY),
+  v.description(`plain text, 1..${MAX_COMMENT_BODY} characters, not blank`),
+);
+export const createCommentBody = strictObject({
   body: commentBody,
-  anchor: z.optional(
-    z.strictObject({
-      offset: z.int().check(z.gte(0)),
-      length: z.int().check(z.gte(1)),
+  anchor: v.optional(
+    strictObject({
+      offset: v.pipe(int(), v.minValue(0)),
+      length: v.pipe(int(), v.minValue(1)),
     }),
   ),
-  threadId: z.optional(uuid('thread')),
+  threadId: v.optional(uuid('thread')),
 });
-export const updateCommentBody = z.strictObject({ body: commentBody });
+export const updateCommentBody = strictObject({ body: commentBody });
