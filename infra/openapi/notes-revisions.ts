@@ -1,5 +1,5 @@
 // The Versions and Comments operations of the Notes document (HackMD's shapes), and our extension
-// that writes comments (marked x-extension: HackMD's API has no such routes). Built from the zod
+// that writes comments (marked x-extension: HackMD's API has no such routes). Built from the valibot
 // schemas in lib/notes/revision-schemas.ts (requests) and revision-response-schemas.ts (responses).
 import type { ErrorType } from '../../lib/http/errors.ts';
 import { MAX_COMMENT_BODY, MAX_REPLIES } from '../../lib/notes/comments.ts';

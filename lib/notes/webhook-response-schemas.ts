@@ -1,69 +1,70 @@
-// zod schemas that only describe the webhook responses (HackMD's ApiWebhook, ApiWebhookDelivery,
+// valibot schemas that only describe the webhook responses (HackMD's ApiWebhook, ApiWebhookDelivery,
 // PaginatedResponse) and the event bodies POSTed to receivers; infra/openapi/notes.ts documents them
 // and the tests check responses against that document. No function imports this module.
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { EVENT_TYPES } from './events/catalogue.ts';
 import { note } from './response-schemas.ts';
 import { apiCommentHead, apiCommentListReply, noteVersionMetadata } from './revision-response-schemas.ts';
 import { webhookScope } from './webhook-schemas.ts';
 
-export const apiWebhook = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  url: z.string(),
+const described = <S extends v.GenericSchema>(s: S, description: string) =>
+  v.pipe(s, v.description(description));
+
+const webhookFields = {
+  id: v.string(),
+  name: v.string(),
+  url: v.string(),
   scope: webhookScope,
-  configuredStatus: z.enum(['active', 'disabled']),
-  configuredStatusReason: z.nullable(z.enum(['scope_deleted'])),
-  deliveryPolicyStatus: z.enum(['normal', 'suppressed']),
-  deliveryPolicyReason: z.nullable(z.enum(['unsafe_destination', 'suspicious_pattern', 'policy_violation'])),
-  eventDeliveryMode: z.enum(['all_supported_events']),
-  createdAt: z.number().check(z.describe('epoch milliseconds')),
-  updatedAt: z.number().check(z.describe('epoch milliseconds')),
-});
-export const createdWebhook = z.extend(apiWebhook, {
-  secret: z.string().check(z.describe('The signing secret, whsec_<base64>: shown this once, never again')),
-});
-
-export const apiWebhookDelivery = z.strictObject({
-  id: z.string(),
-  eventType: z.string(),
-  attemptKind: z.enum(['event', 'ping']),
-  status: z.enum(['success', 'failed', 'skipped']),
-  statusCategory: z.enum(['delivered', 'delivery_issue', 'not_delivered']),
-  httpStatus: z.nullable(z.number()),
-  errorCategory: z.nullable(z.string()),
-  errorMessage: z.nullable(z.string()),
-  latencyMs: z.nullable(z.number()),
-  createdAt: z.number().check(z.describe('epoch milliseconds of the attempt')),
-  deliveredAt: z.nullable(z.number()),
+  configuredStatus: v.picklist(['active', 'disabled']),
+  configuredStatusReason: v.nullable(v.picklist(['scope_deleted'])),
+  deliveryPolicyStatus: v.picklist(['normal', 'suppressed']),
+  deliveryPolicyReason: v.nullable(
+    v.picklist(['unsafe_destination', 'suspicious_pattern', 'policy_violation']),
+  ),
+  eventDeliveryMode: v.picklist(['all_supported_events']),
+  createdAt: described(v.number(), 'epoch milliseconds'),
+  updatedAt: described(v.number(), 'epoch milliseconds'),
+};
+export const apiWebhook = v.strictObject(webhookFields);
+export const createdWebhook = v.strictObject({
+  ...webhookFields,
+  secret: described(v.string(), 'The signing secret, whsec_<base64>: shown this once, never again'),
 });
 
-export const deliveryPage = z.strictObject({
-  data: z.array(apiWebhookDelivery),
-  meta: z.strictObject({ limit: z.number(), page: z.number(), total: z.number(), totalPages: z.number() }),
+export const apiWebhookDelivery = v.strictObject({
+  id: v.string(),
+  eventType: v.string(),
+  attemptKind: v.picklist(['event', 'ping']),
+  status: v.picklist(['success', 'failed', 'skipped']),
+  statusCategory: v.picklist(['delivered', 'delivery_issue', 'not_delivered']),
+  httpStatus: v.nullable(v.number()),
+  errorCategory: v.nullable(v.string()),
+  errorMessage: v.nullable(v.string()),
+  latencyMs: v.nullable(v.number()),
+  createdAt: described(v.number(), 'epoch milliseconds of the attempt'),
+  deliveredAt: v.nullable(v.number()),
+});
+
+export const deliveryPage = v.strictObject({
+  data: v.array(apiWebhookDelivery),
+  meta: v.strictObject({ limit: v.number(), page: v.number(), total: v.number(), totalPages: v.number() }),
 });
 
 /** The body POSTed to a receiver. */
-export const webhookEvent = z.strictObject({
-  id: z.string().check(z.describe('The event id, also the webhook-id header (the same on every retry)')),
-  type: z.enum(EVENT_TYPES),
-  createdAt: z.number(),
-  workspace: z.strictObject({ type: z.enum(['user', 'team']), path: z.string() }),
-  data: z.object({
-    note: z.optional(note),
-    changes: z.optional(z.array(z.string())),
-    version: z.optional(noteVersionMetadata).check(z.describe('version.created: the version (no content)')),
-    comment: z
-      .optional(
-        z.union([
-          z.omit(apiCommentHead, { currentAnchor: true }),
-          z.omit(apiCommentListReply, { currentAnchor: true }),
-        ]),
-      )
-      .check(
-        z.describe(
-          'comment.*: the comment as GET .../comments lists it, without currentAnchor (computed on read)',
-        ),
+export const webhookEvent = v.strictObject({
+  id: described(v.string(), 'The event id, also the webhook-id header (the same on every retry)'),
+  type: v.picklist(EVENT_TYPES),
+  createdAt: v.number(),
+  workspace: v.strictObject({ type: v.picklist(['user', 'team']), path: v.string() }),
+  data: v.strictObject({
+    note: v.optional(note),
+    changes: v.optional(v.array(v.string())),
+    version: described(v.optional(noteVersionMetadata), 'version.created: the version (no content)'),
+    comment: described(
+      v.optional(
+        v.union([v.omit(apiCommentHead, ['currentAnchor']), v.omit(apiCommentListReply, ['currentAnchor'])]),
       ),
+      'comment.*: the comment as GET .../comments lists it, without currentAnchor (computed on read)',
+    ),
   }),
 });
