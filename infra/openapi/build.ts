@@ -7,7 +7,10 @@ import { STRICT_KEYS } from '../../lib/domain/schema.ts';
 
 type Json = Record<string, unknown>;
 
-/** `required: []` says nothing; documents leave it out. */
+/**
+ * `required: []` says nothing; documents leave it out. A constant says its type, as zod wrote it
+ * (`{type: "string", const: "user"}`).
+ */
 const withoutEmptyRequired = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(withoutEmptyRequired);
   if (!node || typeof node !== 'object') return node;
@@ -16,6 +19,8 @@ const withoutEmptyRequired = (node: unknown): unknown => {
     if (k === 'required' && Array.isArray(val) && val.length === 0) continue;
     out[k] = withoutEmptyRequired(val);
   }
+  if ('const' in out && !('type' in out) && ['string', 'number', 'boolean'].includes(typeof out.const))
+    return { type: typeof out.const, ...out };
   return out;
 };
 
