@@ -1,0 +1,83 @@
+// What the versions, comments and webhook routes answer to bad numbers and bodies (valibot schemas
+// with the wording the API always had), and how their query integers are documented.
+import { describe, expect, it } from 'vitest';
+import { inputSchema } from '../../../infra/openapi/build.ts';
+import type { ApiError } from '../../../lib/http/errors.ts';
+import { parseWith, type Part } from '../../../lib/http/validation.ts';
+import {
+  commentsQuery,
+  createCommentBody,
+  updateVersionBody,
+  versionsQuery,
+} from '../../../lib/notes/revision-schemas.ts';
+import { deliveriesQuery, webhookCreation } from '../../../lib/notes/webhook-schemas.ts';
+
+const failure = (schema: Parameters<typeof parseWith>[0], value: unknown, part: Part) => {
+  try {
+    parseWith(schema, value, part);
+  } catch (e) {
+    const err = e as ApiError;
+    return { status: err.status, fields: err.fields };
+  }
+  throw new Error('parsed');
+};
+
+describe('query integers (page, limit)', () => {
+  it('read the string as a number: "2" is 2, "2.0" is 2', () => {
+    expect(parseWith(versionsQuery, { page: '2', limit: '2.0' }, 'query')).toEqual({ page: 2, limit: 2 });
+    expect(parseWith(deliveriesQuery, { page: '1e2' }, 'query')).toEqual({ page: 100 });
+  });
+
+  it('refuse Infinity as no number, a fraction as no integer, each bound with its limit', () => {
+    expect(failure(commentsQuery, { limit: 'Infinity' }, 'query')).toEqual({
+      status: 400,
+      fields: [{ field: 'limit', message: 'Invalid input: expected number, received Infinity' }],
+    });
+    expect(failure(deliveriesQuery, { page: '-Infinity', limit: '1.5' }, 'query').fields).toEqual([
+      { field: 'page', message: 'Invalid input: expected number, received -Infinity' },
+      { field: 'limit', message: 'Invalid input: expected int, received number' },
+    ]);
+    expect(failure(versionsQuery, { page: '1e20', limit: '101' }, 'query').fields).toEqual([
+      { field: 'page', message: 'Too big: expected int to be <=9007199254740991' },
+      { field: 'limit', message: 'Too big: expected number to be <=100' },
+    ]);
+  });
+
+  it('are documented as the integers they must be (not as the strings they arrive as)', () => {
+    const props = (s: Parameters<typeof inputSchema>[0]) =>
+      (inputSchema(s) as { properties: object }).properties;
+    expect(props(versionsQuery)).toMatchObject({
+      page: { type: 'integer', minimum: 1 },
+      limit: { type: 'integer', minimum: 1, maximum: 100 },
+    });
+    expect(props(commentsQuery)).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 } });
+  });
+});
+
+describe('bodies', () => {
+  it('an anchor of 1e999 (Infinity once parsed) or beyond 2^53 is named, with the other fields', () => {
+    expect(
+      failure(createCommentBody, { anchor: { offset: Infinity, length: 2 ** 53 }, x: 1 }, 'body'),
+    ).toEqual({
+      status: 422,
+      fields: [
+        { field: 'body', message: 'Invalid input: expected string, received undefined' },
+        { field: 'anchor.offset', message: 'Invalid input: expected number, received Infinity' },
+        { field: 'anchor.length', message: 'Too big: expected int to be <=9007199254740991' },
+        { field: 'x', message: 'Unknown field' },
+      ],
+    });
+  });
+
+  it('renaming a version needs a name or a description', () => {
+    expect(failure(updateVersionBody, { base: `version:${'0'.repeat(36)}` }, 'body').fields).toEqual([
+      { field: 'name', message: 'send name, description or both' },
+    ]);
+  });
+
+  it('a webhook without a scope says the scope is invalid', () => {
+    expect(failure(webhookCreation, { url: 'https://example.com/hook' }, 'body').fields).toEqual([
+      { field: 'scope', message: 'Invalid input' },
+    ]);
+  });
+});
