@@ -1,68 +1,50 @@
-// Numbers as the API has always checked them (zod's): NaN and ±Infinity are not numbers, an integer
-// is a safe integer, and a query's number is a string on the wire documented as the integer it must be.
-// (lib/domain/schema.ts's coercedNumber takes Infinity: valibot's number() does.)
+// Integers as the API has always checked them (zod's int()): a fraction or a non-finite number
+// (`1e999` parses to Infinity) is named once and ends the checks; beyond ±(2^53 - 1) is named, then
+// the bounds. A query's integer is a string on the wire, documented as the integer it must be.
 import * as v from 'valibot';
-import { english } from './schema.ts';
+import { coercedNumber, typeName } from './schema.ts';
 
-type Issue = v.BaseIssue<unknown>;
+const SAFE = Number.MAX_SAFE_INTEGER;
 
-/** A finite number: NaN and ±Infinity fail as "Invalid input: expected number, received Infinity". */
-export function finiteNumber(): v.NumberSchema<undefined> {
-  const schema = v.number();
+/** valibot's integer check, but stopping the pipe when it fails (no bound is reported after it). */
+export function wholeOnly(): v.IntegerAction<number, v.ErrorMessage<v.IntegerIssue<number>>> {
+  const action = v.integer((issue: v.IntegerIssue<number>) =>
+    Number.isFinite(issue.input)
+      ? 'Invalid input: expected int, received number'
+      : `Invalid input: expected number, received ${typeName(issue.input)}`,
+  );
+  const run = action['~run'];
   return {
-    ...schema,
-    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
-      const out = schema['~run'](dataset, config);
-      if (!out.typed || Number.isFinite(out.value)) return out;
-      const issue = {
-        kind: 'schema',
-        type: 'number',
-        input: out.value,
-        expected: 'number',
-        received: String(out.value),
-      } as const;
-      return {
-        typed: false,
-        value: out.value,
-        issues: [...(out.issues ?? []), { ...issue, message: english(issue as unknown as Issue) }],
-      };
+    ...action,
+    '~run'(dataset, config) {
+      const before = dataset.issues?.length ?? 0;
+      const out = run.call(action, dataset, config);
+      if ((out.issues?.length ?? 0) > before) out.typed = false;
+      return out;
     },
-  } as v.NumberSchema<undefined>;
+  };
 }
 
-/** zod's int(): an integer from -(2^53 - 1) to 2^53 - 1 (the bounds are not documented). */
-const safeInteger = [
-  v.integer(),
-  v.check(
-    (n: number) => n >= Number.MIN_SAFE_INTEGER,
-    `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`,
-  ),
-  v.check(
-    (n: number) => n <= Number.MAX_SAFE_INTEGER,
-    `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`,
-  ),
-] as const;
+const safeInteger = () =>
+  [
+    wholeOnly(),
+    v.check((n: number) => n <= SAFE, `Too big: expected int to be <=${SAFE}`),
+    v.check((n: number) => n >= -SAFE, `Too small: expected int to be >=${-SAFE}`),
+  ] as const;
 
 /**
- * An integer of a JSON body. Nest it (`v.pipe(int(), v.minValue(0))`): a missing key then says
- * "expected number", as it always did.
+ * An integer of a JSON body. Nest it (`v.pipe(int(), v.minValue(0))`): an object then names a
+ * missing one "expected number", as it always did (lib/domain/schema.ts).
  */
-export const int = () => v.pipe(finiteNumber(), ...safeInteger);
+export const int = () => v.pipe(v.number(), ...safeInteger());
 
 /**
- * An integer query parameter from `min` (to `max`): Number(input), as zod's z.coerce.number() read it.
- * The converter stops at the transform, so the metadata documents the integer it must be.
+ * An integer query parameter from `min` (to `max`), read as Number(input) reads it (zod's
+ * z.coerce.number()). The converter stops at the transform, so the metadata documents it.
  */
 export function queryInt(min: number, max?: number) {
   const doc =
     max === undefined ? { type: 'integer', minimum: min } : { type: 'integer', minimum: min, maximum: max };
-  const bounded = v.pipe(
-    v.unknown(),
-    v.metadata(doc),
-    v.transform(Number),
-    finiteNumber(),
-    ...safeInteger,
-    v.minValue(min),
-  );
+  const bounded = v.pipe(v.unknown(), v.metadata(doc), coercedNumber(), ...safeInteger(), v.minValue(min));
   return max === undefined ? bounded : v.pipe(bounded, v.maxValue(max));
 }

@@ -28,7 +28,7 @@ describe('query integers (page, limit)', () => {
     expect(parseWith(deliveriesQuery, { page: '1e2' }, 'query')).toEqual({ page: 100 });
   });
 
-  it('refuse Infinity as no number, a fraction as no integer, each bound with its limit', () => {
+  it('refuse Infinity as no number, a fraction as no integer (and nothing else), each bound with its limit', () => {
     expect(failure(commentsQuery, { limit: 'Infinity' }, 'query')).toEqual({
       status: 400,
       fields: [{ field: 'limit', message: 'Invalid input: expected number, received Infinity' }],
@@ -36,6 +36,10 @@ describe('query integers (page, limit)', () => {
     expect(failure(deliveriesQuery, { page: '-Infinity', limit: '1.5' }, 'query').fields).toEqual([
       { field: 'page', message: 'Invalid input: expected number, received -Infinity' },
       { field: 'limit', message: 'Invalid input: expected int, received number' },
+    ]);
+    // A fraction is named once: no bound after it.
+    expect(failure(versionsQuery, { page: '0.5' }, 'query').fields).toEqual([
+      { field: 'page', message: 'Invalid input: expected int, received number' },
     ]);
     expect(failure(versionsQuery, { page: '1e20', limit: '101' }, 'query').fields).toEqual([
       { field: 'page', message: 'Too big: expected int to be <=9007199254740991' },
