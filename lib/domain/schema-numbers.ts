@@ -7,7 +7,7 @@ import { coercedNumber, typeName } from './schema.ts';
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** valibot's integer check, but stopping the pipe when it fails (no bound is reported after it). */
-export function wholeOnly(): v.IntegerAction<number, v.ErrorMessage<v.IntegerIssue<number>>> {
+function wholeOnly(): v.IntegerAction<number, v.ErrorMessage<v.IntegerIssue<number>>> {
   const action = v.integer((issue: v.IntegerIssue<number>) =>
     Number.isFinite(issue.input)
       ? 'Invalid input: expected int, received number'
