@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { strictObject } from '../domain/schema.ts';
 import { DEVICE_ID } from './ids.ts';
-import { integerBetween } from './integer.ts';
+import { int } from '../domain/schema-numbers.ts';
 import { MFA_TOKEN_MAX_SECONDS } from './model.ts';
 
 export const startVerificationBody = strictObject({
@@ -33,7 +33,9 @@ export const mfaTokenBody = v.optional(
   strictObject({
     expires_in: v.optional(
       v.pipe(
-        integerBetween(1, MFA_TOKEN_MAX_SECONDS),
+        int(),
+        v.minValue(1),
+        v.maxValue(MFA_TOKEN_MAX_SECONDS),
         v.description(`Seconds, default and maximum ${MFA_TOKEN_MAX_SECONDS}`),
       ),
     ),

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { partial, record, strictObject } from '../domain/schema.ts';
 import { MAX_TRANSFER_SECONDS, TRANSFER_ID } from './ids.ts';
-import { integerBetween } from './integer.ts';
+import { int } from '../domain/schema-numbers.ts';
 import { MAX_AMOUNT, MAX_METADATA_KEYS } from './model.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -51,7 +51,9 @@ const updatable = {
 
 export const createTransferBody = strictObject({
   amount: v.pipe(
-    integerBetween(1, MAX_AMOUNT),
+    int(),
+    v.minValue(1),
+    v.maxValue(MAX_AMOUNT),
     v.description('Minor units (cents); whole units for zero-decimal currencies'),
   ),
   currency: v.pipe(
