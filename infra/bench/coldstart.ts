@@ -173,11 +173,15 @@ const BENCH_SECRET = Buffer.alloc(32, 7).toString('base64');
  */
 export async function startStubEndpoint(): Promise<{
   url: string;
+  /** AWS requests answered so far (samples run one at a time: the difference is one sample's). */
+  requests: () => number;
   /** The environment a sample needs to trust the endpoint (NODE_EXTRA_CA_CERTS). */
   env: Record<string, string>;
   close: () => Promise<void>;
 }> {
+  let requests = 0;
   const answer = (req: IncomingMessage, res: ServerResponse) => {
+    requests += 1;
     req.resume();
     req.on('end', () => {
       const target = String(req.headers['x-amz-target'] ?? '');
@@ -214,6 +218,7 @@ export async function startStubEndpoint(): Promise<{
   const { port } = server.address() as AddressInfo;
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    requests: () => requests,
     env: tls ? { NODE_EXTRA_CA_CERTS: tls.certFile } : {},
     close: () =>
       new Promise<void>((resolve) => {
@@ -341,6 +346,8 @@ export interface ColdStartRow {
   referenceRss: number;
   /** The first call's status code (the function's, then the reference's). */
   status: number | null;
+  /** AWS requests the function's first call sent (the floor's sends one). */
+  firstCallRequests: number;
   ratios: { bundle: number; load: number; coldStart: number; vsReference: number; memory: number };
   problems: string[];
 }
@@ -437,11 +444,14 @@ export async function coldStart(opts: {
         kind === 'floor'
           ? sample(floor.file, 'handler', floorEvent, env)
           : sample(kind === 'function' ? fnBuilt.file : refBuilt.file, handlerName, event, env);
+      let firstCallRequests = 0;
       for (let i = 0; i < opts.pairs; i++) {
         // One round: the three builds, one after the other, rotating which goes first.
         for (let j = 0; j < kinds.length; j++) {
           const kind = kinds[(i + j) % kinds.length];
+          const before = stub.requests();
           samples[kind].push(await take(kind));
+          if (kind === 'function') firstCallRequests = stub.requests() - before;
         }
       }
       const per = (f: (fnS: Sample, floorS: Sample, refS: Sample) => number) =>
@@ -484,6 +494,7 @@ export async function coldStart(opts: {
         floorRss: med('floor', 'rss'),
         referenceRss: med('reference', 'rss'),
         status,
+        firstCallRequests,
         ratios,
         problems,
       };
@@ -520,6 +531,7 @@ export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: st
       'floor MiB',
       'memory ×',
       'first call',
+      'AWS requests',
       'result',
     ],
     body: rows.map((r) => [
@@ -541,6 +553,7 @@ export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: st
       mib(r.floorRss),
       x(r.ratios.memory, TARGETS.memory),
       String(r.status ?? '-'),
+      String(r.firstCallRequests),
       r.problems.length ? 'FAIL' : 'ok',
     ]),
   };

@@ -66,6 +66,12 @@ describe('cold-start bench verdicts', { timeout: 120_000 }, () => {
     expect(row('fat').ratios.memory).toBeGreaterThan(1.05);
   });
 
+  it("counts the AWS requests of a function's first call", () => {
+    // lean reads one item, as its floor does; fat validates the event first, then reads it too.
+    expect(row('lean').firstCallRequests).toBe(1);
+    expect(row('fat').firstCallRequests).toBe(1);
+  });
+
   it('passes a function the size of its floor', () => {
     expect(row('lean').ratios.bundle).toBeLessThan(1.05);
     expect(row('lean').problems.filter((p) => !/^(coldStart|cold start)/.test(p))).toEqual([]);
