@@ -4,13 +4,13 @@ import { API } from '@hackmd/api';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { MAX_FOLDER_DEPTH } from '../../lib/notes/folders.ts';
-import { baseUrl } from '../support/http.ts';
+import { baseUrl, CLIENT_TIMEOUT_MS } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { expectDocumented } from '../support/openapi.ts';
 import { call, createNote, expectBudget } from './helpers.ts';
 
 function client(token: string): API {
-  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: 10_000 });
+  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: CLIENT_TIMEOUT_MS });
   const documented = (res: AxiosResponse) => {
     const path = new URL(res.config.url!, `${res.config.baseURL}/`).pathname;
     const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);

@@ -3,7 +3,7 @@
 import { API } from '@hackmd/api';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, http } from '../support/http.ts';
+import { baseUrl, CLIENT_TIMEOUT_MS, http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { expectDocumented } from '../support/openapi.ts';
 import { PNG } from './helpers.ts';
@@ -13,7 +13,7 @@ type WithEtag<T> = T & { etag: string; status: number };
 const tagged = async <T>(p: Promise<T>) => (await p) as WithEtag<T>;
 
 function client(token: string): API {
-  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: 10_000 });
+  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: CLIENT_TIMEOUT_MS });
   const documented = (res: AxiosResponse) => {
     const path = new URL(res.config.url!, `${res.config.baseURL}/`).pathname;
     const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);

@@ -4,7 +4,7 @@
 import { API } from '@hackmd/api';
 import { describe, expect, it } from 'vitest';
 import { identity } from '../../lib/identity/wiring.ts';
-import { baseUrl, http } from '../support/http.ts';
+import { baseUrl, CLIENT_TIMEOUT_MS, http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote } from './helpers.ts';
 
@@ -40,7 +40,10 @@ describe('writePermission sent alone (hackmd-cli --writePermission)', () => {
     const member = await newUser('CLI Member');
     const outsider = await newUser('CLI Outsider');
     const team = await newTeam(owner, [member]);
-    const api = new API(member.token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: 10_000 });
+    const api = new API(member.token, `${baseUrl()}/v1`, {
+      wrapResponseErrors: true,
+      timeout: CLIENT_TIMEOUT_MS,
+    });
     // What `hackmd-cli team-notes create --teamPath=... --writePermission=signed_in` sends.
     const note = await api.createTeamNote(team.path, {
       title: 'CLI note',

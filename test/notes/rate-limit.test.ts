@@ -6,7 +6,7 @@ import { API } from '@hackmd/api';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
 import { identity } from '../../lib/identity/wiring.ts';
-import { baseUrl } from '../support/http.ts';
+import { baseUrl, CLIENT_TIMEOUT_MS } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
 import { call, expectBudget, local } from './helpers.ts';
 
@@ -67,7 +67,7 @@ describe('per-token rate limit', () => {
     const token = await limitedToken(2);
     const api = new API(token, `${baseUrl()}/v1`, {
       wrapResponseErrors: true,
-      timeout: 10_000,
+      timeout: CLIENT_TIMEOUT_MS,
       retryConfig: { maxRetries: 3, baseDelay: 10 },
     });
     await api.getMe();

@@ -1,6 +1,12 @@
 // HTTP helpers for end-to-end tests against the local runner, or a deployed stack (TEST_BASE_URL).
 export const baseUrl = () => process.env.TEST_BASE_URL!;
 
+/**
+ * The official HackMD client's per-request timeout in tests: a route's first call may build and
+ * load its function while the machine is busy (README, Tests: sized for load above 10).
+ */
+export const CLIENT_TIMEOUT_MS = 60_000;
+
 export interface HttpResponse {
   status: number;
   headers: Headers;
