@@ -4,7 +4,8 @@
 // cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
 // Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
-// `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts).
+// `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
+// `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts).
 import { pipelineCost } from './webhook-cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     'skip-bundles': { type: 'boolean', default: false },
     'cold-only': { type: 'boolean', default: false },
     'floor-builds': { type: 'boolean', default: false },
+    'data-path': { type: 'boolean', default: false },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
   },
@@ -108,6 +110,15 @@ if (args['floor-builds']) {
       () => rmSync(scratch, { recursive: true, force: true }),
     ),
   );
+  process.exit(0);
+}
+if (args['data-path']) {
+  const { dataPath, dataPathTable } = await import('./data-path.ts');
+  const rows = await dataPath({ outdir: join(scratch, 'data-path'), rounds: Number(args.pairs) }).finally(
+    () => rmSync(scratch, { recursive: true, force: true }),
+  );
+  console.log(`Data path (${args.pairs} alternating rounds; median; cold = load + first call)\n`);
+  console.log(dataPathTable(rows));
   process.exit(0);
 }
 if (args['cold-only']) {
