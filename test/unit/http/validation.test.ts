@@ -5,18 +5,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { schema as outputJsonSchema } from '../../../infra/openapi/build.ts';
 import { coercedNumber, object, partial, record, strictObject } from '../../../lib/domain/schema.ts';
-import type { ApiError } from '../../../lib/http/errors.ts';
-import { parseWith, type Part } from '../../../lib/http/validation.ts';
-
-const fields = (schema: v.GenericSchema, value: unknown, part: Part = 'body') => {
-  try {
-    parseWith(schema, value, part);
-  } catch (e) {
-    const err = e as ApiError;
-    return { status: err.status, fields: err.fields };
-  }
-  throw new Error('parsed');
-};
+import { parseWith } from '../../../lib/http/validation.ts';
+import { refusal } from '../../support/validation.ts';
 
 const body = strictObject({
   title: v.pipe(v.string(), v.maxLength(5)),
@@ -27,7 +17,7 @@ const body = strictObject({
 
 describe('request validation', () => {
   it('words length, bounds, options and types as the API always did', () => {
-    expect(fields(body, { title: 'too long', tags: ['', 'a', 'b'], role: 'x', count: 10 })).toEqual({
+    expect(refusal(body, { title: 'too long', tags: ['', 'a', 'b'], role: 'x', count: 10 })).toEqual({
       status: 422,
       fields: [
         { field: 'title', message: 'Too big: expected string to have <=5 characters' },
@@ -37,19 +27,19 @@ describe('request validation', () => {
         { field: 'count', message: 'Too big: expected number to be <=9' },
       ],
     });
-    expect(fields(body, { title: 5 }).fields).toEqual([
+    expect(refusal(body, { title: 5 }).fields).toEqual([
       { field: 'title', message: 'Invalid input: expected string, received number' },
     ]);
   });
 
   it('names a missing key by what it expects', () => {
-    expect(fields(body, {}).fields).toEqual([
+    expect(refusal(body, {}).fields).toEqual([
       { field: 'title', message: 'Invalid input: expected string, received undefined' },
     ]);
   });
 
   it('names every unknown key, with the other problems', () => {
-    expect(fields(body, { title: 'long title', a: 1, b: 2 }).fields).toEqual([
+    expect(refusal(body, { title: 'long title', a: 1, b: 2 }).fields).toEqual([
       { field: 'title', message: 'Too big: expected string to have <=5 characters' },
       { field: 'a', message: 'Unknown field' },
       { field: 'b', message: 'Unknown field' },
@@ -58,18 +48,18 @@ describe('request validation', () => {
 
   it('refuses the keys valibot never reads when they are unknown', () => {
     const hostile = JSON.parse('{"title":"ok","__proto__":1,"constructor":2}');
-    expect(fields(body, hostile).fields).toEqual([
+    expect(refusal(body, hostile).fields).toEqual([
       { field: '__proto__', message: 'Unknown field' },
       { field: 'constructor', message: 'Unknown field' },
     ]);
   });
 
   it('takes no array for an object or a record', () => {
-    expect(fields(body, ['a']).fields).toEqual([
+    expect(refusal(body, ['a']).fields).toEqual([
       { field: 'body', message: 'Invalid input: expected object, received array' },
     ]);
     const meta = strictObject({ meta: record(v.string(), v.string()) });
-    expect(fields(meta, { meta: ['x'] }).fields).toEqual([
+    expect(refusal(meta, { meta: ['x'] }).fields).toEqual([
       { field: 'meta', message: 'Invalid input: expected record, received array' },
     ]);
   });
@@ -86,11 +76,11 @@ describe('request validation', () => {
   it('answers 400 naming the parameters of a path or query', () => {
     const query = object({ limit: v.optional(v.pipe(coercedNumber(), v.minValue(1))) });
     expect(parseWith(query, { limit: '2' }, 'query')).toEqual({ limit: 2 });
-    expect(fields(query, { limit: 'abc' }, 'query')).toEqual({
+    expect(refusal(query, { limit: 'abc' }, 'query')).toEqual({
       status: 400,
       fields: [{ field: 'limit', message: 'Invalid input: expected number, received NaN' }],
     });
-    expect(fields(query, { limit: '1e999' }, 'query').fields).toEqual([
+    expect(refusal(query, { limit: '1e999' }, 'query').fields).toEqual([
       { field: 'limit', message: 'Invalid input: expected number, received Infinity' },
     ]);
   });

@@ -2,8 +2,8 @@
 // with the wording the API always had), and how their query integers are documented.
 import { describe, expect, it } from 'vitest';
 import { inputSchema } from '../../../infra/openapi/build.ts';
-import type { ApiError } from '../../../lib/http/errors.ts';
-import { parseWith, type Part } from '../../../lib/http/validation.ts';
+import { parseWith } from '../../../lib/http/validation.ts';
+import { refusal } from '../../support/validation.ts';
 import {
   commentsQuery,
   createCommentBody,
@@ -12,16 +12,6 @@ import {
 } from '../../../lib/notes/revision-schemas.ts';
 import { deliveriesQuery, webhookCreation } from '../../../lib/notes/webhook-schemas.ts';
 
-const failure = (schema: Parameters<typeof parseWith>[0], value: unknown, part: Part) => {
-  try {
-    parseWith(schema, value, part);
-  } catch (e) {
-    const err = e as ApiError;
-    return { status: err.status, fields: err.fields };
-  }
-  throw new Error('parsed');
-};
-
 describe('query integers (page, limit)', () => {
   it('read the string as a number: "2" is 2, "2.0" is 2', () => {
     expect(parseWith(versionsQuery, { page: '2', limit: '2.0' }, 'query')).toEqual({ page: 2, limit: 2 });
@@ -29,19 +19,19 @@ describe('query integers (page, limit)', () => {
   });
 
   it('refuse Infinity as no number, a fraction as no integer (and nothing else), each bound with its limit', () => {
-    expect(failure(commentsQuery, { limit: 'Infinity' }, 'query')).toEqual({
+    expect(refusal(commentsQuery, { limit: 'Infinity' }, 'query')).toEqual({
       status: 400,
       fields: [{ field: 'limit', message: 'Invalid input: expected number, received Infinity' }],
     });
-    expect(failure(deliveriesQuery, { page: '-Infinity', limit: '1.5' }, 'query').fields).toEqual([
+    expect(refusal(deliveriesQuery, { page: '-Infinity', limit: '1.5' }, 'query').fields).toEqual([
       { field: 'page', message: 'Invalid input: expected number, received -Infinity' },
       { field: 'limit', message: 'Invalid input: expected int, received number' },
     ]);
     // A fraction is named once: no bound after it.
-    expect(failure(versionsQuery, { page: '0.5' }, 'query').fields).toEqual([
+    expect(refusal(versionsQuery, { page: '0.5' }, 'query').fields).toEqual([
       { field: 'page', message: 'Invalid input: expected int, received number' },
     ]);
-    expect(failure(versionsQuery, { page: '1e20', limit: '101' }, 'query').fields).toEqual([
+    expect(refusal(versionsQuery, { page: '1e20', limit: '101' }, 'query').fields).toEqual([
       { field: 'page', message: 'Too big: expected int to be <=9007199254740991' },
       { field: 'limit', message: 'Too big: expected number to be <=100' },
     ]);
@@ -61,7 +51,7 @@ describe('query integers (page, limit)', () => {
 describe('bodies', () => {
   it('an anchor of 1e999 (Infinity once parsed) or beyond 2^53 is named, with the other fields', () => {
     expect(
-      failure(createCommentBody, { anchor: { offset: Infinity, length: 2 ** 53 }, x: 1 }, 'body'),
+      refusal(createCommentBody, { anchor: { offset: Infinity, length: 2 ** 53 }, x: 1 }, 'body'),
     ).toEqual({
       status: 422,
       fields: [
@@ -74,13 +64,13 @@ describe('bodies', () => {
   });
 
   it('renaming a version needs a name or a description', () => {
-    expect(failure(updateVersionBody, { base: `version:${'0'.repeat(36)}` }, 'body').fields).toEqual([
+    expect(refusal(updateVersionBody, { base: `version:${'0'.repeat(36)}` }, 'body').fields).toEqual([
       { field: 'name', message: 'send name, description or both' },
     ]);
   });
 
   it('a webhook without a scope says the scope is invalid', () => {
-    expect(failure(webhookCreation, { url: 'https://example.com/hook' }, 'body').fields).toEqual([
+    expect(refusal(webhookCreation, { url: 'https://example.com/hook' }, 'body').fields).toEqual([
       { field: 'scope', message: 'Invalid input' },
     ]);
   });
