@@ -6,19 +6,9 @@ import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from 
 import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
 
-/** A constant answered as its JSON type (`{"type": "boolean", "const": false}`, not a bare `const`). */
-const constant = <T extends string | number | boolean>(value: T) =>
-  v.pipe(
-    (typeof value === 'string'
-      ? v.string()
-      : typeof value === 'number'
-        ? v.number()
-        : v.boolean()) as unknown as v.GenericSchema<T>,
-    v.value(value),
-  );
-const ok = <T extends v.GenericSchema>(response: T) => v.strictObject({ error: constant(false), response });
+const ok = <T extends v.GenericSchema>(response: T) => v.strictObject({ error: v.literal(false), response });
 const failure = <T extends v.GenericSchema>(response: T) =>
-  v.strictObject({ error: constant(true), response });
+  v.strictObject({ error: v.literal(true), response });
 const int = v.pipe(v.number(), v.integer());
 const ids = v.array(int);
 const picture = v.strictObject({
@@ -95,7 +85,7 @@ const TAGS = {
 } as const;
 type Tag = keyof typeof TAGS;
 
-const errorBody = (name: string) => json(failure(constant(name)), name);
+const errorBody = (name: string) => json(failure(v.literal(name)), name);
 const errors = {
   400: errorBody('badRequest'),
   404: errorBody('notFound'),
@@ -253,10 +243,10 @@ export const buildNewsDocument = () =>
               ...json(
                 failure(
                   v.strictObject({
-                    vg: constant(false),
-                    uptime: constant(-1),
-                    errorsCount: constant(-1),
-                    requestsServed: constant(-1),
+                    vg: v.literal(false),
+                    uptime: v.literal(-1),
+                    errorsCount: v.literal(-1),
+                    requestsServed: v.literal(-1),
                   }),
                 ),
                 'offline',

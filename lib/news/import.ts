@@ -5,36 +5,15 @@
 // stored catalog (the news list's rank items) merged with the file, and only changed slots are
 // written, so re-importing the same file writes entities only.
 import * as v from 'valibot';
-import { safeParse, STRICT_KEYS, strictObject, typeName } from '../domain/schema.ts';
+import { safeParse, STRICT_KEYS, strictObject } from '../domain/schema.ts';
+import { int } from '../domain/schema-numbers.ts';
 import { deriveExcerpt } from './excerpt.ts';
 import { newestFirst, type Article, type CatalogEntry, type NewsUser, type Tag } from './model.ts';
 import type { ImportPlan, ImportStore, ListRef, RankChange } from './ports.ts';
 
-/**
- * An integer from `min` to `max`, with zod's int's messages: an infinite number is not a number and a
- * fraction not an int (either ends the checks), an unsafe integer is too big (or small) for an int.
- */
-const integer = (min: number, max = Number.POSITIVE_INFINITY) =>
-  v.pipe(
-    v.number(),
-    v.check(
-      (n: number) => Number.isInteger(n),
-      (i) =>
-        Number.isFinite(i.input)
-          ? 'Invalid input: expected int, received number'
-          : `Invalid input: expected number, received ${typeName(i.input)}`,
-    ),
-    v.transform((n: number) => n), // a transformation: the pipe stops here when a check failed
-    v.check(
-      (n: number) => Number.isSafeInteger(n),
-      (i) =>
-        (i.input as number) > 0
-          ? `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`
-          : `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`,
-    ),
-    v.minValue(min),
-    v.maxValue(max),
-  );
+/** An integer from `min` to `max`, as the import always checked it (lib/domain/schema-numbers.ts). */
+const integer = (min: number, max?: number) =>
+  max === undefined ? v.pipe(int(), v.minValue(min)) : v.pipe(int(), v.minValue(min), v.maxValue(max));
 const id = integer(1, Number.MAX_SAFE_INTEGER);
 const timestamp = integer(0, 253402300799);
 /** zod's message for a union, whether the key is missing or wrong. */

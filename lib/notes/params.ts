@@ -2,7 +2,7 @@
 // bodies are in schemas.ts (notes), folder-schemas.ts and trash-schemas.ts: a module builds all its
 // schemas when it loads, so each function loads the bodies of its own routes only (cold start).
 import * as v from 'valibot';
-import { coercedNumber, object, typeName } from '../domain/schema.ts';
+import { coercedNumber, object } from '../domain/schema.ts';
 import { MAX_HISTORY } from './model.ts';
 
 const noteId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a note id or shortId'));
@@ -23,11 +23,6 @@ export const historyQuery = object({
   limit: v.optional(
     v.pipe(
       coercedNumber(),
-      // Infinity is no count (zod's coerce.number refused it): "expected number, received Infinity".
-      v.custom<number>(
-        Number.isFinite,
-        (issue) => `Invalid input: expected number, received ${typeName(issue.input)}`,
-      ),
       v.minValue(1),
       v.maxValue(MAX_HISTORY),
       v.transform((n: number) => Math.floor(n)),
