@@ -8,31 +8,21 @@ import { STRICT_KEYS } from '../../lib/domain/schema.ts';
 type Json = Record<string, unknown>;
 
 /**
- * `required: []` says nothing; documents leave it out. A constant says its type, as zod wrote it
- * (`{type: "string", const: "user"}`).
+ * The documents as zod wrote them, which readers render better: `required: []` says nothing and is
+ * left out; a constant says its type (`{type: "string", const: "user"}`); an `anyOf` of bare types
+ * (`[{type: 'string'}, {type: 'null'}]`, a nullable) is spelled `type: ['string', 'null']` (a branch
+ * with any other keyword stays in anyOf).
  */
-const withoutEmptyRequired = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(withoutEmptyRequired);
+const tidy = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(tidy);
   if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
+  let out: Json = {};
   for (const [k, val] of Object.entries(node)) {
     if (k === 'required' && Array.isArray(val) && val.length === 0) continue;
-    out[k] = withoutEmptyRequired(val);
+    out[k] = tidy(val);
   }
   if ('const' in out && !('type' in out) && ['string', 'number', 'boolean'].includes(typeof out.const))
-    return { type: typeof out.const, ...out };
-  return out;
-};
-
-/**
- * `anyOf` of bare types (`[{type: 'string'}, {type: 'null'}]`, a nullable) is spelled `type: ['string',
- * 'null']`, as zod wrote it and readers render better; a branch with any other keyword stays in anyOf.
- */
-const compactTypeUnions = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(compactTypeUnions);
-  if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [k, val] of Object.entries(node)) out[k] = compactTypeUnions(val);
+    out = { type: typeof out.const, ...out };
   const branches = out.anyOf;
   if (out.type !== undefined || !Array.isArray(branches) || branches.length === 0) return out;
   const types: string[] = [];
@@ -60,7 +50,7 @@ const convert = (s: v.GenericSchema, typeMode: 'input' | 'output'): Json => {
   };
   const out = toJsonSchema(s, config) as Json;
   delete out.$schema;
-  return compactTypeUnions(withoutEmptyRequired(out)) as Json;
+  return tidy(out) as Json;
 };
 
 /** A schema as the API answers it (after transforms). */
