@@ -1,19 +1,20 @@
-// Bundles functions with esbuild (ES modules, `.mjs`, imported: the npm packages all functions share
-// are ES imports, see sharedPackages; `sam build` makes CommonJS, docs/deploy.md), lazily: a function is built on its first
-// request, into a folder under the data dir (or the OS temp dir) that is removed on stop. Bundles
-// carry linked external source maps without sources (small; stack traces still name the .ts
-// lines). In watch mode a change to a source file rebuilds the loaded functions that include it,
-// in one esbuild run, and drops their loaded copies, so the next request runs the new code.
+// Bundles functions with esbuild, lazily: a function is built on its first request, into a folder
+// under the data dir (or the OS temp dir) that is removed on stop. Each bundle is what `sam build`
+// makes of the function (template.yaml's BuildProperties, infra/deploy/build.ts: CommonJS from the
+// packages' ES builds, minified, a linked source map without sources) and is loaded as the runtime
+// loads a `.js` handler: as a CommonJS module, compiled and run by Node's module system. One thing
+// differs, for memory: npm packages are not bundled in but shared (sharedPackages). In watch mode a
+// change to a source file rebuilds the loaded functions that include it, in one esbuild run, and
+// drops their loaded copies, so the next request runs the new code.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, watch, type FSWatcher } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { BUILD_PROPERTIES } from '../deploy/build.ts';
 import { ROOT } from './template.ts';
-
-const require = createRequire(import.meta.url);
 
 export interface FunctionEntry {
   id: string;
@@ -50,8 +51,6 @@ export interface BundlesOptions {
   /** Most functions kept loaded ("warm"); the least recently used beyond it are dropped, as Lambda
    * reclaims idle environments, and start cold again on their next request. */
   maxWarm?: number;
-  /** How a bundle is loaded: import() (default, as Lambda), or Node's require(esm) (see load()). */
-  loader?: 'import' | 'require';
 }
 
 /** Default for BundlesOptions.maxWarm (above the 37 functions of template.yaml). */
@@ -73,8 +72,6 @@ export class Bundles {
   private timer?: NodeJS.Timeout;
   private rebuilding = Promise.resolve();
   private serial = 0;
-  private loads = 0;
-  private readonly everLoaded = new Set<string>();
   generation = 0;
 
   constructor(
@@ -124,18 +121,9 @@ export class Bundles {
     const again = this.warm(id);
     if (again) return { handler: again, buildMs: performance.now() - t0, initMs: 0 };
     const t1 = performance.now();
-    // As Lambda's runtime loads an .mjs handler: imported. An ES module cannot be unloaded, so a
-    // function loaded again after eviction gets a fresh instance (its own URL, or a copy): it starts
-    // cold again. With `loader: 'require'` (the tests' runner, started in vitest's global setup)
-    // Node's require(esm) loads it instead: vitest's module runner would transform every import()
-    // again (seconds per function). Under tsx (npm start) require() resolves packages with `require`
-    // conditions, which ESM-only packages (middy) do not export, so there it must be import().
     let mod: Record<string, unknown>;
     try {
-      mod =
-        this.opts.loader === 'require'
-          ? scope(() => require(this.fresh(built.file)) as Record<string, unknown>)
-          : await scope(() => nativeImport(`${pathToFileURL(built.file).href}?load=${(this.loads += 1)}`));
+      mod = scope(() => loadCommonJs(built.file));
     } catch (err) {
       throw new InitError(id, err);
     }
@@ -146,23 +134,9 @@ export class Bundles {
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
   }
 
-  /**
-   * Drops a function's loaded module (its environment): the next request initialises it again, from a
-   * fresh instance (an ES module cannot be unloaded: see fresh()).
-   */
+  /** Drops a function's loaded module (its environment): the next request initialises it again. */
   discard(id: string): void {
     this.loaded.delete(id);
-  }
-
-  /** The bundle itself on its first load; a copy under a new name on every later one. */
-  private fresh(file: string): string {
-    if (!this.everLoaded.has(file)) {
-      this.everLoaded.add(file);
-      return file;
-    }
-    const copy = file.replace(/\.mjs$/, `-${(this.loads += 1)}.mjs`);
-    copyFileSync(file, copy);
-    return copy;
   }
 
   /** A loaded handler, now the most recently used. */
@@ -221,23 +195,20 @@ export class Bundles {
       outdir: this.outdir,
       bundle: true,
       platform: 'node',
-      target: 'node24',
-      format: 'esm',
-      outExtension: { '.js': '.mjs' },
-      mainFields: ['module', 'main'],
-      // A `require` for CommonJS code in a bundle that calls it (busboy's require('node:stream')).
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
+      // template.yaml's BuildProperties, as `sam build` passes them (docs/deploy.md).
+      format: BUILD_PROPERTIES.Format,
+      mainFields: BUILD_PROPERTIES.MainFields.split(','),
+      target: BUILD_PROPERTIES.Target,
+      minify: BUILD_PROPERTIES.Minify,
+      sourcemap: BUILD_PROPERTIES.Sourcemap ? 'linked' : false,
+      sourcesContent: BUILD_PROPERTIES.SourcesContent !== 'false',
       plugins: [sharedPackages(this.root)],
-      sourcemap: 'linked',
-      sourcesContent: false,
       metafile: true,
       logLevel: 'silent',
     });
     const fresh = new Map<string, Built>();
     for (const id of ids) {
-      const file = join(this.outdir, `${out(id)}.mjs`);
+      const file = join(this.outdir, `${out(id)}.js`);
       const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
       const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
       this.drop(id);
@@ -309,10 +280,12 @@ export class Bundles {
 }
 
 /**
- * npm packages are not bundled into each function here: they are imported from the repository's
- * node_modules by absolute URL (resolved as Node resolves an `import`, the way this process loads
- * them itself), so all functions share one loaded copy of the AWS SDK, middy, valibot and the rest (one
- * process serves every function; a copy per function cost ~27 MB each). The functions' own code
+ * npm packages are not bundled into each function here: all functions share one loaded copy of the
+ * AWS SDK, middy, valibot and the rest (one process serves every function; a copy per function cost
+ * ~27 MB each). Each package is imported once, as Node resolves an `import` from the repository root
+ * (the ES builds that `MainFields: module,main` bundles in Lambda), and a bundle reaches it through a
+ * small ES module of its exports (below) that `require`s it by URL: the bundle stays CommonJS, and
+ * its default and named imports mean what they mean in the deployed bundle. The functions' own code
  * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
  * root is bundled after all.
  */
@@ -323,16 +296,65 @@ function sharedPackages(root: string): esbuild.Plugin {
   return {
     name: 'shared-packages',
     setup(build) {
+      build.onResolve({ filter: /.*/, namespace: 'shared-package' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
       build.onResolve({ filter: /^[^./#]/ }, (args) => {
         if (args.path.startsWith('node:')) return { path: args.path, external: true };
         try {
-          return { path: resolveImport(args.path), external: true };
+          return { path: resolveImport(args.path), namespace: 'shared-package', sideEffects: false };
         } catch {
           return undefined;
         }
       });
+      build.onLoad({ filter: /.*/, namespace: 'shared-package' }, async (args) => {
+        const exports = await sharedPackage(args.path);
+        const names = Object.keys(exports);
+        const url = JSON.stringify(args.path);
+        return {
+          loader: 'js',
+          contents: [
+            `const pkg = require(${url});`,
+            'const pick = (name) => pkg[name];',
+            ...names.map((name, i) => `const e${i} = /* @__PURE__ */ pick(${JSON.stringify(name)});`),
+            `export { ${names.map((name, i) => `e${i} as ${JSON.stringify(name)}`).join(', ')} };`,
+          ].join('\n'),
+        };
+      });
     },
   };
+}
+
+/** The packages the bundles share, by URL: each imported once, on the build that first needs it. */
+const shared = new Map<string, Record<string, unknown>>();
+async function sharedPackage(url: string): Promise<Record<string, unknown>> {
+  const loaded = shared.get(url) ?? (await nativeImport(url));
+  shared.set(url, loaded);
+  return loaded;
+}
+
+/**
+ * Loads a bundle as Node loads a CommonJS `.js` handler (a fresh module every time: a function
+ * loaded again after eviction starts cold), its `require` of a shared package answered with the
+ * package's loaded copy (sharedPackages) and every other `require` (Node's built-in modules) by Node.
+ * The source is compiled directly, so no loader hook of the host (tsx, vitest) transforms it.
+ */
+function loadCommonJs(file: string): Record<string, unknown> {
+  type Internal = Module & {
+    _compile(source: string, filename: string): unknown;
+    require(id: string): unknown;
+  };
+  const mod = new Module(file) as Internal;
+  mod.filename = file;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
+    dirname(file),
+  );
+  const nodeRequire = Module.prototype.require;
+  mod.require = (id: string) => shared.get(id) ?? nodeRequire.call(mod, id);
+  mod._compile(readFileSync(file, 'utf8'), file);
+  mod.loaded = true;
+  return mod.exports as Record<string, unknown>;
 }
 
 /** Function ids for a log line: all of a few, or the first ones and how many. */

@@ -51,8 +51,6 @@ export interface RunnerOptions {
   /** Where bundles are written (removed on close); default: the OS temp dir. */
   buildDir?: string;
   log?: (line: string) => void;
-  /** How bundles are loaded (infra/local/bundles.ts): 'require' where a module runner hosts the runner (tests). */
-  bundleLoader?: 'import' | 'require';
 }
 
 export interface Runner {
@@ -327,7 +325,6 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const bundles = new Bundles(listFunctions(template), {
     buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'),
     log,
-    loader: opts.bundleLoader,
   });
   await bundles.start(opts.watch ?? false);
   const s3 = new S3Client({ ...localClientConfig(opts.s3Endpoint), forcePathStyle: true });

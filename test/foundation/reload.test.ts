@@ -38,7 +38,7 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   const first = await bundles.load('Greeter');
   expect(await first.handler({}, {})).toEqual({ statusCode: 200, body: 'first' });
   expect(readdirSync(bundles.outdir).filter((f) => f.startsWith('Other'))).toEqual([]);
-  expect(readdirSync(bundles.outdir).some((f) => f.endsWith('.mjs.map'))).toBe(true);
+  expect(readdirSync(bundles.outdir).some((f) => f.endsWith('.js.map'))).toBe(true);
 
   const generation = bundles.generation;
   const saved = Date.now();

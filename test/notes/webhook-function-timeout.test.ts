@@ -85,7 +85,6 @@ beforeAll(async () => {
     s3Endpoint: stack.s3Endpoint,
     bucketName: stack.bucketName,
     template,
-    bundleLoader: 'require',
     log: (line) => lines.push(line),
   });
   // This file's HTTP calls (and its users, process.env.TABLE_NAME) go to this runner and its table.

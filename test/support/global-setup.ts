@@ -47,8 +47,6 @@ export default async function setup() {
       s3Endpoint: stack.s3Endpoint,
       bucketName: stack.bucketName,
       buildDir: join(scratch, 'build'),
-      // vitest's module runner would transform every bundle's import() again (infra/local/bundles.ts).
-      bundleLoader: 'require',
       // The runner's own log (routes, event sources, crashes), to a file when asked: TRI_API_TEST_RUNNER_LOG=path.
       log: process.env.TRI_API_TEST_RUNNER_LOG
         ? (line) =>
