@@ -151,6 +151,25 @@ export const object = <const E extends v.ObjectEntries>(entries: E) =>
 const UNREAD_KEYS = ['constructor', 'prototype'];
 type Dataset = v.OutputDataset<unknown, Issue>;
 
+/**
+ * `schema`, with `more` run on its result when the input is an object (not an array): what records
+ * and strict objects add to valibot's own parse.
+ */
+function afterObject<S extends v.GenericSchema>(
+  schema: S,
+  more: (input: Record<string, unknown>, result: Dataset, config: v.Config<Issue>) => Dataset,
+): S {
+  return {
+    ...schema,
+    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
+      const input = dataset.value;
+      const result = schema['~run'](dataset, config) as Dataset;
+      if (!input || typeof input !== 'object' || Array.isArray(input)) return result;
+      return more(input as Record<string, unknown>, result, config);
+    },
+  } as S;
+}
+
 /** A record (string keys); not an array. */
 export const record = <
   K extends v.GenericSchema<string, string | number | symbol>,
@@ -158,35 +177,27 @@ export const record = <
 >(
   key: K,
   value: V,
-) => {
-  const schema = noArrays(v.record(key, value), 'record');
-  return {
-    ...schema,
-    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
-      const input = dataset.value as Record<string, unknown>;
-      const result = schema['~run'](dataset, config) as Dataset;
-      if (!input || typeof input !== 'object' || Array.isArray(input)) return result;
-      const issues = [...(result.issues ?? [])];
-      const out = { ...(result.value as Record<string, unknown>) };
-      for (const k of UNREAD_KEYS.filter((k) => Object.hasOwn(input, k))) {
-        const pathItem = { type: 'object', origin: 'value', input, key: k, value: input[k] } as const;
-        const keyResult = key['~run']({ value: k }, config) as Dataset;
-        for (const issue of keyResult.issues ?? [])
-          issues.push({ ...issue, path: [{ ...pathItem, origin: 'key' }] });
-        const valueResult = value['~run']({ value: input[k] }, config) as Dataset;
-        for (const issue of valueResult.issues ?? [])
-          issues.push({ ...issue, path: [pathItem, ...(issue.path ?? [])] });
-        Object.defineProperty(out, k, {
-          value: valueResult.value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      return issues.length ? { typed: false, value: out, issues } : { ...result, value: out };
-    },
-  } as typeof schema;
-};
+) =>
+  afterObject(noArrays(v.record(key, value), 'record'), (input, result, config) => {
+    const issues = [...(result.issues ?? [])];
+    const out = { ...(result.value as Record<string, unknown>) };
+    for (const k of UNREAD_KEYS.filter((k) => Object.hasOwn(input, k))) {
+      const pathItem = { type: 'object', origin: 'value', input, key: k, value: input[k] } as const;
+      const keyResult = key['~run']({ value: k }, config) as Dataset;
+      for (const issue of keyResult.issues ?? [])
+        issues.push({ ...issue, path: [{ ...pathItem, origin: 'key' }] });
+      const valueResult = value['~run']({ value: input[k] }, config) as Dataset;
+      for (const issue of valueResult.issues ?? [])
+        issues.push({ ...issue, path: [pathItem, ...(issue.path ?? [])] });
+      Object.defineProperty(out, k, {
+        value: valueResult.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return (issues.length ? { typed: false, value: out, issues } : { ...result, value: out }) as Dataset;
+  });
 
 /**
  * An object that refuses unknown keys, naming each ("Unknown field"), with its other issues.
@@ -200,27 +211,21 @@ export function strictObject<const E extends v.ObjectEntries>(entries: E): Stric
   >;
   // The marker build.ts turns into additionalProperties: false.
   const marked = v.pipe(loose, { ...v.check<Record<string, unknown>>(() => true), type: STRICT_KEYS });
-  return {
-    ...marked,
-    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
-      const input = dataset.value as Record<string, unknown>;
-      const result = marked['~run'](dataset, config) as Dataset;
-      if (!input || typeof input !== 'object' || Array.isArray(input)) return result;
-      const unknown = Object.keys(input).filter((key) => !Object.hasOwn(entries, key));
-      if (unknown.length === 0) return result;
-      const issues: Issue[] = unknown.map((key) => ({
-        kind: 'validation',
-        type: STRICT_KEYS,
-        input: input[key],
-        expected: null,
-        received: typeName(input[key]),
-        message: 'Unknown field',
-        path: [{ type: 'object', origin: 'key', input, key, value: input[key] }],
-      }));
-      // Unknown keys are validation issues: checks piped after the object still run (zod did the same).
-      return { ...result, issues: [...(result.issues ?? []), ...issues] } as Dataset;
-    },
-  } as unknown as StrictObject<E>;
+  return afterObject(marked, (input, result) => {
+    const unknown = Object.keys(input).filter((key) => !Object.hasOwn(entries, key));
+    if (unknown.length === 0) return result;
+    const issues: Issue[] = unknown.map((key) => ({
+      kind: 'validation',
+      type: STRICT_KEYS,
+      input: input[key],
+      expected: null,
+      received: typeName(input[key]),
+      message: 'Unknown field',
+      path: [{ type: 'object', origin: 'key', input, key, value: input[key] }],
+    }));
+    // Unknown keys are validation issues: checks piped after the object still run (zod did the same).
+    return { ...result, issues: [...(result.issues ?? []), ...issues] } as Dataset;
+  }) as unknown as StrictObject<E>;
 }
 
 /** Every entry optional (zod's `partial`). */
