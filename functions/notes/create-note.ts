@@ -1,4 +1,4 @@
-// POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (seed 000 CreateNote);
+// POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (CreateNote in the Notes interface document);
 // an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';

@@ -1,4 +1,4 @@
-// POST /v1/teams/{teamPath}/notes: a team note, body as CreateNote (seed 000 CreateTeamNote);
+// POST /v1/teams/{teamPath}/notes: a team note, body as CreateNote (CreateTeamNote in the Notes interface document);
 // an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/http/glue.ts';

@@ -1,4 +1,4 @@
-// DELETE /v1/notes/{noteId}: the note, its history entries and images (seed 000 DeleteNote).
+// DELETE /v1/notes/{noteId}: the note, its history entries and images (DeleteNote in the Notes interface document).
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { notePath } from '#lib/notes/params.ts';

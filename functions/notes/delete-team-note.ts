@@ -1,4 +1,4 @@
-// DELETE /v1/teams/{teamPath}/notes/{noteId}: a team note, its history entries and images (seed 000 DeleteTeamNote).
+// DELETE /v1/teams/{teamPath}/notes/{noteId}: a team note, its history entries and images (DeleteTeamNote in the Notes interface document).
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { teamNotePath } from '#lib/notes/params.ts';

@@ -1,4 +1,4 @@
-// GET /v1/history?limit=: notes the caller read or changed, most recent first (seed 000 GetHistory).
+// GET /v1/history?limit=: notes the caller read or changed, most recent first (GetHistory in the Notes interface document).
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/model.ts';

@@ -1,4 +1,4 @@
-// GET /v1/me: the current user's profile and teams (seed 000 GetCurrentUser).
+// GET /v1/me: the current user's profile and teams (GetCurrentUser in the Notes interface document).
 import { currentUser } from '#lib/identity/wiring.ts';
 import { ok, unauthorized } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';

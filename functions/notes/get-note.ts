@@ -1,4 +1,4 @@
-// GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (seed 000 GetNote).
+// GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (GetNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
 import { notePath } from '#lib/notes/params.ts';

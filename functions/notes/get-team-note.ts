@@ -1,4 +1,4 @@
-// GET /v1/teams/{teamPath}/notes/{noteId}: a note of the team; conditional; recorded in history (seed 000 GetTeamNote).
+// GET /v1/teams/{teamPath}/notes/{noteId}: a note of the team; conditional; recorded in history (GetTeamNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { conditionalGet } from '#lib/notes/http/glue.ts';
 import { teamNotePath } from '#lib/notes/params.ts';

@@ -1,5 +1,5 @@
 // GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
-// recently changed first, with their folderPaths (seed 000 ListNotes).
+// recently changed first, with their folderPaths (ListNotes in the Notes interface document).
 import { notesQuery } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';

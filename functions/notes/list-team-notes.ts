@@ -1,5 +1,5 @@
 // GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
-// folders), most recently changed first, with their folderPaths (seed 000 ListTeamNotes).
+// folders), most recently changed first, with their folderPaths (ListTeamNotes in the Notes interface document).
 import { notesQuery, teamPathOnly } from '#lib/notes/params.ts';
 import { noteList } from '#lib/notes/http/glue.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';

@@ -1,4 +1,4 @@
-// GET /v1/teams: the teams the caller belongs to (seed 000 ListTeams).
+// GET /v1/teams: the teams the caller belongs to (ListTeams in the Notes interface document).
 import { teamsOfUser } from '#lib/identity/wiring.ts';
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';

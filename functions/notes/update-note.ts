@@ -1,4 +1,4 @@
-// PATCH /v1/notes/{noteId}: change the fields sent; If-Match honoured (seed 000 UpdateNote).
+// PATCH /v1/notes/{noteId}: change the fields sent; If-Match honoured (UpdateNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
 import { noteChanges } from '#lib/notes/schemas.ts';

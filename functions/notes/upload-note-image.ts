@@ -1,4 +1,4 @@
-// POST /v1/notes/{noteId}/images: multipart part "image" (PNG, JPEG, GIF, WebP) stored for the note (seed 000 UploadNoteImage).
+// POST /v1/notes/{noteId}/images: multipart part "image" (PNG, JPEG, GIF, WebP) stored for the note (UploadNoteImage in the Notes interface document).
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/http/operation.ts';
 import { imageUploadParser } from '#lib/notes/http/image-upload.ts';

@@ -1,4 +1,4 @@
-// Cold start of every function against its floor (issues 12 and 19). Each function is bundled as `sam
+// Cold start of every function against its floor. Each function is bundled as `sam
 // build` bundles it (SAM's esbuild workflow with the function's Metadata.BuildProperties, the very
 // esbuild arguments of infra/deploy/build.ts), and so is the floor it is compared with: the least
 // handler that creates the AWS clients the function may use (infra/bench/floors/*.ts), built the
@@ -28,7 +28,7 @@ import { median } from './stats.ts';
 const run = promisify(execFile);
 
 /**
- * Issue 19's targets, and the bench fails a function above any of them: load + first call and peak
+ * The cold-start targets, and the bench fails a function above any of them: load + first call and peak
  * memory relative to the floor, load + first call relative to the same function built the old way
  * (unless the old build bundles the same code), bundle bytes relative to the floor.
  */
@@ -36,7 +36,7 @@ export const TARGETS = { coldStart: 1.2, vsReference: 0.85, memory: 1.15, bundle
 /** The bundle limit (the bench's own test shows a fat bundle failing it). */
 export const FAIL_RATIO = TARGETS.bundle;
 
-/** How every function was built before issue 19 (CommonJS, `main` fields): the reference column. */
+/** How every function was built before ES builds were chosen (CommonJS, `main` fields): the reference column. */
 export const REFERENCE_BUILD = {
   Target: BUILD_PROPERTIES.Target,
   Minify: true,
@@ -511,7 +511,7 @@ const kib = (n: number) => (n / 1024).toFixed(0);
 const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
 const x = (r: number, target: number) => `${r.toFixed(2)}${r > target ? ' !' : ''}`;
 
-/** The table `npm run bench` prints (and the README shows); "!" marks a ratio above its target. */
+/** The table `npm run bench` prints (and docs/benchmarks.md shows); "!" marks a ratio above its target. */
 export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: string[][] } {
   return {
     head: [

@@ -1,5 +1,5 @@
 // `npm run bench -- --data-path`: what a Notes function's first call costs before any of its own code
-// (issue 19). The DynamoDB floor (one GetItem) against two handlers of infra/bench/paths, built with
+// (the data path alone). The DynamoDB floor (one GetItem) against two handlers of infra/bench/paths, built with
 // template.yaml's BuildProperties and measured like the functions (infra/bench/coldstart.ts: a fresh
 // Node 24 per sample, the handler loaded and called once against the stub endpoint), alternating in
 // rounds: a second request through the raw client, and the Notes authentication's two requests

@@ -1,5 +1,5 @@
 // `npm run bench -- --floor-builds`: which build gives the fastest cold start (load + first call) for
-// the same handler (issue 19)? Each floor of infra/bench/floors is built several ways and measured like
+// the same handler? Each floor of infra/bench/floors is built several ways and measured like
 // the functions (infra/bench/coldstart.ts: a fresh Node 24 per sample, the handler imported or
 // required and called once against the stub endpoint on loopback), the builds alternating in rounds.
 // The fastest build that `sam build` can make is the one template.yaml uses (docs/deploy.md).
@@ -11,7 +11,7 @@ import { ROOT } from '../local/template.ts';
 import { build, lambdaEnv, REFERENCE_BUILD, type Sample, sample, startStubEndpoint } from './coldstart.ts';
 import { median, table } from './stats.ts';
 
-/** The ES module build (issue 19's first choice): `.mjs`, a `require` for CommonJS code in the bundle. */
+/** The ES module build (the first one tried): `.mjs`, a `require` for CommonJS code in the bundle. */
 const ESM_BUILD = {
   ...BUILD_PROPERTIES,
   Format: 'esm',

@@ -1,4 +1,4 @@
-// The bench's arithmetic and its one table format (Markdown, as the README shows it).
+// The bench's arithmetic and its one table format (Markdown, as docs/benchmarks.md shows it).
 
 /** The nearest-rank p-th percentile (p99 of 200 samples is the 198th smallest). */
 export const percentile = (xs: number[], p: number) => {

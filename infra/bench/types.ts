@@ -13,7 +13,7 @@ export interface BenchRoute {
   route: string;
   /** Tells apart several rows of one route (e.g. "page 500"). */
   label?: string;
-  /** Maximum DynamoDB requests per call (from the budget), checked by the bench. */
+  /** Maximum DynamoDB requests per call (the route's design budget), checked by the bench. */
   budget?: number;
   /** Status every call must return. */
   expectStatus: number;

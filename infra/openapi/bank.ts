@@ -1,4 +1,4 @@
-// OpenAPI 3.1 document of the Bank API (seed 002 + docs/bank.md), generated from the valibot schemas
+// OpenAPI 3.1 document of the Bank API (the Bank interface document + docs/bank.md), generated from the valibot schemas
 // that validate requests (lib/bank/params.ts, schemas.ts, mfa-schemas.ts) and describe responses (lib/bank/response-schemas.ts).
 import type * as v from 'valibot';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
@@ -119,7 +119,7 @@ export const buildBankDocument = () =>
     title: 'Bank API (transfers and multi-factor authentication)',
     version: '1.0.0',
     description: [
-      'Seed 002 with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
+      'The Bank interface document with the decisions recorded in docs/bank.md. Every operation needs `Authorization: Bearer <token>`.',
       'Times are unix seconds. Amounts are integer minor units. Errors: {code, message, description, errors?: [{field, message}]}.',
       'A caller acts on /api/users/{userId}/... only for themself unless they have the admin role. Decisions and costs: docs/bank.md.',
     ].join('\n'),

@@ -138,7 +138,7 @@ export const buildNewsDocument = () =>
     title: 'News API',
     version: '0.0.3~alpha',
     description: [
-      'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token (seed 001).',
+      'Articles, users with per-field privacy, tags, live status and the internal anti-forgery token, as the News interface document defines them.',
       'Every body is {"error": bool, "response": ...}. Timestamps are Unix seconds, ids integers.',
       `Integers in paths and queries are canonical positive decimals; page <= ${LIMITS.maxPage}, ` +
         `perPage and count 1..${LIMITS.maxPerPage}; booleans true/false/1/0; otherwise 400 badRequest. ` +

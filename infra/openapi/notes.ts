@@ -1,4 +1,4 @@
-// OpenAPI 3.1 document of the Notes API (seed 000), generated from the valibot schemas that validate
+// OpenAPI 3.1 document of the Notes API (the Notes interface document), generated from the valibot schemas that validate
 // requests (lib/notes/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
 import type * as v from 'valibot';
 import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
@@ -377,7 +377,7 @@ export const buildNotesDocument = () =>
     title: 'Notes API (HackMD API v1 compatible)',
     version: '1.0.0',
     description: [
-      'Seed 000 (HackMD public API v1). Every operation needs `Authorization: Bearer <token>`.',
+      'The public API v1 of HackMD, as the Notes interface document defines it. Every operation needs `Authorization: Bearer <token>`.',
       'Timestamps are epoch milliseconds. A note is addressed by its 22-character `id` or its `shortId`.',
       `Folders: at most ${MAX_FOLDERS} per workspace, nested at most ${MAX_FOLDER_DEPTH} deep; a non-empty folder cannot be deleted (409).`,
       `Limits: content ${MAX_CONTENT_BYTES} bytes of UTF-8; images ${MAX_IMAGE_BYTES} bytes (PNG, JPEG, GIF, WebP); history limit 1..${MAX_HISTORY}.`,

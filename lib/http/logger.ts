@@ -3,7 +3,7 @@
 // Errors into errorType/errorMessage/stackTrace, and drops levels below ApplicationLogLevel. Outside
 // Lambda (the local runner, tests) this module writes the same shape itself. It replaced Powertools
 // Logger, which added 24 KiB and ~14 ms to every cold start for what Lambda already does
-// (README.md, "Cold start: each function against its floor").
+// (docs/benchmarks.md, "Cold start: each function against its floor").
 type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 type Fields = Record<string, unknown>;
 

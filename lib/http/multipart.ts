@@ -2,7 +2,7 @@
 // has an error listener: an unterminated body makes busboy fail the whole parse AND, a tick later,
 // the open part's file stream ("Part terminated early"). @middy/http-multipart-body-parser 7.9.2
 // listens only to the first, so the second was an unhandled 'error' event that crashed the process
-// after the 422 had been answered (issue 18). Here the first error settles the parse; later ones
+// after the 422 had been answered. Here the first error settles the parse; later ones
 // are absorbed.
 import Busboy from '@fastify/busboy';
 import { ApiError } from './errors.ts';

@@ -1,4 +1,4 @@
-// The News dialect (seed 001): every body is {error, response}; errors carry a short string.
+// The News dialect (the News interface document): every body is {error, response}; errors carry a short string.
 // Every News response is given to the counters the News API passes in (lib/news/http/operation.ts):
 // they count 2XX as served and 5XX as errors, and flush at most once per interval per container,
 // after the response (never awaited by it): counting never delays a response, even when DynamoDB

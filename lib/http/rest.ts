@@ -1,4 +1,4 @@
-// The REST dialect of seed 002 (Notes and Bank): JSON bodies as they are; errors as
+// The REST dialect of the Bank interface document (Notes and Bank): JSON bodies as they are; errors as
 // {code, message, description, errors?: [{field, message}]}.
 import { defineOperation, type Dialect, type Operation, type OperationSpec } from './api.ts';
 import type { Authenticate } from './middleware.ts';

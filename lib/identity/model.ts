@@ -1,4 +1,4 @@
-// Identity records as the domain sees them. Field names follow seed 000's User and Team tables.
+// Identity records as the domain sees them. Field names follow the Notes interface document's User and Team tables.
 export type TeamVisibility = 'public' | 'private';
 export type Role = 'admin';
 
@@ -28,7 +28,7 @@ export interface Team {
 
 export type { Principal } from '../domain/principal.ts';
 
-/** seed 000 SimpleUserProfile */
+/** SimpleUserProfile of the Notes interface document */
 export const simpleProfile = (u: User) => ({
   name: u.name,
   userPath: u.userPath,

@@ -1,4 +1,4 @@
-// Response shapes of seed 001, privacy applied. Field order follows the seed's tables.
+// Response shapes of the News interface document, privacy applied, fields in its tables' order.
 import type { Article, NewsUser, Tag } from './model.ts';
 
 /** dateOfBirth at privacy level 1: the same day and month in 1970 at 00:00 UTC (29 Feb becomes 1 Mar). */

@@ -1,4 +1,4 @@
-// Notes as the domain sees them. Field names follow seed 000's NoteType; timestamps are epoch ms.
+// Notes as the domain sees them. Field names follow the Notes interface document's NoteType; timestamps are epoch ms.
 export const PUBLISH_TYPES = ['edit', 'view', 'slide', 'book'] as const;
 export const PERMISSION_ROLES = ['owner', 'signed_in', 'guest'] as const;
 export const COMMENT_PERMISSIONS = [

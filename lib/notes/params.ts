@@ -16,7 +16,7 @@ export const folderPath = object({ folderId });
 export const teamFolderPath = object({ teamPath, folderId });
 
 /**
- * GetHistory `limit`: the seed types it as a double, "the maximum count of history items": any
+ * GetHistory `limit`: the Notes interface document types it as a double, "the maximum count of history items": any
  * number from 1 to MAX_HISTORY, rounded down (2.5 answers at most 2 items). docs/notes.md, History.
  */
 export const historyQuery = object({

@@ -1,4 +1,4 @@
-// Response shapes of seed 000 exactly as its tables list them: User, Team (no additional
+// Response shapes exactly as the Notes interface document's tables list them: User, Team (no additional
 // properties), Note (every listed field, nullables as null) and a single note (Note + content).
 import { config } from '../config.ts';
 import type { Team, User } from '../identity/model.ts';

@@ -1,5 +1,5 @@
-// A function bundles the AWS clients of the services it calls, and no other (issue 12), and of those
-// only the commands its operation sends (issue 19): the wiring's getters are pure and hand the domain
+// A function bundles the AWS clients of the services it calls, and no other (fewer clients, faster cold starts), and of those
+// only the commands its operation sends: the wiring's getters are pure and hand the domain
 // only the adapter methods a function calls, so esbuild drops the rest. Each function is built as
 // `sam build` builds it, by the cold-start bench's own build (infra/bench/coldstart.ts). The tables
 // below are written by hand (not read from the bundles or from the IAM policies that `npm run

@@ -101,7 +101,7 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     // permission per route, log group): below 460, at least ten more functions fit.
     expect(count).toBeLessThan(460);
     expect(Object.keys(transformed.Parameters).length).toBeLessThanOrEqual(200);
-    expect(packagedBytes).toBeGreaterThan(51_200); // README: `sam deploy` needs resolve_s3
+    expect(packagedBytes).toBeGreaterThan(51_200); // docs/deploy.md: `sam deploy` needs resolve_s3
   });
 
   it('the alarms are one nested stack, within its own limits (500 resources, 200 parameters, 1 MB)', () => {

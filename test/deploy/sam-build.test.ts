@@ -1,4 +1,4 @@
-// What is measured is what deploys (issue 19). `sam build` turns each function's BuildProperties into
+// What is measured is what deploys. `sam build` turns each function's BuildProperties into
 // esbuild flags (aws-lambda-builders, workflows/nodejs_npm_esbuild/esbuild.py): its defaults, then the
 // boolean keys (`--minify`, `--sourcemap` when true), the single-value keys (`--target=…`, `--format=…`,
 // `--main-fields=…`, `--sources-content=…`) and the list keys (`--external:…`, `--loader:…`,

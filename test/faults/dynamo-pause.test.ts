@@ -1,4 +1,4 @@
-// Dependencies fail fast (issue 10, item 1). With DynamoDB Local paused (SIGSTOP: connections are
+// Dependencies fail fast. With DynamoDB Local paused (SIGSTOP: connections are
 // accepted, nothing answers), every route of template.yaml answers within 3 s with 503 in its API's
 // dialect and Retry-After; the News status answers its offline body; routes that need no table
 // (CSRF, validation failures, a missing token, a wrong method) answer without waiting for it, even

@@ -1,5 +1,5 @@
-// Exact input (issue 10, items 3 and 6) over HTTP: map keys that are Object.prototype's names are
-// stored as sent, except `__proto__`, `constructor` and `prototype`, refused by name (issue 18); a currency is three ASCII letters; a multipart
+// Exact input over HTTP: map keys that are Object.prototype's names are
+// stored as sent, except `__proto__`, `constructor` and `prototype`, refused by name; a currency is three ASCII letters; a multipart
 // body holds exactly one part, named image; polyglot images are refused; images are served as
 // their detected type with nosniff and a CSP that runs nothing.
 import { describe, expect, it } from 'vitest';

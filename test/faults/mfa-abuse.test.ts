@@ -1,4 +1,4 @@
-// MFA abuse limits (issue 10, item 4; lib/bank/limits.ts) and no secret at rest (item 5). Handlers
+// MFA abuse limits (lib/bank/limits.ts) and no secret at rest. Handlers
 // are invoked in this process (real DynamoDB Local) so the security events they log can be read.
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';

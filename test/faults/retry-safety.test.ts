@@ -1,4 +1,4 @@
-// Retrying is safe (issue 10, item 2): a create whose write committed but whose answer was lost (a
+// Retrying is safe: a create whose write committed but whose answer was lost (a
 // timeout after the commit: 503) replays its response for the same Idempotency-Key, and exactly
 // one resource exists. Bank transfers and Notes creates (personal and team), in this process, with
 // an SDK middleware that loses the answer of the committing TransactWriteItems once.

@@ -1,4 +1,4 @@
-// A function can fail; the runner cannot (issue 18). A runner in a process of its own, as npm start
+// A function can fail; the runner cannot. A runner in a process of its own, as npm start
 // runs it (test/fixtures/crash-runner.ts), serves fixture functions whose code throws outside their
 // handler's promise: after it answered, while it runs, as an unhandled rejection, during init. Each
 // time the open request gets API Gateway's 502 for a function error in the API's dialect, the log

@@ -1,4 +1,4 @@
-// Hostile input through HTTP (issue 18; docs/validation.md "Hostile input"): each gets a clear 4xx
+// Hostile input through HTTP (docs/validation.md "Hostile input"): each gets a clear 4xx
 // in the API's dialect, and nothing is stored. JSON bodies: unpaired surrogates and prototype keys
 // (422 naming the field), another charset (415); query strings with malformed percent-encoding (400);
 // what Node's HTTP parser refuses (431, or 414 when the URL alone is over its 16 KB; a JSON body); a body over 10 MB from Node's http

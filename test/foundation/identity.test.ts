@@ -23,7 +23,7 @@ const TEAM_KEYS = [
 ];
 
 describe('GET /v1/me', () => {
-  it("returns exactly the seed User fields, with the caller's teams", async () => {
+  it("returns exactly the Notes interface document's User fields, with the caller's teams", async () => {
     const owner = await newUser('Owner');
     const me = await newUser('Member');
     const team = await newTeam(owner, [me], 'Writers');
@@ -100,7 +100,7 @@ describe('GET /v1/me', () => {
 });
 
 describe('GET /v1/teams', () => {
-  it('lists only the teams the caller belongs to, each in the seed Team shape', async () => {
+  it('lists only the teams the caller belongs to, each in the Team shape of the Notes interface document', async () => {
     const a = await newUser('A');
     const b = await newUser('B');
     const shared = await newTeam(a, [b]);

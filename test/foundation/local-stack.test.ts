@@ -118,7 +118,7 @@ describe('npm start + admin CLI', () => {
       teams: [{ path: `cli-team-${port}` }],
     });
 
-    // The README's import example: examples/news.json, then its articles are served.
+    // docs/local.md's import example: examples/news.json, then its articles are served.
     const example = JSON.parse(readFileSync(join(ROOT, 'examples', 'news.json'), 'utf8'));
     const imported = JSON.parse((await admin(['import-news', join(ROOT, 'examples', 'news.json')])).stdout);
     expect(imported).toMatchObject({ articlesTotal: expect.any(Number) });

@@ -1,4 +1,4 @@
-// The local runner runs what deploys (issue 19): a function's own code is bundled with template.yaml's
+// The local runner runs what deploys: a function's own code is bundled with template.yaml's
 // BuildProperties, byte for byte what `sam build`'s esbuild flags make of it, and loaded as Lambda's
 // runtime loads a `.js` handler: a CommonJS module. Packages are the runner's shared copies, and a
 // bundle's default and named imports of them mean what they mean in the deployed bundle.

@@ -1,4 +1,4 @@
-// Where this API and HackMD's clients and seed once disagreed (issue 18): the history `limit` typed
+// Where this API and HackMD's clients and the Notes interface document once disagreed: the history `limit` typed
 // as a double, hackmd-cli's `--writePermission` sent alone, and a 405 to a valid token that carried
 // no rate-limit headers although every response to a valid token carries them (docs/notes.md).
 import { API } from '@hackmd/api';
@@ -10,7 +10,7 @@ import { call, createNote } from './helpers.ts';
 
 const ids = (res: { body: { id: string }[] }) => res.body.map((n) => n.id);
 
-describe('GET /v1/history?limit= (a double in the seed)', () => {
+describe('GET /v1/history?limit= (a double in the Notes interface document)', () => {
   it('takes any number from 1 to 1000 and rounds it down', async () => {
     const me = await newUser();
     const [a, b, c] = [

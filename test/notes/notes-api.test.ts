@@ -6,7 +6,7 @@ import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, GIF, multipart, NOTE_FIELDS, PNG } from './helpers.ts';
 
 describe('CreateNote', () => {
-  it('returns the seed Note fields plus content, with documented defaults, within budget', async () => {
+  it('returns the Note fields of the Notes interface document plus content, with documented defaults, within budget', async () => {
     const me = await newUser('Creator');
     const before = Date.now();
     const res = await call('POST', '/v1/notes', { token: me.token, body: { content: '# Plan\nbody' } });

@@ -1,5 +1,5 @@
-// A webhook delivery FUNCTION that runs past its Lambda Timeout loses no event (issue 20, items 4
-// and 8). The receiver-side hang (webhook-delivery.test.ts) ends at the attempt deadline inside the
+// A webhook delivery FUNCTION that runs past its Lambda Timeout loses no event.
+// The receiver-side hang (webhook-delivery.test.ts) ends at the attempt deadline inside the
 // function; here the function itself hangs, so only the runner's Timeout ends it, as Lambda's SQS
 // event source mapping sees it: the invocation is abandoned at the function's Timeout, its
 // environment discarded, the batch not deleted; SQS offers it again after the queue's visibility

@@ -3,7 +3,7 @@ export const baseUrl = () => process.env.TEST_BASE_URL!;
 
 /**
  * The official HackMD client's per-request timeout in tests: a route's first call may build and
- * load its function while the machine is busy (README, Tests: sized for load above 10).
+ * load its function while the machine is busy (docs/benchmarks.md: sized for load above 10).
  */
 export const CLIENT_TIMEOUT_MS = 60_000;
 

@@ -17,7 +17,7 @@ const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-/** Bank API routes for npm run bench, with the DynamoDB-request budgets (self calls). */
+/** Bank API routes for npm run bench, with their DynamoDB-request budgets (self calls). */
 export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<BenchRoute[]> => {
   const mfa = (await import('../../../lib/bank/wiring.ts')).mfa();
   const user = await ctx.newUser('Bench Bank');

@@ -1,5 +1,5 @@
-// Notes API routes for npm run bench, each with its DynamoDB request budget from issue 3 (auth
-// included). ListTeams has no budget in the issue; it gets the listing budget. Mutating routes
+// Notes API routes for npm run bench, each with its DynamoDB request budget set in its design (auth
+// included). ListTeams has no budget of its own; it gets the listing budget. Mutating routes
 // (DELETE) work on notes made beforehand, one per call.
 import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';

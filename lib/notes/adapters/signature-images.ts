@@ -1,7 +1,7 @@
 // Image detection from the bytes, by the signatures the four accepted formats' specifications fix:
 // PNG (and APNG, which is refused), JPEG, GIF and WebP. Only UploadNoteImage bundles it. It replaced
 // the file-type library, whose 60 KiB for hundreds of formats put that function's bundle over 1.3×
-// its floor (README.md, "Cold start"); a test checks it answers as file-type does for these formats.
+// its floor (docs/benchmarks.md, "Cold start"); a test checks it answers as file-type does for these formats.
 import type { ImageTypes } from '../ports.ts';
 
 type Detected = { mime: string; ext: string };
