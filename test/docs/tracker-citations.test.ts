@@ -1,5 +1,5 @@
 // The repository speaks of itself: no tracked file cites the issue tracker (an issue's number in
-// words or as a hash reference, a heading anchor made of one, "the issue" as a source of a figure) or
+// words or as a hash reference, a heading anchor made of one, an issue named as the source of a figure) or
 // names an interface document by its number on the tracker. A reader of the repository cannot follow
 // such a citation, so a decision is stated with its reason and an interface document by what it is
 // ("the Notes interface document"). The second test shows each form the first one finds.
@@ -12,7 +12,7 @@ import { ROOT } from '../../infra/local/template.ts';
 const CITATIONS = [
   /\bissues? ?#?\d+/gi,
   /\bissue-\d+/gi,
-  /\b(?:the|its|this|that) issue\b(?!s)/gi,
+  /\b(?:the|its|this|that) issue\b(?!s| tracker)/gi,
   /\bseed[ -]?0\d\d\b/gi,
   /(?<![\w&#/])#\d{1,4}\b(?![\w-])/g,
 ];
