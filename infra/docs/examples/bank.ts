@@ -1,0 +1,142 @@
+// The Bank page's examples: transfers, then multi-factor authentication end to end (an OTP factor
+// enrolled with the admin CLI, a verification approved with its code and used as a step-up; an SMS
+// factor whose code is read from the local outbox; an admin's mfa_token).
+import { totpCode } from '../../../lib/bank/totp.ts';
+import type { Context, Page } from './capture.ts';
+
+const RENT = {
+  amount: 125000,
+  currency: 'EUR',
+  destination: 'DE89370400440532013000',
+  description: 'Rent November',
+  metadata: { invoice: 'INV-1042' },
+};
+const LARGE = { amount: 2500000, currency: 'EUR', destination: 'FR7630006000011234567890189' };
+
+export async function bankExamples(p: Page, ctx: Context): Promise<void> {
+  const user = ctx.user.id;
+  const key = `rent-${ctx.run}`;
+  p.text('### Transfers');
+  const created = await p.call('Create a transfer: `POST /api/transfers`', 'POST', '/api/transfers', {
+    headers: { 'Idempotency-Key': key },
+    body: RENT,
+  });
+  const tr = created.json.id;
+  p.text('Sent again with the same key and body, the first answer is replayed and nothing new is created:');
+  await p.call('Retry with the same Idempotency-Key', 'POST', '/api/transfers', {
+    headers: { 'Idempotency-Key': key },
+    body: RENT,
+  });
+  await p.call('A body that breaks the rules: every field is named', 'POST', '/api/transfers', {
+    body: { amount: 0, currency: 'EURO', destination: '', colour: 'red' },
+  });
+  await p.call(
+    'List transfers: `GET /api/transfers`',
+    'GET',
+    '/api/transfers?limit=2&sort=-amount&currency=EUR',
+  );
+  await p.call('Search: `GET /api/transfers?q=`', 'GET', '/api/transfers?q=rent&limit=5');
+  await p.call('Read one: `GET /api/transfers/{transferId}`', 'GET', `/api/transfers/${tr}`);
+  await p.call(
+    'Replace description and metadata: `PUT /api/transfers/{transferId}`',
+    'PUT',
+    `/api/transfers/${tr}`,
+    {
+      body: { description: 'Rent November (paid)', metadata: { invoice: 'INV-1042', paid: 'yes' } },
+    },
+  );
+  await p.call('Change some fields: `POST /api/transfers/{transferId}`', 'POST', `/api/transfers/${tr}`, {
+    body: { metadata: { paid: '', receipt: 'R-77' } },
+  });
+  p.text(
+    'A transfer of `TRANSFER_STEP_UP_AMOUNT` (1000000 minor units by default) or more needs a step-up: an approved verification of the caller, sent as `X-MFA-Verification` (below).',
+  );
+  await p.call('A large transfer without a step-up', 'POST', '/api/transfers', { body: LARGE });
+
+  p.text('### Multi-factor authentication, end to end');
+  p.text(
+    'Factors are enrolled by an operator with the admin CLI (the API lists, verifies and deletes them). An OTP factor: the CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
+  );
+  const otp = await ctx.admin(p, ['enroll-device', '--user', user, '--kind', 'otp', '--name', 'Work phone']);
+  await p.call('List factors: `GET /api/users/{userId}/devices`', 'GET', `/api/users/${user}/devices`);
+  const v1 = await p.call(
+    'Start a verification: `POST /api/users/{userId}/verifications`',
+    'POST',
+    `/api/users/${user}/verifications`,
+    { body: { device_id: otp.device.id } },
+  );
+  await p.call(
+    'A wrong code: `attempts_left` says how many remain',
+    'POST',
+    `/api/users/${user}/verifications/${v1.json.id}`,
+    { body: { code: '000000' } },
+  );
+  p.text(
+    'The code is the one the authenticator app shows now (here computed from the secret, as `oathtool --totp -b <secret>` would):',
+  );
+  await p.call(
+    'Verify it: `POST /api/users/{userId}/verifications/{verificationId}`',
+    'POST',
+    `/api/users/${user}/verifications/${v1.json.id}`,
+    { body: { code: await totpCode(otp.secret, Math.floor(Date.now() / 1000)) } },
+  );
+  await p.call('The large transfer with the approved verification as step-up', 'POST', '/api/transfers', {
+    headers: { 'X-MFA-Verification': v1.json.id },
+    body: LARGE,
+  });
+  p.text('A step-up is used once: the same verification again is refused with 403 (code 40301).');
+  p.text(
+    'A factor that receives codes (sms, voice, email, push, device): locally the code goes to the outbox, which the admin CLI reads (deployed with `CodeSender=aws`, SNS sends the SMS).',
+  );
+  const sms = await ctx.admin(p, [
+    'enroll-device',
+    '--user',
+    user,
+    '--kind',
+    'sms',
+    '--name',
+    'Mobile',
+    '--phone',
+    '+15555550123',
+  ]);
+  const v2 = await p.call(
+    'Start a verification of the SMS factor',
+    'POST',
+    `/api/users/${user}/verifications`,
+    {
+      headers: { 'Idempotency-Key': `login-${ctx.run}` },
+      body: { device_id: sms.device.id },
+    },
+  );
+  const outbox: { verificationId: string; code: string }[] = await ctx.admin(p, ['outbox', '--user', user]);
+  const sent = outbox.find((entry) => entry.verificationId === v2.json.id);
+  await p.call(
+    'Verify with the code from the outbox',
+    'POST',
+    `/api/users/${user}/verifications/${v2.json.id}`,
+    {
+      body: { code: sent?.code },
+    },
+  );
+  await p.call(
+    'Delete a factor (needs a step-up): `DELETE /api/users/{userId}/devices/{deviceId}`',
+    'DELETE',
+    `/api/users/${user}/devices/${sms.device.id}`,
+    { headers: { 'X-MFA-Verification': v2.json.id } },
+  );
+  p.text(
+    "An admin can issue an `mfa_token` for a user (a support desk's one-time proof); the user verifies with it instead of a code:",
+  );
+  const token = await p.call(
+    'Issue an mfa_token: `POST /api/users/{userId}/mfa_token`',
+    'POST',
+    `/api/users/${user}/mfa_token`,
+    { headers: { 'Idempotency-Key': `support-${ctx.run}` }, body: { expires_in: 3600 } },
+  );
+  const v3 = await p.call('Start a verification', 'POST', `/api/users/${user}/verifications`, {
+    body: { device_id: otp.device.id },
+  });
+  await p.call('Verify with the mfa_token', 'POST', `/api/users/${user}/verifications/${v3.json.id}`, {
+    body: { mfa_token: token.json.mfa_token },
+  });
+}
