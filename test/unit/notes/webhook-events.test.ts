@@ -12,11 +12,13 @@ import { eventsOf, type NoteState } from '../../../lib/notes/events/catalogue.ts
 import { type DeliveryPorts, deliver, retryDelaySeconds } from '../../../lib/notes/events/delivery.ts';
 import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
 import type { FolderRecord } from '../../../lib/notes/folders.ts';
-import type { NoteRecord } from '../../../lib/notes/model.ts';
+import type { NoteChanges, NoteRecord } from '../../../lib/notes/model.ts';
 import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks.ts';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
+import { CHANGE_CASES, START } from '../../support/note-changes.ts';
 import { noteRecord, webhookRecord } from '../../support/note-record.ts';
+import { notesWorld } from './fixture.ts';
 
 const note = noteRecord;
 const state = (over: Partial<NoteRecord> = {}, deletedAt?: number): NoteState => ({
@@ -65,17 +67,33 @@ describe('event catalogue', () => {
     });
     expect(e.type).toBe('note.updated');
     expect(e.changes).toEqual(['title', 'tags', 'readPermission', 'parentFolderId']);
-    const [content] = eventsOf({
-      kind: 'note',
-      id: 'e',
-      before: state(),
-      after: state({
-        version: 2,
-        lastChangedAt: 2,
-        lastChangeUser: { name: 'a', userPath: 'a', photo: '', biography: null },
-      }),
-    });
-    expect(content.changes).toEqual(['content']);
+  });
+  it('content is told by contentVersion, also on items written before it was kept', () => {
+    const changes = (before: Partial<NoteRecord>, after: Partial<NoteRecord>) =>
+      eventsOf({ kind: 'note', id: 'e', before: state(before), after: state({ version: 2, ...after }) })[0]
+        ?.changes;
+    // An old item (no contentVersion): the write that changes the content sets it.
+    expect(changes({}, { contentVersion: 2, title: 'N' })).toEqual(['content', 'title']);
+    expect(changes({}, { title: 'N' })).toEqual(['title']);
+    expect(changes({ contentVersion: 1 }, { contentVersion: 1, title: 'N' })).toEqual(['title']);
+    // Neither the last editor nor lastChangedAt says anything about the content.
+    expect(changes({ contentVersion: 1 }, { contentVersion: 1, lastChangedAt: 2 })).toBeUndefined();
+  });
+  describe('note.updated names exactly what one PATCH changed (the service writes, the catalogue reads)', () => {
+    for (const c of CHANGE_CASES)
+      it(`${c.name}, by ${c.by === 'owner' ? 'the owner (the last editor)' : 'another user'}`, async () => {
+        const w = await notesWorld();
+        const created = await w.notes.createNote(w.owner, { ...START });
+        w.clock.advance(1000);
+        const updated = await w.notes.updateNote(w[c.by], created.note.id, c.patch as NoteChanges);
+        const events = eventsOf({
+          kind: 'note',
+          id: 'e',
+          before: { note: created.note },
+          after: { note: updated.note },
+        });
+        expect(events.map((e) => [e.type, e.changes])).toEqual([['note.updated', c.changes]]);
+      });
   });
   it('a write that changed no version is no event', () => expect(types(state(), state())).toEqual([]));
   it('a new pingId on a webhook is a ping for that webhook only', () => {
