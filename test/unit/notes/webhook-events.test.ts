@@ -288,6 +288,48 @@ describe('destinations (no connection is opened)', () => {
       family: 4,
     });
   });
+  it('deployed: IPv6 forms that embed an IPv4 address are refused (mapped ones judged as IPv4)', async () => {
+    const refused = [
+      ['::7f00:1', 'IPv4-compatible loopback'],
+      ['::a9fe:a9fe', 'IPv4-compatible metadata address'],
+      ['::a00:1', 'IPv4-compatible private'],
+      ['::808:808', 'IPv4-compatible, even of a public address (deprecated, never routed)'],
+      ['::1:0:1', 'the rest of ::/8 (reserved)'],
+      ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+      ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata address (hex)'],
+      ['::ffff:192.168.0.1', 'IPv4-mapped private'],
+      ['::ffff:100.64.0.1', 'IPv4-mapped carrier-grade NAT'],
+      ['::ffff:0:7f00:1', 'IPv4-translated loopback'],
+      ['2002:7f00:1::1', '6to4 of loopback'],
+      ['2002:a9fe:a9fe::', '6to4 of the metadata address'],
+      ['2002:c0a8:101::1', '6to4 of a private address'],
+      ['2002:808:808::1', '6to4 of a public address (deprecated relay)'],
+      ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+      ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata address'],
+      ['64:ff9b::10.0.0.1', 'NAT64 of a private address'],
+      ['64:ff9b:1::a00:1', 'local-use NAT64 of a private address'],
+      ['64:ff9b:1:ffff::808:808', 'local-use NAT64 (64:ff9b:1::/48, never global)'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo (client 127.0.0.1)'],
+      ['2001:0:c0a8:101::1', 'Teredo (server 192.168.1.1)'],
+      ['fec0::1', 'site-local (deprecated)'],
+      ['100::1', 'discard'],
+      ['2001:db8::1', 'documentation'],
+    ];
+    for (const [ip, what] of refused) {
+      expect(isPublicAddress(ip), `${ip}: ${what}`).toBe(false);
+      expect(
+        await checkDestination(`https://hooks.example/x`, undefined, async () => [
+          { address: ip, family: 6 },
+        ]),
+        `${ip} resolved: ${what}`,
+      ).toMatchObject({ ok: false });
+      expect(await checkDestination(`https://[${ip}]/x`, undefined), `${ip} literal: ${what}`).toMatchObject({
+        ok: false,
+      });
+    }
+    for (const ip of ['::ffff:93.184.216.34', '::ffff:5db8:d822', '2001:4860:4860::8888'])
+      expect(isPublicAddress(ip), ip).toBe(true);
+  });
   it('deployed: a name is judged by every address it resolves to at delivery time (rebinding)', async () => {
     const resolvesTo =
       (...addresses: string[]) =>
