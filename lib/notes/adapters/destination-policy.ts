@@ -37,7 +37,10 @@ export async function checkDestination(
 ): Promise<Destination> {
   let host: string;
   try {
-    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const parsed = new URL(url);
+    // Refused when stored; a URL stored before that would otherwise go to the scheme's port.
+    if (parsed.port === '0') return { ok: false, reason: 'Port 0 is not a destination' };
+    host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   } catch {
     return { ok: false, reason: 'The URL cannot be parsed' };
   }

@@ -355,6 +355,8 @@ describe('destinations (no connection is opened)', () => {
       ]),
     ).toMatchObject({ ok: true });
     expect(await checkDestination('http://93.184.216.34/x', allowed)).toMatchObject({ ok: false });
+    // A URL stored before port 0 was refused is not sent to the scheme's port.
+    expect(await checkDestination('http://127.0.0.1:0/x', allowed)).toMatchObject({ ok: false });
   });
   it('the poster connects to the checked address, whatever the name would resolve to now', async () => {
     const hosts: string[] = [];
