@@ -150,8 +150,17 @@ describe('event router', () => {
       'b',
     ]);
   });
-  it('inactive webhooks get nothing; a workspace without webhooks costs one read and no folder read', async () => {
-    const { jobs, calls } = await route([hook({ active: false })], state({ parentFolderId: 'b' }), tree);
+  it('an inactive webhook in scope gets its job (the delivery logs it as skipped)', async () => {
+    const off = hook({ id: 'off', active: false, scope: { type: 'folder', folderId: 'a' } });
+    const { jobs } = await route(
+      [off, hook({ id: 'other', scope: { type: 'folder', folderId: 'c' } })],
+      state({ parentFolderId: 'b' }),
+      tree,
+    );
+    expect(jobs.map((j) => j.hookId)).toEqual(['off']);
+  });
+  it('a workspace without webhooks costs one read and no folder read', async () => {
+    const { jobs, calls } = await route([], state({ parentFolderId: 'b' }), tree);
     expect(jobs).toEqual([]);
     expect(calls).toEqual({ hooks: 1, folders: 0 });
   });
@@ -232,6 +241,45 @@ describe('delivery', () => {
     expect(await deliver({ ...job, attempt: 3 }, p)).toBe('failed');
     expect(dead).toHaveLength(1);
     expect(log.at(-1)).toMatchObject({ statusCategory: 'not_delivered' });
+  });
+  it("the retry is due by the schedule counted from the attempt's start, however long the attempt took", async () => {
+    // An attempt that ran to its 10 s deadline: the 30 s delay has 20 s left when it is requeued.
+    const timedOut = ports({
+      settings: { retryDelays: () => [30, 1], attemptTimeoutMs: () => 10_000, retentionDays: () => 30 },
+    });
+    timedOut.p.post = async () => {
+      timedOut.clock.advance(10_000);
+      return { error: 'timeout', message: 'no answer within 10000 ms' };
+    };
+    expect(await deliver(job, timedOut.p)).toBe('retry');
+    expect(timedOut.requeued[0]).toEqual([{ ...job, attempt: 2, dueAt: 1_000_000 + 30_000 }, 20]);
+    // An attempt longer than the delay (the tests' 1 s delay after a 1.5 s deadline): due at once.
+    expect(await deliver({ ...job, attempt: 2 }, timedOut.p)).toBe('retry');
+    expect(timedOut.requeued[1]).toEqual([{ ...job, attempt: 3, dueAt: 1_010_000 + 1_000 }, 0]);
+    // The requeued job is delivered when it comes back (not hopped again): it is due.
+    timedOut.clock.set(1_000_000 + 30_000);
+    timedOut.p.post = async () => ({ status: 200 });
+    expect(await deliver(timedOut.requeued[0][0], timedOut.p)).toBe('success');
+  });
+  it("an inactive webhook's event is logged as skipped (webhook_disabled) and nothing is posted", async () => {
+    let posted = false;
+    const { p, log, requeued } = ports({
+      hook: async () => hook({ active: false }),
+      post: async () => {
+        posted = true;
+        return { status: 200 };
+      },
+    });
+    expect(await deliver(job, p)).toBe('skipped');
+    expect(posted).toBe(false);
+    expect(requeued).toEqual([]);
+    expect(log).toEqual([
+      expect.objectContaining({
+        status: 'skipped',
+        statusCategory: 'not_delivered',
+        errorCategory: 'webhook_disabled',
+      }),
+    ]);
   });
   it('an unsafe destination is suppressed and nothing is posted', async () => {
     let posted = false;
