@@ -19,7 +19,27 @@ import { hookMarkOf, type NoteRecord } from './model.ts';
 import { contentHash, type NoteOpener, timeOrderedId, type UserLookup } from './versions.ts';
 import type { Access } from './service.ts';
 
+/** A comment body's most characters, counted as Unicode code points (as JSON Schema's maxLength counts). */
 export const MAX_COMMENT_BODY = 4096;
+
+/**
+ * Characters that show nothing: white space, control and format characters (zero-width space and
+ * joiners, the byte-order mark, bidirectional marks, the soft hyphen), the other default-ignorable
+ * code points (variation selectors, Hangul fillers, the combining grapheme joiner) and the blank
+ * Braille pattern.
+ */
+const INVISIBLE = /^[\p{White_Space}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+
+/** Whether a comment body shows nothing at all (only invisible characters, or none). */
+export const isBlankBody = (body: string): boolean => INVISIBLE.test(body);
+
+/** Whether a body has at most MAX_COMMENT_BODY code points (a pair of UTF-16 surrogates is one). */
+export function withinBodyLimit(body: string): boolean {
+  if (body.length <= MAX_COMMENT_BODY) return true;
+  let n = 0;
+  for (const _ of body) if (++n > MAX_COMMENT_BODY) return false;
+  return true;
+}
 /** Replies per thread (a head and its replies are deleted in one transaction of at most 100 items). */
 export const MAX_REPLIES = 99;
 export const DEFAULT_COMMENT_LIMIT = 50;
@@ -375,7 +395,8 @@ export class CommentService {
 }
 
 function checkedBody(body: string): string {
-  if (!body.trim()) throw invalid('body', 'must not be blank');
+  if (isBlankBody(body)) throw invalid('body', 'must not be blank (only invisible characters)');
+  if (!withinBodyLimit(body)) throw invalid('body', `must be at most ${MAX_COMMENT_BODY} characters`);
   return body;
 }
 

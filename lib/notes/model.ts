@@ -68,6 +68,13 @@ export interface NoteRecord {
   /** Bumped by every change; the ETag and the optimistic-concurrency condition. */
   version: number;
   /**
+   * Internal, never presented: the `version` at which the content last changed (absent on items
+   * written before it was kept). The content lives in its own item, which the event pipeline does
+   * not see: comparing this between a META item's old and new image tells a content change apart
+   * from a change of the other fields, whoever made it.
+   */
+  contentVersion?: number;
+  /**
    * Internal, never presented: the note's workspace has a webhook (set when it was written or
    * stamped). The stream's filter passes only changes of marked items to the event router
    * (docs/architecture.md, "Webhook events"); a write carries it across.

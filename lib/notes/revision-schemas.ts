@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { object, strictObject } from '../domain/schema.ts';
 import { int, queryInt } from '../domain/schema-numbers.ts';
-import { MAX_COMMENT_BODY, MAX_COMMENT_LIMIT } from './comments.ts';
+import { isBlankBody, MAX_COMMENT_BODY, MAX_COMMENT_LIMIT, withinBodyLimit } from './comments.ts';
 import { notePath } from './params.ts';
 import { MAX_VERSION_DESCRIPTION, MAX_VERSION_LIMIT, MAX_VERSION_NAME } from './versions.ts';
 
@@ -83,11 +83,16 @@ export const commentsQuery = object({
   ),
 });
 
+// Characters are Unicode code points, as JSON Schema's minLength/maxLength count them (valibot's
+// count UTF-16 units): the metadata states them for the OpenAPI document, the checks enforce them.
 const commentBody = v.pipe(
   v.string(),
-  v.minLength(1),
-  v.maxLength(MAX_COMMENT_BODY),
-  v.description(`plain text, 1..${MAX_COMMENT_BODY} characters, not blank`),
+  v.check((s) => !isBlankBody(s), 'must not be blank (only invisible characters)'),
+  v.check(withinBodyLimit, `must be at most ${MAX_COMMENT_BODY} characters`),
+  v.metadata({ minLength: 1, maxLength: MAX_COMMENT_BODY }),
+  v.description(
+    `plain text, 1..${MAX_COMMENT_BODY} characters (Unicode code points), not blank: not only white space, control or format characters (zero-width space and joiners, byte-order mark) or other default-ignorable ones`,
+  ),
 );
 export const createCommentBody = strictObject({
   body: commentBody,

@@ -197,6 +197,7 @@ export class NotesService {
       origin: input.origin ?? null,
       noteFeatures: input.noteFeatures ?? null,
       version: 1,
+      contentVersion: 1,
       ...caller.hookMark(teamPath),
     };
     try {
@@ -402,6 +403,7 @@ function applyChanges(
     titleUpdatedAt: title !== old.title ? now : old.titleUpdatedAt,
     tagsUpdatedAt: tagsChanged ? now : old.tagsUpdatedAt,
     lastChangeUser: contentChanged ? simpleProfile(editor) : old.lastChangeUser,
+    ...(contentChanged ? { contentVersion: old.version + 1 } : {}),
   });
   return { note, content, contentChanged };
 }

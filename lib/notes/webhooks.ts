@@ -159,20 +159,34 @@ export interface NewWebhook {
 /** Which workspace a call is about: the caller's own, or a team's (teamPath). */
 export type Workspace = { userId: string; teamPath?: string };
 
-/** A URL a webhook may be created with: http(s), no credentials, at most MAX_WEBHOOK_URL characters. */
-export function urlProblem(url: string, allowHttp: boolean): string | undefined {
-  if (url.length > MAX_WEBHOOK_URL) return `must be at most ${MAX_WEBHOOK_URL} characters`;
+/**
+ * A URL a webhook may be created with, as stored: parsed by the WHATWG URL parser (what the delivery
+ * connects to) and kept in its serialisation (`href`: the host lower-cased, IDNA-mapped (fullwidth
+ * digits become ASCII ones) and in punycode, the path percent-encoded, a bare origin with its `/`),
+ * so what is stored, shown and delivered to is one string. Refused rather than silently cleaned:
+ * spaces at either end and control characters anywhere (the parser would strip or drop them, so
+ * the URL stored would not be the one sent), schemes other than http(s), credentials, port 0 (no
+ * service listens there), and more than MAX_WEBHOOK_URL characters as sent or as stored.
+ */
+export function parseWebhookUrl(url: string, allowHttp: boolean): { url: string } | { problem: string } {
+  if (url.length > MAX_WEBHOOK_URL) return { problem: `must be at most ${MAX_WEBHOOK_URL} characters` };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(url)) return { problem: 'must not contain control characters' };
+  if (url.trim() !== url) return { problem: 'must not begin or end with spaces' };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'must be an absolute URL';
+    return { problem: 'must be an absolute URL' };
   }
   if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:'))
-    return allowHttp ? 'must be an http or https URL' : 'must be an https URL';
-  if (parsed.username || parsed.password) return 'must not carry credentials';
-  if (!parsed.hostname) return 'must name a host';
-  return undefined;
+    return { problem: allowHttp ? 'must be an http or https URL' : 'must be an https URL' };
+  if (parsed.username || parsed.password) return { problem: 'must not carry credentials' };
+  if (!parsed.hostname) return { problem: 'must name a host' };
+  if (parsed.port === '0') return { problem: 'must not use port 0' };
+  if (parsed.href.length > MAX_WEBHOOK_URL)
+    return { problem: `must be at most ${MAX_WEBHOOK_URL} characters once normalised` };
+  return { url: parsed.href };
 }
 
 export class WebhookService {
@@ -189,7 +203,7 @@ export class WebhookService {
   /** The new webhook and its secret (shown this once). */
   async create(ws: Workspace, input: NewWebhook): Promise<{ hook: WebhookRecord; secret: string }> {
     const owner = await this.manage(ws);
-    this.checkUrl(input.url);
+    const url = this.checkUrl(input.url);
     if (input.scope.type === 'folder' && !(await this.deps.folderExists(owner, input.scope.folderId)))
       throw new NotFound(`Folder "${input.scope.folderId}" is not a folder of this workspace`);
     const secret = `whsec_${this.deps.ids.bytes(32).toString('base64')}`;
@@ -198,7 +212,7 @@ export class WebhookService {
       id: this.deps.ids.uuid(),
       owner,
       name: input.name ?? '',
-      url: input.url,
+      url,
       scope: input.scope,
       active: input.active ?? true,
       sealedSecret: await this.deps.seal(secret),
@@ -230,13 +244,13 @@ export class WebhookService {
       throw new Invalid('Give at least one of name, url or active', {
         fields: [{ field: 'body', message: 'needs at least one of name, url, active' }],
       });
-    if (changes.url !== undefined) this.checkUrl(changes.url);
+    const url = changes.url === undefined ? undefined : this.checkUrl(changes.url);
     const set: Parameters<WebhookStore['update']>[2] = {};
     if (changes.name !== undefined) set.name = changes.name ?? '';
     if (changes.active !== undefined) set.active = changes.active;
-    if (changes.url !== undefined) {
+    if (url !== undefined) {
       // A new destination is checked afresh at its next delivery.
-      set.url = changes.url;
+      set.url = url;
       set.deliveryPolicyStatus = 'normal';
       set.deliveryPolicyReason = null;
     }
@@ -307,9 +321,12 @@ export class WebhookService {
     throw new NotFound(`Team "${ws.teamPath}" does not exist`);
   }
 
-  private checkUrl(url: string): void {
-    const problem = urlProblem(url, this.deps.settings.allowHttp());
-    if (problem) throw new Invalid(`url ${problem}`, { fields: [{ field: 'url', message: problem }] });
+  /** The URL as stored (normalised); Invalid naming `url` when it may not be used. */
+  private checkUrl(url: string): string {
+    const parsed = parseWebhookUrl(url, this.deps.settings.allowHttp());
+    if ('problem' in parsed)
+      throw new Invalid(`url ${parsed.problem}`, { fields: [{ field: 'url', message: parsed.problem }] });
+    return parsed.url;
   }
 
   private found<T>(v: T | undefined): T {

@@ -292,6 +292,47 @@ describe('note comments', () => {
     }
   });
 
+  it('a body of only invisible characters is 422 naming body; the limit counts code points, not UTF-16 units', async () => {
+    const me = await newUser('Invisible Commenter');
+    const n = await createNote(me.token, { content: 'short' });
+    const blank = [
+      '\u200b', // zero-width space
+      '\u200c\u200d', // zero-width non-joiner and joiner
+      '\ufeff', // byte-order mark
+      '\u2060\u00ad', // word joiner, soft hyphen
+      '\u200e\u202e', // bidirectional marks
+      ' \t\n\u3000\u00a0', // white space, ideographic and no-break too
+      '\u3164\u115f', // Hangul fillers (default-ignorable)
+      '\u034f\ufe0f', // combining grapheme joiner, a variation selector
+      '\u2800', // blank Braille pattern
+    ];
+    for (const body of blank) {
+      const res = await comment(me.token, n.id, { body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors, JSON.stringify(body)).toEqual([
+        { field: 'body', message: 'must not be blank (only invisible characters)' },
+      ]);
+    }
+    // 4,096 emoji: 8,192 UTF-16 units, 4,096 characters (code points): accepted; one more is not.
+    const emoji = '\u{1f600}'.repeat(MAX_COMMENT_BODY);
+    const made = await comment(me.token, n.id, { body: emoji });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.body).toBe(emoji);
+    const over = await comment(me.token, n.id, { body: `${emoji}x` });
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual([
+      { field: 'body', message: `must be at most ${MAX_COMMENT_BODY} characters` },
+    ]);
+    // Visible text with invisible characters around it is kept as sent; edits follow the same rules.
+    const kept = await comment(me.token, n.id, { body: '\u200bok\u200d' });
+    expect(kept.body.body).toBe('\u200bok\u200d');
+    const path = `/v1/notes/${n.id}/comments/${kept.body.id}`;
+    const blanked = await call('PATCH', path, { token: me.token, body: { body: '\u200b\ufeff' } });
+    expect(blanked.status).toBe(422);
+    expect(blanked.body.errors.map((e: { field: string }) => e.field)).toEqual(['body']);
+    expect((await call('PATCH', path, { token: me.token, body: { body: emoji } })).status).toBe(200);
+  });
+
   it('a trashed note keeps its versions and comments, restore brings them back, the purge removes them', async () => {
     const me = await newUser('Trash Keeper');
     const n = await createNote(me.token, { content: 'v0' });

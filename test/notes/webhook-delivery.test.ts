@@ -288,7 +288,7 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     await rx.waitFor(1);
   });
 
-  it('an inactive webhook gets nothing', async () => {
+  it('an inactive webhook gets nothing sent: its events are logged as skipped', async () => {
     const me = await newUser('Inactive');
     const off = await receiver();
     const on = await receiver();
@@ -297,8 +297,44 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     await hookFor(me, on.url);
     await createNote(me.token, { content: '# only one' });
     await on.waitFor(1);
+    const [skipped] = await logged(me, offHook.id, 1);
+    expect(skipped).toMatchObject({
+      status: 'skipped',
+      statusCategory: 'not_delivered',
+      errorCategory: 'webhook_disabled',
+      eventType: 'note.created',
+      attemptKind: 'event',
+      httpStatus: null,
+      deliveredAt: null,
+    });
     await new Promise((r) => setTimeout(r, 1000));
     expect(off.received).toHaveLength(0);
+    expect(await deliveries(me, offHook.id)).toHaveLength(1); // logged once, not retried
+  });
+
+  it("retries follow the schedule counted from each attempt's start, also after a timed-out attempt", async () => {
+    // Test scale: deadline 1.5 s; delays 1, 1, 2 s (±20 %, to the second: 1, 1, 2). The first two
+    // retries are due before the timed-out attempt ends, so they start as it ends (1.5 s after the
+    // previous start, not 1.5 + 1); the third is due 2 s after its attempt's start, in whole seconds
+    // of queue delay after the attempt's end (2–3 s after its start, not 1.5 + 2).
+    const me = await newUser('Timed Out');
+    const rx = await receiver((n) => (n <= 3 ? 'hang' : 204));
+    const hook = await hookFor(me, rx.url);
+    await createNote(me.token, { content: '# late' });
+    const log = (await logged(me, hook.id, 4)).reverse(); // oldest first
+    expect(log.map((d) => [d.status, d.errorCategory])).toEqual([
+      ['failed', 'timeout'],
+      ['failed', 'timeout'],
+      ['failed', 'timeout'],
+      ['success', null],
+    ]);
+    const gaps = log.slice(1).map((d, i) => d.createdAt - log[i].createdAt);
+    console.log(`retry gaps after timed-out attempts (ms from attempt start): ${gaps.join(', ')}`);
+    expect(gaps[0]).toBeGreaterThanOrEqual(1400);
+    expect(gaps[0]).toBeLessThan(2300);
+    expect(gaps[1]).toBeLessThan(2300);
+    expect(gaps[2]).toBeGreaterThanOrEqual(2000);
+    expect(gaps[2]).toBeLessThan(3300);
   });
 
   it('the example receiver (examples/webhook-receiver.mjs) verifies and prints deliveries', async () => {

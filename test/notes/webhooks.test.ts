@@ -181,6 +181,11 @@ describe('webhooks (personal)', () => {
       [{ url: 'http://user:pw@127.0.0.1/x', scope: { type: 'workspace' } }, 'url'],
       [{ url: `http://127.0.0.1/${'a'.repeat(2048)}`, scope: { type: 'workspace' } }, 'url'],
       [{ url: 'not a url', scope: { type: 'workspace' } }, 'url'],
+      [{ url: ` ${URL_OK}`, scope: { type: 'workspace' } }, 'url'],
+      [{ url: `${URL_OK}\t`, scope: { type: 'workspace' } }, 'url'],
+      [{ url: 'http://127.0.0.1:9/ho\r\nok', scope: { type: 'workspace' } }, 'url'],
+      [{ url: 'http://127.0.0.1:9/\u0000', scope: { type: 'workspace' } }, 'url'],
+      [{ url: 'http://127.0.0.1:0/hook', scope: { type: 'workspace' } }, 'url'],
       [{ scope: { type: 'workspace' } }, 'url'],
       [{ url: URL_OK }, 'scope'],
       [{ url: URL_OK, scope: { type: 'folder' } }, 'scope'],
@@ -208,6 +213,34 @@ describe('webhooks (personal)', () => {
     }
     expect((await call('GET', '/v1/webhooks/bad%20id', { token: me.token })).status).toBe(400);
     expect((await call('GET', '/v1/webhooks', {})).status).toBe(401);
+  });
+
+  it('a URL is stored as the WHATWG URL parser serialises it (what deliveries connect to)', async () => {
+    const me = await newUser('Normalised');
+    for (const [sent, stored] of [
+      ['http://１２７.０.０.１:9/hook', URL_OK], // fullwidth digits, mapped by IDNA
+      ['HTTP://LOCALHOST:9/hook', 'http://localhost:9/hook'],
+      ['http://127.0.0.1:09', 'http://127.0.0.1:9/'],
+      ['http://localhost:9/ä b', 'http://localhost:9/%C3%A4%20b'],
+    ]) {
+      const made = await create(me.token, { url: sent, scope: { type: 'workspace' } });
+      expect(made.status, sent).toBe(201);
+      expect(made.body.url, sent).toBe(stored);
+      const read = await call('GET', `/v1/webhooks/${made.body.id}`, { token: me.token });
+      expect(read.body.url).toBe(stored);
+    }
+    const [first] = (await call('GET', '/v1/webhooks', { token: me.token })).body;
+    const patched = await call('PATCH', `/v1/webhooks/${first.id}`, {
+      token: me.token,
+      body: { url: 'http://ＬＯＣＡＬＨＯＳＴ:9/x' },
+    });
+    expect(patched.body.url).toBe('http://localhost:9/x');
+    const refused = await call('PATCH', `/v1/webhooks/${first.id}`, {
+      token: me.token,
+      body: { url: 'http://localhost:0/x' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ field: 'url', message: 'must not use port 0' }]);
   });
 
   it('at most NOTES_WEBHOOK_LIMIT (10) webhooks per workspace: the 11th is 429', async () => {

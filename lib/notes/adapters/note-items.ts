@@ -34,4 +34,5 @@ export const toRecord = (item: Record<string, unknown>): NoteRecord =>
     ...NOTE_FIELDS.map((f) => [f, item[f] ?? null]),
     // The webhook marker (NoteRecord.hooked), kept only when set, so a rewrite carries it across.
     ...(item.hooked === true ? [['hooked', true]] : []),
+    ...(typeof item.contentVersion === 'number' ? [['contentVersion', item.contentVersion]] : []),
   ]) as unknown as NoteRecord;

@@ -68,7 +68,7 @@ export interface WorkspaceEvent {
   onlyHook?: WebhookRecord;
 }
 
-/** note.updated is about these fields; `content` is seen through lastChangeUser/lastChangedAt. */
+/** note.updated is about these fields (and `content`: contentChanged). */
 const WATCHED: [string, (n: NoteRecord) => unknown][] = [
   ['title', (n) => n.title],
   ['tags', (n) => JSON.stringify(n.tags)],
@@ -78,6 +78,23 @@ const WATCHED: [string, (n: NoteRecord) => unknown][] = [
   ['description', (n) => n.description],
   ['permalink', (n) => n.permalink],
 ];
+
+/**
+ * Whether a write changed the note's content. The content is its own item, outside the stream's
+ * filter; the META item keeps the version at which it last changed (`contentVersion`), so the old and
+ * new images tell it whoever wrote and whatever else the write changed. An item written before
+ * `contentVersion` was kept has none: a write that changes the content sets it, one that does not
+ * leaves it absent.
+ */
+export function contentChanged(before: NoteRecord, after: NoteRecord): boolean {
+  return after.contentVersion !== before.contentVersion;
+}
+
+/** The fields a write of a note changed, as `note.updated` names them (`content` first). */
+export function changedFields(before: NoteRecord, after: NoteRecord): string[] {
+  const fields = WATCHED.filter(([, f]) => f(before) !== f(after)).map(([name]) => name);
+  return contentChanged(before, after) ? ['content', ...fields] : fields;
+}
 
 const ownerOf = (n: NoteRecord): NoteOwnerKey =>
   n.teamPath ? { teamPath: n.teamPath } : { userId: n.ownerId! };
@@ -100,12 +117,7 @@ function noteEvents(id: string, before?: NoteState, after?: NoteState): Workspac
   if (wasTrashed && !isTrashed)
     return [{ ...base, type: 'note.restored', createdAt: after.restoredAt ?? note.lastChangedAt }];
   if (isTrashed || before.note.version === note.version) return [];
-  const changes = WATCHED.filter(([, f]) => f(before.note) !== f(note)).map(([name]) => name);
-  const contentChanged =
-    before.note.lastChangedAt !== note.lastChangedAt &&
-    JSON.stringify(before.note.lastChangeUser) !== JSON.stringify(note.lastChangeUser);
-  if (contentChanged || (changes.length === 0 && before.note.lastChangedAt !== note.lastChangedAt))
-    changes.unshift('content');
+  const changes = changedFields(before.note, note);
   if (changes.length === 0) return [];
   return [{ ...base, type: 'note.updated', createdAt: note.lastChangedAt, changes }];
 }

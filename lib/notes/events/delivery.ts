@@ -64,11 +64,20 @@ export function retryDelaySeconds(n: number, delays: number[], random: number): 
   return Math.max(1, Math.round(base * (0.8 + 0.4 * random)));
 }
 
+/**
+ * The queue delay that brings a job due at `dueAt` back, asked at `now`: none when it is due
+ * already; else whole seconds (as SQS takes them, at most its 15 minutes) rounded up, so a job never
+ * comes back early and at most a second late.
+ */
+export function queueDelaySeconds(dueAt: number, now: number): number {
+  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now) / 1000)));
+}
+
 export async function deliver(job: DeliveryJob, p: DeliveryPorts): Promise<Outcome> {
   const now = p.clock.now();
   if (job.dueAt !== undefined && job.dueAt - now > 1000) {
     // Not due yet: another hop through the queue (SQS delays are at most 15 minutes).
-    await p.requeue(job, Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil((job.dueAt - now) / 1000)));
+    await p.requeue(job, queueDelaySeconds(job.dueAt, now));
     return 'retry';
   }
   const hook = await p.hook(job.owner, job.hookId);
@@ -180,10 +189,10 @@ export async function deliver(job: DeliveryJob, p: DeliveryPorts): Promise<Outco
     p.metric('failed', latencyMs);
     return 'failed';
   }
-  await p.requeue(
-    { ...job, attempt: job.attempt + 1, dueAt: now + delay * 1000 },
-    Math.min(MAX_QUEUE_DELAY_SECONDS, delay),
-  );
+  // The schedule counts from the attempt's start: the time the attempt took (up to its deadline)
+  // is part of the delay, not added to it.
+  const dueAt = now + delay * 1000;
+  await p.requeue({ ...job, attempt: job.attempt + 1, dueAt }, queueDelaySeconds(dueAt, ended));
   p.metric('retry', latencyMs);
   return 'retry';
 }

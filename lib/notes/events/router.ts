@@ -96,11 +96,12 @@ export async function routeChanges(changes: TableChange[], ports: RouterPorts): 
       jobs.push(job(e, e.onlyHook, bodyOf(e, new Map()), 'ping'));
       continue;
     }
-    const active = (await hooksOf(e.owner)).filter((h) => h.active);
-    if (active.length === 0) continue;
+    // Inactive webhooks get their jobs too: the delivery logs them as skipped and sends nothing.
+    const all = await hooksOf(e.owner);
+    if (all.length === 0) continue;
     const needsTree = e.folderIds.length > 0;
     const byId = needsTree ? await foldersOf(e.owner) : new Map<string, FolderRecord>();
-    const matching = active.filter(
+    const matching = all.filter(
       (h) =>
         h.scope.type === 'workspace' ||
         e.folderIds.some((f) => within(f, (h.scope as { folderId: string }).folderId, byId)),

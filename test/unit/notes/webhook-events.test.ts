@@ -12,11 +12,13 @@ import { eventsOf, type NoteState } from '../../../lib/notes/events/catalogue.ts
 import { type DeliveryPorts, deliver, retryDelaySeconds } from '../../../lib/notes/events/delivery.ts';
 import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
 import type { FolderRecord } from '../../../lib/notes/folders.ts';
-import type { NoteRecord } from '../../../lib/notes/model.ts';
+import type { NoteChanges, NoteRecord } from '../../../lib/notes/model.ts';
 import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks.ts';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
+import { CHANGE_CASES, START } from '../../support/note-changes.ts';
 import { noteRecord, webhookRecord } from '../../support/note-record.ts';
+import { notesWorld } from './fixture.ts';
 
 const note = noteRecord;
 const state = (over: Partial<NoteRecord> = {}, deletedAt?: number): NoteState => ({
@@ -65,17 +67,33 @@ describe('event catalogue', () => {
     });
     expect(e.type).toBe('note.updated');
     expect(e.changes).toEqual(['title', 'tags', 'readPermission', 'parentFolderId']);
-    const [content] = eventsOf({
-      kind: 'note',
-      id: 'e',
-      before: state(),
-      after: state({
-        version: 2,
-        lastChangedAt: 2,
-        lastChangeUser: { name: 'a', userPath: 'a', photo: '', biography: null },
-      }),
-    });
-    expect(content.changes).toEqual(['content']);
+  });
+  it('content is told by contentVersion, also on items written before it was kept', () => {
+    const changes = (before: Partial<NoteRecord>, after: Partial<NoteRecord>) =>
+      eventsOf({ kind: 'note', id: 'e', before: state(before), after: state({ version: 2, ...after }) })[0]
+        ?.changes;
+    // An old item (no contentVersion): the write that changes the content sets it.
+    expect(changes({}, { contentVersion: 2, title: 'N' })).toEqual(['content', 'title']);
+    expect(changes({}, { title: 'N' })).toEqual(['title']);
+    expect(changes({ contentVersion: 1 }, { contentVersion: 1, title: 'N' })).toEqual(['title']);
+    // Neither the last editor nor lastChangedAt says anything about the content.
+    expect(changes({ contentVersion: 1 }, { contentVersion: 1, lastChangedAt: 2 })).toBeUndefined();
+  });
+  describe('note.updated names exactly what one PATCH changed (the service writes, the catalogue reads)', () => {
+    for (const c of CHANGE_CASES)
+      it(`${c.name}, by ${c.by === 'owner' ? 'the owner (the last editor)' : 'another user'}`, async () => {
+        const w = await notesWorld();
+        const created = await w.notes.createNote(w.owner, { ...START });
+        w.clock.advance(1000);
+        const updated = await w.notes.updateNote(w[c.by], created.note.id, c.patch as NoteChanges);
+        const events = eventsOf({
+          kind: 'note',
+          id: 'e',
+          before: { note: created.note },
+          after: { note: updated.note },
+        });
+        expect(events.map((e) => [e.type, e.changes])).toEqual([['note.updated', c.changes]]);
+      });
   });
   it('a write that changed no version is no event', () => expect(types(state(), state())).toEqual([]));
   it('a new pingId on a webhook is a ping for that webhook only', () => {
@@ -132,8 +150,17 @@ describe('event router', () => {
       'b',
     ]);
   });
-  it('inactive webhooks get nothing; a workspace without webhooks costs one read and no folder read', async () => {
-    const { jobs, calls } = await route([hook({ active: false })], state({ parentFolderId: 'b' }), tree);
+  it('an inactive webhook in scope gets its job (the delivery logs it as skipped)', async () => {
+    const off = hook({ id: 'off', active: false, scope: { type: 'folder', folderId: 'a' } });
+    const { jobs } = await route(
+      [off, hook({ id: 'other', scope: { type: 'folder', folderId: 'c' } })],
+      state({ parentFolderId: 'b' }),
+      tree,
+    );
+    expect(jobs.map((j) => j.hookId)).toEqual(['off']);
+  });
+  it('a workspace without webhooks costs one read and no folder read', async () => {
+    const { jobs, calls } = await route([], state({ parentFolderId: 'b' }), tree);
     expect(jobs).toEqual([]);
     expect(calls).toEqual({ hooks: 1, folders: 0 });
   });
@@ -215,6 +242,45 @@ describe('delivery', () => {
     expect(dead).toHaveLength(1);
     expect(log.at(-1)).toMatchObject({ statusCategory: 'not_delivered' });
   });
+  it("the retry is due by the schedule counted from the attempt's start, however long the attempt took", async () => {
+    // An attempt that ran to its 10 s deadline: the 30 s delay has 20 s left when it is requeued.
+    const timedOut = ports({
+      settings: { retryDelays: () => [30, 1], attemptTimeoutMs: () => 10_000, retentionDays: () => 30 },
+    });
+    timedOut.p.post = async () => {
+      timedOut.clock.advance(10_000);
+      return { error: 'timeout', message: 'no answer within 10000 ms' };
+    };
+    expect(await deliver(job, timedOut.p)).toBe('retry');
+    expect(timedOut.requeued[0]).toEqual([{ ...job, attempt: 2, dueAt: 1_000_000 + 30_000 }, 20]);
+    // An attempt longer than the delay (the tests' 1 s delay after a 1.5 s deadline): due at once.
+    expect(await deliver({ ...job, attempt: 2 }, timedOut.p)).toBe('retry');
+    expect(timedOut.requeued[1]).toEqual([{ ...job, attempt: 3, dueAt: 1_010_000 + 1_000 }, 0]);
+    // The requeued job is delivered when it comes back (not hopped again): it is due.
+    timedOut.clock.set(1_000_000 + 30_000);
+    timedOut.p.post = async () => ({ status: 200 });
+    expect(await deliver(timedOut.requeued[0][0], timedOut.p)).toBe('success');
+  });
+  it("an inactive webhook's event is logged as skipped (webhook_disabled) and nothing is posted", async () => {
+    let posted = false;
+    const { p, log, requeued } = ports({
+      hook: async () => hook({ active: false }),
+      post: async () => {
+        posted = true;
+        return { status: 200 };
+      },
+    });
+    expect(await deliver(job, p)).toBe('skipped');
+    expect(posted).toBe(false);
+    expect(requeued).toEqual([]);
+    expect(log).toEqual([
+      expect.objectContaining({
+        status: 'skipped',
+        statusCategory: 'not_delivered',
+        errorCategory: 'webhook_disabled',
+      }),
+    ]);
+  });
   it('an unsafe destination is suppressed and nothing is posted', async () => {
     let posted = false;
     let suppressed: boolean | undefined;
@@ -270,6 +336,48 @@ describe('destinations (no connection is opened)', () => {
       family: 4,
     });
   });
+  it('deployed: IPv6 forms that embed an IPv4 address are refused (mapped ones judged as IPv4)', async () => {
+    const refused = [
+      ['::7f00:1', 'IPv4-compatible loopback'],
+      ['::a9fe:a9fe', 'IPv4-compatible metadata address'],
+      ['::a00:1', 'IPv4-compatible private'],
+      ['::808:808', 'IPv4-compatible, even of a public address (deprecated, never routed)'],
+      ['::1:0:1', 'the rest of ::/8 (reserved)'],
+      ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+      ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata address (hex)'],
+      ['::ffff:192.168.0.1', 'IPv4-mapped private'],
+      ['::ffff:100.64.0.1', 'IPv4-mapped carrier-grade NAT'],
+      ['::ffff:0:7f00:1', 'IPv4-translated loopback'],
+      ['2002:7f00:1::1', '6to4 of loopback'],
+      ['2002:a9fe:a9fe::', '6to4 of the metadata address'],
+      ['2002:c0a8:101::1', '6to4 of a private address'],
+      ['2002:808:808::1', '6to4 of a public address (deprecated relay)'],
+      ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+      ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata address'],
+      ['64:ff9b::10.0.0.1', 'NAT64 of a private address'],
+      ['64:ff9b:1::a00:1', 'local-use NAT64 of a private address'],
+      ['64:ff9b:1:ffff::808:808', 'local-use NAT64 (64:ff9b:1::/48, never global)'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo (client 127.0.0.1)'],
+      ['2001:0:c0a8:101::1', 'Teredo (server 192.168.1.1)'],
+      ['fec0::1', 'site-local (deprecated)'],
+      ['100::1', 'discard'],
+      ['2001:db8::1', 'documentation'],
+    ];
+    for (const [ip, what] of refused) {
+      expect(isPublicAddress(ip), `${ip}: ${what}`).toBe(false);
+      expect(
+        await checkDestination(`https://hooks.example/x`, undefined, async () => [
+          { address: ip, family: 6 },
+        ]),
+        `${ip} resolved: ${what}`,
+      ).toMatchObject({ ok: false });
+      expect(await checkDestination(`https://[${ip}]/x`, undefined), `${ip} literal: ${what}`).toMatchObject({
+        ok: false,
+      });
+    }
+    for (const ip of ['::ffff:93.184.216.34', '::ffff:5db8:d822', '2001:4860:4860::8888'])
+      expect(isPublicAddress(ip), ip).toBe(true);
+  });
   it('deployed: a name is judged by every address it resolves to at delivery time (rebinding)', async () => {
     const resolvesTo =
       (...addresses: string[]) =>
@@ -295,6 +403,8 @@ describe('destinations (no connection is opened)', () => {
       ]),
     ).toMatchObject({ ok: true });
     expect(await checkDestination('http://93.184.216.34/x', allowed)).toMatchObject({ ok: false });
+    // A URL stored before port 0 was refused is not sent to the scheme's port.
+    expect(await checkDestination('http://127.0.0.1:0/x', allowed)).toMatchObject({ ok: false });
   });
   it('the poster connects to the checked address, whatever the name would resolve to now', async () => {
     const hosts: string[] = [];
