@@ -85,7 +85,9 @@ describe('write units', () => {
     // ALL copies a counter: every bump of it writes the index too.
     const counter = (n: string) => ({ ...keyed(100, 't'), count: { N: n } });
     expect(itemWriteUnits({ before: counter('1'), after: counter('2') }, gsi('ALL'))).toBe(2);
-    expect(itemWriteUnits({ before: item(100), after: item(100, { count: { N: '2' } }) }, gsi('ALL'))).toBe(1);
+    expect(itemWriteUnits({ before: item(100), after: item(100, { count: { N: '2' } }) }, gsi('ALL'))).toBe(
+      1,
+    );
     // A new entry is a put; a removed one a delete.
     expect(itemWriteUnits({ before: item(100), after: keyed(100, 't') }, shape)).toBe(2);
     expect(itemWriteUnits({ before: keyed(100, 't') }, shape)).toBe(2);
