@@ -34,6 +34,21 @@ function gnuPatch(base: string, diff: string): string | undefined {
 }
 
 describe('note versions', () => {
+  it('after 20 concurrent content changes the newest system version holds the live content', async () => {
+    const me = await newUser('Versions Racer');
+    for (let round = 0; round < 3; round += 1) {
+      const n = await createNote(me.token, { content: '# Race\n' });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => edit(me.token, n.id, `# Race\nround ${round}, edit ${i}\n`)),
+      );
+      expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+      const live = (await call('GET', `/v1/notes/${n.id}`, { token: me.token })).body.content;
+      const [newest] = (await versionsOf(me.token, n.id)).body.data;
+      const kept = await call('GET', `/v1/notes/${n.id}/versions/${newest.id}`, { token: me.token });
+      expect(kept.body.content, `round ${round}`).toBe(live);
+    }
+  });
+
   it('keeps one coalesced system version per window, with every editor in its authorship', async () => {
     const owner = await newUser('Versions Owner');
     const editor = await newUser('Versions Editor');

@@ -81,6 +81,7 @@ export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'no
     ),
     visitsUpdate(k.noteVisits(note.shortId), stored.visitSeq, entry.deletedAt, ttl),
   ];
+  const COUNTER = 1;
   if (note.permalink)
     items.push(
       update(k.permalink(ownerOf(note), note.permalink), 'SET #ttl = :ttl', 'attribute_exists(PK)', {
@@ -88,22 +89,57 @@ export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'no
       }),
     );
   if (note.parentFolderId) items.push(folderCountUpdate(table(), ownerOf(note), note.parentFolderId, -1));
-  const visits = (stored.visitorIds ?? []).map((userId) =>
+  const strip = (userId: string) =>
     update(k.visit(note.shortId, userId), 'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK', 'attribute_exists(PK)', {
       ':ttl': ttl,
-    }),
-  );
-  return transactWithOverflow(items, visits);
+    });
+  const visits = (stored.visitorIds ?? []).map(strip);
+  const failed = await transactWithOverflow(items, visits);
+  if (!failed) return true;
+  // Only the counter moved (reads went on meanwhile): under a steady stream of reads that would
+  // never settle. Trash the note with the counter marked whatever its value, then strip the entries
+  // written since the visitors were read: each was written before its counter bump, so before this
+  // transaction, and a read whose bump comes after takes its own entry back (dynamo-notes.ts).
+  const counterMoved = (r: string | undefined) =>
+    r === 'ConditionalCheckFailed' || r === 'TransactionConflict';
+  if (!failed.every((r, i) => (i === COUNTER ? counterMoved(r) : r === 'None'))) return false;
+  items[COUNTER] = visitsUpdate(k.noteVisits(note.shortId), null, entry.deletedAt, ttl);
+  if (await transactWithOverflow(items, visits)) return false;
+  const known = new Set(stored.visitorIds ?? []);
+  const late = (await visitEntries(note.shortId)).filter((v) => !known.has(String(v.userId)));
+  for (const v of late)
+    await documentClient().send(new UpdateCommand(strip(String(v.userId)).Update as never));
+  return true;
 }
 
-/** The visit counter marked trashed, conditional on its value as read (it may not exist yet). */
-function visitsUpdate(Key: Key, visitSeq: number | undefined, deletedAt: number, ttl: number): TransactItem {
-  const unchanged = visitsUnchanged(visitSeq);
-  return update(Key, 'SET deletedAt = :at, #ttl = :ttl', unchanged.ConditionExpression, {
-    ...unchanged.ExpressionAttributeValues,
+/** A note's history entries (strongly consistent Query of the VISIT# items). */
+async function visitEntries(shortId: string): Promise<Item[]> {
+  return queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :visit)',
+    ExpressionAttributeValues: { ':pk': k.notePartition(shortId), ':visit': 'VISIT#' },
+  });
+}
+
+/**
+ * The visit counter marked trashed, conditional on its value as read (undefined: no visit counted
+ * yet); null: whatever its value.
+ */
+function visitsUpdate(
+  Key: Key,
+  visitSeq: number | undefined | null,
+  deletedAt: number,
+  ttl: number,
+): TransactItem {
+  const unchanged = visitSeq === null ? undefined : visitsUnchanged(visitSeq);
+  const marked = update(Key, 'SET deletedAt = :at, #ttl = :ttl', unchanged?.ConditionExpression ?? '', {
+    ...unchanged?.ExpressionAttributeValues,
     ':at': deletedAt,
     ':ttl': ttl,
   });
+  if (!unchanged) delete marked.Update!.ConditionExpression;
+  return marked;
 }
 
 /** A workspace's trash: one Query of GSI1. */
@@ -185,7 +221,7 @@ export async function restoreTrashed(
     ),
   );
   try {
-    return (await transactWithOverflow(items, visits)) ? 'restored' : 'changed';
+    return (await transactWithOverflow(items, visits)) ? 'changed' : 'restored';
   } catch (err) {
     if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
     throw storeFailure(err);
@@ -264,7 +300,10 @@ function update(
  * One transaction with `items` and as many history entries as fit; the rest (notes read by more
  * than ~95 users) are updated right after, one by one (the note's own state already decided).
  */
-async function transactWithOverflow(items: TransactItem[], visits: TransactItem[]): Promise<boolean> {
+async function transactWithOverflow(
+  items: TransactItem[],
+  visits: TransactItem[],
+): Promise<(string | undefined)[] | undefined> {
   const room = TRANSACTION_ITEMS - items.length;
   const folderIndex = items.findIndex(
     (i) =>
@@ -279,11 +318,11 @@ async function transactWithOverflow(items: TransactItem[], visits: TransactItem[
     const why = reasons(err);
     if (!why) throw storeFailure(err);
     if (folderIndex >= 0 && why[folderIndex] === 'ConditionalCheckFailed') throw new FolderGone();
-    if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+    if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return why;
     throw storeFailure(err);
   }
   for (const v of visits.slice(room)) await documentClient().send(new UpdateCommand(v.Update as never));
-  return true;
+  return undefined;
 }
 
 async function partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
