@@ -302,7 +302,7 @@ export class VersionService implements ContentHistory {
       const latest = await this.store.latest(shortId, now);
       if (latest?.contentHash === hash) return; // already recorded (a retried request)
       // A later change of the note got there first: its content is the newer.
-      if (latest?.noteVersion !== undefined && latest.noteVersion >= noteVersion) return;
+      if (latest?.noteVersion !== undefined && latest.noteVersion > noteVersion) return;
       if (latest?.nameSource === 'system' && now - latest.createdAt < VERSION_WINDOW_MS) {
         const authorship = latest.authorship.some((a) => a.user_id === editor.user_id)
           ? latest.authorship
