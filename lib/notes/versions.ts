@@ -27,6 +27,8 @@ export const DEFAULT_VERSION_LIMIT = 50;
 export const MAX_VERSION_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
+/** Rounds a content change may take to reach its system version (see record()). */
+const RECORD_ATTEMPTS = 25;
 
 /** HackMD's NoteVersionUser. */
 export interface VersionUser {
@@ -297,7 +299,9 @@ export class VersionService implements ContentHistory {
   ): Promise<void> {
     const hash = contentHash(content);
     const bytes = Buffer.byteLength(content, 'utf8');
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    // Each lost attempt is another change's won one, and a change older than the version's stops:
+    // the newest change keeps trying while concurrent changes settle (at most one round each).
+    for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt += 1) {
       const now = this.clock.now();
       const latest = await this.store.latest(shortId, now);
       if (latest?.contentHash === hash) return; // already recorded (a retried request)
