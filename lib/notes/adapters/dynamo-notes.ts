@@ -1,6 +1,7 @@
 // DynamoDB adapter of the Notes store. Items (keys in lib/data/keys.ts, notes section):
 //   NOTE#<shortId> / NOTE#META      the NoteRecord; GSI1 = owner's notes by lastChangedAt
-//   NOTE#<shortId> / NOTE#CONTENT   content
+//   NOTE#<shortId> / NOTE#CONTENT   content: `z` (Brotli, packed-content.ts) when that is smaller,
+//                                   else `content` (the UTF-8 text); a write bills its stored size
 //   NOTE#<shortId> / NOTE#VISITS    visitSeq (bumped after each history entry is written), deletedAt
 //                                   once trashed; absent until the first visit (seq 0)
 //   NOTE#<shortId> / VISIT#<userId> history entry: what the history listing shows of the note
@@ -37,6 +38,7 @@ import type { NoteRecord } from '../model.ts';
 import type { NotesStore, StoredNote } from '../ports.ts';
 import { folderCountUpdate } from './dynamo-folders.ts';
 import { historyEntry, toRecord } from './note-items.ts';
+import { pack, unpack } from './packed-content.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -68,7 +70,7 @@ export async function getNote(
   if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
   const stored: StoredNote = {
     note: toRecord(meta),
-    content: String(content.content ?? ''),
+    content: content.z ? unpack(content.z as Uint8Array) : String(content.content ?? ''),
     visitSeq: visits?.visitSeq === undefined ? undefined : Number(visits.visitSeq),
   };
   if (opts.visitors)
@@ -93,7 +95,7 @@ export async function createNote(
     {
       Put: {
         TableName: table(),
-        Item: { ...k.noteContent(note.shortId), type: 'note-content', content },
+        Item: { ...k.noteContent(note.shortId), type: 'note-content', ...stored(content) },
       },
     },
     visitPut(note, creatorId),
@@ -148,9 +150,8 @@ export async function saveNote(
       Update: {
         TableName: table(),
         Key: k.noteContent(old.shortId),
-        UpdateExpression: 'SET content = :c',
+        ...storedUpdate(content),
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':c': content },
       },
     });
   }
@@ -320,6 +321,19 @@ export async function history(userId: string, limit: number): Promise<NoteRecord
     }),
   );
   return (Items ?? []).map((i) => toRecord(i.note as Item));
+}
+
+/** The content as CONTENT stores it: compressed when that is smaller (markdown shrinks 3×). */
+function stored(content: string): { z: Uint8Array } | { content: string } {
+  const z = pack(content);
+  return z.length < Buffer.byteLength(content, 'utf8') ? { z } : { content };
+}
+
+function storedUpdate(content: string) {
+  const s = stored(content);
+  return 'z' in s
+    ? { UpdateExpression: 'SET z = :v REMOVE content', ExpressionAttributeValues: { ':v': s.z } }
+    : { UpdateExpression: 'SET content = :v REMOVE z', ExpressionAttributeValues: { ':v': s.content } };
 }
 
 function metaItem(note: NoteRecord): Item {
