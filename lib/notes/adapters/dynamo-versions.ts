@@ -140,9 +140,14 @@ export function coalesceVersion(
 ): Promise<boolean> {
   // Transaction: the version's metadata and its content change together.
   return transact([
+    // updatedAt may not move within a millisecond: the note's version orders changes too.
     metaPut(shortId, next, {
-      ConditionExpression: 'nameSource = :system AND updatedAt = :u',
-      ExpressionAttributeValues: { ':system': 'system', ':u': previous.updatedAt },
+      ConditionExpression: `nameSource = :system AND updatedAt = :u${next.noteVersion === undefined ? '' : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'}`,
+      ExpressionAttributeValues: {
+        ':system': 'system',
+        ':u': previous.updatedAt,
+        ...(next.noteVersion === undefined ? {} : { ':nv': next.noteVersion }),
+      },
     } as never),
     bodyPut(shortId, next, content),
   ]);
