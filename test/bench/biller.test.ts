@@ -47,9 +47,11 @@ describe('biller', () => {
 
   it('an eventually consistent Query returning 8 KB bills 1 read unit', async () => {
     const PK = `BILL#${randomUUID()}`;
+    // Two items of exactly 4 KB: the keys' bytes (names and values), then `data` up to 4096.
+    const keyBytes = 'PK'.length + PK.length + 'SK'.length + 1 + 'data'.length;
     for (const SK of ['A', 'B'])
       await documentClient().send(
-        new PutCommand({ TableName, Item: { PK, SK, data: 'x'.repeat(4096 - 20) } }),
+        new PutCommand({ TableName, Item: { PK, SK, data: 'x'.repeat(4096 - keyBytes) } }),
       );
     const { meter } = await metered(() =>
       documentClient().send(

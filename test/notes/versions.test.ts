@@ -64,7 +64,8 @@ describe('note versions', () => {
     expectBudget(await edit(editor.token, n.shortId, '# Plan\nstep 1\nstep 2\n'), 6);
     expectBudget(await edit(owner.token, n.id, '# Plan\nstep 1\nstep 2\nstep 3\n'), 6);
     // A change of the title alone is no content change: no version work.
-    expectBudget(await call('PATCH', `/v1/notes/${n.id}`, { token: owner.token, body: { title: 'T' } }), 4);
+    // (the editor's history entry, then the metadata: two single-item writes, no transaction)
+    expectBudget(await call('PATCH', `/v1/notes/${n.id}`, { token: owner.token, body: { title: 'T' } }), 5);
 
     const list = await versionsOf(editor.token, n.id);
     expect(list.status).toBe(200);
