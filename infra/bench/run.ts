@@ -1,8 +1,11 @@
 // npm run bench: drives every route of template.yaml through the local runner (own in-memory
-// DynamoDB Local + S3 emulator) and prints, per route, DynamoDB requests and capacity units per call
-// (measured by SDK middleware with ReturnConsumedCapacity), p50/p99 latency; and per function the
+// DynamoDB Local + S3 emulator) and prints, per route, DynamoDB requests per call, the write and read
+// units AWS would bill (priced from the items each request touches: infra/bench/biller.ts,
+// lib/data/billing.ts; DynamoDB Local's own capacity units misprice transactions and are shown
+// apart), p50/p99 latency; and per function the
 // cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
-// Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
+// Exit code 1 when a route exceeds its DynamoDB budget (requests or billed units) or returns an
+// unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts).
@@ -18,6 +21,7 @@ import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { listRoutes } from '../local/template.ts';
 import { coldStart, coldStartTable, TARGETS } from './coldstart.ts';
 import { loadRun } from './load.ts';
+import { startBilling } from './biller.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 import { percentile, table } from './stats.ts';
 
@@ -36,6 +40,8 @@ const { values: args } = parseArgs({
 const iterations = Number(args.iterations);
 /** Every route is called once to warm up (cold start, first touch), then `iterations` times measured. */
 const calls = iterations + 1;
+/** Calls per route priced by what AWS bills (after the warm-up; not timed). */
+const BILLED_CALLS = Math.min(3, Math.max(iterations - 1, 1));
 
 // Measured calls go through node:http (not fetch, which adds Sec-Fetch-* headers and fixes Host),
 // so a route's exact headers, such as the internal CSRF endpoint's, are what the scenario says.
@@ -195,35 +201,57 @@ try {
     let overBudget = false;
     let sumReq = 0;
     let sumCap = 0;
+    const billed = { write: [] as number[], read: [] as number[] };
+    let overUnits = '';
     let bad = '';
     for (let i = 0; i < calls; i++) {
       const req = await r.request(i);
+      // The first calls after the warm-up are priced (infra/bench/biller.ts reads the items each
+      // request touches, outside the meter); the others are timed, without the biller's reads.
+      const pricing = i > 0 && i <= BILLED_CALLS;
+      const stopBilling = pricing ? startBilling() : undefined;
       const started = performance.now();
-      const res = await send(runner.url, req);
+      const res = await send(runner.url, req).finally(() => stopBilling?.());
       const ms = performance.now() - started;
       if (res.status !== r.expectStatus) {
         bad = `status ${res.status}, expected ${r.expectStatus}`;
         break;
       }
-      if (i === 0) continue; // warm-up call: cold start and first-touch effects are not a route's cost
-      lat.push(ms);
+      if (i === 0) continue; // warm-up call: cold start and first touch effects are not a route's cost
       const n = Number(res.header('x-local-dynamo-requests'));
       maxReq = Math.max(maxReq, n);
-      if (r.budget !== undefined && n > r.budget + (opensRateWindow(res) ? 1 : 0)) overBudget = true;
+      const opens = opensRateWindow(res) ? 1 : 0;
+      if (r.budget !== undefined && n > r.budget + opens) overBudget = true;
+      if (pricing) {
+        const w = Number(res.header('x-local-dynamo-write-units'));
+        const rd = Number(res.header('x-local-dynamo-read-units'));
+        billed.write.push(w);
+        billed.read.push(rd);
+        // Opening a rate-limit window writes the window's item: one unit more on that call.
+        if (r.writeUnits !== undefined && w > r.writeUnits + opens)
+          overUnits = `write ${w} > ${r.writeUnits}`;
+        if (r.readUnits !== undefined && rd > r.readUnits) overUnits = `read ${rd} > ${r.readUnits}`;
+        continue;
+      }
+      lat.push(ms);
       sumReq += n;
       sumCap += Number(res.header('x-local-dynamo-capacity'));
     }
-    if (bad || overBudget) failures += 1;
+    if (bad || overBudget || overUnits) failures += 1;
+    const units = (list: number[], target?: number) =>
+      `${list.length ? Math.max(...list) : '-'}${target === undefined ? '' : ` / ${target}`}`;
     rows.push([
       r.label ? `${r.route} (${r.label})` : r.route,
       String(lat.length),
       (sumReq / Math.max(lat.length, 1)).toFixed(2),
       String(maxReq),
       r.budget === undefined ? '-' : String(r.budget),
+      units(billed.write, r.writeUnits),
+      units(billed.read, r.readUnits),
       (sumCap / Math.max(lat.length, 1)).toFixed(2),
       percentile(lat, 50).toFixed(1),
       percentile(lat, 99).toFixed(1),
-      bad ? `FAIL ${bad}` : overBudget ? 'OVER BUDGET' : 'ok',
+      bad ? `FAIL ${bad}` : overBudget ? 'OVER BUDGET' : overUnits ? `OVER UNITS (${overUnits})` : 'ok',
     ]);
   }
 
@@ -244,7 +272,9 @@ try {
         'ddb req/call',
         'max',
         'budget',
-        'capacity units/call',
+        'billed write units (max / target)',
+        'billed read units (max / target)',
+        'Local capacity units/call',
         'p50 ms',
         'p99 ms',
         'result',

@@ -15,6 +15,10 @@ export interface BenchRoute {
   label?: string;
   /** Maximum DynamoDB requests per call (the route's design budget), checked by the bench. */
   budget?: number;
+  /** Most write units AWS would bill a call (lib/data/billing.ts), checked by the bench. */
+  writeUnits?: number;
+  /** Most read units AWS would bill a call, checked by the bench. */
+  readUnits?: number;
   /** Status every call must return. */
   expectStatus: number;
   /** Builds the i-th request (after `prepare`); may create fresh data for mutating routes. */

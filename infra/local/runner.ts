@@ -200,6 +200,9 @@ class LocalGateway {
     for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) out[k] = v.map(String);
     out['X-Local-Dynamo-Requests'] = String(meter.requests);
     out['X-Local-Dynamo-Capacity'] = String(meter.capacity);
+    // Billed units (lib/data/billing.ts), counted only while a biller is installed (infra/bench/biller.ts).
+    out['X-Local-Dynamo-Write-Units'] = String(meter.writeUnits ?? 0);
+    out['X-Local-Dynamo-Read-Units'] = String(meter.readUnits ?? 0);
     out['X-Local-Duration-Ms'] = (performance.now() - r.started).toFixed(2);
     const payload =
       result.body === undefined || result.body === null

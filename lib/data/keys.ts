@@ -42,12 +42,11 @@ export const identityKeys = {
     SK: `MEMBER#${userId}`,
   }),
   teamPartition: (teamPath: string): string => `TEAM#${teamPath}`,
-  /** API token, keyed by the SHA-256 of the token; GSI1 lists a user's tokens. */
+  /**
+   * API token, keyed by the SHA-256 of the token. No index keys: every call's rate-limit count
+   * updates this item, and an index entry would be written (and billed) with it each time.
+   */
   token: (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
-  tokensOfUser: (userId: string): { GSI1PK: string; GSI1SK: string } => ({
-    GSI1PK: `TOKENS#${userId}`,
-    GSI1SK: `TOKEN#${Date.now()}`,
-  }),
 };
 
 // ---- notes ------------------------------------------------------------------------------------
@@ -56,13 +55,18 @@ export type NoteOwnerKey = { userId: string } | { teamPath: string };
 const noteOwner = (o: NoteOwnerKey) => ('userId' in o ? `USER#${o.userId}` : `TEAM#${o.teamPath}`);
 
 export const notesKeys = {
-  /** A note's partition, keyed by its shortId: NOTE#META, NOTE#CONTENT and one VISIT# item per reader. */
+  /** A note's partition, keyed by its shortId: NOTE#META, NOTE#CONTENT, NOTE#VISITS and one VISIT# item per reader. */
   notePartition: (shortId: string): string => `NOTE#${shortId}`,
   /** Metadata (everything but the content); GSI1 lists an owner's notes, most recently changed first. */
   noteMeta: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#META' }),
-  /** The content, apart so listings never read it; carries `visitSeq` (bumped by every visit). */
+  /** The content, apart so listings never read it. */
   noteContent: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#CONTENT' }),
-  /** SK prefix of META and CONTENT (one Query reads both, and no VISIT# item). */
+  /**
+   * The visit counter (`visitSeq`, bumped after every history entry is written; `deletedAt` once the
+   * note is trashed): a few bytes with no index keys, so a read's bump costs 1 write unit. Absent = 0.
+   */
+  noteVisits: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#VISITS' }),
+  /** SK prefix of META, CONTENT and VISITS (one Query reads them, and no VISIT# item). */
   noteItemPrefix: 'NOTE#',
   /** GSI1 keys of a note's META item. */
   notesOfOwner: (owner: NoteOwnerKey, lastChangedAt: number, shortId: string) => ({

@@ -9,15 +9,44 @@ export interface DynamoMeter {
   requests: number;
   capacity: number;
   operations: string[];
+  /** Units AWS bills (lib/data/billing.ts), added only while a biller is installed (`installBiller`). */
+  writeUnits?: number;
+  readUnits?: number;
 }
+
+/**
+ * Prices one request from the items it reads and writes: `run` sends it; the biller reads the items
+ * before and after through `unmetered()` and adds to the meter. The bench and tests install one
+ * (infra/bench/biller.ts); no function's bundle holds it.
+ */
+export type Biller = (call: {
+  client: DynamoDBClient;
+  command: string;
+  input: Record<string, unknown>;
+  meter: DynamoMeter;
+  run: () => Promise<unknown>;
+}) => Promise<unknown>;
 
 const key = Symbol.for('tri-api.dynamo-meter');
 const globals = globalThis as unknown as Record<symbol, AsyncLocalStorage<DynamoMeter>>;
 globals[key] ??= new AsyncLocalStorage<DynamoMeter>();
 const storage: AsyncLocalStorage<DynamoMeter> = globals[key];
+const billerKey = Symbol.for('tri-api.dynamo-biller');
+const billers = globalThis as unknown as Record<symbol, Biller | undefined>;
+
+/** Prices every metered request with `biller` until the returned function is called. */
+export function installBiller(biller: Biller): () => void {
+  billers[billerKey] = biller;
+  return () => {
+    if (billers[billerKey] === biller) billers[billerKey] = undefined;
+  };
+}
+
+/** Runs `fn` outside any meter (a biller's own reads). */
+export const unmetered = <T>(fn: () => T): T => storage.exit(fn);
 
 export async function metered<T>(fn: () => Promise<T>): Promise<{ result: T; meter: DynamoMeter }> {
-  const meter: DynamoMeter = { requests: 0, capacity: 0, operations: [] };
+  const meter: DynamoMeter = { requests: 0, capacity: 0, operations: [], writeUnits: 0, readUnits: 0 };
   const result = await storage.run(meter, fn);
   return { result, meter };
 }
@@ -42,5 +71,28 @@ export function countDynamoRequests(client: DynamoDBClient): void {
       return result;
     },
     { step: 'initialize', name: 'countDynamoRequests' },
+  );
+  // At the build step the input is in DynamoDB's attribute-value form (the document client has
+  // marshalled it), as the biller needs for item sizes.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const meter = storage.getStore();
+      const biller = billers[billerKey];
+      if (!meter || !biller) return next(args);
+      const command = String((context as { commandName?: string }).commandName ?? 'unknown');
+      let result: Awaited<ReturnType<typeof next>> | undefined;
+      await biller({
+        client,
+        command,
+        input: args.input as Record<string, unknown>,
+        meter,
+        run: async () => {
+          result = await next(args);
+          return result;
+        },
+      });
+      return result!;
+    },
+    { step: 'build', name: 'billDynamoRequests' },
   );
 }

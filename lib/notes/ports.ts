@@ -11,8 +11,11 @@ import type { NoteRecord } from './model.ts';
 export interface StoredNote {
   note: NoteRecord;
   content: string;
-  /** Counts visits; DeleteNote is conditional on it so no history entry outlives the note. */
-  visitSeq: number;
+  /**
+   * Counts visits (undefined: none counted yet); DeleteNote is conditional on it so no history entry
+   * outlives the note.
+   */
+  visitSeq?: number;
   /** Users with a history entry for the note (read only when asked for). */
   visitorIds?: string[];
 }

@@ -27,6 +27,8 @@ export const DEFAULT_VERSION_LIMIT = 50;
 export const MAX_VERSION_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
+/** Rounds a content change may take to reach its system version (see record()). */
+const RECORD_ATTEMPTS = 25;
 
 /** HackMD's NoteVersionUser. */
 export interface VersionUser {
@@ -54,6 +56,12 @@ export interface VersionRecord {
   expiresAt: number | null;
   /** Internal, never presented: named in a workspace with a webhook (NoteRecord.hooked). */
   hooked?: true;
+  /**
+   * Internal, never presented: the note's version whose content a system version holds. Content
+   * changes commit in the note's version order but may reach their versions in any order; a
+   * system version never takes content older than it holds.
+   */
+  noteVersion?: number;
 }
 
 export interface VersionStore {
@@ -143,7 +151,7 @@ export class VersionService implements ContentHistory {
   /** Records a committed content change (called by NotesService.updateNote). */
   async contentChanged(note: NoteRecord, content: string, editor: User): Promise<void> {
     try {
-      await this.record(note.shortId, content, versionUser(editor));
+      await this.record(note.shortId, content, versionUser(editor), note.version);
     } catch (err) {
       // The note's own write has committed: a lost race here must not make it retry.
       if (isConflict(err)) throw new Conflict('The note is being changed concurrently; retry the request');
@@ -283,23 +291,32 @@ export class VersionService implements ContentHistory {
     return createTwoFilesPatch(base, target, from, to, undefined, undefined, { context: 3 });
   }
 
-  private async record(shortId: string, content: string, editor: VersionUser): Promise<void> {
+  private async record(
+    shortId: string,
+    content: string,
+    editor: VersionUser,
+    noteVersion: number,
+  ): Promise<void> {
     const hash = contentHash(content);
     const bytes = Buffer.byteLength(content, 'utf8');
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    // Each lost attempt is another change's won one, and a change older than the version's stops:
+    // the newest change keeps trying while concurrent changes settle (at most one round each).
+    for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt += 1) {
       const now = this.clock.now();
       const latest = await this.store.latest(shortId, now);
       if (latest?.contentHash === hash) return; // already recorded (a retried request)
+      // A later change of the note got there first: its content is the newer.
+      if (latest?.noteVersion !== undefined && latest.noteVersion > noteVersion) return;
       if (latest?.nameSource === 'system' && now - latest.createdAt < VERSION_WINDOW_MS) {
         const authorship = latest.authorship.some((a) => a.user_id === editor.user_id)
           ? latest.authorship
           : [...latest.authorship, editor];
-        const next = { ...latest, authorship, contentHash: hash, bytes, updatedAt: now };
+        const next = { ...latest, authorship, contentHash: hash, bytes, updatedAt: now, noteVersion };
         if (await this.store.coalesce(shortId, latest, next, content)) return;
         continue;
       }
       const v: VersionRecord = {
-        id: timeOrderedId(now, this.ids.bytes(10)),
+        id: nextVersionId(shortId, now, latest),
         name: null,
         nameSource: 'system',
         description: null,
@@ -310,6 +327,7 @@ export class VersionService implements ContentHistory {
         contentHash: hash,
         bytes,
         expiresAt: now + SYSTEM_VERSION_RETENTION_DAYS * DAY_MS,
+        noteVersion,
       };
       try {
         await this.store.create(shortId, v, content);
@@ -320,6 +338,18 @@ export class VersionService implements ContentHistory {
     }
     throw new Conflict('The versions of the note are being changed concurrently');
   }
+}
+
+/**
+ * The id of a new system version: the same for every change that starts one from the same newest
+ * version in the same window, so concurrent changes meet on one id (the losers coalesce into it, or
+ * stop when it holds a newer change) instead of leaving the newest id to whichever wrote last.
+ * Time-ordered after the newest version (the list's order), random-looking but derived.
+ */
+function nextVersionId(shortId: string, now: number, latest: VersionRecord | undefined): string {
+  const after = latest ? Number.parseInt(latest.id.replaceAll('-', '').slice(0, 12), 16) + 1 : 0;
+  const at = Math.max(Math.floor(now / VERSION_WINDOW_MS) * VERSION_WINDOW_MS, after);
+  return timeOrderedId(at, createHash('sha256').update(`${shortId}:${at}`).digest().subarray(0, 10));
 }
 
 const badBase = (field: string, message = 'must be note_content or version:{id}') =>

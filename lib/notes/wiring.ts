@@ -144,8 +144,8 @@ export const noteCreator = /* @__PURE__ */ once(() =>
 );
 /**
  * GetNote, GetTeamNote: the note's partition (Query), then the read recorded in the caller's history
- * (recordVisit: one TransactWriteItems bumping visitSeq and putting the history entry). A GET that
- * really writes: GET /v1/history lists what the caller read.
+ * (recordVisit: a PutItem of the history entry, then an UpdateItem bumping the visit counter). A
+ * GET that really writes: GET /v1/history lists what the caller read.
  */
 export const noteReader = /* @__PURE__ */ once(() =>
   build(narrow({ getNote, recordVisit }), noImages, noImageTypes, noBin),

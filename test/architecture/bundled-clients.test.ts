@@ -70,8 +70,9 @@ describe('AWS clients in function bundles', { timeout: 60_000 }, () => {
 // the directory's reads (GetItem of a team or a membership, Query of the user's partition); of the
 // notes, version and comment stores (modules of functions) only what its operation calls.
 const NOTES_BASE = ['GetItem', 'Query', 'UpdateItem'];
-// A note's history entry: one TransactWriteItems (ADD visitSeq on the content, Put the entry).
-const HISTORY_ENTRY = 'TransactWriteItems';
+// A note's history entry: Put of the entry, ADD visitSeq on the visit counter (UpdateItem), and the
+// entry taken back (DeleteItem) when the note was trashed meanwhile.
+const HISTORY_ENTRY = ['DeleteItem', 'PutItem'];
 /** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
 const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
@@ -88,13 +89,14 @@ const SENDS: Record<string, string[]> = {
   NotesCreateNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
   NotesCreateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
   // A GET that really writes: the note's partition (Query), then the read recorded in the caller's
-  // history (GET /v1/history lists it). Never DeleteItem nor BatchWriteItem.
-  NotesGetNoteFunction: [...NOTES_BASE, HISTORY_ENTRY],
-  NotesGetTeamNoteFunction: [...NOTES_BASE, HISTORY_ENTRY],
+  // history (GET /v1/history lists it). Never BatchWriteItem nor a transaction.
+  NotesGetNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY],
+  NotesGetTeamNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY],
   // Update: the save transaction (or, when nothing changes, the history entry), the system version
   // kept (Query of the newest, a transaction coalescing or creating one).
-  NotesUpdateNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesUpdateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  // A change of metadata alone: the editor's entry, then META, single-item writes.
+  NotesUpdateNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
+  NotesUpdateTeamNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
   // Delete: the note with its visitors (Query), then moved to the trash (one TransactWriteItems).
   NotesDeleteNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
   NotesDeleteTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
@@ -259,11 +261,11 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     }
   });
 
-  it('a GET of a note writes only its history entry: never a delete nor a batch write', () => {
+  it('a GET of a note writes only its history entry: never a transaction nor a batch write', () => {
     for (const id of ['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']) {
       const sent = commandsOf(built.find((f) => f.id === id)!).map((c) => c.operation);
-      expect(sent, id).toContain('TransactWriteItems');
-      for (const write of ['DeleteItem', 'BatchWriteItem'])
+      expect(sent, id).toContain('PutItem');
+      for (const write of ['TransactWriteItems', 'BatchWriteItem'])
         expect(sent, `${id} ${write}`).not.toContain(write);
     }
   });
@@ -283,7 +285,8 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
 
   // Every GET route of template.yaml. The GETs that write: every one sends the rate-limit UpdateItem
   // (Notes) or the status counters' UpdateItem (News: every response counts); a read of a note also
-  // records it in the caller's history (one TransactWriteItems; GET /v1/history lists it).
+  // records it in the caller's history (a PutItem of the entry, taken back with a DeleteItem when the
+  // note was trashed meanwhile; GET /v1/history lists it).
   const WRITING_READS = new Set(['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']);
   it('no GET function may put, delete or batch-write, but a read of a note (its history entry)', () => {
     const gets = [
@@ -299,7 +302,7 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
       const writes = ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].filter((w) =>
         sent.includes(w),
       );
-      expect(writes, id).toEqual(WRITING_READS.has(id) ? ['TransactWriteItems'] : []);
+      expect(writes, id).toEqual(WRITING_READS.has(id) ? ['PutItem', 'DeleteItem'] : []);
     }
   });
 });

@@ -148,7 +148,7 @@ describe('notes in folders', () => {
 
     const got = await call('GET', `/v1/notes/${filed.id}`, { token: me.token });
     expect(got.body.folderPaths).toEqual(path);
-    expectBudget(got, 4);
+    expectBudget(got, 5); // token, note, folder tree, history entry, visit counter
     const list = await call('GET', '/v1/notes', { token: me.token });
     expect(list.body.find((n: { id: string }) => n.id === filed.id).folderPaths).toEqual(path);
     expectBudget(list, 3);

@@ -34,6 +34,21 @@ function gnuPatch(base: string, diff: string): string | undefined {
 }
 
 describe('note versions', () => {
+  it('after 20 concurrent content changes the newest system version holds the live content', async () => {
+    const me = await newUser('Versions Racer');
+    for (let round = 0; round < 2; round += 1) {
+      const n = await createNote(me.token, { content: '# Race\n' });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => edit(me.token, n.id, `# Race\nround ${round}, edit ${i}\n`)),
+      );
+      expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+      const live = (await call('GET', `/v1/notes/${n.id}`, { token: me.token })).body.content;
+      const [newest] = (await versionsOf(me.token, n.id)).body.data;
+      const kept = await call('GET', `/v1/notes/${n.id}/versions/${newest.id}`, { token: me.token });
+      expect(kept.body.content, `round ${round}`).toBe(live);
+    }
+  });
+
   it('keeps one coalesced system version per window, with every editor in its authorship', async () => {
     const owner = await newUser('Versions Owner');
     const editor = await newUser('Versions Editor');
@@ -49,7 +64,8 @@ describe('note versions', () => {
     expectBudget(await edit(editor.token, n.shortId, '# Plan\nstep 1\nstep 2\n'), 6);
     expectBudget(await edit(owner.token, n.id, '# Plan\nstep 1\nstep 2\nstep 3\n'), 6);
     // A change of the title alone is no content change: no version work.
-    expectBudget(await call('PATCH', `/v1/notes/${n.id}`, { token: owner.token, body: { title: 'T' } }), 4);
+    // (the editor's history entry, then the metadata: two single-item writes, no transaction)
+    expectBudget(await call('PATCH', `/v1/notes/${n.id}`, { token: owner.token, body: { title: 'T' } }), 5);
 
     const list = await versionsOf(editor.token, n.id);
     expect(list.status).toBe(200);

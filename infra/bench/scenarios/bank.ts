@@ -68,13 +68,27 @@ export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<Benc
   return [
     {
       route: 'POST /api/transfers',
+      label: 'Idempotency-Key',
       budget: 5,
+      writeUnits: 6,
       expectStatus: 201,
       request: (i) => ({
         method: 'POST',
         path: '/api/transfers',
         headers: jsonHeaders(user.token, { 'Idempotency-Key': `bench-${Date.now()}-${i}` }),
         body: json({ amount: 1000 + i, currency: 'usd', destination: 'acct_bench' }),
+      }),
+    },
+    {
+      route: 'POST /api/transfers',
+      budget: 5,
+      writeUnits: 5,
+      expectStatus: 201,
+      request: (i) => ({
+        method: 'POST',
+        path: '/api/transfers',
+        headers: jsonHeaders(user.token),
+        body: json({ amount: 2000 + i, currency: 'usd', destination: 'acct_bench' }),
       }),
     },
     {

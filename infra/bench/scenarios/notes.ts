@@ -3,6 +3,7 @@
 // (DELETE) work on notes made beforehand, one per call.
 import type { TestUserLike } from '../context.ts';
 import type { BenchRequest, BenchRoute, BenchScenarios } from '../types.ts';
+import { costRoutes } from './notes-costs.ts';
 import { revisionRoutes } from './notes-revisions.ts';
 import { webhookRoutes } from './notes-webhooks.ts';
 
@@ -59,6 +60,16 @@ const route = (
   expectStatus = 200,
 ): BenchRoute => ({ route: r, budget, expectStatus, request });
 
+/**
+ * A route that only reads: its one write is the caller's rate-limit count, 1 write unit; it reads
+ * no more than it did before that count was brought down (`readUnits`, as measured then).
+ */
+const reading = (r: string, budget: number, readUnits: number, request: () => BenchRequest): BenchRoute => ({
+  ...route(r, budget, request),
+  writeUnits: 1,
+  readUnits,
+});
+
 export const scenarios: BenchScenarios = async (ctx) => {
   const owner = await ctx.newUser('Bench Notes Owner');
   const reader = await ctx.newUser('Bench Notes Reader');
@@ -79,9 +90,9 @@ export const scenarios: BenchScenarios = async (ctx) => {
   const teamNotes = `/v1/teams/${team.path}/notes`;
 
   return [
-    route('GET /v1/me', 3, () => get('/v1/me')),
-    route('GET /v1/teams', 3, () => get('/v1/teams')),
-    route('GET /v1/notes', 3, () => get('/v1/notes')),
+    reading('GET /v1/me', 3, 0.5, () => get('/v1/me')),
+    reading('GET /v1/teams', 3, 0.5, () => get('/v1/teams')),
+    reading('GET /v1/notes', 3, 3, () => get('/v1/notes')),
     route('POST /v1/notes', 3, (i) =>
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
@@ -106,14 +117,16 @@ export const scenarios: BenchScenarios = async (ctx) => {
       headers: auth(owner.token, { 'Content-Type': form.contentType }),
       body: form.body,
     })),
-    route('GET /v1/teams/{teamPath}/notes', 3, () => get(teamNotes, reader.token)),
+    reading('GET /v1/teams/{teamPath}/notes', 3, 2, () => get(teamNotes, reader.token)),
     route('POST /v1/teams/{teamPath}/notes', 3, (i) =>
       send('POST', teamNotes, { content: `# Team bench ${i}` }),
     ),
-    route('GET /v1/teams/{teamPath}/notes/{noteId}', 4, () =>
+    // Token, membership, the note's Query, the history entry, the visit counter's bump.
+    route('GET /v1/teams/{teamPath}/notes/{noteId}', 5, () =>
       get(`${teamNotes}/${teamNote.shortId}`, reader.token),
     ),
-    route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 4, (i) =>
+    // A tags-only change: token, membership, the note's Query, the history entry, META.
+    route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 5, (i) =>
       send('PATCH', `${teamNotes}/${teamNote.id}`, { tags: [`t${i}`] }),
     ),
     route(
@@ -126,10 +139,11 @@ export const scenarios: BenchScenarios = async (ctx) => {
       }),
       204,
     ),
-    route('GET /v1/history', 3, () => get('/v1/history?limit=100')),
+    reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100')),
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.
     ...(await folderAndTrashRoutes(ctx, reader)),
+    ...(await costRoutes(ctx)),
     ...(await revisionRoutes(ctx, reader)),
     ...(await webhookRoutes(ctx)),
   ];
@@ -252,7 +266,7 @@ async function folderAndTrashRoutes(
       label: 'folderId (GetItem, GSI3, tree)',
     },
     {
-      ...route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${filed.id}`)),
+      ...route('GET /v1/notes/{noteId}', 5, () => get(`/v1/notes/${filed.id}`)),
       label: 'in a folder (+ tree Query)',
     },
     route('GET /v1/trash', 2, () => get('/v1/trash')),

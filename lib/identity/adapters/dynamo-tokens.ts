@@ -1,4 +1,4 @@
-// DynamoDB adapter of API tokens: one item per token hash; GSI1 lists a user's tokens.
+// DynamoDB adapter of API tokens: one item per token hash, with no index keys (lib/data/keys.ts).
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, isConditionFailure, storeFailure } from '../../data/failures.ts';
@@ -17,7 +17,7 @@ export async function putToken(tokenHash: string, record: TokenRecord): Promise<
     documentClient().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...k.token(tokenHash), ...k.tokensOfUser(record.userId), type: 'token', ...record },
+        Item: { ...k.token(tokenHash), type: 'token', ...record },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     ),
@@ -36,7 +36,7 @@ export async function getToken(tokenHash: string): Promise<TokenRecord | undefin
  * is in this window (ALL_NEW returns the record and the count). The first call of a window fails
  * that condition and starts the window with a second, conditional UpdateItem; concurrent first
  * calls race on it, and the losers count again in the fresh window. So a window costs one extra
- * request per token, every other call none.
+ * request per token, every other call none; each UpdateItem bills 1 write unit (a small item, no index).
  */
 export async function countCall(tokenHash: string, windowStart: number): Promise<CountedCall | undefined> {
   for (let attempt = 1; attempt <= 3; attempt += 1) {

@@ -1,9 +1,12 @@
 // DynamoDB adapter of the trash. Trashing is one transaction over the note's items (the same shape
 // as the former hard delete): META is re-keyed from the owner's list (GSI1) to the owner's trash
-// (GSI1) and the expiry index (GSI2), leaves its folder (GSI3, folder noteCount -1); CONTENT gets
-// deletedAt (so no new history entry can be written); every item gets `ttl` (DynamoDB TTL removes
-// them; the table's stream then runs the purge, which deletes the images). History entries lose
-// their GSI2 keys (out of GetHistory) and get them back on restore. One function per port method, so
+// (GSI1) and the expiry index (GSI2), leaves its folder (GSI3, folder noteCount -1); the visit
+// counter (VISITS) gets deletedAt (so no new history entry can be written; conditional on the
+// counter as read, so an entry written since makes the trash retry); META, VISITS, the permalink
+// guard and the history entries get `ttl` (DynamoDB TTL removes them; the table's stream then runs
+// the purge, which deletes the rest of the partition, CONTENT included, and the images). CONTENT
+// is not written: rewriting it would cost its size twice over. History entries lose their GSI2
+// keys (out of GetHistory) and get them back on restore. One function per port method, so
 // a function's bundle (and role) holds only those its wiring names (docs/architecture.md, "Bundles").
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
@@ -31,6 +34,7 @@ import type { NoteRecord } from '../model.ts';
 import type { StoredNote } from '../ports.ts';
 import type { TrashedNote, TrashStore } from '../trash.ts';
 import { folderCountUpdate } from './dynamo-folders.ts';
+import { visitsUnchanged } from './dynamo-notes.ts';
 import { toRecord } from './note-items.ts';
 
 type Item = Record<string, unknown>;
@@ -51,7 +55,10 @@ const reasons = cancellationReasons;
 
 const table = (): string => config.tableName;
 
-/** DeleteNote: one transaction (TransactWriteItems), history entries past its room one UpdateItem each. */
+/**
+ * DeleteNote: one transaction (TransactWriteItems: META, the counter, the guard, the folder count and
+ * the history entries change together), history entries past its room one UpdateItem each.
+ */
 export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'note'>): Promise<boolean> {
   const { note } = stored;
   const ttl = epochSeconds(entry.purgeAt);
@@ -72,12 +79,9 @@ export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'no
         ...prefixed(t.expiry(entry.purgeAt, note.shortId), ':g2'),
       },
     ),
-    update(k.noteContent(note.shortId), 'SET deletedAt = :at, #ttl = :ttl', 'visitSeq = :s', {
-      ':at': entry.deletedAt,
-      ':ttl': ttl,
-      ':s': stored.visitSeq,
-    }),
+    visitsUpdate(k.noteVisits(note.shortId), stored.visitSeq, entry.deletedAt, ttl),
   ];
+  const COUNTER = 1;
   if (note.permalink)
     items.push(
       update(k.permalink(ownerOf(note), note.permalink), 'SET #ttl = :ttl', 'attribute_exists(PK)', {
@@ -85,12 +89,57 @@ export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'no
       }),
     );
   if (note.parentFolderId) items.push(folderCountUpdate(table(), ownerOf(note), note.parentFolderId, -1));
-  const visits = (stored.visitorIds ?? []).map((userId) =>
+  const strip = (userId: string) =>
     update(k.visit(note.shortId, userId), 'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK', 'attribute_exists(PK)', {
       ':ttl': ttl,
-    }),
-  );
-  return transactWithOverflow(items, visits);
+    });
+  const visits = (stored.visitorIds ?? []).map(strip);
+  const failed = await transactWithOverflow(items, visits);
+  if (!failed) return true;
+  // Only the counter moved (reads went on meanwhile): under a steady stream of reads that would
+  // never settle. Trash the note with the counter marked whatever its value, then strip the entries
+  // written since the visitors were read: each was written before its counter bump, so before this
+  // transaction, and a read whose bump comes after takes its own entry back (dynamo-notes.ts).
+  const counterMoved = (r: string | undefined) =>
+    r === 'ConditionalCheckFailed' || r === 'TransactionConflict';
+  if (!failed.every((r, i) => (i === COUNTER ? counterMoved(r) : r === 'None'))) return false;
+  items[COUNTER] = visitsUpdate(k.noteVisits(note.shortId), null, entry.deletedAt, ttl);
+  if (await transactWithOverflow(items, visits)) return false;
+  const known = new Set(stored.visitorIds ?? []);
+  const late = (await visitEntries(note.shortId)).filter((v) => !known.has(String(v.userId)));
+  for (const v of late)
+    await documentClient().send(new UpdateCommand(strip(String(v.userId)).Update as never));
+  return true;
+}
+
+/** A note's history entries (strongly consistent Query of the VISIT# items). */
+async function visitEntries(shortId: string): Promise<Item[]> {
+  return queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :visit)',
+    ExpressionAttributeValues: { ':pk': k.notePartition(shortId), ':visit': 'VISIT#' },
+  });
+}
+
+/**
+ * The visit counter marked trashed, conditional on its value as read (undefined: no visit counted
+ * yet); null: whatever its value.
+ */
+function visitsUpdate(
+  Key: Key,
+  visitSeq: number | undefined | null,
+  deletedAt: number,
+  ttl: number,
+): TransactItem {
+  const unchanged = visitSeq === null ? undefined : visitsUnchanged(visitSeq);
+  const marked = update(Key, 'SET deletedAt = :at, #ttl = :ttl', unchanged?.ConditionExpression ?? '', {
+    ...unchanged?.ExpressionAttributeValues,
+    ':at': deletedAt,
+    ':ttl': ttl,
+  });
+  if (!unchanged) delete marked.Update!.ConditionExpression;
+  return marked;
 }
 
 /** A workspace's trash: one Query of GSI1. */
@@ -115,10 +164,18 @@ export async function getTrashed(shortId: string, now: number): Promise<TrashedN
   if (!meta || meta.deletedAt === undefined || Number(meta.purgeAt) <= now) return undefined;
   const trashed = toTrashed(meta);
   (trashed as TrashedWithVisits).visits = items.filter((i) => i.type === 'note-visit');
+  // Trashed before the visit counter existed, CONTENT carries the trash's marks (restore removes them).
+  (trashed as TrashedWithVisits).markedContent = items.some(
+    (i) => i.SK === k.noteContent(shortId).SK && (i.deletedAt !== undefined || i.ttl !== undefined),
+  );
+  (trashed as TrashedWithVisits).counted = items.some((i) => i.SK === k.noteVisits(shortId).SK);
   return trashed;
 }
 
-/** One transaction (TransactWriteItems), history entries past its room one UpdateItem each. */
+/**
+ * One transaction (TransactWriteItems: META, the counter, the guard, the folder count and the
+ * history entries change together), history entries past its room one UpdateItem each.
+ */
 export async function restoreTrashed(
   trashed: TrashedNote,
   parentFolderId: string | null,
@@ -144,8 +201,12 @@ export async function restoreTrashed(
         ...(folder ? prefixed(folder, ':g3') : {}),
       },
     ),
-    update(k.noteContent(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}),
   ];
+  const { markedContent, counted } = trashed as TrashedWithVisits;
+  if (markedContent)
+    items.push(update(k.noteContent(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}));
+  if (counted)
+    items.push(update(k.noteVisits(note.shortId), 'REMOVE deletedAt, #ttl', 'attribute_exists(PK)', {}));
   if (note.permalink)
     items.push(update(k.permalink(owner, note.permalink), 'REMOVE #ttl', 'attribute_exists(PK)', {}));
   const folderIndex = parentFolderId
@@ -160,7 +221,7 @@ export async function restoreTrashed(
     ),
   );
   try {
-    return (await transactWithOverflow(items, visits)) ? 'restored' : 'changed';
+    return (await transactWithOverflow(items, visits)) ? 'changed' : 'restored';
   } catch (err) {
     if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
     throw storeFailure(err);
@@ -239,7 +300,10 @@ function update(
  * One transaction with `items` and as many history entries as fit; the rest (notes read by more
  * than ~95 users) are updated right after, one by one (the note's own state already decided).
  */
-async function transactWithOverflow(items: TransactItem[], visits: TransactItem[]): Promise<boolean> {
+async function transactWithOverflow(
+  items: TransactItem[],
+  visits: TransactItem[],
+): Promise<(string | undefined)[] | undefined> {
   const room = TRANSACTION_ITEMS - items.length;
   const folderIndex = items.findIndex(
     (i) =>
@@ -254,11 +318,11 @@ async function transactWithOverflow(items: TransactItem[], visits: TransactItem[
     const why = reasons(err);
     if (!why) throw storeFailure(err);
     if (folderIndex >= 0 && why[folderIndex] === 'ConditionalCheckFailed') throw new FolderGone();
-    if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
+    if (why.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return why;
     throw storeFailure(err);
   }
   for (const v of visits.slice(room)) await documentClient().send(new UpdateCommand(v.Update as never));
-  return true;
+  return undefined;
 }
 
 async function partition(shortId: string, pk = k.notePartition(shortId)): Promise<Item[]> {
@@ -281,7 +345,7 @@ export class DynamoTrashStore implements TrashStore {
   purge = purgeTrashed;
 }
 
-type TrashedWithVisits = TrashedNote & { visits?: Item[] };
+type TrashedWithVisits = TrashedNote & { visits?: Item[]; markedContent?: boolean; counted?: boolean };
 class FolderGone extends Error {}
 
 /** {GSI1PK, GSI1SK} → {':g1pk': …, ':g1sk': …} (the value names the update expressions use). */

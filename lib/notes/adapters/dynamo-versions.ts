@@ -34,7 +34,10 @@ const FIELDS = [
   'expiresAt',
 ] as const;
 export const toVersion = (i: Item): VersionRecord =>
-  Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as VersionRecord;
+  Object.fromEntries([
+    ...FIELDS.map((f) => [f, i[f] ?? null]),
+    ...(i.noteVersion === undefined ? [] : [['noteVersion', Number(i.noteVersion)]]),
+  ]) as unknown as VersionRecord;
 const ttlOf = (v: VersionRecord) => (v.expiresAt === null ? {} : { ttl: Math.ceil(v.expiresAt / 1000) });
 const live = (now: number) => (i: Item) =>
   i.expiresAt === undefined || i.expiresAt === null || Number(i.expiresAt) > now;
@@ -120,6 +123,7 @@ export async function versionContent(shortId: string, versionId: string): Promis
 
 /** VersionStore.create */
 export async function createVersion(shortId: string, v: VersionRecord, content: string): Promise<void> {
+  // Transaction: the version's metadata and its content appear together.
   const ok = await transact([
     metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
     bodyPut(shortId, v, content),
@@ -134,10 +138,16 @@ export function coalesceVersion(
   next: VersionRecord,
   content: string,
 ): Promise<boolean> {
+  // Transaction: the version's metadata and its content change together.
   return transact([
+    // updatedAt may not move within a millisecond: the note's version orders changes too.
     metaPut(shortId, next, {
-      ConditionExpression: 'nameSource = :system AND updatedAt = :u',
-      ExpressionAttributeValues: { ':system': 'system', ':u': previous.updatedAt },
+      ConditionExpression: `nameSource = :system AND updatedAt = :u${next.noteVersion === undefined ? '' : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'}`,
+      ExpressionAttributeValues: {
+        ':system': 'system',
+        ':u': previous.updatedAt,
+        ...(next.noteVersion === undefined ? {} : { ':nv': next.noteVersion }),
+      },
     } as never),
     bodyPut(shortId, next, content),
   ]);
@@ -148,6 +158,7 @@ export function nameVersion(shortId: string, v: VersionRecord): Promise<boolean>
   const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
     Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
   });
+  // Transaction: the version's metadata and its content are kept for good together.
   return transact([
     update(
       k.version(shortId, v.id),

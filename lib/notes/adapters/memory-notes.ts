@@ -17,7 +17,8 @@ interface Visit {
 interface Stored {
   note: NoteRecord;
   content: string;
-  visitSeq: number;
+  /** Counts reads (recordVisit) as the DynamoDB store does: undefined until the first. */
+  visitSeq?: number;
   visits: Map<string, Visit>;
 }
 
@@ -49,7 +50,7 @@ export class MemoryNotesStore implements NotesStore {
   ): Promise<void> {
     if (this.notes.has(note.shortId)) throw changed();
     this.takePermalink(note);
-    this.notes.set(note.shortId, { note: copy(note), content, visitSeq: 0, visits: new Map() });
+    this.notes.set(note.shortId, { note: copy(note), content, visits: new Map() });
     this.visit(note, creatorId);
   }
 
@@ -74,7 +75,7 @@ export class MemoryNotesStore implements NotesStore {
   async recordVisit(note: NoteRecord, userId: string): Promise<void> {
     const s = this.notes.get(note.shortId);
     if (!s) throw new NotFound('The note does not exist');
-    s.visitSeq += 1;
+    s.visitSeq = (s.visitSeq ?? 0) + 1;
     this.visit(note, userId);
   }
 

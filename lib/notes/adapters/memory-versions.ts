@@ -38,6 +38,7 @@ export const memoryVersionStore = (): VersionStore & { dropContent(shortId: stri
     async coalesce(shortId, previous, next, content) {
       const e = of(shortId).get(previous.id);
       if (e?.v.nameSource !== 'system' || e.v.updatedAt !== previous.updatedAt) return false;
+      if (next.noteVersion !== undefined && (e.v.noteVersion ?? -1) > next.noteVersion) return false;
       of(shortId).set(next.id, { v: copy(next), content });
       return true;
     },

@@ -1,4 +1,4 @@
-// The NoteRecord stored in a note's META item (and copied into history entries), as read back.
+// The NoteRecord stored in a note's META item (and, in part, in history entries), as read back.
 import type { NoteRecord } from '../model.ts';
 
 export const NOTE_FIELDS = [
@@ -36,3 +36,37 @@ export const toRecord = (item: Record<string, unknown>): NoteRecord =>
     ...(item.hooked === true ? [['hooked', true]] : []),
     ...(typeof item.contentVersion === 'number' ? [['contentVersion', item.contentVersion]] : []),
   ]) as unknown as NoteRecord;
+
+/**
+ * What a history entry keeps of the note: the fields the history listing shows (lib/notes/present.ts)
+ * and those its folder paths need (owner, folder). toRecord reads the others back as null.
+ */
+export const HISTORY_FIELDS = [
+  'id',
+  'shortId',
+  'ownerId',
+  'userPath',
+  'teamPath',
+  'title',
+  'tags',
+  'description',
+  'createdAt',
+  'lastChangedAt',
+  'titleUpdatedAt',
+  'tagsUpdatedAt',
+  'lastChangeUser',
+  'publishType',
+  'publishedAt',
+  'permalink',
+  'readPermission',
+  'writePermission',
+  'parentFolderId',
+] as const satisfies readonly (typeof NOTE_FIELDS)[number][];
+
+export const historyEntry = (note: NoteRecord | Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    HISTORY_FIELDS.filter((f) => (note as Record<string, unknown>)[f] !== undefined).map((f) => [
+      f,
+      (note as Record<string, unknown>)[f],
+    ]),
+  );
