@@ -156,7 +156,7 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         tags: versionsTag,
         summary: 'Compare note versions',
         description:
-          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it to base and gives target. Read access.',
+          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it to base and gives target. Read access. Bounded: two contents that differ by more than max_edit_lines lines, or take longer than timeout_ms to diff, are 422 diff_too_large.',
         parameters: [...note, ...params(s.compareQuery, 'query')],
         responses: {
           200: answer('The diff', 'CompareNoteVersions', {
@@ -164,13 +164,16 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
               '===================================================================\n--- note_content\n+++ ' +
               'version:01938a6e-7a10-7c3e-9f5b-2a1d4c6e8f00\n@@ -1,1 +1,1 @@\n-# Plan\n+# Plan B\n',
           }),
-          422: revisionError('The version content is no longer available', {
-            code: 42200,
-            message: 'Validation failed',
-            description: 'The version has no content available',
-            error_code: 'version_content_unavailable',
-            unavailable_ref: `version:${systemVersion.id}`,
-          }),
+          422: revisionError(
+            'The version content is no longer available, or the contents differ too much to diff in time',
+            {
+              code: 42200,
+              message: 'Validation failed',
+              description: 'The version has no content available',
+              error_code: 'version_content_unavailable',
+              unavailable_ref: `version:${systemVersion.id}`,
+            },
+          ),
           ...readOnly,
         },
       },

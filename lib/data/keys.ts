@@ -142,6 +142,11 @@ export const revisionKeys = {
     PK: `NOTECOMMENTS#${shortId}`,
     SK: `ANCHORBASE#${contentHash}`,
   }),
+  /** How one content's offsets map into another's (a diff of the two, for anchors), by their SHA-256s. */
+  anchorRuns: (shortId: string, baseHash: string, liveHash: string): Key => ({
+    PK: `NOTECOMMENTS#${shortId}`,
+    SK: `ANCHORRUNS#${baseHash}#${liveHash}`,
+  }),
 };
 
 // Trash: a trashed note keeps its items (META, CONTENT, VISIT#, permalink guard), each with `ttl`;

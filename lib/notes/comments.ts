@@ -14,7 +14,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
-import { followAnchor, type Anchor } from './anchors.ts';
+import { type Anchor, DIFF_TIMEOUT_MS, followRuns, type Runs, runsBetween } from './anchors.ts';
 import { hookMarkOf, type NoteRecord } from './model.ts';
 import { contentHash, type NoteOpener, timeOrderedId, type UserLookup } from './versions.ts';
 import type { Access } from './service.ts';
@@ -79,7 +79,14 @@ export interface CommentStore {
   remove(shortId: string, removed: CommentRecord[], head?: CommentRecord): Promise<boolean>;
   /** The content an anchor was written on. */
   base(shortId: string, hash: string): Promise<string | undefined>;
+  /** How the content `baseHash` maps into the content `liveHash`, as a read stored it (keepRuns). */
+  runs(shortId: string, baseHash: string, liveHash: string): Promise<Runs | undefined>;
+  /** Keeps the runs from one content to another, for the next read (expires on its own). */
+  keepRuns(shortId: string, baseHash: string, liveHash: string, runs: Runs): Promise<void>;
 }
+
+/** The most time one request spends diffing contents to follow anchors (one diff per content). */
+export const REQUEST_DIFF_BUDGET_MS = 1000;
 
 export interface CommentQuery {
   page?: number;
@@ -347,30 +354,55 @@ export class CommentService {
     comments: CommentRecord[],
     heads: Map<string, CommentRecord>,
   ): Promise<ShownComment[]> {
-    const bases = new Map<string, Promise<string | undefined>>();
-    const out: ShownComment[] = [];
-    for (const c of comments) {
-      out.push({
-        comment: c,
-        thread: heads.get(c.threadId)!.threadState!,
-        currentAnchor: await this.current(shortId, content, c, bases),
-      });
-    }
-    return out;
+    const anchors = await this.currentAnchors(shortId, content, comments);
+    return comments.map((c) => ({
+      comment: c,
+      thread: heads.get(c.threadId)!.threadState!,
+      currentAnchor: anchors.get(c.id) ?? null,
+    }));
   }
 
-  private async current(
+  private async current(shortId: string, content: string, c: CommentRecord): Promise<Anchor | null> {
+    return (await this.currentAnchors(shortId, content, [c])).get(c.id) ?? null;
+  }
+
+  /**
+   * Where each anchored comment's anchor is in the live content. One mapping per content the
+   * anchors were written on: stored by an earlier read, else diffed (each diff bounded by the
+   * library's limits, all of them by REQUEST_DIFF_BUDGET_MS) and stored for the next read. A diff
+   * given less than its full time (the budget running out) is not stored, so a later read redoes it;
+   * with no time left a content maps by its unchanged beginning and end only (its middle counts as
+   * rewritten).
+   */
+  private async currentAnchors(
     shortId: string,
     content: string,
-    c: CommentRecord,
-    bases = new Map<string, Promise<string | undefined>>(),
-  ): Promise<Anchor | null> {
-    if (!c.anchor || !c.anchorBase) return null;
+    comments: CommentRecord[],
+  ): Promise<Map<string, Anchor | null>> {
     const live = contentHash(content);
-    if (c.anchorBase === live) return c.anchor;
-    if (!bases.has(c.anchorBase)) bases.set(c.anchorBase, this.store.base(shortId, c.anchorBase));
-    const base = await bases.get(c.anchorBase);
-    return base === undefined ? null : followAnchor(base, content, c.anchor);
+    const out = new Map<string, Anchor | null>();
+    const byBase = new Map<string, CommentRecord[]>();
+    for (const c of comments) {
+      if (!c.anchor || !c.anchorBase) continue;
+      if (c.anchorBase === live) out.set(c.id, c.anchor);
+      else byBase.set(c.anchorBase, [...(byBase.get(c.anchorBase) ?? []), c]);
+    }
+    const hashes = [...byBase.keys()];
+    const stored = await Promise.all(hashes.map((h) => this.store.runs(shortId, h, live)));
+    const deadline = performance.now() + REQUEST_DIFF_BUDGET_MS;
+    for (const [i, hash] of hashes.entries()) {
+      let runs = stored[i];
+      if (!runs) {
+        const base = await this.store.base(shortId, hash);
+        if (base === undefined) continue;
+        const granted = Math.min(DIFF_TIMEOUT_MS, Math.max(0, Math.floor(deadline - performance.now())));
+        runs = runsBetween(base, content, granted);
+        // Only a diff that had its full time is kept: a shorter one may have stopped for want of time.
+        if (granted === DIFF_TIMEOUT_MS) await this.store.keepRuns(shortId, hash, live, runs);
+      }
+      for (const c of byBase.get(hash)!) out.set(c.id, followRuns(runs, c.anchor!));
+    }
+    return out;
   }
 }
 

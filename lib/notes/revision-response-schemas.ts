@@ -94,6 +94,7 @@ export const revisionError = v.strictObject({
       'version_already_named',
       'version_not_named',
       'version_content_unavailable',
+      'diff_too_large',
     ]),
   ),
   latest_version_id: v.optional(v.string()),
@@ -101,6 +102,8 @@ export const revisionError = v.strictObject({
   version_id: v.optional(v.string()),
   name: v.optional(v.string()),
   unavailable_ref: v.optional(v.string()),
+  max_edit_lines: v.optional(int()),
+  timeout_ms: v.optional(int()),
   errorCode: v.optional(v.picklist(['comment_already_resolved', 'comment_not_resolved'])),
   commentState: v.optional(commentState),
 });

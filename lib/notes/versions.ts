@@ -24,6 +24,12 @@ export const SYSTEM_VERSION_RETENTION_DAYS = 30;
 export const MAX_VERSION_NAME = 80;
 export const MAX_VERSION_DESCRIPTION = 500;
 export const DEFAULT_VERSION_LIMIT = 50;
+/**
+ * Compare's bounds (the `diff` library's own limits): at most this many lines inserted + deleted,
+ * and this long (ms) diffing; past either, 422 diff_too_large, well within the function's Timeout.
+ */
+export const COMPARE_MAX_EDIT_LINES = 10_000;
+export const COMPARE_TIMEOUT_MS = 500;
 export const MAX_VERSION_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
@@ -280,7 +286,20 @@ export class VersionService implements ContentHistory {
       return content;
     };
     const [from, to] = [await side(base, 'base'), await side(target, 'target')];
-    return createTwoFilesPatch(base, target, from, to, undefined, undefined, { context: 3 });
+    const diff = createTwoFilesPatch(base, target, from, to, undefined, undefined, {
+      context: 3,
+      maxEditLength: COMPARE_MAX_EDIT_LINES,
+      timeout: COMPARE_TIMEOUT_MS,
+    });
+    if (diff === undefined)
+      throw new Invalid('The two contents differ too much to compare: compare closer versions', {
+        details: {
+          error_code: 'diff_too_large',
+          max_edit_lines: COMPARE_MAX_EDIT_LINES,
+          timeout_ms: COMPARE_TIMEOUT_MS,
+        },
+      });
+    return diff;
   }
 
   private async record(shortId: string, content: string, editor: VersionUser): Promise<void> {

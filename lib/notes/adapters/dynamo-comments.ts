@@ -1,14 +1,22 @@
 // DynamoDB adapter of the comments store (lib/notes/comments.ts). Items (lib/data/keys.ts revisionKeys):
 //   NOTECOMMENTS#<shortId> / COMMENT#<id>            one comment (type note-comment), `rev` its lock
 //   NOTECOMMENTS#<shortId> / ANCHORBASE#<sha256>     the content anchors were written on (Brotli, `z`)
+//   NOTECOMMENTS#<shortId> / ANCHORRUNS#<base>#<live> how one content maps into another (the diff's
+//                                                    runs as gaps and lengths, Brotli), `ttl` 30 days
 // The webhook router emits comment.created (INSERT of a note-comment item), comment.resolved and
 // comment.reopened (a thread head's threadState changing) from these items (lib/notes/events/catalogue.ts).
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
 import { NotFound } from '../../domain/errors.ts';
+import { fromDeltas, type Runs, toDeltas } from '../anchors.ts';
 import type { CommentRecord, CommentStore } from '../comments.ts';
 import { pack, unpack } from './packed-content.ts';
 
@@ -129,6 +137,40 @@ export async function anchorBase(shortId: string, hash: string): Promise<string 
   return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
 }
 
+/** Stored runs live this long: a mapping is only read while its live content is the note's content. */
+const RUNS_TTL_S = 30 * 24 * 60 * 60;
+/** Runs that pack larger than this are not stored (DynamoDB's item limit is 400 KB). */
+const MAX_PACKED_RUNS = 300_000;
+
+/** CommentStore.runs */
+export async function anchorRuns(
+  shortId: string,
+  baseHash: string,
+  liveHash: string,
+): Promise<Runs | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.anchorRuns(shortId, baseHash, liveHash) }),
+  );
+  return Item?.z ? fromDeltas(JSON.parse(unpack(Item.z as Uint8Array))) : undefined;
+}
+
+/** CommentStore.keepRuns */
+export async function keepAnchorRuns(shortId: string, baseHash: string, liveHash: string, runs: Runs) {
+  const z = pack(JSON.stringify(toDeltas(runs)));
+  if (z.length > MAX_PACKED_RUNS) return;
+  await documentClient().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...k.anchorRuns(shortId, baseHash, liveHash),
+        type: 'note-anchor-runs',
+        z,
+        ttl: Math.ceil(Date.now() / 1000) + RUNS_TTL_S,
+      },
+    }),
+  );
+}
+
 /** Every method (contract tests, the full service); functions wire only what they call. */
 export const dynamoCommentStore = (): CommentStore => ({
   list: listComments,
@@ -137,4 +179,6 @@ export const dynamoCommentStore = (): CommentStore => ({
   save: saveComments,
   remove: removeComments,
   base: anchorBase,
+  runs: anchorRuns,
+  keepRuns: keepAnchorRuns,
 });

@@ -2,7 +2,7 @@
 // system versions, authorship; and anchors mapped through edits (lib/notes/anchors.ts).
 import { describe, expect, it } from 'vitest';
 import { memoryVersionStore } from '../../../lib/notes/adapters/memory-versions.ts';
-import { followAnchor } from '../../../lib/notes/anchors.ts';
+import { followAnchor, followRuns, fromDeltas, runsBetween, toDeltas } from '../../../lib/notes/anchors.ts';
 import {
   SYSTEM_VERSION_RETENTION_DAYS,
   VERSION_WINDOW_MS,
@@ -97,6 +97,22 @@ describe('anchors through edits', () => {
     expect(followAnchor(base, 'The quick brown f-o-x jumps', fox)).toEqual({ offset: 16, length: 5 });
     expect(followAnchor(base, 'The quick brown cat jumps', fox)).toBeNull();
     expect(followAnchor(base, '', fox)).toBeNull();
+  });
+  it('map through runs computed once, which survive storage as gaps and lengths', () => {
+    const live = 'Oh, The quick brown f-o-x jumps high';
+    const runs = runsBetween(base, live);
+    expect(fromDeltas(toDeltas(runs))).toEqual(runs);
+    expect(followRuns(runs, fox)).toEqual(followAnchor(base, live, fox));
+    expect(followRuns(runs, { offset: 4, length: 5 })).toEqual({ offset: 8, length: 5 });
+  });
+  it('with no time to diff, keep only the unchanged beginning and end', () => {
+    const live = 'The quick brown cat fox dog jumps';
+    expect(followRuns(runsBetween(base, live, 0), { offset: 0, length: 3 })).toEqual({
+      offset: 0,
+      length: 3,
+    });
+    expect(followRuns(runsBetween(base, live, 0), fox)).toBeNull();
+    expect(followRuns(runsBetween(base, live), fox)).toEqual({ offset: 20, length: 3 });
   });
   it('survive an edit elsewhere in a large document', () => {
     const big = `${'lorem ipsum '.repeat(20_000)}ANCHOR${' dolor sit'.repeat(20_000)}`;
