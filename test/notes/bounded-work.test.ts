@@ -98,4 +98,44 @@ describe('bounded work', () => {
     expect(slowest).toBeLessThan(1000);
     expect(ms).toBeLessThan(5000);
   });
+
+  it('refuses JSON nested 10,000 levels deep with a 422 in each dialect, without recursion', async () => {
+    const me = await newUser('Nester');
+    const other = await newUser('Bystander');
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const bodies = [
+      ['/v1/notes', `{"content":"x","noteFeatures":{"a":${deep(10_000)}}}`],
+      ['/v1/webhooks', `{"url":"https://example.com/hook","events":${deep(10_000)}}`],
+      ['/api/transfers', `{"amount":1,"currency":"usd","destination":"a","metadata":${deep(10_000)}}`],
+    ];
+    await http('GET', '/v1/me', { token: other.token });
+    for (const [path, raw] of bodies) {
+      await http('POST', path, {
+        token: me.token,
+        headers: { 'Content-Type': 'application/json' },
+        raw: '{',
+      });
+      const { result, slowest } = await besides(other, () =>
+        http('POST', path, { token: me.token, headers: { 'Content-Type': 'application/json' }, raw }),
+      );
+      expect(result.status, `${path}: ${result.text.slice(0, 300)}`).toBe(422);
+      expect(result.body.code).toBe(42200);
+      expect(result.body.errors).toEqual([
+        {
+          field: expect.stringMatching(/^(noteFeatures\.a|events|metadata)(\.0)+$/),
+          message: expect.stringMatching(/deeper than 64/),
+        },
+      ]);
+      expect(slowest).toBeLessThan(1000);
+    }
+    // The deepest allowed nesting is parsed and validated as usual (here: refused by the schema).
+    const allowed = await http('POST', '/v1/notes', {
+      token: me.token,
+      headers: { 'Content-Type': 'application/json' },
+      raw: `{"content":"x","noteFeatures":{"a":${deep(62)}}}`,
+    });
+    expect(allowed.status).toBe(422);
+    expect(allowed.body.errors.map((e: { field: string }) => e.field)).toEqual(['noteFeatures.a']);
+    expect(allowed.body.errors[0].message).not.toMatch(/deeper/);
+  });
 });
