@@ -110,7 +110,8 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
           'Names the live content (base note_content, the default) or a system version (base version:{id}); ' +
           'needs write access. When the newest version holds the live content and is a system version, that ' +
           'version is named in place (201); when it is already named, 409 no_content_change. Naming an already ' +
-          'named version: 409 version_already_named.',
+          'named version: 409 version_already_named. A note keeps at most 50 named versions: naming one more is ' +
+          '409 version_limit_reached (with max_named_versions).',
         parameters: note,
         requestBody: body('CreateNoteVersionBody', {
           name: 'Before the review',
@@ -118,14 +119,17 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         }),
         responses: {
           201: answer('The named version', 'NoteVersionMetadata', namedVersion),
-          409: revisionError('No content change, or the version is already named', {
-            code: 40900,
-            message: 'Conflict',
-            description: 'The content has not changed since the latest named version',
-            error_code: 'no_content_change',
-            latest_version_id: namedVersion.id,
-            latest_name_source: 'user',
-          }),
+          409: revisionError(
+            'No content change, the version is already named, or the note has its most named versions',
+            {
+              code: 40900,
+              message: 'Conflict',
+              description: 'The content has not changed since the latest named version',
+              error_code: 'no_content_change',
+              latest_version_id: namedVersion.id,
+              latest_name_source: 'user',
+            },
+          ),
           ...errors('bad_request', 'forbidden', 'not_found', 'validation_failed', 'unsupported_media_type'),
         },
       },

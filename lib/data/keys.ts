@@ -131,6 +131,8 @@ export const revisionKeys = {
     PK: `NOTEVERSIONS#${shortId}`,
     SK: `VBODY#${versionId}`,
   }),
+  /** How many named versions the note has (`named`): the cap's counter, in the naming's transaction. */
+  namedVersions: (shortId: string): Key => ({ PK: `NOTEVERSIONS#${shortId}`, SK: 'NAMED' }),
   commentsPartition: (shortId: string): string => `NOTECOMMENTS#${shortId}`,
   comment: (shortId: string, commentId: string): Key => ({
     PK: `NOTECOMMENTS#${shortId}`,

@@ -10,7 +10,8 @@
 //   owner (team: members) even when comments are `forbidden`; 409 when the thread is already so;
 // - an anchor {offset, length} (UTF-16 code units of the live content) is kept with the content it
 //   was written on; `currentAnchor` maps it through the edits since (lib/notes/anchors.ts).
-import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
+import { setTimeout } from 'node:timers/promises';
+import { Conflict, Forbidden, Invalid, isConflict, NotFound } from '../domain/errors.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
@@ -70,7 +71,8 @@ export interface CommentStore {
   get(shortId: string, commentId: string): Promise<CommentRecord | undefined>;
   /**
    * Writes a comment (and the content its anchor was written on); a reply also counts into its head,
-   * NotFound when the head is gone.
+   * in the write's condition: NotFound when the head is gone, Conflict('replies') when it has
+   * MAX_REPLIES replies, Conflict('busy') when a concurrent write to the thread stopped it.
    */
   create(shortId: string, c: CommentRecord, base?: { hash: string; content: string }): Promise<void>;
   /** Replaces comments read at their `rev` (one transaction); false when one changed meanwhile. */
@@ -116,6 +118,9 @@ const invalid = (field: string, message: string) =>
   new Invalid(`${field} ${message}`, { fields: [{ field, message }] });
 const noComment = () => new NotFound('The note has no such comment');
 const busy = () => new Conflict('The comment is being changed concurrently; retry the request');
+const tooManyReplies = () => invalid('threadId', `has ${MAX_REPLIES} replies, the most a thread takes`);
+/** Tries of a reply whose transaction met another on the same thread head (DynamoDB's TransactionConflict). */
+const REPLY_ATTEMPTS = 6;
 
 function mayComment(note: NoteRecord, access: Access): boolean {
   switch (note.commentPermission) {
@@ -184,8 +189,7 @@ export class CommentService {
       if (input.anchor) throw invalid('anchor', "a reply takes its thread's anchor: send no anchor");
       head = await this.store.get(note.shortId, input.threadId);
       if (!head?.isThreadHead) throw invalid('threadId', 'is not a thread of this note');
-      if (head.replyCount >= MAX_REPLIES)
-        throw invalid('threadId', `has ${MAX_REPLIES} replies, the most a thread takes`);
+      if (head.replyCount >= MAX_REPLIES) throw tooManyReplies();
     }
     const anchor = input.anchor ?? null;
     if (anchor && anchor.offset + anchor.length > content.length)
@@ -209,11 +213,16 @@ export class CommentService {
       rev: 1,
       ...hookMarkOf(note),
     };
-    try {
-      await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
-    } catch (err) {
-      if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
-      throw err;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
+        break;
+      } catch (err) {
+        if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
+        if (isConflict(err, 'replies')) throw tooManyReplies();
+        if (!isConflict(err, 'busy') || attempt === REPLY_ATTEMPTS) throw err;
+        await setTimeout(10 + Math.random() * 40 * attempt);
+      }
     }
     return { comment, thread: head?.threadState ?? comment.threadState!, currentAnchor: anchor };
   }

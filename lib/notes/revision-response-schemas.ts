@@ -95,6 +95,7 @@ export const revisionError = v.strictObject({
       'version_not_named',
       'version_content_unavailable',
       'diff_too_large',
+      'version_limit_reached',
     ]),
   ),
   latest_version_id: v.optional(v.string()),
@@ -104,6 +105,7 @@ export const revisionError = v.strictObject({
   unavailable_ref: v.optional(v.string()),
   max_edit_lines: v.optional(int()),
   timeout_ms: v.optional(int()),
+  max_named_versions: v.optional(int()),
   errorCode: v.optional(v.picklist(['comment_already_resolved', 'comment_not_resolved'])),
   commentState: v.optional(commentState),
 });

@@ -28,6 +28,11 @@ export const DEFAULT_VERSION_LIMIT = 50;
  * Compare's bounds (the `diff` library's own limits): at most this many lines inserted + deleted,
  * and this long (ms) diffing; past either, 422 diff_too_large, well within the function's Timeout.
  */
+/**
+ * Named versions per note (kept until the note is purged, up to 300 KiB each): naming past it is 409
+ * version_limit_reached. Counted in the naming's own transaction, so racing namings cannot pass it.
+ */
+export const MAX_NAMED_VERSIONS = 50;
 export const COMPARE_MAX_EDIT_LINES = 10_000;
 export const COMPARE_TIMEOUT_MS = 500;
 export const MAX_VERSION_LIMIT = 100;
@@ -70,11 +75,17 @@ export interface VersionStore {
   get(shortId: string, versionId: string, now: number): Promise<VersionRecord | undefined>;
   /** The version's content; undefined when it is no longer available. */
   content(shortId: string, versionId: string): Promise<string | undefined>;
-  /** A new version with its content; Conflict('version') if the id exists. */
+  /**
+   * A new version with its content; Conflict('version') if the id exists; a named one also counts
+   * into the note's named versions: Conflict('named_versions') at MAX_NAMED_VERSIONS.
+   */
   create(shortId: string, v: VersionRecord, content: string): Promise<void>;
   /** Replaces a system version's content (coalescing); false when it changed or was named since read. */
   coalesce(shortId: string, previous: VersionRecord, next: VersionRecord, content: string): Promise<boolean>;
-  /** Names a system version in place (keeps it for good); false when it was named meanwhile. */
+  /**
+   * Names a system version in place (keeps it for good); false when it was named meanwhile;
+   * Conflict('named_versions') at MAX_NAMED_VERSIONS.
+   */
   name(shortId: string, v: VersionRecord): Promise<boolean>;
   /** Changes a named version's name and description. */
   rename(shortId: string, v: VersionRecord): Promise<void>;
@@ -190,6 +201,17 @@ export class VersionService implements ContentHistory {
 
   /** POST: names the live content (or `version:{id}`); the named version. */
   async create(userId: string, ref: string, input: VersionCreation): Promise<VersionRecord> {
+    try {
+      return await this.name(userId, ref, input);
+    } catch (err) {
+      if (!isConflict(err, 'named_versions')) throw err;
+      throw new Conflict(`The note has ${MAX_NAMED_VERSIONS} named versions, the most it keeps`, {
+        details: { error_code: 'version_limit_reached', max_named_versions: MAX_NAMED_VERSIONS },
+      });
+    }
+  }
+
+  private async name(userId: string, ref: string, input: VersionCreation): Promise<VersionRecord> {
     const { stored, access } = await this.open(userId, ref);
     if (!access.write) throw new Forbidden('You may read this note but not change it');
     const caller = await this.users(userId);

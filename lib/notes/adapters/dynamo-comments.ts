@@ -15,9 +15,9 @@ import { config } from '../../config.ts';
 import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
-import { NotFound } from '../../domain/errors.ts';
+import { Conflict, NotFound } from '../../domain/errors.ts';
 import { fromDeltas, type Runs, toDeltas } from '../anchors.ts';
-import type { CommentRecord, CommentStore } from '../comments.ts';
+import { type CommentRecord, type CommentStore, MAX_REPLIES } from '../comments.ts';
 import { pack, unpack } from './packed-content.ts';
 
 type Item = Record<string, unknown>;
@@ -48,6 +48,8 @@ const transact = (items: TransactItem[]): Promise<string[] | undefined> =>
   transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
 
 const table = () => config.tableName;
+/** DynamoDB's limit on the items of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
 const put = (shortId: string, c: CommentRecord, condition: Item): TransactItem => ({
   Put: {
     TableName: table(),
@@ -65,8 +67,9 @@ const countReplies = (shortId: string, headId: string, delta: number): TransactI
     Key: k.comment(shortId, headId),
     // Bumps rev too, so a resolution written from an older read of the head fails and re-reads.
     UpdateExpression: 'ADD replyCount :d, rev :one',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':d': delta, ':one': 1 },
+    // A reply counts in only below the cap: the cap holds however many replies race.
+    ConditionExpression: delta > 0 ? 'attribute_exists(PK) AND replyCount < :max' : 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':d': delta, ':one': 1, ...(delta > 0 ? { ':max': MAX_REPLIES } : {}) },
   },
 });
 
@@ -108,7 +111,14 @@ export async function createComment(
       },
     });
   const why = await transact(items);
-  if (why) throw new NotFound('The thread is gone');
+  if (!why) return;
+  if (why.includes('TransactionConflict'))
+    throw new Conflict('The thread changed meanwhile', { reason: 'busy' });
+  if (!c.isThreadHead && why[1] === 'ConditionalCheckFailed') {
+    const head = await getComment(shortId, c.threadId);
+    if (head) throw new Conflict('The thread has its most replies', { reason: 'replies' });
+  }
+  throw new NotFound('The thread is gone');
 }
 
 /** CommentStore.save */
@@ -126,6 +136,12 @@ export async function removeComments(
     Delete: { TableName: table(), Key: k.comment(shortId, c.id), ...atRev(c.rev) },
   }));
   if (head) items.push(countReplies(shortId, head.id, -1));
+  // The cap keeps a thread to one transaction (its head and MAX_REPLIES replies). A thread that grew
+  // past it before the cap was in the write's condition has its newest replies deleted first, in
+  // transactions of their own; its head goes with the last (a retry deletes what a failure left).
+  while (items.length > MAX_TRANSACTION_ITEMS) {
+    if (await transact(items.splice(-MAX_TRANSACTION_ITEMS))) return false;
+  }
   return !(await transact(items));
 }
 
