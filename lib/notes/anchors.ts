@@ -106,3 +106,27 @@ export function fromDeltas(deltas: number[]): Runs {
   }
   return runs;
 }
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+/** Whether index `i` of `text` falls between the two halves of a surrogate pair. */
+const insidePair = (text: string, i: number) =>
+  i > 0 && i < text.length && isHigh(text.charCodeAt(i - 1)) && isLow(text.charCodeAt(i));
+
+/** The anchor widened to whole code points: it never starts or ends inside a surrogate pair. */
+export function snapToCodePoints(text: string, a: Anchor): Anchor {
+  const start = insidePair(text, a.offset) ? a.offset - 1 : a.offset;
+  const end = insidePair(text, a.offset + a.length) ? a.offset + a.length + 1 : a.offset + a.length;
+  return { offset: start, length: end - start };
+}
+
+/** The most characters (code points) of anchored text a comment keeps and shows as its excerpt. */
+export const MAX_EXCERPT_CHARS = 1000;
+
+/** The first MAX_EXCERPT_CHARS characters of `text` (whole code points), and whether that is all. */
+export function excerptOf(text: string): { excerpt: string; truncated: boolean } {
+  let end = 0;
+  for (let chars = 0; end < text.length && chars < MAX_EXCERPT_CHARS; chars += 1)
+    end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return { excerpt: text.slice(0, end), truncated: end < text.length };
+}

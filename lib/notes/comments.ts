@@ -15,7 +15,15 @@ import { Conflict, Forbidden, Invalid, isConflict, NotFound } from '../domain/er
 import type { Clock } from '../domain/clock.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
-import { type Anchor, DIFF_TIMEOUT_MS, followRuns, type Runs, runsBetween } from './anchors.ts';
+import {
+  type Anchor,
+  DIFF_TIMEOUT_MS,
+  excerptOf,
+  followRuns,
+  type Runs,
+  runsBetween,
+  snapToCodePoints,
+} from './anchors.ts';
 import { hookMarkOf, type NoteRecord } from './model.ts';
 import { contentHash, type NoteOpener, timeOrderedId, type UserLookup } from './versions.ts';
 import type { Access } from './service.ts';
@@ -52,7 +60,10 @@ export interface CommentRecord {
   anchor: Anchor | null;
   /** SHA-256 of the content the anchor was written on (its copy: CommentStore.base). */
   anchorBase: string | null;
+  /** The anchored text when written, its first MAX_EXCERPT_CHARS characters. */
   excerpt: string | null;
+  /** The anchored text was longer than the excerpt (absent on comments written before the cap). */
+  excerptTruncated?: boolean;
   createdAt: number;
   updatedAt: number;
   isThreadHead: boolean;
@@ -191,9 +202,10 @@ export class CommentService {
       if (!head?.isThreadHead) throw invalid('threadId', 'is not a thread of this note');
       if (head.replyCount >= MAX_REPLIES) throw tooManyReplies();
     }
-    const anchor = input.anchor ?? null;
-    if (anchor && anchor.offset + anchor.length > content.length)
+    if (input.anchor && input.anchor.offset + input.anchor.length > content.length)
       throw invalid('anchor', `must lie within the content (${content.length} characters)`);
+    const anchor = input.anchor ? snapToCodePoints(content, input.anchor) : null;
+    const excerpt = anchor ? excerptOf(content.slice(anchor.offset, anchor.offset + anchor.length)) : null;
     const hash = anchor ? contentHash(content) : null;
     const comment: CommentRecord = {
       id,
@@ -204,7 +216,8 @@ export class CommentService {
       state: open(),
       anchor,
       anchorBase: hash,
-      excerpt: anchor ? content.slice(anchor.offset, anchor.offset + anchor.length) : null,
+      excerpt: excerpt?.excerpt ?? null,
+      excerptTruncated: excerpt?.truncated ?? false,
       createdAt: now,
       updatedAt: now,
       isThreadHead: !head,
@@ -434,7 +447,9 @@ export function presentComment({ comment: c, thread, currentAnchor }: ShownComme
     isPinned: false,
     anchor: c.anchor,
     currentAnchor,
-    excerpt: c.excerpt,
+    // Capped on the way out too: comments written before the cap may keep a longer one.
+    excerpt: c.excerpt === null ? null : excerptOf(c.excerpt).excerpt,
+    excerptTruncated: Boolean(c.excerptTruncated) || (c.excerpt !== null && excerptOf(c.excerpt).truncated),
     reactions: [],
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

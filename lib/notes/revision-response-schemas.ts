@@ -55,7 +55,14 @@ const commentFields = {
     v.nullable(anchor),
     'where the anchored text is in the live content; null once it is gone',
   ),
-  excerpt: described(v.nullable(v.string()), 'the anchored text when the comment was written'),
+  excerpt: described(
+    v.nullable(v.string()),
+    'the anchored text when the comment was written: its first 1000 characters (code points)',
+  ),
+  excerptTruncated: described(
+    v.boolean(),
+    'our extension: true when the anchored text was longer than the excerpt (1000 characters)',
+  ),
   reactions: v.array(v.strictObject({ shortcode: v.string(), count: v.pipe(int(), v.minValue(1)) })),
   createdAt: described(v.number(), 'epoch milliseconds'),
   updatedAt: described(v.number(), 'epoch milliseconds'),

@@ -33,6 +33,7 @@ const FIELDS = [
   'anchor',
   'anchorBase',
   'excerpt',
+  'excerptTruncated',
   'createdAt',
   'updatedAt',
   'isThreadHead',

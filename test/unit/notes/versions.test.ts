@@ -2,7 +2,16 @@
 // system versions, authorship; and anchors mapped through edits (lib/notes/anchors.ts).
 import { describe, expect, it } from 'vitest';
 import { memoryVersionStore } from '../../../lib/notes/adapters/memory-versions.ts';
-import { followAnchor, followRuns, fromDeltas, runsBetween, toDeltas } from '../../../lib/notes/anchors.ts';
+import {
+  excerptOf,
+  followAnchor,
+  followRuns,
+  fromDeltas,
+  MAX_EXCERPT_CHARS,
+  runsBetween,
+  snapToCodePoints,
+  toDeltas,
+} from '../../../lib/notes/anchors.ts';
 import {
   SYSTEM_VERSION_RETENTION_DAYS,
   VERSION_WINDOW_MS,
@@ -113,6 +122,17 @@ describe('anchors through edits', () => {
     });
     expect(followRuns(runsBetween(base, live, 0), fox)).toBeNull();
     expect(followRuns(runsBetween(base, live), fox)).toEqual({ offset: 20, length: 3 });
+  });
+  it('widen to whole code points, and give an excerpt of at most MAX_EXCERPT_CHARS characters', () => {
+    const text = 'a😀b😀';
+    expect(snapToCodePoints(text, { offset: 2, length: 1 })).toEqual({ offset: 1, length: 2 });
+    expect(snapToCodePoints(text, { offset: 0, length: 2 })).toEqual({ offset: 0, length: 3 });
+    expect(snapToCodePoints(text, { offset: 4, length: 1 })).toEqual({ offset: 4, length: 2 });
+    expect(snapToCodePoints(text, { offset: 1, length: 2 })).toEqual({ offset: 1, length: 2 });
+    expect(excerptOf('short')).toEqual({ excerpt: 'short', truncated: false });
+    const emoji = '😀'.repeat(MAX_EXCERPT_CHARS + 1);
+    expect(excerptOf(emoji)).toEqual({ excerpt: '😀'.repeat(MAX_EXCERPT_CHARS), truncated: true });
+    expect(excerptOf(emoji.slice(0, -2))).toEqual({ excerpt: emoji.slice(0, -2), truncated: false });
   });
   it('survive an edit elsewhere in a large document', () => {
     const big = `${'lorem ipsum '.repeat(20_000)}ANCHOR${' dolor sit'.repeat(20_000)}`;
