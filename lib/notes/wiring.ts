@@ -87,6 +87,7 @@ import {
   deleteWebhook,
   getDelivery,
   getWebhook,
+  deliveryPage,
   listDeliveries,
   listWebhooks,
   pingWebhook,
@@ -423,12 +424,15 @@ export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: p
 export const teamWebhookPinger = /* @__PURE__ */ once(() =>
   webhookService({ ping: pingWebhook }, teamAccess()),
 );
-/** List and export the delivery log (personal, team): the webhook's GetItem, the log's Query. */
+/**
+ * List and export the delivery log (personal, team): the webhook's GetItem, then the page's Query
+ * (and a counting Query), or the whole log's Query for the export.
+ */
 export const webhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, personal),
+  webhookService({ get: getWebhook, deliveries: listDeliveries, deliveryPage }, personal),
 );
 export const teamWebhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, teamAccess()),
+  webhookService({ get: getWebhook, deliveries: listDeliveries, deliveryPage }, teamAccess()),
 );
 /** GetWebhookDelivery, GetTeamWebhookDelivery: the webhook's GetItem, the attempt's GetItem. */
 export const webhookDeliveryLookup = /* @__PURE__ */ once(() =>
