@@ -161,7 +161,9 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         tags: versionsTag,
         summary: 'Compare note versions',
         description:
-          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it to base and gives target. Read access. Bounded: two contents that differ by more than max_edit_lines lines, or take longer than timeout_ms to diff, are 422 diff_too_large.',
+          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it ' +
+          'to base and gives target. Read access. Bounded: two contents that differ by more than max_edit_lines ' +
+          'lines, or take longer than timeout_ms to diff, are 422 diff_too_large.',
         parameters: [...note, ...params(s.compareQuery, 'query')],
         responses: {
           200: answer('The diff', 'CompareNoteVersions', {
