@@ -233,7 +233,8 @@ export class CommentService {
       } catch (err) {
         if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
         if (isConflict(err, 'replies')) throw tooManyReplies();
-        if (!isConflict(err, 'busy') || attempt === REPLY_ATTEMPTS) throw err;
+        if (!isConflict(err, 'busy')) throw err;
+        if (attempt === REPLY_ATTEMPTS) throw busy();
         await setTimeout(10 + Math.random() * 40 * attempt);
       }
     }
