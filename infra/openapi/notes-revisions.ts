@@ -63,6 +63,7 @@ const head = {
   anchor: { offset: 12, length: 9 },
   currentAnchor: { offset: 40, length: 9 },
   excerpt: '42 widgets',
+  excerptTruncated: false,
   reactions: [],
   createdAt: 1795860000000,
   updatedAt: 1795860000000,
@@ -110,7 +111,8 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
           'Names the live content (base note_content, the default) or a system version (base version:{id}); ' +
           'needs write access. When the newest version holds the live content and is a system version, that ' +
           'version is named in place (201); when it is already named, 409 no_content_change. Naming an already ' +
-          'named version: 409 version_already_named.',
+          'named version: 409 version_already_named. A note keeps at most 50 named versions: naming one more is ' +
+          '409 version_limit_reached (with max_named_versions).',
         parameters: note,
         requestBody: body('CreateNoteVersionBody', {
           name: 'Before the review',
@@ -118,14 +120,17 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         }),
         responses: {
           201: answer('The named version', 'NoteVersionMetadata', namedVersion),
-          409: revisionError('No content change, or the version is already named', {
-            code: 40900,
-            message: 'Conflict',
-            description: 'The content has not changed since the latest named version',
-            error_code: 'no_content_change',
-            latest_version_id: namedVersion.id,
-            latest_name_source: 'user',
-          }),
+          409: revisionError(
+            'No content change, the version is already named, or the note has its most named versions',
+            {
+              code: 40900,
+              message: 'Conflict',
+              description: 'The content has not changed since the latest named version',
+              error_code: 'no_content_change',
+              latest_version_id: namedVersion.id,
+              latest_name_source: 'user',
+            },
+          ),
           ...errors('bad_request', 'forbidden', 'not_found', 'validation_failed', 'unsupported_media_type'),
         },
       },
@@ -156,7 +161,9 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         tags: versionsTag,
         summary: 'Compare note versions',
         description:
-          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it to base and gives target. Read access.',
+          'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it ' +
+          'to base and gives target. Read access. Bounded: two contents that differ by more than max_edit_lines ' +
+          'lines, or take longer than timeout_ms to diff, are 422 diff_too_large.',
         parameters: [...note, ...params(s.compareQuery, 'query')],
         responses: {
           200: answer('The diff', 'CompareNoteVersions', {
@@ -164,13 +171,16 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
               '===================================================================\n--- note_content\n+++ ' +
               'version:01938a6e-7a10-7c3e-9f5b-2a1d4c6e8f00\n@@ -1,1 +1,1 @@\n-# Plan\n+# Plan B\n',
           }),
-          422: revisionError('The version content is no longer available', {
-            code: 42200,
-            message: 'Validation failed',
-            description: 'The version has no content available',
-            error_code: 'version_content_unavailable',
-            unavailable_ref: `version:${systemVersion.id}`,
-          }),
+          422: revisionError(
+            'The version content is no longer available, or the contents differ too much to diff in time',
+            {
+              code: 42200,
+              message: 'Validation failed',
+              description: 'The version has no content available',
+              error_code: 'version_content_unavailable',
+              unavailable_ref: `version:${systemVersion.id}`,
+            },
+          ),
           ...readOnly,
         },
       },

@@ -52,8 +52,9 @@ export const DEFAULT_PAGE_SIZE = 10;
 const UPDATE_ATTEMPTS = 3;
 
 export const present = ({ userId: _u, version: _v, ...t }: TransferRecord): Transfer => t;
-const withoutEmpty = (m: Record<string, string>) =>
-  Object.fromEntries(Object.entries(m).filter(([, v]) => v !== ''));
+/** The map without its "" values; null-prototype, so no key (`constructor` included) reads a prototype's. */
+const withoutEmpty = (m: Record<string, string>): Record<string, string> =>
+  Object.assign(Object.create(null), Object.fromEntries(Object.entries(m).filter(([, v]) => v !== '')));
 
 export class TransferService {
   constructor(

@@ -135,6 +135,8 @@ export const revisionKeys = {
     PK: `NOTEVERSIONS#${shortId}`,
     SK: `VBODY#${versionId}`,
   }),
+  /** How many named versions the note has (`named`): the cap's counter, in the naming's transaction. */
+  namedVersions: (shortId: string): Key => ({ PK: `NOTEVERSIONS#${shortId}`, SK: 'NAMED' }),
   commentsPartition: (shortId: string): string => `NOTECOMMENTS#${shortId}`,
   comment: (shortId: string, commentId: string): Key => ({
     PK: `NOTECOMMENTS#${shortId}`,
@@ -145,6 +147,11 @@ export const revisionKeys = {
   anchorBase: (shortId: string, contentHash: string): Key => ({
     PK: `NOTECOMMENTS#${shortId}`,
     SK: `ANCHORBASE#${contentHash}`,
+  }),
+  /** How one content's offsets map into another's (a diff of the two, for anchors), by their SHA-256s. */
+  anchorRuns: (shortId: string, baseHash: string, liveHash: string): Key => ({
+    PK: `NOTECOMMENTS#${shortId}`,
+    SK: `ANCHORRUNS#${baseHash}#${liveHash}`,
   }),
 };
 

@@ -170,7 +170,7 @@ function afterObject<S extends v.GenericSchema>(
   } as S;
 }
 
-/** A record (string keys); not an array. */
+/** A record (string keys); not an array. Its output has no prototype (a user's keys are data). */
 export const record = <
   K extends v.GenericSchema<string, string | number | symbol>,
   V extends v.GenericSchema,
@@ -180,7 +180,8 @@ export const record = <
 ) =>
   afterObject(noArrays(v.record(key, value), 'record'), (input, result, config) => {
     const issues = [...(result.issues ?? [])];
-    const out = { ...(result.value as Record<string, unknown>) };
+    // Null-prototype: a lookup of any key (`constructor` included) finds the input's own values only.
+    const out: Record<string, unknown> = Object.assign(Object.create(null), result.value);
     for (const k of UNREAD_KEYS.filter((k) => Object.hasOwn(input, k))) {
       const pathItem = { type: 'object', origin: 'value', input, key: k, value: input[k] } as const;
       const keyResult = key['~run']({ value: k }, config) as Dataset;

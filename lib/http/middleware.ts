@@ -4,9 +4,8 @@ import type { Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { LimitReached } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import { ApiError, unauthorized } from './errors.ts';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { assertNoHostileFields, assertUtf8Json, MALFORMED_JSON, rawJson } from './json-body.ts';
+import { unauthorized } from './errors.ts';
+import { assertNoHostileFields, assertUtf8Json, parseJson } from './json-body.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
 import { parseWith } from './validation.ts';
 
@@ -54,47 +53,24 @@ export const requestIdHeader = (): M => {
 };
 
 /**
- * JSON body: middy's parser, between two checks of json-body.ts (415 for another content type or
- * charset; 422 naming forbidden keys and unpaired surrogates), except that an absent or empty body is
+ * JSON body: 415 for another content type or charset; JSON.parse; 422 naming nesting too deep,
+ * `__proto__` keys and unpaired surrogates (json-body.ts), except that an absent or empty body is
  * allowed when the operation's body is optional. Malformed JSON is 422 naming `body`.
  */
-export const jsonBody = (optional: boolean): M => {
-  const parser = httpJsonBodyParser({});
-  return {
-    before: async (request) => {
-      const event = request.event as {
-        body: unknown;
-        isBase64Encoded: boolean;
-        headers: ApiEvent['headers'];
-      };
-      const raw = event.body;
-      if ((raw === null || raw === undefined || raw === '') && optional) {
-        event.body = undefined;
-        return;
-      }
-      assertUtf8Json(event.headers?.['content-type'] ?? event.headers?.['Content-Type']);
-      try {
-        await parser.before!(request as never);
-      } catch (err) {
-        // middy refuses a `__proto__` key without saying where it is: walk the raw text to name it.
-        if (typeof raw === 'string' && (err as { statusCode?: number }).statusCode === 422) {
-          let parsed: unknown;
-          try {
-            parsed = rawJson(raw, event.isBase64Encoded);
-          } catch {
-            throw malformed();
-          }
-          assertNoHostileFields(parsed);
-        }
-        throw malformed();
-      }
-      assertNoHostileFields(event.body);
-    },
-  };
-};
-
-const malformed = () =>
-  new ApiError('validation_failed', MALFORMED_JSON, { fields: [{ field: 'body', message: MALFORMED_JSON }] });
+export const jsonBody = (optional: boolean): M => ({
+  before: async (request) => {
+    const event = request.event as { body: unknown; isBase64Encoded: boolean; headers: ApiEvent['headers'] };
+    const raw = event.body;
+    if ((raw === null || raw === undefined || raw === '') && optional) {
+      event.body = undefined;
+      return;
+    }
+    assertUtf8Json(event.headers?.['content-type'] ?? event.headers?.['Content-Type']);
+    const parsed = parseJson(raw, event.isBase64Encoded);
+    assertNoHostileFields(parsed);
+    event.body = parsed;
+  },
+});
 
 /** Resolves a bearer token to its caller, or undefined; given by the API (lib/identity/wiring.ts). */
 export type Authenticate = (token: string) => Promise<Principal | undefined>;

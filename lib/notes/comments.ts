@@ -10,11 +10,20 @@
 //   owner (team: members) even when comments are `forbidden`; 409 when the thread is already so;
 // - an anchor {offset, length} (UTF-16 code units of the live content) is kept with the content it
 //   was written on; `currentAnchor` maps it through the edits since (lib/notes/anchors.ts).
-import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors.ts';
+import { setTimeout } from 'node:timers/promises';
+import { Conflict, Forbidden, Invalid, isConflict, NotFound } from '../domain/errors.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
-import { followAnchor, type Anchor } from './anchors.ts';
+import {
+  type Anchor,
+  DIFF_TIMEOUT_MS,
+  excerptOf,
+  followRuns,
+  type Runs,
+  runsBetween,
+  snapToCodePoints,
+} from './anchors.ts';
 import { hookMarkOf, type NoteRecord } from './model.ts';
 import { contentHash, type NoteOpener, timeOrderedId, type UserLookup } from './versions.ts';
 import type { Access } from './service.ts';
@@ -71,7 +80,10 @@ export interface CommentRecord {
   anchor: Anchor | null;
   /** SHA-256 of the content the anchor was written on (its copy: CommentStore.base). */
   anchorBase: string | null;
+  /** The anchored text when written, its first MAX_EXCERPT_CHARS characters. */
   excerpt: string | null;
+  /** The anchored text was longer than the excerpt (absent on comments written before the cap). */
+  excerptTruncated?: boolean;
   createdAt: number;
   updatedAt: number;
   isThreadHead: boolean;
@@ -90,7 +102,8 @@ export interface CommentStore {
   get(shortId: string, commentId: string): Promise<CommentRecord | undefined>;
   /**
    * Writes a comment (and the content its anchor was written on); a reply also counts into its head,
-   * NotFound when the head is gone.
+   * in the write's condition: NotFound when the head is gone, Conflict('replies') when it has
+   * MAX_REPLIES replies, Conflict('busy') when a concurrent write to the thread stopped it.
    */
   create(shortId: string, c: CommentRecord, base?: { hash: string; content: string }): Promise<void>;
   /** Replaces comments read at their `rev` (one transaction); false when one changed meanwhile. */
@@ -99,7 +112,14 @@ export interface CommentStore {
   remove(shortId: string, removed: CommentRecord[], head?: CommentRecord): Promise<boolean>;
   /** The content an anchor was written on. */
   base(shortId: string, hash: string): Promise<string | undefined>;
+  /** How the content `baseHash` maps into the content `liveHash`, as a read stored it (keepRuns). */
+  runs(shortId: string, baseHash: string, liveHash: string): Promise<Runs | undefined>;
+  /** Keeps the runs from one content to another, for the next read (expires on its own). */
+  keepRuns(shortId: string, baseHash: string, liveHash: string, runs: Runs): Promise<void>;
 }
+
+/** The most time one request spends diffing contents to follow anchors (one diff per content). */
+export const REQUEST_DIFF_BUDGET_MS = 1000;
 
 export interface CommentQuery {
   page?: number;
@@ -129,6 +149,9 @@ const invalid = (field: string, message: string) =>
   new Invalid(`${field} ${message}`, { fields: [{ field, message }] });
 const noComment = () => new NotFound('The note has no such comment');
 const busy = () => new Conflict('The comment is being changed concurrently; retry the request');
+const tooManyReplies = () => invalid('threadId', `has ${MAX_REPLIES} replies, the most a thread takes`);
+/** Tries of a reply whose transaction met another on the same thread head (DynamoDB's TransactionConflict). */
+const REPLY_ATTEMPTS = 6;
 
 function mayComment(note: NoteRecord, access: Access): boolean {
   switch (note.commentPermission) {
@@ -197,12 +220,12 @@ export class CommentService {
       if (input.anchor) throw invalid('anchor', "a reply takes its thread's anchor: send no anchor");
       head = await this.store.get(note.shortId, input.threadId);
       if (!head?.isThreadHead) throw invalid('threadId', 'is not a thread of this note');
-      if (head.replyCount >= MAX_REPLIES)
-        throw invalid('threadId', `has ${MAX_REPLIES} replies, the most a thread takes`);
+      if (head.replyCount >= MAX_REPLIES) throw tooManyReplies();
     }
-    const anchor = input.anchor ?? null;
-    if (anchor && anchor.offset + anchor.length > content.length)
+    if (input.anchor && input.anchor.offset + input.anchor.length > content.length)
       throw invalid('anchor', `must lie within the content (${content.length} characters)`);
+    const anchor = input.anchor ? snapToCodePoints(content, input.anchor) : null;
+    const excerpt = anchor ? excerptOf(content.slice(anchor.offset, anchor.offset + anchor.length)) : null;
     const hash = anchor ? contentHash(content) : null;
     const comment: CommentRecord = {
       id,
@@ -213,7 +236,8 @@ export class CommentService {
       state: open(),
       anchor,
       anchorBase: hash,
-      excerpt: anchor ? content.slice(anchor.offset, anchor.offset + anchor.length) : null,
+      excerpt: excerpt?.excerpt ?? null,
+      excerptTruncated: excerpt?.truncated ?? false,
       createdAt: now,
       updatedAt: now,
       isThreadHead: !head,
@@ -222,11 +246,17 @@ export class CommentService {
       rev: 1,
       ...hookMarkOf(note),
     };
-    try {
-      await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
-    } catch (err) {
-      if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
-      throw err;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
+        break;
+      } catch (err) {
+        if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
+        if (isConflict(err, 'replies')) throw tooManyReplies();
+        if (!isConflict(err, 'busy')) throw err;
+        if (attempt === REPLY_ATTEMPTS) throw busy();
+        await setTimeout(10 + Math.random() * 40 * attempt);
+      }
     }
     return { comment, thread: head?.threadState ?? comment.threadState!, currentAnchor: anchor };
   }
@@ -367,30 +397,55 @@ export class CommentService {
     comments: CommentRecord[],
     heads: Map<string, CommentRecord>,
   ): Promise<ShownComment[]> {
-    const bases = new Map<string, Promise<string | undefined>>();
-    const out: ShownComment[] = [];
-    for (const c of comments) {
-      out.push({
-        comment: c,
-        thread: heads.get(c.threadId)!.threadState!,
-        currentAnchor: await this.current(shortId, content, c, bases),
-      });
-    }
-    return out;
+    const anchors = await this.currentAnchors(shortId, content, comments);
+    return comments.map((c) => ({
+      comment: c,
+      thread: heads.get(c.threadId)!.threadState!,
+      currentAnchor: anchors.get(c.id) ?? null,
+    }));
   }
 
-  private async current(
+  private async current(shortId: string, content: string, c: CommentRecord): Promise<Anchor | null> {
+    return (await this.currentAnchors(shortId, content, [c])).get(c.id) ?? null;
+  }
+
+  /**
+   * Where each anchored comment's anchor is in the live content. One mapping per content the
+   * anchors were written on: stored by an earlier read, else diffed (each diff bounded by the
+   * library's limits, all of them by REQUEST_DIFF_BUDGET_MS) and stored for the next read. A diff
+   * given less than its full time (the budget running out) is not stored, so a later read redoes it;
+   * with no time left a content maps by its unchanged beginning and end only (its middle counts as
+   * rewritten).
+   */
+  private async currentAnchors(
     shortId: string,
     content: string,
-    c: CommentRecord,
-    bases = new Map<string, Promise<string | undefined>>(),
-  ): Promise<Anchor | null> {
-    if (!c.anchor || !c.anchorBase) return null;
+    comments: CommentRecord[],
+  ): Promise<Map<string, Anchor | null>> {
     const live = contentHash(content);
-    if (c.anchorBase === live) return c.anchor;
-    if (!bases.has(c.anchorBase)) bases.set(c.anchorBase, this.store.base(shortId, c.anchorBase));
-    const base = await bases.get(c.anchorBase);
-    return base === undefined ? null : followAnchor(base, content, c.anchor);
+    const out = new Map<string, Anchor | null>();
+    const byBase = new Map<string, CommentRecord[]>();
+    for (const c of comments) {
+      if (!c.anchor || !c.anchorBase) continue;
+      if (c.anchorBase === live) out.set(c.id, c.anchor);
+      else byBase.set(c.anchorBase, [...(byBase.get(c.anchorBase) ?? []), c]);
+    }
+    const hashes = [...byBase.keys()];
+    const stored = await Promise.all(hashes.map((h) => this.store.runs(shortId, h, live)));
+    const deadline = performance.now() + REQUEST_DIFF_BUDGET_MS;
+    for (const [i, hash] of hashes.entries()) {
+      let runs = stored[i];
+      if (!runs) {
+        const base = await this.store.base(shortId, hash);
+        if (base === undefined) continue;
+        const granted = Math.min(DIFF_TIMEOUT_MS, Math.max(0, Math.floor(deadline - performance.now())));
+        runs = runsBetween(base, content, granted);
+        // Only a diff that had its full time is kept: a shorter one may have stopped for want of time.
+        if (granted === DIFF_TIMEOUT_MS) await this.store.keepRuns(shortId, hash, live, runs);
+      }
+      for (const c of byBase.get(hash)!) out.set(c.id, followRuns(runs, c.anchor!));
+    }
+    return out;
   }
 }
 
@@ -414,7 +469,9 @@ export function presentComment({ comment: c, thread, currentAnchor }: ShownComme
     isPinned: false,
     anchor: c.anchor,
     currentAnchor,
-    excerpt: c.excerpt,
+    // Capped on the way out too: comments written before the cap may keep a longer one.
+    excerpt: c.excerpt === null ? null : excerptOf(c.excerpt).excerpt,
+    excerptTruncated: Boolean(c.excerptTruncated) || (c.excerpt !== null && excerptOf(c.excerpt).truncated),
     reactions: [],
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

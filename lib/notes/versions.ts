@@ -24,6 +24,17 @@ export const SYSTEM_VERSION_RETENTION_DAYS = 30;
 export const MAX_VERSION_NAME = 80;
 export const MAX_VERSION_DESCRIPTION = 500;
 export const DEFAULT_VERSION_LIMIT = 50;
+/**
+ * Compare's bounds (the `diff` library's own limits): at most this many lines inserted + deleted,
+ * and this long (ms) diffing; past either, 422 diff_too_large, well within the function's Timeout.
+ */
+/**
+ * Named versions per note (kept until the note is purged, up to 300 KiB each): naming past it is 409
+ * version_limit_reached. Counted in the naming's own transaction, so racing namings cannot pass it.
+ */
+export const MAX_NAMED_VERSIONS = 50;
+export const COMPARE_MAX_EDIT_LINES = 10_000;
+export const COMPARE_TIMEOUT_MS = 500;
 export const MAX_VERSION_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
@@ -72,11 +83,17 @@ export interface VersionStore {
   get(shortId: string, versionId: string, now: number): Promise<VersionRecord | undefined>;
   /** The version's content; undefined when it is no longer available. */
   content(shortId: string, versionId: string): Promise<string | undefined>;
-  /** A new version with its content; Conflict('version') if the id exists. */
+  /**
+   * A new version with its content; Conflict('version') if the id exists; a named one also counts
+   * into the note's named versions: Conflict('named_versions') at MAX_NAMED_VERSIONS.
+   */
   create(shortId: string, v: VersionRecord, content: string): Promise<void>;
   /** Replaces a system version's content (coalescing); false when it changed or was named since read. */
   coalesce(shortId: string, previous: VersionRecord, next: VersionRecord, content: string): Promise<boolean>;
-  /** Names a system version in place (keeps it for good); false when it was named meanwhile. */
+  /**
+   * Names a system version in place (keeps it for good); false when it was named meanwhile;
+   * Conflict('named_versions') at MAX_NAMED_VERSIONS.
+   */
   name(shortId: string, v: VersionRecord): Promise<boolean>;
   /** Changes a named version's name and description. */
   rename(shortId: string, v: VersionRecord): Promise<void>;
@@ -192,6 +209,17 @@ export class VersionService implements ContentHistory {
 
   /** POST: names the live content (or `version:{id}`); the named version. */
   async create(userId: string, ref: string, input: VersionCreation): Promise<VersionRecord> {
+    try {
+      return await this.name(userId, ref, input);
+    } catch (err) {
+      if (!isConflict(err, 'named_versions')) throw err;
+      throw new Conflict(`The note has ${MAX_NAMED_VERSIONS} named versions, the most it keeps`, {
+        details: { error_code: 'version_limit_reached', max_named_versions: MAX_NAMED_VERSIONS },
+      });
+    }
+  }
+
+  private async name(userId: string, ref: string, input: VersionCreation): Promise<VersionRecord> {
     const { stored, access } = await this.open(userId, ref);
     if (!access.write) throw new Forbidden('You may read this note but not change it');
     const caller = await this.users(userId);
@@ -288,7 +316,20 @@ export class VersionService implements ContentHistory {
       return content;
     };
     const [from, to] = [await side(base, 'base'), await side(target, 'target')];
-    return createTwoFilesPatch(base, target, from, to, undefined, undefined, { context: 3 });
+    const diff = createTwoFilesPatch(base, target, from, to, undefined, undefined, {
+      context: 3,
+      maxEditLength: COMPARE_MAX_EDIT_LINES,
+      timeout: COMPARE_TIMEOUT_MS,
+    });
+    if (diff === undefined)
+      throw new Invalid('The two contents differ too much to compare: compare closer versions', {
+        details: {
+          error_code: 'diff_too_large',
+          max_edit_lines: COMPARE_MAX_EDIT_LINES,
+          timeout_ms: COMPARE_TIMEOUT_MS,
+        },
+      });
+    return diff;
   }
 
   private async record(

@@ -101,6 +101,16 @@ export interface WebhookStore {
   ): Promise<{ outcome: 'pinged' | 'missing' } | { outcome: 'too-soon'; lastPingAt: number }>;
   /** Every delivery of the webhook kept in the retention window, newest first. */
   deliveries(hookId: string, now: number): Promise<DeliveryRecord[]>;
+  /**
+   * `limit` deliveries of the retention window from the `skip`-th newest on, reading the log only as
+   * far as that page; and how many the window holds (counted, not read).
+   */
+  deliveryPage(
+    hookId: string,
+    now: number,
+    skip: number,
+    limit: number,
+  ): Promise<{ data: DeliveryRecord[]; total: number }>;
   delivery(hookId: string, deliveryId: string, now: number): Promise<DeliveryRecord | undefined>;
   /** Adds an attempt to the delivery log, kept until `expiresAt` (epoch ms). */
   recordDelivery(d: DeliveryRecord, expiresAt: number): Promise<void>;
@@ -290,8 +300,8 @@ export class WebhookService {
     page: number,
     limit: number,
   ): Promise<{ data: DeliveryRecord[]; total: number }> {
-    const all = await this.allDeliveries(ws, hookId);
-    return { data: all.slice((page - 1) * limit, page * limit), total: all.length };
+    await this.get(ws, hookId);
+    return this.deps.store.deliveryPage(hookId, this.deps.clock.now(), (page - 1) * limit, limit);
   }
 
   /** Every delivery in the retention window (the NDJSON export), newest first. */

@@ -13,8 +13,10 @@ import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes, NotesStore
 import { Unauthenticated } from '../domain/errors.ts';
 import {
   anchorBase,
+  anchorRuns,
   createComment,
   getComment,
+  keepAnchorRuns,
   listComments,
   removeComments,
   saveComments,
@@ -85,6 +87,7 @@ import {
   deleteWebhook,
   getDelivery,
   getWebhook,
+  deliveryPage,
   listDeliveries,
   listWebhooks,
   pingWebhook,
@@ -216,19 +219,19 @@ export const notes = /* @__PURE__ */ once(() =>
 /** Note comments (HackMD Comments and our comment-writing extension), with only these store methods. */
 const commentsWith = (methods: Partial<CommentStore>) =>
   new CommentService(only<CommentStore>('comments', methods), openNote, userOf, systemClock, systemIds);
+/** Following anchors: the stored mapping between two contents, else the base content to diff. */
+const anchoring = { base: anchorBase, runs: anchorRuns, keepRuns: keepAnchorRuns };
 /** ListNoteComments: one Query of the note's comments (and the contents their anchors were written on). */
-export const commentListing = /* @__PURE__ */ once(() =>
-  commentsWith({ list: listComments, base: anchorBase }),
-);
+export const commentListing = /* @__PURE__ */ once(() => commentsWith({ list: listComments, ...anchoring }));
 /** GetNoteComment: the comment, its thread head and its anchor's content (GetItem). */
-export const commentReader = /* @__PURE__ */ once(() => commentsWith({ get: getComment, base: anchorBase }));
+export const commentReader = /* @__PURE__ */ once(() => commentsWith({ get: getComment, ...anchoring }));
 /** CreateNoteComment: the thread head of a reply, then the create transaction. */
 export const commentCreator = /* @__PURE__ */ once(() =>
   commentsWith({ get: getComment, create: createComment }),
 );
 /** UpdateNoteComment, ResolveNoteComment, UnresolveNoteComment: comments read, then saved in a transaction. */
 export const commentChanges = /* @__PURE__ */ once(() =>
-  commentsWith({ get: getComment, save: saveComments, base: anchorBase }),
+  commentsWith({ get: getComment, save: saveComments, ...anchoring }),
 );
 /** DeleteNoteComment: the note's comments (Query), the thread or reply removed in a transaction. */
 export const commentRemoval = /* @__PURE__ */ once(() =>
@@ -421,12 +424,15 @@ export const webhookPinger = /* @__PURE__ */ once(() => webhookService({ ping: p
 export const teamWebhookPinger = /* @__PURE__ */ once(() =>
   webhookService({ ping: pingWebhook }, teamAccess()),
 );
-/** List and export the delivery log (personal, team): the webhook's GetItem, the log's Query. */
+/**
+ * List and export the delivery log (personal, team): the webhook's GetItem, then the page's Query
+ * (and a counting Query), or the whole log's Query for the export.
+ */
 export const webhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, personal),
+  webhookService({ get: getWebhook, deliveries: listDeliveries, deliveryPage }, personal),
 );
 export const teamWebhookDeliveryLog = /* @__PURE__ */ once(() =>
-  webhookService({ get: getWebhook, deliveries: listDeliveries }, teamAccess()),
+  webhookService({ get: getWebhook, deliveries: listDeliveries, deliveryPage }, teamAccess()),
 );
 /** GetWebhookDelivery, GetTeamWebhookDelivery: the webhook's GetItem, the attempt's GetItem. */
 export const webhookDeliveryLookup = /* @__PURE__ */ once(() =>

@@ -73,6 +73,9 @@ const NOTES_BASE = ['GetItem', 'Query', 'UpdateItem'];
 // A note's history entry: Put of the entry, ADD visitSeq on the visit counter (UpdateItem), and the
 // entry taken back (DeleteItem) when the note was trashed meanwhile.
 const HISTORY_ENTRY = ['DeleteItem', 'PutItem'];
+// How one content maps into another for comment anchors, stored once diffed (a PutItem of a cache
+// item with its own ttl: the diff is bounded work done once per pair of contents, not per read).
+const ANCHOR_RUNS = 'PutItem';
 /** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
 const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
@@ -147,14 +150,15 @@ const SENDS: Record<string, string[]> = {
   NotesGetVersionFunction: NOTES_BASE,
   NotesCompareVersionsFunction: NOTES_BASE,
   // Comments: the listing's Query, a comment's and its anchor base's GetItem; every change one
-  // TransactWriteItems (create, edit, resolve, reopen, delete).
-  NotesListNoteCommentsFunction: NOTES_BASE,
+  // TransactWriteItems (create, edit, resolve, reopen, delete). What shows an anchor also reads the
+  // stored mapping between two contents (GetItem) and stores one it had to diff (ANCHOR_RUNS).
+  NotesListNoteCommentsFunction: [...NOTES_BASE, ANCHOR_RUNS],
   NotesCreateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesGetNoteCommentFunction: NOTES_BASE,
-  NotesUpdateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesGetNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS],
+  NotesUpdateNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
   NotesDeleteNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesResolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesResolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
+  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
   // Webhooks, exactly (lib/notes/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
   // the store's commands: list a Query; get a GetItem; PATCH and ping a conditional UpdateItem (a
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
@@ -286,9 +290,15 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
   // Every GET route of template.yaml. The GETs that write: every one sends the rate-limit UpdateItem
   // (Notes) or the status counters' UpdateItem (News: every response counts); a read of a note also
   // records it in the caller's history (a PutItem of the entry, taken back with a DeleteItem when the
-  // note was trashed meanwhile; GET /v1/history lists it).
-  const WRITING_READS = new Set(['NotesGetNoteFunction', 'NotesGetTeamNoteFunction']);
-  it('no GET function may put, delete or batch-write, but a read of a note (its history entry)', () => {
+  // note was trashed meanwhile; GET /v1/history lists it); a read of comments stores the anchor
+  // mapping it had to diff (one PutItem of a cache item).
+  const WRITING_READS = new Map([
+    ['NotesGetNoteFunction', ['PutItem', 'DeleteItem']],
+    ['NotesGetTeamNoteFunction', ['PutItem', 'DeleteItem']],
+    ['NotesListNoteCommentsFunction', [ANCHOR_RUNS]],
+    ['NotesGetNoteCommentFunction', [ANCHOR_RUNS]],
+  ]);
+  it('no GET function may put, delete or batch-write, but a read of a note (its history entry) or of comments (anchor mappings)', () => {
     const gets = [
       ...new Set(
         listRoutes()
@@ -302,7 +312,7 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
       const writes = ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].filter((w) =>
         sent.includes(w),
       );
-      expect(writes, id).toEqual(WRITING_READS.has(id) ? ['PutItem', 'DeleteItem'] : []);
+      expect(writes, id).toEqual(WRITING_READS.get(id) ?? []);
     }
   });
 });

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../lib/domain/errors.ts';
+import type { Runs } from '../../lib/notes/anchors.ts';
 import type { CommentRecord, CommentStore } from '../../lib/notes/comments.ts';
 import { timeOrderedId, type VersionRecord, type VersionStore } from '../../lib/notes/versions.ts';
 
@@ -122,6 +123,21 @@ export function commentsContract(name: string, store: () => CommentStore): void 
       expect(await s.base(note, 'other')).toBeUndefined();
       const orphan = comment(NOW + 2, { threadId: comment(NOW).id, isThreadHead: false, threadState: null });
       await expect(s.create(note, orphan)).rejects.toBeInstanceOf(NotFound);
+    });
+
+    it('keeps the runs from one content to another per pair, as they were given', async () => {
+      const s = store();
+      const note = shortId();
+      const runs: Runs = [
+        [0, 5, 0],
+        [9, 20, 12],
+        [25, 25, 30],
+      ];
+      expect(await s.runs(note, 'a', 'b')).toBeUndefined();
+      await s.keepRuns(note, 'a', 'b', runs);
+      expect(await s.runs(note, 'a', 'b')).toEqual(runs);
+      expect(await s.runs(note, 'a', 'c')).toBeUndefined();
+      expect(await s.runs(note, 'b', 'a')).toBeUndefined();
     });
 
     it('saves and removes only what is unchanged since read', async () => {

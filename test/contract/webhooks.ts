@@ -105,5 +105,22 @@ export function webhooksContract(name: string, store: () => WebhookStore): void 
       expect(await s.delivery(hookId, expired.id, now)).toBeUndefined();
       expect(await s.deliveries(randomUUID(), now)).toEqual([]);
     });
+
+    it('reads one page of the delivery log, newest first, with the count of the whole window', async () => {
+      const s = store();
+      const hookId = randomUUID();
+      const now = Date.now();
+      const kept = Array.from({ length: 7 }, (_, i) =>
+        delivery(hookId, `${(now - 10_000 + i).toString(36)}k${i}`, now - 10_000 + i),
+      );
+      for (const d of kept) await s.recordDelivery(d, now + 60_000);
+      await s.recordDelivery(delivery(hookId, `${(now - 20_000).toString(36)}old`, now - 20_000), now - 1);
+      const newest = [...kept].reverse();
+      expect(await s.deliveryPage(hookId, now, 0, 3)).toEqual({ data: newest.slice(0, 3), total: 7 });
+      expect(await s.deliveryPage(hookId, now, 3, 3)).toEqual({ data: newest.slice(3, 6), total: 7 });
+      expect(await s.deliveryPage(hookId, now, 6, 3)).toEqual({ data: newest.slice(6), total: 7 });
+      expect(await s.deliveryPage(hookId, now, 9, 3)).toEqual({ data: [], total: 7 });
+      expect(await s.deliveryPage(randomUUID(), now, 0, 3)).toEqual({ data: [], total: 0 });
+    });
   });
 }

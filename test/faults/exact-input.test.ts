@@ -1,5 +1,5 @@
-// Exact input over HTTP: map keys that are Object.prototype's names are
-// stored as sent, except `__proto__`, `constructor` and `prototype`, refused by name; a currency is three ASCII letters; a multipart
+// Exact input over HTTP: map keys that are Object.prototype's names (`constructor` and `prototype`
+// included) are stored as sent, except `__proto__`, refused by name; a currency is three ASCII letters; a multipart
 // body holds exactly one part, named image; polyglot images are refused; images are served as
 // their detected type with nosniff and a CSP that runs nothing.
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,15 @@ import { call as notes, GIF, multipart, PNG } from '../notes/helpers.ts';
 import { http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 
-const PROTOTYPE_NAMES = ['toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+const PROTOTYPE_NAMES = [
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'constructor',
+  'prototype',
+];
 const prototypeKeys = Object.fromEntries(PROTOTYPE_NAMES.map((k, i) => [k, `v${i}`]));
 
 describe('map keys named like Object.prototype members', () => {
@@ -48,17 +56,15 @@ describe('map keys named like Object.prototype members', () => {
     }
   });
 
-  it('`__proto__`, `constructor` and `prototype` are refused (422 naming the key): prototype pollution and marshaller gaps', async () => {
+  it('`__proto__` is refused (422 naming the key): the one key that reaches a prototype', async () => {
     const u = await newUser();
-    for (const key of ['__proto__', 'constructor', 'prototype']) {
-      const raw = `{"amount":5,"currency":"usd","destination":"a","metadata":{"${key}":"x"}}`;
-      const res = await bank('POST', '/api/transfers', {
-        token: u.token,
-        raw,
-        headers: { 'Content-Type': 'application/json' },
-      });
-      expectError(res, 422, [`metadata.${key}`]);
-    }
+    const raw = '{"amount":5,"currency":"usd","destination":"a","metadata":{"__proto__":"x"}}';
+    const res = await bank('POST', '/api/transfers', {
+      token: u.token,
+      raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expectError(res, 422, ['metadata.__proto__']);
     const note = await notes('POST', '/v1/notes', {
       token: u.token,
       raw: '{"noteFeatures":{"__proto__":"x"}}',

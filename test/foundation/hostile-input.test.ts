@@ -1,11 +1,12 @@
 // Hostile input through HTTP (docs/validation.md "Hostile input"): each gets a clear 4xx
-// in the API's dialect, and nothing is stored. JSON bodies: unpaired surrogates and prototype keys
-// (422 naming the field), another charset (415); query strings with malformed percent-encoding (400);
+// in the API's dialect, and nothing is stored. JSON bodies: unpaired surrogates and `__proto__` keys
+// (422 naming the field; `constructor` and `prototype` are ordinary keys), another charset (415); query strings with malformed percent-encoding (400);
 // what Node's HTTP parser refuses (431, or 414 when the URL alone is over its 16 KB; a JSON body); a body over 10 MB from Node's http
 // client as well as fetch (413, read in full).
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { getNote } from '../../lib/notes/adapters/dynamo-notes.ts';
 import { baseUrl, http } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
 
@@ -47,7 +48,7 @@ describe('JSON bodies', () => {
     expect((await http('GET', '/api/transfers', { token: u.token })).body.data).toEqual([]);
   });
 
-  it('__proto__, constructor and prototype keys anywhere: 422 naming the field, not "not valid JSON"', async () => {
+  it('__proto__ anywhere: 422 naming the field, not "not valid JSON"', async () => {
     const u = await newUser();
     const note = await http('POST', '/v1/notes', {
       token: u.token,
@@ -60,11 +61,37 @@ describe('JSON bodies', () => {
     const transfer = await http('POST', '/api/transfers', {
       token: admin.token,
       headers: json,
-      raw: '{"amount":1,"currency":"usd","destination":"a","metadata":{"constructor":"x","deep":"y"},"list":[{"prototype":1}]}',
+      raw: '{"amount":1,"currency":"usd","destination":"a","metadata":{"__proto__":"x","deep":"y"},"list":[{"__proto__":1}]}',
     });
     expect(transfer.status).toBe(422);
-    expect(fieldsOf(transfer.body)).toEqual(['list.0.prototype', 'metadata.constructor']);
+    expect(fieldsOf(transfer.body)).toEqual(['list.0.__proto__', 'metadata.__proto__']);
     expect(JSON.stringify(transfer.body)).not.toMatch(/not valid JSON/);
+  });
+
+  it("constructor and prototype are ordinary keys of a user's maps: accepted and stored as sent", async () => {
+    const u = await newUser();
+    const metadata = { constructor: 'x', prototype: 'y', toString: 'z' };
+    const transfer = await http('POST', '/api/transfers', {
+      token: u.token,
+      body: { amount: 100, currency: 'usd', destination: 'acct_1', metadata },
+    });
+    expect(transfer.status, transfer.text).toBe(201);
+    expect(transfer.body.metadata).toEqual(metadata);
+    const read = await http('GET', `/api/transfers/${transfer.body.id}`, { token: u.token });
+    expect(read.body.metadata).toEqual(metadata);
+    // Merging keys (POST update) reads the stored map as own keys only.
+    const merged = await http('POST', `/api/transfers/${transfer.body.id}`, {
+      token: u.token,
+      body: { metadata: { constructor: '', hasOwnProperty: 'h' } },
+    });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.body.metadata).toEqual({ prototype: 'y', toString: 'z', hasOwnProperty: 'h' });
+
+    const noteFeatures = { constructor: 'on', prototype: 'off' };
+    const note = await http('POST', '/v1/notes', { token: u.token, body: { content: 'x', noteFeatures } });
+    expect(note.status, note.text).toBe(200);
+    // Not in HackMD's answers: read back as stored.
+    expect((await getNote(note.body.shortId))?.note.noteFeatures).toEqual(noteFeatures);
   });
 
   it('a charset other than UTF-8: 415; UTF-8 spelled either way is fine', async () => {

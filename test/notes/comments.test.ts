@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys, revisionKeys } from '../../lib/data/keys.ts';
+import { MAX_EXCERPT_CHARS } from '../../lib/notes/anchors.ts';
 import { MAX_COMMENT_BODY } from '../../lib/notes/comments.ts';
+import { MAX_CONTENT_BYTES } from '../../lib/notes/model.ts';
 import type { NoteRecord } from '../../lib/notes/model.ts';
 import { DAY_MS } from '../../lib/notes/trash.ts';
 import { trashPurge } from '../../lib/notes/wiring.ts';
@@ -122,6 +124,32 @@ describe('note comments', () => {
     expect(gone.anchor).toEqual({ offset: 6, length: 5 });
     // The listing maps anchors the same way.
     expect((await listed(me.token, n.id)).body.comments[0].currentAnchor).toBeNull();
+  });
+
+  it('keeps an excerpt of at most 1000 characters, says when it is cut, and never splits a character', async () => {
+    const me = await newUser('Excerpter');
+    const big = `${'😀 smile '.repeat(40_000)}`.slice(0, MAX_CONTENT_BYTES / 2);
+    const n = await createNote(me.token, { content: big });
+    const whole = await comment(me.token, n.id, {
+      body: 'All of it',
+      anchor: { offset: 0, length: big.length },
+    });
+    expect(whole.status).toBe(201);
+    expect(whole.body).toMatchObject({ excerptTruncated: true, anchor: { offset: 0, length: big.length } });
+    expect([...whole.body.excerpt]).toHaveLength(MAX_EXCERPT_CHARS);
+    expect(big.startsWith(whole.body.excerpt)).toBe(true);
+    // The comment as listed (and as a comment event carries it) stays small whatever it anchors.
+    expect((await listed(me.token, n.id)).text.length).toBeLessThan(10_000);
+
+    // Offsets 1..2 of "😀 smile" cut the emoji's surrogate pair in half: widened to the whole emoji.
+    const split = await comment(me.token, n.id, { body: 'Half', anchor: { offset: 1, length: 2 } });
+    expect(split.status).toBe(201);
+    expect(split.body).toMatchObject({
+      anchor: { offset: 0, length: 3 },
+      excerpt: '😀 ',
+      excerptTruncated: false,
+    });
+    expect(split.body.excerpt).not.toMatch(/\p{Cs}/u);
   });
 
   it('resolves and reopens a thread: 200 with cascade, 409 when it is already so', async () => {

@@ -274,7 +274,7 @@ describe('webhooks (personal)', () => {
     const seeded = await seedDeliveries(id, 25);
     const first = await call('GET', `/v1/webhooks/${id}/deliveries`, { token: me.token });
     expect(first.status).toBe(200);
-    expectBudget(first, 3);
+    expectBudget(first, 4); // the page's Query and the counting Query
     expect(first.body.meta).toEqual({ limit: 20, page: 1, total: 25, totalPages: 2 });
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual(seeded.slice(0, 20).map((d) => d.id));
     const second = await call('GET', `/v1/webhooks/${id}/deliveries?page=2&limit=20`, { token: me.token });
@@ -374,7 +374,7 @@ describe('webhooks (team)', () => {
     expect(ping.status).toBe(204);
     const deliveries = await call('GET', `${base}/${id}/deliveries`, { token: owner.token });
     expect(deliveries.status).toBe(200);
-    expectBudget(deliveries, 4);
+    expectBudget(deliveries, 5); // team: the membership GetItem too
     const exported = await call('GET', `${base}/${id}/deliveries/export`, { token: owner.token });
     expect(exported.status).toBe(200);
     expect((await call('GET', `${base}/${id}/deliveries/abc`, { token: owner.token })).status).toBe(404);

@@ -101,7 +101,7 @@ export async function revisionRoutes(ctx: Ctx, reader: TestUserLike): Promise<Be
     row('GET /v1/notes/{noteId}/versions/compare', 4, () =>
       get(`${notePath}/versions/compare?base=version:${versions[10].id}&target=note_content`),
     ),
-    row('GET /v1/notes/{noteId}/comments', 4, () => get(`${notePath}/comments`)),
+    row('GET /v1/notes/{noteId}/comments', 6, () => get(`${notePath}/comments`)),
     row(
       'POST /v1/notes/{noteId}/comments',
       4,

@@ -110,7 +110,7 @@ export async function webhookRoutes(ctx: Parameters<BenchScenarios>[0]): Promise
       },
       204,
     );
-    route(`GET ${tmpl}/{hookId}/deliveries`, 3, () => ({
+    route(`GET ${tmpl}/{hookId}/deliveries`, 4, () => ({
       method: 'GET',
       path: `${p}/${kept}/deliveries`,
       headers: json,

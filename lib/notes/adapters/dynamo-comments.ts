@@ -1,15 +1,23 @@
 // DynamoDB adapter of the comments store (lib/notes/comments.ts). Items (lib/data/keys.ts revisionKeys):
 //   NOTECOMMENTS#<shortId> / COMMENT#<id>            one comment (type note-comment), `rev` its lock
 //   NOTECOMMENTS#<shortId> / ANCHORBASE#<sha256>     the content anchors were written on (Brotli, `z`)
+//   NOTECOMMENTS#<shortId> / ANCHORRUNS#<base>#<live> how one content maps into another (the diff's
+//                                                    runs as gaps and lengths, Brotli), `ttl` 30 days
 // The webhook router emits comment.created (INSERT of a note-comment item), comment.resolved and
 // comment.reopened (a thread head's threadState changing) from these items (lib/notes/events/catalogue.ts).
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient, queryAll } from '../../data/dynamo.ts';
 import { transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
-import { NotFound } from '../../domain/errors.ts';
-import type { CommentRecord, CommentStore } from '../comments.ts';
+import { Conflict, NotFound } from '../../domain/errors.ts';
+import { fromDeltas, type Runs, toDeltas } from '../anchors.ts';
+import { type CommentRecord, type CommentStore, MAX_REPLIES } from '../comments.ts';
 import { pack, unpack } from './packed-content.ts';
 
 type Item = Record<string, unknown>;
@@ -25,6 +33,7 @@ const FIELDS = [
   'anchor',
   'anchorBase',
   'excerpt',
+  'excerptTruncated',
   'createdAt',
   'updatedAt',
   'isThreadHead',
@@ -40,6 +49,8 @@ const transact = (items: TransactItem[]): Promise<string[] | undefined> =>
   transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
 
 const table = () => config.tableName;
+/** DynamoDB's limit on the items of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
 const put = (shortId: string, c: CommentRecord, condition: Item): TransactItem => ({
   Put: {
     TableName: table(),
@@ -57,8 +68,9 @@ const countReplies = (shortId: string, headId: string, delta: number): TransactI
     Key: k.comment(shortId, headId),
     // Bumps rev too, so a resolution written from an older read of the head fails and re-reads.
     UpdateExpression: 'ADD replyCount :d, rev :one',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':d': delta, ':one': 1 },
+    // A reply counts in only below the cap: the cap holds however many replies race.
+    ConditionExpression: delta > 0 ? 'attribute_exists(PK) AND replyCount < :max' : 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':d': delta, ':one': 1, ...(delta > 0 ? { ':max': MAX_REPLIES } : {}) },
   },
 });
 
@@ -100,7 +112,14 @@ export async function createComment(
       },
     });
   const why = await transact(items);
-  if (why) throw new NotFound('The thread is gone');
+  if (!why) return;
+  if (why.includes('TransactionConflict'))
+    throw new Conflict('The thread changed meanwhile', { reason: 'busy' });
+  if (!c.isThreadHead && why[1] === 'ConditionalCheckFailed') {
+    const head = await getComment(shortId, c.threadId);
+    if (head) throw new Conflict('The thread has its most replies', { reason: 'replies' });
+  }
+  throw new NotFound('The thread is gone');
 }
 
 /** CommentStore.save */
@@ -118,6 +137,12 @@ export async function removeComments(
     Delete: { TableName: table(), Key: k.comment(shortId, c.id), ...atRev(c.rev) },
   }));
   if (head) items.push(countReplies(shortId, head.id, -1));
+  // The cap keeps a thread to one transaction (its head and MAX_REPLIES replies). A thread that grew
+  // past it before the cap was in the write's condition has its newest replies deleted first, in
+  // transactions of their own; its head goes with the last (a retry deletes what a failure left).
+  while (items.length > MAX_TRANSACTION_ITEMS) {
+    if (await transact(items.splice(-MAX_TRANSACTION_ITEMS))) return false;
+  }
   return !(await transact(items));
 }
 
@@ -129,6 +154,40 @@ export async function anchorBase(shortId: string, hash: string): Promise<string 
   return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
 }
 
+/** Stored runs live this long: a mapping is only read while its live content is the note's content. */
+const RUNS_TTL_S = 30 * 24 * 60 * 60;
+/** Runs that pack larger than this are not stored (DynamoDB's item limit is 400 KB). */
+const MAX_PACKED_RUNS = 300_000;
+
+/** CommentStore.runs */
+export async function anchorRuns(
+  shortId: string,
+  baseHash: string,
+  liveHash: string,
+): Promise<Runs | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.anchorRuns(shortId, baseHash, liveHash) }),
+  );
+  return Item?.z ? fromDeltas(JSON.parse(unpack(Item.z as Uint8Array))) : undefined;
+}
+
+/** CommentStore.keepRuns */
+export async function keepAnchorRuns(shortId: string, baseHash: string, liveHash: string, runs: Runs) {
+  const z = pack(JSON.stringify(toDeltas(runs)));
+  if (z.length > MAX_PACKED_RUNS) return;
+  await documentClient().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...k.anchorRuns(shortId, baseHash, liveHash),
+        type: 'note-anchor-runs',
+        z,
+        ttl: Math.ceil(Date.now() / 1000) + RUNS_TTL_S,
+      },
+    }),
+  );
+}
+
 /** Every method (contract tests, the full service); functions wire only what they call. */
 export const dynamoCommentStore = (): CommentStore => ({
   list: listComments,
@@ -137,4 +196,6 @@ export const dynamoCommentStore = (): CommentStore => ({
   save: saveComments,
   remove: removeComments,
   base: anchorBase,
+  runs: anchorRuns,
+  keepRuns: keepAnchorRuns,
 });

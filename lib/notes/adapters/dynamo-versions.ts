@@ -14,7 +14,7 @@ import { documentClient } from '../../data/dynamo.ts';
 import { conditional, transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k, type Key } from '../../data/keys.ts';
 import { Conflict } from '../../domain/errors.ts';
-import type { VersionRecord, VersionStore } from '../versions.ts';
+import { MAX_NAMED_VERSIONS, type VersionRecord, type VersionStore } from '../versions.ts';
 import { pack, unpack } from './packed-content.ts';
 
 type Item = Record<string, unknown>;
@@ -121,14 +121,31 @@ export async function versionContent(shortId: string, versionId: string): Promis
   return Item?.z ? unpack(Item.z as Uint8Array) : undefined;
 }
 
+/** Counts a named version in, below the cap: the cap holds however many namings race. */
+const countNamed = (shortId: string): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: k.namedVersions(shortId),
+    UpdateExpression: 'ADD named :one',
+    ConditionExpression: 'attribute_not_exists(named) OR named < :max',
+    ExpressionAttributeValues: { ':one': 1, ':max': MAX_NAMED_VERSIONS },
+  },
+});
+const capReached = () => new Conflict('The note has its most named versions', { reason: 'named_versions' });
+
 /** VersionStore.create */
 export async function createVersion(shortId: string, v: VersionRecord, content: string): Promise<void> {
-  // Transaction: the version's metadata and its content appear together.
-  const ok = await transact([
+  // Transaction: the version's metadata and its content appear together (a named one counts into the cap).
+  const items = [
     metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
     bodyPut(shortId, v, content),
-  ]);
-  if (!ok) throw new Conflict('The version exists', { reason: 'version' });
+  ];
+  if (v.nameSource === 'user') items.push(countNamed(shortId));
+  const why = await transactionOutcome(
+    documentClient().send(new TransactWriteCommand({ TransactItems: items })),
+  );
+  if (why?.[2] === 'ConditionalCheckFailed') throw capReached();
+  if (why) throw new Conflict('The version exists', { reason: 'version' });
 }
 
 /** VersionStore.coalesce */
@@ -154,35 +171,44 @@ export function coalesceVersion(
 }
 
 /** VersionStore.name */
-export function nameVersion(shortId: string, v: VersionRecord): Promise<boolean> {
+export async function nameVersion(shortId: string, v: VersionRecord): Promise<boolean> {
   const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
     Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
   });
-  // Transaction: the version's metadata and its content are kept for good together.
-  return transact([
-    update(
-      k.version(shortId, v.id),
-      // `hooked`: the stream filter's webhook marker, as the note has it now (docs/architecture.md).
-      `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl${v.hooked ? '' : ', hooked'}`,
-      {
-        ConditionExpression: 'nameSource = :system',
-        ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':n': v.name,
-          ':user': 'user',
-          ':d': v.description,
-          ':by': v.createdBy,
-          ':null': null,
-          ':system': 'system',
-          ...(v.hooked ? { ':hooked': true } : {}),
-        },
-      },
+  // Transaction: the version's metadata and its content are kept for good together, counted into the cap.
+  const why = await transactionOutcome(
+    documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          update(
+            k.version(shortId, v.id),
+            // `hooked`: the stream filter's webhook marker, as the note has it now (docs/architecture.md).
+            `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl${v.hooked ? '' : ', hooked'}`,
+            {
+              ConditionExpression: 'nameSource = :system',
+              ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
+              ExpressionAttributeValues: {
+                ':n': v.name,
+                ':user': 'user',
+                ':d': v.description,
+                ':by': v.createdBy,
+                ':null': null,
+                ':system': 'system',
+                ...(v.hooked ? { ':hooked': true } : {}),
+              },
+            },
+          ),
+          update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+          }),
+          countNamed(shortId),
+        ],
+      }),
     ),
-    update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-    }),
-  ]);
+  );
+  if (why?.[2] === 'ConditionalCheckFailed') throw capReached();
+  return !why;
 }
 
 /** VersionStore.rename */

@@ -217,26 +217,78 @@ export async function listDeliveries(hookId: string, now: number): Promise<Deliv
   let start: Record<string, unknown> | undefined;
   do {
     const page: QueryCommandOutput = await guard(
-      documentClient().send(
-        new QueryCommand({
-          TableName: table(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
-          FilterExpression: '#ttl > :now',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':pk': k.deliveriesPartition(hookId),
-            ':d': k.deliveryPrefix,
-            ':now': epochSeconds(now),
-          },
-          ScanIndexForward: false,
-          ExclusiveStartKey: start,
-        }),
-      ),
+      documentClient().send(new QueryCommand({ ...liveDeliveries(hookId, now), ExclusiveStartKey: start })),
     );
     out.push(...(page.Items ?? []).map(toDelivery));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
+}
+
+/** The live deliveries' Query, newest first (expired ones TTL has not removed yet are filtered out). */
+const liveDeliveries = (hookId: string, now: number) => ({
+  TableName: table(),
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
+  FilterExpression: '#ttl > :now',
+  ExpressionAttributeNames: { '#ttl': 'ttl' },
+  ExpressionAttributeValues: {
+    ':pk': k.deliveriesPartition(hookId),
+    ':d': k.deliveryPrefix,
+    ':now': epochSeconds(now),
+  },
+  ScanIndexForward: false,
+});
+
+/**
+ * WebhookStore.deliveryPage: Queries with `Limit` from the newest, each starting where the last
+ * stopped (ExclusiveStartKey), until the page is read; the count is a `Select: COUNT` Query, which
+ * returns no items (DynamoDB still bills the read units of what it counts).
+ */
+export async function deliveryPage(
+  hookId: string,
+  now: number,
+  skip: number,
+  limit: number,
+): Promise<{ data: DeliveryRecord[]; total: number }> {
+  const read = async () => {
+    const out: DeliveryRecord[] = [];
+    let seen = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await guard(
+        documentClient().send(
+          new QueryCommand({
+            ...liveDeliveries(hookId, now),
+            // Items past the page are never read; the filter may drop a few (expired, not yet removed).
+            Limit: skip + limit - seen,
+            ExclusiveStartKey: start,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        if (seen >= skip) out.push(toDelivery(item));
+        seen += 1;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start && seen < skip + limit);
+    return out;
+  };
+  const count = async () => {
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await guard(
+        documentClient().send(
+          new QueryCommand({ ...liveDeliveries(hookId, now), Select: 'COUNT', ExclusiveStartKey: start }),
+        ),
+      );
+      total += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return total;
+  };
+  const [data, total] = await Promise.all([read(), count()]);
+  return { data, total };
 }
 
 export async function getDelivery(
@@ -270,6 +322,7 @@ export const dynamoWebhooks: WebhookStore = {
   delete: deleteWebhook,
   ping: pingWebhook,
   deliveries: listDeliveries,
+  deliveryPage,
   delivery: getDelivery,
   recordDelivery,
 };

@@ -1,11 +1,13 @@
 // In-memory comments store for domain unit tests; the same conditions as dynamo-comments.ts
 // (test/contract/revisions.ts runs both).
-import { NotFound } from '../../domain/errors.ts';
-import type { CommentRecord, CommentStore } from '../comments.ts';
+import { Conflict, NotFound } from '../../domain/errors.ts';
+import type { Runs } from '../anchors.ts';
+import { type CommentRecord, type CommentStore, MAX_REPLIES } from '../comments.ts';
 
 export const memoryCommentStore = (): CommentStore => {
   const comments = new Map<string, Map<string, CommentRecord>>();
   const bases = new Map<string, string>();
+  const runs = new Map<string, Runs>();
   const of = (shortId: string) => {
     if (!comments.has(shortId)) comments.set(shortId, new Map());
     return comments.get(shortId)!;
@@ -23,6 +25,8 @@ export const memoryCommentStore = (): CommentStore => {
       const m = of(shortId);
       const head = c.isThreadHead ? undefined : m.get(c.threadId);
       if (m.has(c.id) || (!c.isThreadHead && !head)) throw new NotFound('The thread is gone');
+      if (head && head.replyCount >= MAX_REPLIES)
+        throw new Conflict('The thread has its most replies', { reason: 'replies' });
       if (head) Object.assign(head, { replyCount: head.replyCount + 1, rev: head.rev + 1 });
       m.set(c.id, copy(c));
       if (base) bases.set(`${shortId}/${base.hash}`, base.content);
@@ -45,6 +49,12 @@ export const memoryCommentStore = (): CommentStore => {
     },
     async base(shortId, hash) {
       return bases.get(`${shortId}/${hash}`);
+    },
+    async runs(shortId, baseHash, liveHash) {
+      return structuredClone(runs.get(`${shortId}/${baseHash}/${liveHash}`));
+    },
+    async keepRuns(shortId, baseHash, liveHash, r) {
+      runs.set(`${shortId}/${baseHash}/${liveHash}`, structuredClone(r));
     },
   };
 };

@@ -1,13 +1,17 @@
 // In-memory versions store for domain unit tests; the same conditions as dynamo-versions.ts
 // (test/contract/revisions.ts runs both).
 import { Conflict } from '../../domain/errors.ts';
-import type { VersionRecord, VersionStore } from '../versions.ts';
+import { MAX_NAMED_VERSIONS, type VersionRecord, type VersionStore } from '../versions.ts';
 
 export const memoryVersionStore = (): VersionStore & { dropContent(shortId: string, id: string): void } => {
   const notes = new Map<string, Map<string, { v: VersionRecord; content?: string }>>();
   const of = (shortId: string) => {
     if (!notes.has(shortId)) notes.set(shortId, new Map());
     return notes.get(shortId)!;
+  };
+  const countNamed = (shortId: string) => {
+    if ([...of(shortId).values()].filter((e) => e.v.nameSource === 'user').length >= MAX_NAMED_VERSIONS)
+      throw new Conflict('The note has its most named versions', { reason: 'named_versions' });
   };
   const live = (now: number) => (v: VersionRecord) => v.expiresAt === null || v.expiresAt > now;
   const copy = (v: VersionRecord): VersionRecord => structuredClone(v);
@@ -32,6 +36,7 @@ export const memoryVersionStore = (): VersionStore & { dropContent(shortId: stri
       return of(shortId).get(id)?.content;
     },
     async create(shortId, v, content) {
+      if (v.nameSource === 'user') countNamed(shortId);
       if (of(shortId).has(v.id)) throw new Conflict('The version exists', { reason: 'version' });
       of(shortId).set(v.id, { v: copy(v), content });
     },
@@ -45,6 +50,7 @@ export const memoryVersionStore = (): VersionStore & { dropContent(shortId: stri
     async name(shortId, v) {
       const e = of(shortId).get(v.id);
       if (e?.v.nameSource !== 'system') return false;
+      countNamed(shortId);
       e.v = {
         ...e.v,
         name: v.name,

@@ -51,6 +51,10 @@ export function memoryWebhooks(): WebhookStore {
     async deliveries(hookId, now) {
       return kept(hookId, now).sort((a, b) => b.id.localeCompare(a.id));
     },
+    async deliveryPage(hookId, now, skip, limit) {
+      const all = kept(hookId, now).sort((a, b) => b.id.localeCompare(a.id));
+      return { data: all.slice(skip, skip + limit), total: all.length };
+    },
     async delivery(hookId, deliveryId, now) {
       return kept(hookId, now).find((d) => d.id === deliveryId);
     },

@@ -2,7 +2,16 @@
 // system versions, authorship; and anchors mapped through edits (lib/notes/anchors.ts).
 import { describe, expect, it } from 'vitest';
 import { memoryVersionStore } from '../../../lib/notes/adapters/memory-versions.ts';
-import { followAnchor } from '../../../lib/notes/anchors.ts';
+import {
+  excerptOf,
+  followAnchor,
+  followRuns,
+  fromDeltas,
+  MAX_EXCERPT_CHARS,
+  runsBetween,
+  snapToCodePoints,
+  toDeltas,
+} from '../../../lib/notes/anchors.ts';
 import {
   SYSTEM_VERSION_RETENTION_DAYS,
   VERSION_WINDOW_MS,
@@ -97,6 +106,33 @@ describe('anchors through edits', () => {
     expect(followAnchor(base, 'The quick brown f-o-x jumps', fox)).toEqual({ offset: 16, length: 5 });
     expect(followAnchor(base, 'The quick brown cat jumps', fox)).toBeNull();
     expect(followAnchor(base, '', fox)).toBeNull();
+  });
+  it('map through runs computed once, which survive storage as gaps and lengths', () => {
+    const live = 'Oh, The quick brown f-o-x jumps high';
+    const runs = runsBetween(base, live);
+    expect(fromDeltas(toDeltas(runs))).toEqual(runs);
+    expect(followRuns(runs, fox)).toEqual(followAnchor(base, live, fox));
+    expect(followRuns(runs, { offset: 4, length: 5 })).toEqual({ offset: 8, length: 5 });
+  });
+  it('with no time to diff, keep only the unchanged beginning and end', () => {
+    const live = 'The quick brown cat fox dog jumps';
+    expect(followRuns(runsBetween(base, live, 0), { offset: 0, length: 3 })).toEqual({
+      offset: 0,
+      length: 3,
+    });
+    expect(followRuns(runsBetween(base, live, 0), fox)).toBeNull();
+    expect(followRuns(runsBetween(base, live), fox)).toEqual({ offset: 20, length: 3 });
+  });
+  it('widen to whole code points, and give an excerpt of at most MAX_EXCERPT_CHARS characters', () => {
+    const text = 'a😀b😀';
+    expect(snapToCodePoints(text, { offset: 2, length: 1 })).toEqual({ offset: 1, length: 2 });
+    expect(snapToCodePoints(text, { offset: 0, length: 2 })).toEqual({ offset: 0, length: 3 });
+    expect(snapToCodePoints(text, { offset: 4, length: 1 })).toEqual({ offset: 4, length: 2 });
+    expect(snapToCodePoints(text, { offset: 1, length: 2 })).toEqual({ offset: 1, length: 2 });
+    expect(excerptOf('short')).toEqual({ excerpt: 'short', truncated: false });
+    const emoji = '😀'.repeat(MAX_EXCERPT_CHARS + 1);
+    expect(excerptOf(emoji)).toEqual({ excerpt: '😀'.repeat(MAX_EXCERPT_CHARS), truncated: true });
+    expect(excerptOf(emoji.slice(0, -2))).toEqual({ excerpt: emoji.slice(0, -2), truncated: false });
   });
   it('survive an edit elsewhere in a large document', () => {
     const big = `${'lorem ipsum '.repeat(20_000)}ANCHOR${' dolor sit'.repeat(20_000)}`;
