@@ -1,7 +1,7 @@
 // DynamoDB adapter of the transfers: one item per transfer in the user's partition, three GSIs for
 // the other orders (lib/data/keys.ts). Listings read a key range and filter the rest, bounded.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, indexName } from '../../data/dynamo.ts';
 import { bankKeys as k } from '../../data/keys.ts';
 import { MAX_TRANSFER_SECONDS, transferIdCeiling, transferIdFloor } from '../ids.ts';
 import { MAX_AMOUNT, type TransferRecord } from '../model.ts';
@@ -113,7 +113,7 @@ export async function listTransfers(q: ListQuery): Promise<ListPage> {
     const page = await documentClient().send(
       new QueryCommand({
         TableName: table(),
-        IndexName: order.index,
+        IndexName: order.index && indexName(order.index),
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
         FilterExpression: filter.expression,
         ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },

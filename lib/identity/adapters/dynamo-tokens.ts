@@ -1,4 +1,4 @@
-// DynamoDB adapter of API tokens: one item per token hash; GSI1 lists a user's tokens.
+// DynamoDB adapter of API tokens: one item per token hash, in no index (lib/data/keys.ts).
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, isConditionFailure, storeFailure } from '../../data/failures.ts';
@@ -17,7 +17,7 @@ export async function putToken(tokenHash: string, record: TokenRecord): Promise<
     documentClient().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...k.token(tokenHash), ...k.tokensOfUser(record.userId), type: 'token', ...record },
+        Item: { ...k.token(tokenHash), type: 'token', ...record },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     ),

@@ -12,7 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, indexName } from '../../data/dynamo.ts';
 import { cancellationReasons, storeFailure } from '../../data/failures.ts';
 import { folderKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import type {
@@ -157,7 +157,7 @@ export async function notesInFolder(folderId: string, limit: number): Promise<No
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI3',
+      IndexName: indexName('GSI3'),
       ScanIndexForward: false,
       Limit: limit,
       KeyConditionExpression: 'GSI3PK = :pk',

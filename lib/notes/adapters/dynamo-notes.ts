@@ -12,7 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient, queryAll } from '../../data/dynamo.ts';
+import { documentClient, indexName, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons as cancellation, storeFailure } from '../../data/failures.ts';
 import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
@@ -220,7 +220,7 @@ export async function listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
   const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI1',
+      IndexName: indexName('GSI1'),
       ScanIndexForward: false,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
@@ -233,7 +233,7 @@ export async function history(userId: string, limit: number): Promise<NoteRecord
   const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI2',
+      IndexName: indexName('GSI2'),
       ScanIndexForward: false,
       Limit: limit,
       KeyConditionExpression: 'GSI2PK = :pk',
