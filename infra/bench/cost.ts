@@ -20,6 +20,8 @@ export const PRICES = {
   lambdaRequest: 0.2 / 1e6,
   /** CloudWatch Logs, standard class, per GB ingested. */
   logsIngestedGb: 0.5,
+  /** SQS standard queue, per request (each 64 KB of a payload a request). */
+  sqsRequest: 0.4 / 1e6,
 } as const;
 
 /** One route's measured usage per call. */
@@ -110,3 +112,70 @@ export const COST_HEAD = [
 /** A mix of routes (weights sum to 1): dollars per million calls of the mix. */
 export const mixCost = (usage: RouteUsage[], weights: Record<string, number>, gateway: Gateway = 'rest') =>
   usage.reduce((sum, u) => sum + (weights[u.route] ?? 0) * costPerMillion(u, gateway).total, 0);
+
+/**
+ * Bytes CloudWatch Logs ingests per API call, estimated from this stack's formats: the Lambda
+ * platform's JSON start and report lines (about 250 and 450 bytes), the API stage's access-log line
+ * (template.yaml AccessLogSetting, about 550 bytes with values) and no application line on success
+ * (LogLevel INFO logs errors and security events only).
+ */
+export const LOG_BYTES_PER_CALL = 1250;
+
+/** Collects each route's billed units and duration during the bench's route loop. */
+export class CostCollector {
+  private readonly routes = new Map<string, { write: number[]; read: number[]; ms: number[] }>();
+  constructor(private readonly memoryMb: (route: string) => number) {}
+
+  /** One timed call: the runner's billed-unit headers (absent without the biller) and its duration. */
+  observe(route: string, header: (name: string) => string | undefined, ms: number): void {
+    const r = this.routes.get(route) ?? { write: [], read: [], ms: [] };
+    this.routes.set(route, r);
+    const w = header('x-local-dynamo-write-units');
+    const rd = header('x-local-dynamo-read-units');
+    if (w !== undefined && w !== '') r.write.push(Number(w));
+    if (rd !== undefined && rd !== '') r.read.push(Number(rd));
+    r.ms.push(ms);
+  }
+
+  /** Usage per route (medians), only for routes whose billed units the run measured. */
+  usage(): RouteUsage[] {
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+    return [...this.routes]
+      .filter(([, r]) => r.write.length && r.read.length)
+      .map(([route, r]) => ({
+        route,
+        writeUnits: median(r.write),
+        readUnits: median(r.read),
+        durationMs: median(r.ms),
+        memoryMb: this.memoryMb(route),
+        logBytes: LOG_BYTES_PER_CALL,
+      }));
+  }
+}
+
+/** What the webhook pipeline does per note write in a workspace with a webhook (docs/webhooks.md). */
+export interface PipelineUsage {
+  /** The stream router's and the delivery function's duration per write, ms. */
+  routerMs: number;
+  deliveryMs: number;
+  memoryMb: number;
+  readUnits: number;
+  writeUnits: number;
+  /** SQS requests per write: the router's send, the poller's receive and delete. */
+  sqsRequests: number;
+  logBytes: number;
+}
+
+/**
+ * Dollars per million note writes the pipeline adds. Without a webhook it adds nothing: the
+ * stream's filter passes no record (the `hooked` marker), and Lambda's reads of the stream and its
+ * filtering are not billed.
+ */
+export function pipelinePerMillion(p: PipelineUsage): number {
+  const lambda = (ms: number) =>
+    ((p.memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaGbSecond + PRICES.lambdaRequest) * 1e6;
+  const dynamo = (p.writeUnits * PRICES.dynamoWriteUnit + p.readUnits * PRICES.dynamoReadUnit) * 1e6;
+  const sqs = p.sqsRequests * PRICES.sqsRequest * 1e6;
+  const logs = (p.logBytes / GB) * PRICES.logsIngestedGb * 1e6;
+  return lambda(p.routerMs) + lambda(p.deliveryMs) + dynamo + sqs + logs;
+}

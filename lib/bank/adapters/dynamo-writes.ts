@@ -11,6 +11,7 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient } from '../../data/dynamo.ts';
 import { storeFailure } from '../../data/failures.ts';
@@ -62,7 +63,8 @@ async function single(w: Write): Promise<void> {
     else if (Delete) await documentClient().send(new DeleteCommand({ ...Delete, ...old }));
     else throw new Error('a single write is a Put, an Update or a Delete');
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw w.lost(err.Item as Item | undefined);
+    // The exception carries the item in DynamoDB's attribute-value form (the document client leaves it).
+    if (err instanceof ConditionalCheckFailedException) throw w.lost(err.Item && unmarshall(err.Item));
     throw storeFailure(err);
   }
 }

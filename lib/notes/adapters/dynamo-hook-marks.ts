@@ -140,6 +140,7 @@ export async function unmarkWriters(owner: NoteOwnerKey): Promise<void> {
   const writers = await writersOf(owner);
   for (let i = 0; i < writers.length; i += UNMARK_CHUNK) {
     try {
+      // Transaction: the marks go only while the workspace has no webhook (the COUNT's check).
       await documentClient().send(
         new TransactWriteCommand({
           TransactItems: [

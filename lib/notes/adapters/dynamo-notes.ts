@@ -17,7 +17,7 @@ import { cancellationReasons as cancellation, storeFailure } from '../../data/fa
 import { folderKeys, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import { completionUpdate, DynamoIdempotency } from '../../data/idempotency.ts';
-import type { Completion, IdempotencyRecord, IdempotencyStore } from '../../domain/idempotency.ts';
+import type { Completion, IdempotencyStore } from '../../domain/idempotency.ts';
 import type { NoteRecord } from '../model.ts';
 import type { NotesStore, StoredNote } from '../ports.ts';
 import { folderCountUpdate } from './dynamo-folders.ts';
@@ -99,7 +99,7 @@ export function reserveIdempotencyKey(
   fingerprint: string,
   leaseId: string,
   now: number,
-): Promise<IdempotencyRecord | undefined> {
+): ReturnType<IdempotencyStore['reserveIdempotencyKey']> {
   return idempotencyKeys().reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
 }
 

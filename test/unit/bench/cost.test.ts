@@ -1,6 +1,6 @@
 // The bench's cost model (infra/bench/cost.ts) on hand-worked cases, at the dated prices.
 import { describe, expect, it } from 'vitest';
-import { costPerMillion, mixCost, PRICES } from '../../../infra/bench/cost.ts';
+import { costPerMillion, mixCost, pipelinePerMillion, PRICES } from '../../../infra/bench/cost.ts';
 
 const usage = {
   route: 'POST /api/transfers',
@@ -41,5 +41,19 @@ describe('cost per million calls', () => {
     const read = { ...usage, route: 'GET /x', writeUnits: 1, readUnits: 1 };
     const mix = mixCost([usage, read], { 'POST /api/transfers': 0.25, 'GET /x': 0.75 });
     expect(mix).toBeCloseTo(0.25 * costPerMillion(usage).total + 0.75 * costPerMillion(read).total, 9);
+  });
+
+  it('the webhook pipeline per note write: two invocations, its units, SQS requests and logs', () => {
+    const p = {
+      routerMs: 15,
+      deliveryMs: 100,
+      memoryMb: 512,
+      readUnits: 2,
+      writeUnits: 1,
+      sqsRequests: 3,
+      logBytes: 0,
+    };
+    const lambda = 0.5 * 0.015 * 0.0000133334 * 1e6 + 0.2 + (0.5 * 0.1 * 0.0000133334 * 1e6 + 0.2);
+    expect(pipelinePerMillion(p)).toBeCloseTo(lambda + 2 * 0.125 + 0.625 + 3 * 0.4, 6);
   });
 });
