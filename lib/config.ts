@@ -15,6 +15,13 @@ export const config = {
   get tableName() {
     return read('TABLE_NAME');
   },
+  /**
+   * True while an upgrade of a deployed table has not yet built the new indexes (template parameter
+   * IndexUpgradeStep 1 to 3, docs/deploy.md): functions query the first layout's indexes.
+   */
+  get legacyIndexes() {
+    return ['1', '2', '3'].includes(read('INDEX_UPGRADE_STEP', 'done'));
+  },
   get bucketName() {
     return read('BUCKET_NAME');
   },

@@ -9,10 +9,11 @@ import { transferCreation } from '#lib/bank/wiring.ts';
 const respond = (t: Transfer) => created(t, { Location: `/api/transfers/${t.id}` });
 
 export const handler = bankOperation({ body: { schema: createTransferBody } }, (req) =>
-  idempotent(req, respond, (complete) =>
+  idempotent(req, respond, (complete, origin) =>
     transferCreation().create(req.principal.userId, req.body, {
       verificationId: stepUpHeader(req),
       complete,
+      origin,
     }),
   ),
 );

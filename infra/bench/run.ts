@@ -10,6 +10,7 @@
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts).
 import { pipelineCost } from './webhook-cost.ts';
+import { COST_HEAD, CostCollector, costRows, PRICES } from './cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
-import { listRoutes } from '../local/template.ts';
+import { listRoutes, loadTemplate } from '../local/template.ts';
 import { coldStart, coldStartTable, TARGETS } from './coldstart.ts';
 import { loadRun } from './load.ts';
 import { startBilling } from './biller.ts';
@@ -195,6 +196,14 @@ try {
   }
 
   const rows: string[][] = [];
+  // A route's function memory: its own MemorySize, else the template's Globals.
+  const template = loadTemplate();
+  const memoryOf = (row: string) => {
+    const route = listRoutes(template).find((x) => row.startsWith(`${x.method} ${x.path}`));
+    const own = route && template.Resources[route.functionId]?.Properties?.MemorySize;
+    return Number(own ?? template.Globals?.Function?.MemorySize ?? 128);
+  };
+  const costs = new CostCollector(memoryOf);
   for (const r of all) {
     const lat: number[] = [];
     let maxReq = 0;
@@ -217,7 +226,8 @@ try {
         bad = `status ${res.status}, expected ${r.expectStatus}`;
         break;
       }
-      if (i === 0) continue; // warm-up call: cold start and first touch effects are not a route's cost
+      if (i === 0) continue; // warm-up call: cold start and first-touch effects are not a route's cost
+      costs.observe(r.label ? `${r.route} (${r.label})` : r.route, res.header, ms);
       const n = Number(res.header('x-local-dynamo-requests'));
       maxReq = Math.max(maxReq, n);
       const opens = opensRateWindow(res) ? 1 : 0;
@@ -285,6 +295,14 @@ try {
   if (missing.length) {
     console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`);
   }
+  const usage = costs.usage();
+  console.log(
+    `\nWhat a user pays per million calls (${PRICES.region} on-demand prices of ${PRICES.date}; ` +
+      'billed units and median duration of this run; docs/architecture.md, "Cost per call")\n',
+  );
+  console.log(
+    usage.length ? table(COST_HEAD, costRows(usage)) : 'no billed units measured (the biller is off)',
+  );
 
   if (apis.includes('notes')) failures += await pipelineCost(ctx, runner);
   failures += await loadRun(ctx);

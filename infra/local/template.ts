@@ -47,6 +47,7 @@ const CFN_TAGS = [
 
 export type Template = {
   Parameters?: Record<string, { Type: string; Default?: unknown }>;
+  Conditions?: Record<string, unknown>;
   Globals?: Record<string, Record<string, unknown>>;
   Resources: Record<
     string,
@@ -140,6 +141,32 @@ export const gatewayResponses = (
   t: Template = loadTemplate(),
 ): Record<string, GatewayResponse> => apiProperties(apiId, t).GatewayResponses ?? {};
 
+/**
+ * A condition of the template, with every parameter at its default (the local stack is a new stack):
+ * Fn::Equals of a parameter Ref and a literal, Fn::Not, Fn::Or, Fn::And, Condition.
+ */
+export function conditionHolds(t: Template, c: unknown): boolean {
+  const value = (v: unknown): unknown =>
+    v && typeof v === 'object' && 'Ref' in v ? t.Parameters?.[String(v.Ref)]?.Default : v;
+  const e = c as Record<string, unknown[]> & { Condition?: string };
+  if (typeof c === 'string') return conditionHolds(t, t.Conditions?.[c]);
+  if (e.Condition) return conditionHolds(t, t.Conditions?.[e.Condition]);
+  if (e['Fn::Equals']) return String(value(e['Fn::Equals'][0])) === String(value(e['Fn::Equals'][1]));
+  if (e['Fn::Not']) return !conditionHolds(t, e['Fn::Not'][0]);
+  if (e['Fn::Or']) return e['Fn::Or'].some((x) => conditionHolds(t, x));
+  if (e['Fn::And']) return e['Fn::And'].every((x) => conditionHolds(t, x));
+  throw new Error(`unsupported condition ${JSON.stringify(c)}`);
+}
+
+/** A list's Fn::If entries resolved (AWS::NoValue drops the entry). */
+export const resolveIfs = <T>(t: Template, list: unknown[] = []): T[] =>
+  list.flatMap((entry) => {
+    const branch = (entry as { 'Fn::If'?: [string, unknown, unknown] })['Fn::If'];
+    if (!branch) return [entry as T];
+    const chosen = conditionHolds(t, branch[0]) ? branch[1] : branch[2];
+    return (chosen as { Ref?: string })?.Ref === 'AWS::NoValue' ? [] : [chosen as T];
+  });
+
 /** The table's CreateTable input, from the template's own AWS::DynamoDB::Table resource. */
 export function tableDefinition(t: Template = loadTemplate()) {
   const [logicalId, res] = Object.entries(t.Resources).find(([, r]) => r.Type === 'AWS::DynamoDB::Table')!;
@@ -149,7 +176,7 @@ export function tableDefinition(t: Template = loadTemplate()) {
     create: {
       AttributeDefinitions: p.AttributeDefinitions,
       KeySchema: p.KeySchema,
-      GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
+      GlobalSecondaryIndexes: resolveIfs<any>(t, p.GlobalSecondaryIndexes),
       BillingMode: p.BillingMode,
       ...(p.StreamSpecification
         ? {

@@ -1,7 +1,7 @@
 // Resource ids. A transfer id starts with its creation second (base 36, 7 characters), so ids
 // sort in (created, id) order and a created-range is an id range; 16 random characters follow.
 // Factor ids start with their creation millisecond, so a user's factors list oldest first.
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const random = (n: number) => Array.from({ length: n }, () => ALPHABET[randomInt(36)]).join('');
@@ -20,6 +20,15 @@ export const transferIdFloor = (createdSeconds: number) =>
 export const transferIdCeiling = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}~`;
 
 export const newTransferId = (createdSeconds: number) => `${transferIdFloor(createdSeconds)}${random(16)}`;
+/**
+ * The id of the transfer created under an Idempotency-Key: from the key's origin (its first
+ * attempt's seed and second), so every attempt under the key names the same transfer.
+ */
+export const transferIdOf = (origin: { seed: string; startedAt: number }) => {
+  const digest = createHash('sha256').update(origin.seed).digest();
+  const tail = Array.from(digest.subarray(0, 16), (b) => ALPHABET[b % 36]).join('');
+  return `${transferIdFloor(origin.startedAt)}${tail}`;
+};
 export const newDeviceId = (createdMs: number) =>
   `dev_${createdMs.toString(36).padStart(9, '0')}${random(11)}`;
 export const newVerificationId = () => `ver_${random(20)}`;

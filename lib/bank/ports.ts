@@ -25,6 +25,7 @@ export type {
   Completion,
   IdempotencyRecord,
   IdempotencyStore,
+  Origin,
   StoredResponse,
 } from '../domain/idempotency.ts';
 
@@ -72,8 +73,16 @@ export interface Approval {
 }
 
 export interface TransferStore {
-  /** Writes a new transfer (consuming the step-up, completing the key, in one transaction). */
-  putTransfer(transfer: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void>;
+  /**
+   * Writes a new transfer, consuming the step-up and completing the key with what `complete` makes
+   * of the stored transfer. Under a key (`complete`), a transfer of the same id already stored is
+   * the one an earlier attempt under the key wrote (its id derives from the key's origin): it is
+   * returned and completes the key. Resolves to the transfer stored.
+   */
+  putTransfer(
+    transfer: TransferRecord,
+    opts: { stepUp?: StepUp; complete?: (stored: TransferRecord) => Completion },
+  ): Promise<TransferRecord>;
   getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined>;
   /** Writes the next version of a transfer; Conflict('version') when it changed meanwhile. */
   saveTransfer(transfer: TransferRecord, completion?: Completion): Promise<void>;

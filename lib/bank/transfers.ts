@@ -2,7 +2,8 @@
 // with cursor pagination, sorting, filtering and search. Knows nothing of HTTP.
 import { BadInput, Conflict, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
 import { seconds, type Clock } from '../domain/clock.ts';
-import { newTransferId, TRANSFER_ID } from './ids.ts';
+import type { Origin } from '../domain/idempotency.ts';
+import { newTransferId, TRANSFER_ID, transferIdOf } from './ids.ts';
 import { MAX_METADATA_KEYS, type Transfer, type TransferRecord } from './model.ts';
 import type { ListPage, ListQuery, TransferStore } from './ports.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
@@ -66,11 +67,12 @@ export class TransferService {
   async create(
     userId: string,
     input: NewTransfer,
-    opts: { verificationId?: string; complete?: Complete<Transfer> },
+    opts: { verificationId?: string; complete?: Complete<Transfer>; origin?: Origin },
   ): Promise<Transfer> {
-    const now = seconds(this.clock);
+    // Under an Idempotency-Key the id and time come from the key's first attempt (lib/bank/ids.ts).
+    const now = opts.origin && opts.complete ? opts.origin.startedAt : seconds(this.clock);
     const record: TransferRecord = {
-      id: newTransferId(now),
+      id: opts.origin && opts.complete ? transferIdOf(opts.origin) : newTransferId(now),
       userId,
       amount: input.amount,
       currency: input.currency,
@@ -84,14 +86,18 @@ export class TransferService {
     const why = `Transfers of ${this.stepUpAmount()} or more need a step-up`;
     const stepUp =
       input.amount >= this.stepUpAmount() ? stepUpFor(userId, opts.verificationId, now, why) : undefined;
-    const transfer = present(record);
+    const complete = opts.complete;
     try {
-      await this.store.putTransfer(record, { stepUp, completion: opts.complete?.(transfer) });
+      return present(
+        await this.store.putTransfer(record, {
+          stepUp,
+          complete: complete && ((stored) => complete(present(stored))),
+        }),
+      );
     } catch (err) {
       if (err instanceof StepUpRequired) throw stepUpRequired(why);
       throw err;
     }
-    return transfer;
   }
 
   async get(userId: string, transferId: string): Promise<Transfer> {

@@ -3,7 +3,9 @@
 // standard SDK environment (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): no "if local" here.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
 import { failFast, reportUnavailable } from './fail-fast.ts';
+import { INDEXES, type IndexId, LEGACY_INDEXES } from './keys.ts';
 import { countDynamoRequests } from './metering.ts';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -22,6 +24,10 @@ export function documentClient(): DynamoDBDocumentClient {
   }
   return client;
 }
+
+/** The name of an index to query: the first layout's while a deployed table is upgraded (lib/data/keys.ts). */
+export const indexName = (id: IndexId): string =>
+  config.legacyIndexes ? LEGACY_INDEXES[id] : INDEXES[id].name;
 
 /** Every page of a Query (each page one request), in key order. */
 export async function queryAll(

@@ -1,13 +1,101 @@
 // Every key of the single table is built here, and only here. The table has generic key names:
 //   PK / SK                 base table
-//   GSI1PK / GSI1SK         GSI1 (projection ALL)
-//   GSI2PK / GSI2SK         GSI2 (projection ALL)
-//   GSI3PK / GSI3SK         GSI3 (projection ALL)
+//   GSI1PK / GSI1SK         index GSI1v2: an owner's lists (notes, trash), transfers by amount
+//   GSI2PK / GSI2SK         index GSI2v2: a user's history, the trash's expiry, transfers by currency and time
+//   GSI3PK / GSI3SK         index GSI3v2: a folder's notes, transfers by currency and amount
 //   ttl                     TTL attribute (epoch seconds)
 // Entity prefixes are upper case and end with '#'. Ids never contain '#'.
 // Each section below belongs to one API; add new access patterns to your own section.
+//
+// Each index projects what its queries return (INCLUDE, INDEXES below, the same lists as
+// template.yaml): never a counter (a token's rate-limit window, a note's visit sequence), never a
+// note's content, so a write that changes only those costs no index write. DynamoDB cannot change
+// an index's projection in place and caps the attributes an INCLUDE lists at 100 summed over the
+// table's indexes (these use 90): a new listed field means a new index name and the ordered deploys
+// of docs/deploy.md ("Upgrading a deployed table"). The indexes of the first layout (GSI1, GSI2,
+// GSI3, projection ALL, the same key attributes) are LEGACY_INDEXES; functions query them while an
+// upgrade has not yet built the new ones (config.legacyIndexes).
 
-export const TABLE_KEYS = { pk: 'PK', sk: 'SK', ttl: 'ttl', indexes: ['GSI1', 'GSI2', 'GSI3'] } as const;
+/** What a note listing reads (NoteRecord's stored fields and the webhook mark). */
+const NOTE_LISTED = [
+  'id',
+  'shortId',
+  'ownerId',
+  'userPath',
+  'teamPath',
+  'title',
+  'explicitTitle',
+  'tags',
+  'description',
+  'createdAt',
+  'lastChangedAt',
+  'titleUpdatedAt',
+  'tagsUpdatedAt',
+  'lastChangeUser',
+  'publishType',
+  'publishedAt',
+  'permalink',
+  'readPermission',
+  'writePermission',
+  'commentPermission',
+  'suggestEditPermission',
+  'parentFolderId',
+  'origin',
+  'noteFeatures',
+  'version',
+  'hooked',
+] as const;
+/** What a transfer listing returns and filters on (lib/bank/adapters/dynamo-transfers.ts). */
+const TRANSFER_LISTED = [
+  'id',
+  'userId',
+  'amount',
+  'currency',
+  'destination',
+  'description',
+  'metadata',
+  'created',
+  'updated',
+  'version',
+  'qDestination',
+  'qText',
+] as const;
+const union = (...lists: (readonly string[])[]) => [...new Set(lists.flat())];
+
+export const INDEXES = {
+  GSI1: {
+    name: 'GSI1v2',
+    pk: 'GSI1PK',
+    sk: 'GSI1SK',
+    // Notes of an owner, trash of an owner (+ deletion), transfers by amount.
+    include: union(NOTE_LISTED, ['deletedAt', 'deletedBy', 'purgeAt'], TRANSFER_LISTED),
+  },
+  GSI2: {
+    name: 'GSI2v2',
+    pk: 'GSI2PK',
+    sk: 'GSI2SK',
+    // History entries (their copy of the note), the trash's expiry (what a purge needs: the note's
+    // partition, owner and permalink guard), transfers by currency and time.
+    include: union(['note'], ['id', 'shortId', 'ownerId', 'teamPath', 'permalink'], TRANSFER_LISTED),
+  },
+  GSI3: {
+    name: 'GSI3v2',
+    pk: 'GSI3PK',
+    sk: 'GSI3SK',
+    // Notes of a folder, transfers by currency and amount.
+    include: union(NOTE_LISTED, TRANSFER_LISTED),
+  },
+} as const satisfies Record<string, { name: string; pk: string; sk: string; include: string[] }>;
+export type IndexId = keyof typeof INDEXES;
+/** The first layout's indexes (projection ALL), kept only while a deployed table is upgraded. */
+export const LEGACY_INDEXES: Record<IndexId, string> = { GSI1: 'GSI1', GSI2: 'GSI2', GSI3: 'GSI3' };
+
+export const TABLE_KEYS = {
+  pk: 'PK',
+  sk: 'SK',
+  ttl: 'ttl',
+  indexes: [INDEXES.GSI1.name, INDEXES.GSI2.name, INDEXES.GSI3.name],
+} as const;
 
 export interface Key {
   PK: string;
@@ -43,10 +131,13 @@ export const identityKeys = {
   }),
   teamPartition: (teamPath: string): string => `TEAM#${teamPath}`,
   /**
-   * API token, keyed by the SHA-256 of the token. No index keys: every call's rate-limit count
-   * updates this item, and an index entry would be written (and billed) with it each time.
+   * API token, keyed by the SHA-256 of the token. It carries the rate-limit window's counter and
+   * sits in no index (nothing lists a user's tokens; the first layout's GSI1 keys TOKENS#<userId>
+   * are removed by the migration step token-index-keys).
    */
   token: (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
+  /** GSI1PK prefix of the first layout's token items (infra/admin/migrate). */
+  legacyTokensPrefix: 'TOKENS#',
 };
 
 // ---- notes ------------------------------------------------------------------------------------
@@ -272,16 +363,22 @@ export const bankKeys = {
       return { index: undefined, pk: 'PK', sk: 'SK', partition: bankPartition(userId), sortKeyOf };
     if (by === 'created')
       return {
-        index: 'GSI2',
+        index: 'GSI2' as const,
         pk: 'GSI2PK',
         sk: 'GSI2SK',
         partition: transfersOfIn(userId, currency!),
         sortKeyOf,
       };
     if (!currency)
-      return { index: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: transfersOf(userId), sortKeyOf };
+      return {
+        index: 'GSI1' as const,
+        pk: 'GSI1PK',
+        sk: 'GSI1SK',
+        partition: transfersOf(userId),
+        sortKeyOf,
+      };
     return {
-      index: 'GSI3',
+      index: 'GSI3' as const,
       pk: 'GSI3PK',
       sk: 'GSI3SK',
       partition: transfersOfIn(userId, currency),
@@ -318,4 +415,15 @@ export const bankKeys = {
     PK: `IDEMPOTENCY#${userId}#${keyHash}`,
     SK: 'IDEMPOTENCY',
   }),
+};
+
+// ---- table migrations (infra/admin/migrate) ---------------------------------------------------
+// One checkpoint item per (step, scan segment): the segment's LastEvaluatedKey after each page, and
+// `done` once the segment is scanned, so a stopped `npm run admin -- migrate` resumes where it was.
+export const migrationKeys = {
+  checkpoint: (step: string, segment: number, segments: number): Key => ({
+    PK: `MIGRATION#${step}`,
+    SK: `SEGMENT#${pad(segment, 4)}#OF#${pad(segments, 4)}`,
+  }),
+  partitionPrefix: 'MIGRATION#',
 };

@@ -30,6 +30,17 @@ export interface Completion {
   response: StoredResponse;
 }
 
+/**
+ * Where a key's first attempt started: a random seed and the second it was reserved. A retry that
+ * takes over an abandoned reservation gets the same origin, so a resource whose id derives from it
+ * (a Bank transfer) is found, not created twice, when the first attempt wrote it but died before
+ * completing the key.
+ */
+export interface Origin {
+  seed: string;
+  startedAt: number;
+}
+
 export interface IdempotencyRecord {
   state: 'in_progress' | 'completed';
   fingerprint: string;
@@ -37,19 +48,25 @@ export interface IdempotencyRecord {
 }
 
 export interface IdempotencyStore {
-  /** Reserves a key: undefined when reserved for this caller, else the record that holds it. */
+  /**
+   * Reserves a key: undefined when reserved for this caller afresh (its origin: the lease id, now),
+   * `{ origin }` when it took over an abandoned reservation (the first attempt's origin), else the
+   * record that holds it.
+   */
   reserveIdempotencyKey(
     userId: string,
     keyHash: string,
     fingerprint: string,
     leaseId: string,
     now: number,
-  ): Promise<IdempotencyRecord | undefined>;
+  ): Promise<IdempotencyRecord | { origin: Origin } | undefined>;
   /** Frees a key this lease still holds (no error when it does not). */
   releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void>;
 }
 
 export interface Reservation {
+  /** The origin of the key's first attempt (this one's, unless it took over an abandoned one). */
+  origin: Origin;
   /** The write that stores `response` under the key, for the operation's transaction. */
   completion(response: StoredResponse): Completion;
   release(): Promise<void>;
@@ -86,16 +103,12 @@ export class IdempotencyKeys {
   ): Promise<{ replay: StoredResponse } | { reservation: Reservation }> {
     const keyHash = sha256(key);
     const leaseId = randomUUID();
-    const held = await this.store.reserveIdempotencyKey(
-      userId,
-      keyHash,
-      fingerprint,
-      leaseId,
-      seconds(this.clock),
-    );
-    if (!held) {
+    const now = seconds(this.clock);
+    const held = await this.store.reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
+    if (!held || 'origin' in held) {
       return {
         reservation: {
+          origin: held?.origin ?? { seed: leaseId, startedAt: now },
           completion: (response) => ({ userId, keyHash, leaseId, response }),
           release: () => this.store.releaseIdempotencyKey(userId, keyHash, leaseId),
         },

@@ -7,6 +7,7 @@ import {
   requestFingerprint,
   type Completion,
   type IdempotencyKeys,
+  type Origin,
 } from '../domain/idempotency.ts';
 import { badRequest } from './errors.ts';
 import type { HttpRequest, HttpResult } from './types.ts';
@@ -24,13 +25,14 @@ export interface IdempotentOptions {
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one: a retry replays the stored
- * response; `work` gets the completion to write with its result (undefined without a key).
+ * response; `work` gets the completion to write with its result (undefined without a key) and the
+ * key's origin (lib/domain/idempotency.ts), from which it may derive the id of what it creates.
  */
 export async function idempotent<T>(
   req: HttpRequest,
   opts: IdempotentOptions,
   respond: (result: T) => HttpResult,
-  work: (complete: ((result: T) => Completion) | undefined) => Promise<T>,
+  work: (complete: ((result: T) => Completion) | undefined, origin?: Origin) => Promise<T>,
 ): Promise<HttpResult> {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return respond(await work(undefined));
@@ -51,7 +53,8 @@ export async function idempotent<T>(
     };
   }
   try {
-    return respond(await work((result) => held.reservation.completion(stored(respond(result), opts.sealer))));
+    const complete = (result: T) => held.reservation.completion(stored(respond(result), opts.sealer));
+    return respond(await work(complete, held.reservation.origin));
   } catch (err) {
     await held.reservation.release();
     throw err;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BadInput, Conflict, KeyInUse, NotFound, StepUpRequired } from '../../lib/domain/errors.ts';
-import { newDeviceId, newTransferId, newVerificationId } from '../../lib/bank/ids.ts';
+import { newDeviceId, newTransferId, newVerificationId, transferIdOf } from '../../lib/bank/ids.ts';
 import type { Device, TransferRecord, Verification } from '../../lib/bank/model.ts';
 import type { FactorStore, IdempotencyStore, ListQuery, TransferStore } from '../../lib/bank/ports.ts';
 
@@ -175,7 +175,7 @@ export function bankContract(name: string, stores: () => BankStores): void {
       });
       const response = { status: 201, body: { ok: true } };
       await transfers.putTransfer(transfer(u), {
-        completion: { userId: u, keyHash: 'k1', leaseId: 'lease-1', response },
+        complete: () => ({ userId: u, keyHash: 'k1', leaseId: 'lease-1', response }),
       });
       expect(await keys.reserveIdempotencyKey(u, 'k1', 'fp', 'lease-3', NOW)).toEqual({
         state: 'completed',
@@ -184,19 +184,58 @@ export function bankContract(name: string, stores: () => BankStores): void {
       });
     });
 
-    it('refuses a completion by a lease that does not hold the key (KeyInUse), writing nothing', async () => {
+    it('refuses a completion by a lease that does not hold the key (KeyInUse); the transfer stays for the holder', async () => {
       const { transfers, keys } = stores();
       const u = user();
       await keys.reserveIdempotencyKey(u, 'k2', 'fp', 'lease-1', NOW);
       const t = transfer(u);
-      const completion = {
+      const complete = () => ({
         userId: u,
         keyHash: 'k2',
         leaseId: 'other',
         response: { status: 201, body: null },
-      };
-      await expect(transfers.putTransfer(t, { completion })).rejects.toBeInstanceOf(KeyInUse);
-      expect(await transfers.getTransfer(u, t.id)).toBeUndefined();
+      });
+      await expect(transfers.putTransfer(t, { complete })).rejects.toBeInstanceOf(KeyInUse);
+      // Written before the completion (no transaction): the key's holder derives the same id and finds it.
+      expect(await transfers.getTransfer(u, t.id)).toEqual(t);
+      expect(await keys.reserveIdempotencyKey(u, 'k2', 'fp', 'lease-2', NOW)).toEqual({
+        state: 'in_progress',
+        fingerprint: 'fp',
+      });
+    });
+
+    it('a takeover of an abandoned key gets its first origin and finds the transfer that attempt wrote', async () => {
+      const { transfers, keys } = stores();
+      const u = user();
+      expect(await keys.reserveIdempotencyKey(u, 'k4', 'fp', 'lease-1', NOW)).toBeUndefined();
+      const first = { ...transfer(u), id: transferIdOf({ seed: 'lease-1', startedAt: NOW }) };
+      await transfers.putTransfer(first, {}); // the first attempt dies after its put
+      const taken = await keys.reserveIdempotencyKey(u, 'k4', 'fp', 'lease-2', NOW + 31);
+      expect(taken).toEqual({ origin: { seed: 'lease-1', startedAt: NOW } });
+      // The retry builds the same id from the origin; its put finds the first attempt's transfer.
+      const retry = { ...first, description: 'not written', updated: NOW + 31 };
+      const response = (t: TransferRecord) => ({
+        status: 201,
+        body: { id: t.id, description: t.description },
+      });
+      const stored = await transfers.putTransfer(retry, {
+        complete: (t) => ({ userId: u, keyHash: 'k4', leaseId: 'lease-2', response: response(t) }),
+      });
+      expect(stored).toEqual(first);
+      expect(await transfers.getTransfer(u, first.id)).toEqual(first);
+      expect(await keys.reserveIdempotencyKey(u, 'k4', 'fp', 'lease-3', NOW + 32)).toEqual({
+        state: 'completed',
+        fingerprint: 'fp',
+        response: response(first),
+      });
+      // A second takeover would still inherit the first origin (kept on the record).
+      expect(await keys.reserveIdempotencyKey(u, 'k5', 'fp', 'lease-4', NOW)).toBeUndefined();
+      expect(await keys.reserveIdempotencyKey(u, 'k5', 'fp', 'lease-5', NOW + 31)).toEqual({
+        origin: { seed: 'lease-4', startedAt: NOW },
+      });
+      expect(await keys.reserveIdempotencyKey(u, 'k5', 'fp', 'lease-6', NOW + 62)).toEqual({
+        origin: { seed: 'lease-4', startedAt: NOW },
+      });
     });
 
     it('frees a released key; a lease that ran out may be taken over', async () => {
@@ -205,7 +244,13 @@ export function bankContract(name: string, stores: () => BankStores): void {
       await keys.reserveIdempotencyKey(u, 'k3', 'fp', 'lease-1', NOW);
       await keys.releaseIdempotencyKey(u, 'k3', 'lease-1');
       expect(await keys.reserveIdempotencyKey(u, 'k3', 'fp2', 'lease-2', NOW)).toBeUndefined();
+      // lease-2 ran out unfinished: another request takes the key, with an origin of its own.
       expect(await keys.reserveIdempotencyKey(u, 'k3', 'fp3', 'lease-3', NOW + 31)).toBeUndefined();
+      // lease-3 fails and releases: the same request again gets lease-3's origin.
+      await keys.releaseIdempotencyKey(u, 'k3', 'lease-3');
+      expect(await keys.reserveIdempotencyKey(u, 'k3', 'fp3', 'lease-4', NOW + 32)).toEqual({
+        origin: { seed: 'lease-3', startedAt: NOW + 31 },
+      });
     });
   });
 

@@ -4,14 +4,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
-import { TABLE_KEYS } from '../../lib/data/keys.ts';
+import { indexName } from '../../lib/data/dynamo.ts';
+import { INDEXES, TABLE_KEYS } from '../../lib/data/keys.ts';
 import {
   gatewayResponses,
   listFunctions,
   listRoutes,
   loadTemplate,
+  resolveIfs,
   ROOT,
 } from '../../infra/local/template.ts';
+import { NOTE_FIELDS } from '../../lib/notes/adapters/note-items.ts';
 
 const template = loadTemplate();
 const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'vendor', 'sam.schema.json'), 'utf8'));
@@ -93,11 +96,57 @@ describe('template.yaml', () => {
       TABLE_KEYS.sk,
     ]);
     expect(table.TimeToLiveSpecification.AttributeName).toBe(TABLE_KEYS.ttl);
-    expect(table.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual([
-      ...TABLE_KEYS.indexes,
-    ]);
+    // A new stack has the indexes the code queries, each projecting the attributes keys.ts lists.
+    const indexes = resolveIfs<{ IndexName: string; Projection: Record<string, unknown> }>(
+      template,
+      table.GlobalSecondaryIndexes,
+    );
+    expect(indexes.map((i) => i.IndexName)).toEqual([...TABLE_KEYS.indexes]);
+    for (const index of Object.values(INDEXES)) {
+      const declared = indexes.find((i) => i.IndexName === index.name)!;
+      expect(declared.Projection, index.name).toEqual({
+        ProjectionType: 'INCLUDE',
+        NonKeyAttributes: [...index.include],
+      });
+    }
     const block = template.Resources.ImagesBucket.Properties!.PublicAccessBlockConfiguration;
     expect(Object.values(block).every(Boolean)).toBe(true);
+  });
+
+  it('indexes project every field the listings return', () => {
+    for (const id of ['GSI1', 'GSI3'] as const)
+      expect(INDEXES[id].include, id).toEqual(expect.arrayContaining([...NOTE_FIELDS, 'hooked']));
+    expect(INDEXES.GSI1.include).toEqual(expect.arrayContaining(['deletedAt', 'deletedBy', 'purgeAt']));
+    expect(INDEXES.GSI2.include).toContain('note');
+    // DynamoDB's cap: at most 100 projected attributes summed over the table's indexes.
+    expect(Object.values(INDEXES).reduce((n, i) => n + i.include.length, 0)).toBeLessThanOrEqual(100);
+  });
+
+  it('IndexUpgradeStep: each step adds or removes at most one index, and functions query only indexes that exist', () => {
+    const steps = template.Parameters!.IndexUpgradeStep as unknown as { AllowedValues: string[] };
+    const at = (step: string) => {
+      const t = {
+        ...template,
+        Parameters: { ...template.Parameters, IndexUpgradeStep: { Type: 'String', Default: step } },
+      };
+      return resolveIfs<{ IndexName: string }>(t, t.Resources.Table.Properties!.GlobalSecondaryIndexes).map(
+        (i) => i.IndexName,
+      );
+    };
+    const legacy = ['GSI1', 'GSI2', 'GSI3'];
+    let before = legacy; // the first layout
+    for (const step of steps.AllowedValues) {
+      const now = at(step);
+      const changed = [...now.filter((i) => !before.includes(i)), ...before.filter((i) => !now.includes(i))];
+      // Step 4 changes no index: it moves the functions to the new ones (then the data migrates).
+      expect(changed, `step ${step}`).toHaveLength(step === '4' ? 0 : 1);
+      process.env.INDEX_UPGRADE_STEP = step;
+      const queried = (['GSI1', 'GSI2', 'GSI3'] as const).map(indexName);
+      expect(now, `step ${step}`).toEqual(expect.arrayContaining(queried));
+      before = now;
+    }
+    delete process.env.INDEX_UPGRADE_STEP;
+    expect(before).toEqual([...TABLE_KEYS.indexes]);
   });
 
   it('functions use no SAM policy template: every statement is generated from the bundle (deploy:sync)', () => {

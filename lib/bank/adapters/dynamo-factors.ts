@@ -101,6 +101,7 @@ export async function listDevices(userId: string): Promise<Device[]> {
 }
 
 export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
+  // Transaction: the step-up is spent exactly when the factor it allows removing goes.
   await transact([
     consumeStepUp(stepUp, lost.stepUp),
     {
@@ -153,6 +154,8 @@ async function writeVerification(v: Verification, opts: VerificationWrites): Pro
         },
       ]
     : [];
+  // Transaction when the start counts against a limit (the count and the verification go together);
+  // otherwise the one put is a conditional write (lib/bank/adapters/dynamo-writes.ts).
   await transact([
     ...(opts.start ? [countWrite(opts.start)] : []),
     {
@@ -219,6 +222,8 @@ export async function recordFailure(
 
 export async function approve(v: Verification, a: Approval): Promise<void> {
   const otp = a.step !== undefined;
+  // Transaction when the approval carries a second item (the factor's OTP step, the limit's slot
+  // given back, the key's completion): they change with the approval or not at all. Alone: one write.
   await transact([
     {
       item: {
@@ -261,6 +266,8 @@ export async function approve(v: Verification, a: Approval): Promise<void> {
 }
 
 export async function putMfaToken(t: MfaTokenRecord, completion?: Completion): Promise<void> {
+  // With a key, a transaction: the token and the key's stored (sealed) response go together, since
+  // the token is a secret shown once; a retry must replay it, not mint another. Without: one put.
   await transact([
     {
       item: {

@@ -1,7 +1,7 @@
 // DynamoDB adapter of the transfers: one item per transfer in the user's partition, three GSIs for
 // the other orders (lib/data/keys.ts). Listings read a key range and filter the rest, bounded.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../data/dynamo.ts';
+import { documentClient, indexName } from '../../data/dynamo.ts';
 import { bankKeys as k } from '../../data/keys.ts';
 import { MAX_TRANSFER_SECONDS, transferIdCeiling, transferIdFloor } from '../ids.ts';
 import { MAX_AMOUNT, type TransferRecord } from '../model.ts';
@@ -42,19 +42,40 @@ const transferItem = (t: TransferRecord): Item => ({
 
 export async function putTransfer(
   t: TransferRecord,
-  opts: { stepUp?: StepUp; completion?: Completion },
-): Promise<void> {
+  opts: { stepUp?: StepUp; complete?: (stored: TransferRecord) => Completion },
+): Promise<TransferRecord> {
+  const put = { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' };
+  if (opts.stepUp) {
+    // Transaction: the step-up is spent exactly when the transfer it allows is written (and the
+    // key completes with them, so a retry after a lost answer replays instead of asking again).
+    await transact([
+      consumeStepUp(opts.stepUp, lost.stepUp),
+      { item: { Put: put }, lost: lost.state },
+      ...complete(opts.complete?.(t), lost.key),
+    ]);
+    return t;
+  }
+  // One conditional put, then the key's completion: no transaction. A retry that takes over the key
+  // of an attempt that died between the two derives the same id and finds that attempt's transfer.
+  let stored = t;
   await transact([
-    ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
     {
-      item: {
-        Put: { TableName: table(), Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' },
+      item: { Put: put },
+      lost: (old) => {
+        if (!opts.complete || !old) return lost.state();
+        stored = toTransfer(old);
+        return EARLIER_ATTEMPT;
       },
-      lost: lost.state,
     },
-    ...complete(opts.completion, lost.key),
-  ]);
+  ]).catch((err) => {
+    if (err !== EARLIER_ATTEMPT) throw err;
+  });
+  if (opts.complete) await transact(complete(opts.complete(stored), lost.key));
+  return stored;
 }
+
+/** The put found the transfer an earlier attempt under the same Idempotency-Key wrote. */
+const EARLIER_ATTEMPT = new Error('written by an earlier attempt under the key');
 
 export async function getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {
   const { Item } = await documentClient().send(
@@ -64,6 +85,8 @@ export async function getTransfer(userId: string, transferId: string): Promise<T
 }
 
 export async function saveTransfer(t: TransferRecord, completion?: Completion): Promise<void> {
+  // With a completion, a transaction: the new version and the key's stored response change together
+  // (a retry after a lost answer must replay, not apply the change again). Without, one conditional put.
   await transact([
     {
       item: {
@@ -113,7 +136,7 @@ export async function listTransfers(q: ListQuery): Promise<ListPage> {
     const page = await documentClient().send(
       new QueryCommand({
         TableName: table(),
-        IndexName: order.index,
+        IndexName: order.index && indexName(order.index),
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
         FilterExpression: filter.expression,
         ExpressionAttributeNames: { '#pk': order.pk, '#sk': order.sk, ...filter.names },

@@ -2,16 +2,17 @@
 // its step-up and its Idempotency-Key) is all-or-nothing as in DynamoDB. Values are copied in and
 // out, as a table would.
 import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification } from '../model.ts';
-import type { Completion, StepUp, StoredResponse } from '../ports.ts';
+import type { Completion, Origin, StepUp, StoredResponse } from '../ports.ts';
 import { lost } from './lost.ts';
 
 export interface KeyRecord {
-  state: 'in_progress' | 'completed';
+  state: 'in_progress' | 'completed' | 'released';
   fingerprint: string;
   leaseId: string;
   leaseUntil?: number;
   ttl: number;
   response?: StoredResponse;
+  origin?: Origin;
 }
 
 /** A condition of a write: undefined when it holds, else the error of the lost write. */

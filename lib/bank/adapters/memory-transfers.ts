@@ -13,21 +13,37 @@ const within = (v: number, r: { gte?: number; lte?: number }) =>
 export class MemoryTransferStore implements TransferStore {
   constructor(private readonly tables: MemoryBankTables) {}
 
-  async putTransfer(t: TransferRecord, opts: { stepUp?: StepUp; completion?: Completion }): Promise<void> {
+  async putTransfer(
+    t: TransferRecord,
+    opts: { stepUp?: StepUp; complete?: (stored: TransferRecord) => Completion },
+  ): Promise<TransferRecord> {
     const { tables } = this;
     const key = at(t.userId, t.id);
-    tables.commit(
-      [
-        ...(opts.stepUp ? [tables.stepUpCheck(opts.stepUp)] : []),
-        () => (tables.transfers.has(key) ? lost.state() : undefined),
-        tables.completionCheck(opts.completion),
-      ],
-      () => {
-        if (opts.stepUp) tables.consumeStepUp(opts.stepUp);
-        tables.transfers.set(key, copy(t));
-        tables.complete(opts.completion);
-      },
-    );
+    if (opts.stepUp) {
+      const { stepUp } = opts;
+      const completion = opts.complete?.(t);
+      tables.commit(
+        [
+          tables.stepUpCheck(stepUp),
+          () => (tables.transfers.has(key) ? lost.state() : undefined),
+          tables.completionCheck(completion),
+        ],
+        () => {
+          tables.consumeStepUp(stepUp);
+          tables.transfers.set(key, copy(t));
+          tables.complete(completion);
+        },
+      );
+      return copy(t);
+    }
+    // As in DynamoDB: the put, then the completion; an earlier attempt's transfer completes the key.
+    const earlier = tables.transfers.get(key);
+    if (earlier && !opts.complete) throw lost.state();
+    const stored = earlier ? copy(earlier) : t;
+    if (!earlier) tables.transfers.set(key, copy(t));
+    const completion = opts.complete?.(stored);
+    tables.commit([tables.completionCheck(completion)], () => tables.complete(completion));
+    return copy(stored);
   }
 
   async getTransfer(userId: string, transferId: string): Promise<TransferRecord | undefined> {

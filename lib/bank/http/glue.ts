@@ -2,6 +2,7 @@
 // the security log, the listing's query and Link header, and conditional GET of a transfer.
 import { isNotModified as notModifiedSince } from '../../http/conditional.ts';
 import { logger } from '../../http/logger.ts';
+import type { Origin } from '../../domain/idempotency.ts';
 import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
 import type { HttpRequest, HttpResult } from '../../http/rest.ts';
 import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
@@ -14,14 +15,14 @@ import { idempotencyKeys } from '../wiring.ts';
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts): a
- * retry replays the stored response. `seal`: the response carries a secret (an mfa_token) and is
+ * retry replays the stored response; `work` gets the key's origin (lib/domain/idempotency.ts). `seal`: the response carries a secret (an mfa_token) and is
  * stored encrypted under this key (the wiring's `sealingKey`, passed by the one operation that
  * needs it, so no other function bundles a Secrets Manager read).
  */
 export async function idempotent<T>(
   req: HttpRequest,
   respond: (result: T) => HttpResult,
-  work: (complete: Complete<T>) => Promise<T>,
+  work: (complete: Complete<T>, origin?: Origin) => Promise<T>,
   opts: { seal?: () => Promise<string> } = {},
 ): Promise<HttpResult> {
   const key = opts.seal ? await opts.seal() : undefined;

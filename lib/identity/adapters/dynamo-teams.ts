@@ -50,6 +50,7 @@ export async function addMember(team: Team, userId: string): Promise<void> {
           },
         ]
       : [];
+  // Transaction: the membership's two sides (the user's and the team's) and the webhook mark agree.
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [

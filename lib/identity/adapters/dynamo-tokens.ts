@@ -1,4 +1,4 @@
-// DynamoDB adapter of API tokens: one item per token hash, with no index keys (lib/data/keys.ts).
+// DynamoDB adapter of API tokens: one item per token hash, in no index (lib/data/keys.ts).
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, isConditionFailure, storeFailure } from '../../data/failures.ts';

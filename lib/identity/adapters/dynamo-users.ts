@@ -11,6 +11,7 @@ import { queryPartition, table, toTeam, toUser, type Item } from './dynamo-items
 
 export async function createUser(user: User): Promise<void> {
   try {
+    // Transaction: the user and the uniqueness guard of its path exist together or not at all.
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [

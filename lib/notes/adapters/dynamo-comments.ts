@@ -6,14 +6,16 @@
 // The webhook router emits comment.created (INSERT of a note-comment item), comment.resolved and
 // comment.reopened (a thread head's threadState changing) from these items (lib/notes/events/catalogue.ts).
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
 import { documentClient, queryAll } from '../../data/dynamo.ts';
-import { transactionOutcome } from '../../data/failures.ts';
+import { isConditionFailure, storeFailure, transactionOutcome } from '../../data/failures.ts';
 import { revisionKeys as k } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import { fromDeltas, type Runs, toDeltas } from '../anchors.ts';
@@ -44,9 +46,25 @@ const FIELDS = [
 export const toComment = (i: Item): CommentRecord =>
   Object.fromEntries(FIELDS.map((f) => [f, i[f] ?? null])) as unknown as CommentRecord;
 
-/** Runs a transaction; the reasons of a cancelled one (undefined when it committed). */
-const transact = (items: TransactItem[]): Promise<string[] | undefined> =>
-  transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
+/**
+ * The writes of one change, all or none; the reasons of a cancelled one (undefined when it
+ * committed). Several items (a reply and its thread's count, a comment and its anchor base): a
+ * transaction. One item: one conditional write, the same outcome at half the write units.
+ */
+const transact = async (items: TransactItem[]): Promise<string[] | undefined> => {
+  if (items.length !== 1)
+    return transactionOutcome(documentClient().send(new TransactWriteCommand({ TransactItems: items })));
+  const { Put, Delete, Update } = items[0];
+  try {
+    if (Put) await documentClient().send(new PutCommand(Put));
+    else if (Delete) await documentClient().send(new DeleteCommand(Delete));
+    else if (Update) await documentClient().send(new UpdateCommand(Update));
+    return undefined;
+  } catch (err) {
+    if (isConditionFailure(err)) return ['ConditionalCheckFailed'];
+    throw storeFailure(err);
+  }
+};
 
 const table = () => config.tableName;
 /** DynamoDB's limit on the items of one transaction. */

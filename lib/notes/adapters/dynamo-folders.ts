@@ -10,10 +10,11 @@ import {
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient } from '../../data/dynamo.ts';
-import { cancellationReasons, storeFailure } from '../../data/failures.ts';
+import { documentClient, indexName } from '../../data/dynamo.ts';
+import { cancellationReasons, isConditionFailure, storeFailure } from '../../data/failures.ts';
 import { folderKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import type {
   FolderDeletion,
@@ -47,12 +48,20 @@ const toFolder = (i: Item): FolderRecord => ({
 const reasons = cancellationReasons;
 const table = (): string => config.tableName;
 
-/** Every folder of the workspace, the tree version and `orderOf`'s ordering: one Query. */
-export async function folderTree(owner: NoteOwnerKey, orderOf?: string): Promise<FolderTree> {
+/**
+ * Every folder of the workspace, the tree version and `orderOf`'s ordering: one Query, strongly
+ * consistent (the tree version is the lock of every folder write) unless `consistent: false` (the
+ * webhook event router, which only resolves folder scopes).
+ */
+export async function folderTree(
+  owner: NoteOwnerKey,
+  orderOf?: string,
+  opts: { consistent?: boolean } = {},
+): Promise<FolderTree> {
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      ConsistentRead: true,
+      ConsistentRead: opts.consistent ?? true,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': k.folderPartition(owner) },
     }),
@@ -74,6 +83,7 @@ export async function getFolder(owner: NoteOwnerKey, folderId: string): Promise<
 }
 
 export function createFolder(owner: NoteOwnerKey, folder: FolderRecord, version: number): Promise<boolean> {
+  // Transaction: the tree's version (the lock of every structural change) moves with the new folder.
   return transact([
     bumpTree(owner, version),
     {
@@ -105,6 +115,7 @@ export async function updateFolder(
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
     },
   };
+  // A move is a structural change: the tree's version moves with it (transaction); a rename is one update.
   return transact(version === undefined ? [update] : [bumpTree(owner, version), update]);
 }
 
@@ -114,6 +125,7 @@ export async function deleteFolder(
   version: number,
 ): Promise<FolderDeletion> {
   try {
+    // Transaction: the tree's version moves with the folder's removal (and only if it is empty).
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -157,7 +169,7 @@ export async function notesInFolder(folderId: string, limit: number): Promise<No
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI3',
+      IndexName: indexName('GSI3'),
       ScanIndexForward: false,
       Limit: limit,
       KeyConditionExpression: 'GSI3PK = :pk',
@@ -180,11 +192,15 @@ function bumpTree(owner: NoteOwnerKey, version: number): TransactItem {
   };
 }
 
+/** All or none; false when a condition failed. One item is one conditional UpdateItem (half the units). */
 async function transact(items: TransactItem[]): Promise<boolean> {
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    const only = items.length === 1 ? items[0].Update : undefined;
+    if (only) await documentClient().send(new UpdateCommand(only));
+    else await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     return true;
   } catch (err) {
+    if (isConditionFailure(err)) return false;
     const why = reasons(err);
     if (why?.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
     throw storeFailure(err);

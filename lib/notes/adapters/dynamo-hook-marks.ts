@@ -7,7 +7,7 @@
 // Plain functions, so a bundle keeps only the commands its function sends.
 import { BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient, queryAll } from '../../data/dynamo.ts';
+import { documentClient, indexName, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons, isConditionFailure, storeFailure } from '../../data/failures.ts';
 import {
   identityKeys,
@@ -96,7 +96,7 @@ export async function stampNotes(owner: NoteOwnerKey): Promise<number> {
   const unstamped = async (partition: string) =>
     queryAllOf({
       TableName: table(),
-      IndexName: 'GSI1',
+      IndexName: indexName('GSI1'),
       KeyConditionExpression: 'GSI1PK = :pk',
       FilterExpression: 'attribute_not_exists(hooked)',
       ExpressionAttributeValues: { ':pk': partition },
@@ -140,6 +140,7 @@ export async function unmarkWriters(owner: NoteOwnerKey): Promise<void> {
   const writers = await writersOf(owner);
   for (let i = 0; i < writers.length; i += UNMARK_CHUNK) {
     try {
+      // Transaction: the marks go only while the workspace has no webhook (the COUNT's check).
       await documentClient().send(
         new TransactWriteCommand({
           TransactItems: [

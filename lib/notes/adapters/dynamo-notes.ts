@@ -24,7 +24,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.ts';
-import { documentClient, queryAll } from '../../data/dynamo.ts';
+import { documentClient, indexName, queryAll } from '../../data/dynamo.ts';
 import {
   cancellationReasons as cancellation,
   isConditionFailure,
@@ -33,7 +33,7 @@ import {
 import { folderKeys, type Key, notesKeys as k, type NoteOwnerKey } from '../../data/keys.ts';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import { completionUpdate, DynamoIdempotency } from '../../data/idempotency.ts';
-import type { Completion, IdempotencyRecord, IdempotencyStore } from '../../domain/idempotency.ts';
+import type { Completion, IdempotencyStore } from '../../domain/idempotency.ts';
 import type { NoteRecord } from '../model.ts';
 import type { NotesStore, StoredNote } from '../ports.ts';
 import { folderCountUpdate } from './dynamo-folders.ts';
@@ -120,7 +120,7 @@ export function reserveIdempotencyKey(
   fingerprint: string,
   leaseId: string,
   now: number,
-): Promise<IdempotencyRecord | undefined> {
+): ReturnType<IdempotencyStore['reserveIdempotencyKey']> {
   return idempotencyKeys().reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
 }
 
@@ -300,7 +300,7 @@ export async function listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
   const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI1',
+      IndexName: indexName('GSI1'),
       ScanIndexForward: false,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
@@ -313,7 +313,7 @@ export async function history(userId: string, limit: number): Promise<NoteRecord
   const { Items } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI2',
+      IndexName: indexName('GSI2'),
       ScanIndexForward: false,
       Limit: limit,
       KeyConditionExpression: 'GSI2PK = :pk',

@@ -20,7 +20,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { documentClient, queryAll } from '../../data/dynamo.ts';
+import { documentClient, indexName, queryAll } from '../../data/dynamo.ts';
 import { cancellationReasons, storeFailure } from '../../data/failures.ts';
 import {
   folderKeys,
@@ -147,7 +147,7 @@ export async function listTrash(owner: NoteOwnerKey, now: number): Promise<Trash
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI1',
+      IndexName: indexName('GSI1'),
       ScanIndexForward: false,
       KeyConditionExpression: 'GSI1PK = :pk',
       FilterExpression: 'purgeAt > :now',
@@ -233,7 +233,7 @@ export async function dueForPurge(until: number, limit: number): Promise<NoteRec
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'GSI2',
+      IndexName: indexName('GSI2'),
       Limit: limit,
       KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :until',
       ExpressionAttributeValues: { ':pk': t.expiryPartition, ':until': t.expiryUntil(until) },

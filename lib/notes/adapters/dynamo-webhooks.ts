@@ -69,12 +69,19 @@ async function guard<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-export async function listWebhooks(owner: NoteOwnerKey): Promise<WebhookRecord[]> {
+/**
+ * A workspace's webhooks: strongly consistent for the API (a hook just created is listed); the
+ * event router reads them eventually consistent (`consistent: false`, half the read units).
+ */
+export async function listWebhooks(
+  owner: NoteOwnerKey,
+  opts: { consistent?: boolean } = {},
+): Promise<WebhookRecord[]> {
   const { Items = [] } = await guard(
     documentClient().send(
       new QueryCommand({
         TableName: table(),
-        ConsistentRead: true,
+        ConsistentRead: opts.consistent ?? true,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :hook)',
         ExpressionAttributeValues: { ':pk': k.webhooksPartition(owner), ':hook': k.webhookPrefix },
       }),
@@ -94,6 +101,7 @@ export async function getWebhook(owner: NoteOwnerKey, hookId: string): Promise<W
 
 export async function createWebhook(hook: WebhookRecord, max: number): Promise<boolean> {
   try {
+    // Transaction: the workspace's COUNT (the cap) moves with the webhook it counts.
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -154,6 +162,7 @@ export async function updateWebhook(
 
 export async function deleteWebhook(owner: NoteOwnerKey, hookId: string): Promise<boolean> {
   try {
+    // Transaction: the workspace's COUNT moves with the webhook's removal.
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [

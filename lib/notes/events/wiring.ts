@@ -23,12 +23,17 @@ import { deliver, deliverBatch } from './delivery.ts';
 import { routeChanges } from './router.ts';
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
+// Eventually consistent reads of the hooks and folders (half the read units): the router's view is a
+// snapshot anyway (a hook created around the change may or may not get it, whichever read it does),
+// and the delivery reads each hook strongly consistent before sending, so a hook deleted, disabled
+// or given a new URL or secret a moment ago never gets a delivery under its old settings.
 export const webhookEvents = /* @__PURE__ */ once(() => {
+  const eventual = { consistent: false };
   return {
     route: (records: DynamoDBRecord[]) =>
       routeChanges(changesOf(records), {
-        hooksOf: listWebhooks,
-        foldersOf: async (owner) => (await folderTree(owner)).folders,
+        hooksOf: (owner) => listWebhooks(owner, eventual),
+        foldersOf: async (owner) => (await folderTree(owner, undefined, eventual)).folders,
         userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
         noteOf: noteStateOf,
         enqueue: enqueueJobs,

@@ -3,7 +3,6 @@
 // that stops half-way may run again).
 import { describe, expect, it } from 'vitest';
 import type { MigrationItem, MigrationStep, MigrationWrite } from '../../../infra/admin/migrate/step.ts';
-import { identityTokens } from '../../../infra/admin/migrate/steps/identity-tokens.ts';
 import { notesHistoryEntries } from '../../../infra/admin/migrate/steps/notes-history-entries.ts';
 import { notesVisits } from '../../../infra/admin/migrate/steps/notes-visits.ts';
 
@@ -155,35 +154,5 @@ describe('notes-history-entries', () => {
       readPermission: 'owner',
     });
     expect(again).toEqual([]);
-  });
-});
-
-describe('identity-tokens', () => {
-  it('a token leaves GSI1; its record and counter stay', () => {
-    const token = {
-      PK: 'TOKEN#h',
-      SK: 'TOKEN',
-      GSI1PK: 'TOKENS#u1',
-      GSI1SK: 'TOKEN#1',
-      type: 'token',
-      userId: 'u1',
-      createdAt: 1,
-      rlWindow: 5,
-      rlCount: 2,
-    };
-    const { table, again } = migrate(identityTokens, [token]);
-    expect(table.get('TOKEN#h|TOKEN')).toEqual({
-      PK: 'TOKEN#h',
-      SK: 'TOKEN',
-      type: 'token',
-      userId: 'u1',
-      createdAt: 1,
-      rlWindow: 5,
-      rlCount: 2,
-    });
-    expect(again).toEqual([]);
-    expect(
-      identityTokens.migrate({ PK: 'NOTE#a', SK: 'NOTE#META', type: 'note', GSI1PK: 'x', GSI1SK: 'y' }),
-    ).toEqual([]);
   });
 });

@@ -1,0 +1,181 @@
+// npm run bench: what a user pays per million calls of each route, by component, from the same
+// run's figures: DynamoDB from the write and read units AWS bills per call, API Gateway per request,
+// Lambda arm64 at the measured duration and the function's memory, CloudWatch Logs per byte
+// ingested (the function's log lines and the API's access log line). Prices: us-east-1, on-demand,
+// first tier, as AWS's pricing pages gave them on PRICES.date; no free tier.
+
+export const PRICES = {
+  date: '2026-11-26',
+  region: 'us-east-1',
+  /** DynamoDB on-demand, per write request unit (1 KB written; 2 per KB in a transaction). */
+  dynamoWriteUnit: 0.625 / 1e6,
+  /** DynamoDB on-demand, per read request unit (4 KB strongly consistent; half for eventual). */
+  dynamoReadUnit: 0.125 / 1e6,
+  /** API Gateway REST API, per request (first 333 million a month). */
+  restApiRequest: 3.5 / 1e6,
+  /** API Gateway HTTP API, per request of up to 512 KB (first 300 million a month). */
+  httpApiRequest: 1.0 / 1e6,
+  /** Lambda arm64, per GB-second (first 7.5 billion GB-s a month), duration rounded up to 1 ms. */
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  /** CloudWatch Logs, standard class, per GB ingested. */
+  logsIngestedGb: 0.5,
+  /** SQS standard queue, per request (each 64 KB of a payload a request). */
+  sqsRequest: 0.4 / 1e6,
+} as const;
+
+/** One route's measured usage per call. */
+export interface RouteUsage {
+  route: string;
+  /** Write request units AWS bills per call (table and index writes). */
+  writeUnits: number;
+  /** Read request units AWS bills per call. */
+  readUnits: number;
+  /** Function duration per call, ms (billed rounded up to the next ms). */
+  durationMs: number;
+  /** The function's configured memory, MB. */
+  memoryMb: number;
+  /** Bytes ingested by CloudWatch Logs per call (function log lines and the access log line). */
+  logBytes: number;
+  /** Function invocations per call (1 for an API route). */
+  invocations?: number;
+}
+
+export type Gateway = 'rest' | 'http' | 'none';
+
+/** Dollars per million calls, by component. */
+export interface RouteCost {
+  route: string;
+  dynamo: number;
+  gateway: number;
+  lambda: number;
+  logs: number;
+  total: number;
+}
+
+const GB = 1024 ** 3;
+
+export function costPerMillion(u: RouteUsage, gateway: Gateway = 'rest'): RouteCost {
+  const million = 1e6;
+  const invocations = u.invocations ?? 1;
+  const dynamo = (u.writeUnits * PRICES.dynamoWriteUnit + u.readUnits * PRICES.dynamoReadUnit) * million;
+  const gatewayCost =
+    gateway === 'none' ? 0 : (gateway === 'rest' ? PRICES.restApiRequest : PRICES.httpApiRequest) * million;
+  const gbSeconds = (u.memoryMb / 1024) * (Math.ceil(u.durationMs) / 1000);
+  const lambda = invocations * (gbSeconds * PRICES.lambdaGbSecond + PRICES.lambdaRequest) * million;
+  const logs = (u.logBytes / GB) * PRICES.logsIngestedGb * million;
+  return {
+    route: u.route,
+    dynamo,
+    gateway: gatewayCost,
+    lambda,
+    logs,
+    total: dynamo + gatewayCost + lambda + logs,
+  };
+}
+
+const dollars = (n: number) => `$${n.toFixed(2)}`;
+
+/** The rows of the README/docs table: per component and the total, REST and HTTP API totals side by side. */
+export function costRows(usage: RouteUsage[]): string[][] {
+  return usage.map((u) => {
+    const rest = costPerMillion(u, 'rest');
+    const http = costPerMillion(u, 'http');
+    return [
+      u.route,
+      u.writeUnits.toFixed(1),
+      u.readUnits.toFixed(1),
+      u.durationMs.toFixed(0),
+      dollars(rest.dynamo),
+      dollars(rest.gateway),
+      dollars(rest.lambda),
+      dollars(rest.logs),
+      dollars(rest.total),
+      dollars(http.total),
+    ];
+  });
+}
+
+export const COST_HEAD = [
+  'route',
+  'WRU/call',
+  'RRU/call',
+  'ms',
+  'DynamoDB',
+  'API Gateway (REST)',
+  'Lambda',
+  'logs',
+  '$/M calls (REST)',
+  '$/M calls (HTTP API)',
+];
+
+/** A mix of routes (weights sum to 1): dollars per million calls of the mix. */
+export const mixCost = (usage: RouteUsage[], weights: Record<string, number>, gateway: Gateway = 'rest') =>
+  usage.reduce((sum, u) => sum + (weights[u.route] ?? 0) * costPerMillion(u, gateway).total, 0);
+
+/**
+ * Bytes CloudWatch Logs ingests per API call, estimated from this stack's formats: the Lambda
+ * platform's JSON start and report lines (about 250 and 450 bytes), the API stage's access-log line
+ * (template.yaml AccessLogSetting, about 550 bytes with values) and no application line on success
+ * (LogLevel INFO logs errors and security events only).
+ */
+export const LOG_BYTES_PER_CALL = 1250;
+
+/** Collects each route's billed units and duration during the bench's route loop. */
+export class CostCollector {
+  private readonly routes = new Map<string, { write: number[]; read: number[]; ms: number[] }>();
+  constructor(private readonly memoryMb: (route: string) => number) {}
+
+  /** One timed call: the runner's billed-unit headers (absent without the biller) and its duration. */
+  observe(route: string, header: (name: string) => string | undefined, ms: number): void {
+    const r = this.routes.get(route) ?? { write: [], read: [], ms: [] };
+    this.routes.set(route, r);
+    const w = header('x-local-dynamo-write-units');
+    const rd = header('x-local-dynamo-read-units');
+    if (w !== undefined && w !== '') r.write.push(Number(w));
+    if (rd !== undefined && rd !== '') r.read.push(Number(rd));
+    r.ms.push(ms);
+  }
+
+  /** Usage per route (medians), only for routes whose billed units the run measured. */
+  usage(): RouteUsage[] {
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+    return [...this.routes]
+      .filter(([, r]) => r.write.length && r.read.length)
+      .map(([route, r]) => ({
+        route,
+        writeUnits: median(r.write),
+        readUnits: median(r.read),
+        durationMs: median(r.ms),
+        memoryMb: this.memoryMb(route),
+        logBytes: LOG_BYTES_PER_CALL,
+      }));
+  }
+}
+
+/** What the webhook pipeline does per note write in a workspace with a webhook (docs/webhooks.md). */
+export interface PipelineUsage {
+  /** The stream router's and the delivery function's duration per write, ms. */
+  routerMs: number;
+  deliveryMs: number;
+  memoryMb: number;
+  readUnits: number;
+  writeUnits: number;
+  /** SQS requests per write: the router's send, the poller's receive and delete. */
+  sqsRequests: number;
+  logBytes: number;
+}
+
+/**
+ * Dollars per million note writes the pipeline adds. Without a webhook it adds nothing: the
+ * stream's filter passes no record (the `hooked` marker), and Lambda's reads of the stream and its
+ * filtering are not billed.
+ */
+export function pipelinePerMillion(p: PipelineUsage): number {
+  const lambda = (ms: number) =>
+    ((p.memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaGbSecond + PRICES.lambdaRequest) * 1e6;
+  const dynamo = (p.writeUnits * PRICES.dynamoWriteUnit + p.readUnits * PRICES.dynamoReadUnit) * 1e6;
+  const sqs = p.sqsRequests * PRICES.sqsRequest * 1e6;
+  const logs = (p.logBytes / GB) * PRICES.logsIngestedGb * 1e6;
+  return lambda(p.routerMs) + lambda(p.deliveryMs) + dynamo + sqs + logs;
+}
