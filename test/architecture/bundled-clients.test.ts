@@ -76,8 +76,11 @@ const HISTORY_ENTRY = ['DeleteItem', 'PutItem'];
 // How one content maps into another for comment anchors, stored once diffed (a PutItem of a cache
 // item with its own ttl: the diff is bounded work done once per pair of contents, not per read).
 const ANCHOR_RUNS = 'PutItem';
-/** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), released on failure (DeleteItem). */
-const KEY = ['DeleteItem', 'GetItem', 'PutItem'];
+/** An Idempotency-Key: reserved (PutItem, and GetItem of the holder when taken), marked released on failure (UpdateItem). */
+const KEY = ['GetItem', 'PutItem', 'UpdateItem'];
+// The Bank's and the comments' writes of one change: a transaction when several items change
+// together, one conditional Put, Update or Delete when only one does (half the write units).
+const ONE_OR_MORE = ['DeleteItem', 'PutItem', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
@@ -153,12 +156,12 @@ const SENDS: Record<string, string[]> = {
   // TransactWriteItems (create, edit, resolve, reopen, delete). What shows an anchor also reads the
   // stored mapping between two contents (GetItem) and stores one it had to diff (ANCHOR_RUNS).
   NotesListNoteCommentsFunction: [...NOTES_BASE, ANCHOR_RUNS],
-  NotesCreateNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  NotesCreateNoteCommentFunction: [...NOTES_BASE, ...ONE_OR_MORE],
   NotesGetNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS],
-  NotesUpdateNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
-  NotesDeleteNoteCommentFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesResolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
-  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, 'TransactWriteItems'],
+  NotesUpdateNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, ...ONE_OR_MORE],
+  NotesDeleteNoteCommentFunction: [...NOTES_BASE, ...ONE_OR_MORE],
+  NotesResolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, ...ONE_OR_MORE],
+  NotesUnresolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, ...ONE_OR_MORE],
   // Webhooks, exactly (lib/notes/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
   // the store's commands: list a Query; get a GetItem; PATCH and ping a conditional UpdateItem (a
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
@@ -223,23 +226,23 @@ const SENDS: Record<string, string[]> = {
   // roles (GetItem). Transfers: the reads exactly the transfer's GetItem (and the listing's Query); a
   // create one transaction (the step-up consumed, the key completed); a change reads the transfer and
   // saves its next version in one transaction; create and POST-update take an Idempotency-Key.
-  BankCreateTransferFunction: [...KEY, 'TransactWriteItems'],
+  BankCreateTransferFunction: [...KEY, ...ONE_OR_MORE],
   BankListTransfersFunction: ['GetItem', 'Query'],
   BankGetTransferFunction: ['GetItem'],
-  BankReplaceTransferFunction: ['GetItem', 'TransactWriteItems'],
-  BankUpdateTransferFunction: [...KEY, 'TransactWriteItems'],
+  BankReplaceTransferFunction: ['GetItem', ...ONE_OR_MORE],
+  BankUpdateTransferFunction: [...KEY, ...ONE_OR_MORE],
   // Factors: the listing one Query of the user's factors; the delete one transaction.
   BankListDevicesFunction: ['GetItem', 'Query'],
-  BankDeleteDeviceFunction: ['GetItem', 'TransactWriteItems'],
+  BankDeleteDeviceFunction: ['GetItem', ...ONE_OR_MORE],
   // The factor (GetItem), then one transaction (starts limit, verification, outbox entry, key); a
   // starts counter on an older window is moved with a conditional PutItem and the transaction retried.
-  BankStartVerificationFunction: [...KEY, 'TransactWriteItems', SECRET, 'ses:SendEmail', 'sns:Publish'],
+  BankStartVerificationFunction: [...KEY, ...ONE_OR_MORE, SECRET, 'ses:SendEmail', 'sns:Publish'],
   // The verification (GetItem, or BatchGetItem with the mfa_token), the attempt counted (UpdateItem;
   // PutItem on a new window), then the approval (one transaction: the token consumed, the attempt given
   // back) or the failure recorded (UpdateItem).
-  BankVerifyFunction: ['BatchGetItem', ...KEY, 'TransactWriteItems', 'UpdateItem', SECRET],
+  BankVerifyFunction: ['BatchGetItem', ...KEY, ...ONE_OR_MORE, SECRET],
   // The admin check (GetItem), then one transaction; the stored response is sealed with the MFA key.
-  BankCreateMfaTokenFunction: [...KEY, 'TransactWriteItems', SECRET],
+  BankCreateMfaTokenFunction: [...KEY, ...ONE_OR_MORE, SECRET],
   BankMethodNotAllowedFunction: [],
 };
 const asCommand = (c: string) => (c.includes(':') ? c : `dynamodb:${c}`);
@@ -261,7 +264,8 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
   it('each bundle sends exactly the commands of its operation', () => {
     for (const fn of built) {
       const sent = commandsOf(fn).map((c) => `${c.service}:${c.operation}`);
-      expect(sent, fn.id).toEqual([...new Set(SENDS[fn.id].map(asCommand))].sort());
+      if (process.env.PRINT_SENDS) console.log('SENDS', fn.id, JSON.stringify(sent), JSON.stringify([...new Set(SENDS[fn.id].map(asCommand))].sort()));
+      expect.soft(sent, fn.id).toEqual([...new Set(SENDS[fn.id].map(asCommand))].sort());
     }
   });
 

@@ -120,7 +120,7 @@ describe('npm run admin -- migrate', () => {
     // Once, so each reader's history holds every note it reads below, in the order it reads them.
     await answers(a, b, ids, team.path);
 
-    const aged = await toFirstLayout([a, b]);
+    const aged = await toFirstLayout([a, b], [small.id, medium.id, large.id, teamNote.id, gone.id]);
     expect(await tokensInIndex(a.id, INDEXES.GSI1.name)).toBe(1); // the first layout, really
     const before = await answers(a, b, ids, team.path);
 

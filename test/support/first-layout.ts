@@ -2,17 +2,83 @@
 // items today's code writes are made through the API, then each is put back into the shape the first
 // layout's code wrote. A change of layout adds here how its items looked before, beside its
 // migration step (infra/admin/migrate/steps).
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lib/data/dynamo.ts';
-import { identityKeys } from '../../lib/data/keys.ts';
+import { identityKeys, notesKeys } from '../../lib/data/keys.ts';
 import { hashToken } from '../../lib/identity/tokens.ts';
 import type { TestUser } from './identity.ts';
 
-/** How many items were changed back to the first layout. */
-export async function toFirstLayout(users: TestUser[]): Promise<number> {
+/** How many writes the migration must make to bring the aged items back (one per aged item and change). */
+export async function toFirstLayout(users: TestUser[], noteIds: string[] = []): Promise<number> {
   let changed = 0;
   for (const u of users) changed += await tokenInIndex(u);
+  for (const id of noteIds) changed += (await visitsOnContent(id)) + (await fullHistoryCopies(id));
   return changed;
+}
+
+const table = () => process.env.TABLE_NAME;
+
+/**
+ * First layout: a note's visit counter (`visitSeq`) lived on its CONTENT item, and so did a trashed
+ * note's `deletedAt` and `ttl`; there was no NOTE#VISITS item. The migration writes CONTENT back
+ * (one write), and for a trashed note the counter item too (a second write).
+ */
+async function visitsOnContent(shortId: string): Promise<number> {
+  const { Item: visits } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: notesKeys.noteVisits(shortId) }),
+  );
+  const { Item: content } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: notesKeys.noteContent(shortId) }),
+  );
+  if (!content) return 0;
+  const trashed = visits?.deletedAt !== undefined;
+  const set: Record<string, unknown> = { visitSeq: visits?.visitSeq ?? 0 };
+  if (trashed) {
+    set.deletedAt = visits?.deletedAt;
+    if (visits?.ttl !== undefined) set.ttl = visits.ttl;
+  }
+  const names = Object.keys(set);
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: notesKeys.noteContent(shortId),
+      UpdateExpression: `SET ${names.map((n, i) => `#a${i} = :v${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, set[n]])),
+    }),
+  );
+  if (visits)
+    await documentClient().send(new DeleteCommand({ TableName: table(), Key: notesKeys.noteVisits(shortId) }));
+  return trashed ? 2 : 1;
+}
+
+/** First layout: a history entry carried a copy of the whole note record (its META item's fields). */
+async function fullHistoryCopies(shortId: string): Promise<number> {
+  const { Item: meta } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: notesKeys.noteMeta(shortId) }),
+  );
+  if (!meta) return 0;
+  const note = Object.fromEntries(
+    Object.entries(meta).filter(([name]) => !/^(PK|SK|GSI\w+|ttl|type)$/.test(name)),
+  );
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :visit)',
+      ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId), ':visit': 'VISIT#' },
+    }),
+  );
+  for (const entry of Items)
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { PK: entry.PK, SK: entry.SK },
+        UpdateExpression: 'SET note = :note',
+        ExpressionAttributeValues: { ':note': note },
+      }),
+    );
+  return Items.length;
 }
 
 /** First layout: every token item carried GSI1 keys (TOKENS#<userId>, TOKEN#<ms>). */
