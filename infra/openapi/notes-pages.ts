@@ -31,7 +31,9 @@ const page = (operationId: string, summary: string, parameters: unknown[]) => ({
     operationId,
     summary,
     description:
-      "The note rendered from its markdown (CommonMark, tables, task lists, footnotes, highlighted code, heading anchors, [TOC]), with its title, tags, last change and author. Only a note whose readPermission is guest has a page. Raw HTML is sanitised by an allow-list. If-None-Match with the page's ETag answers 304.",
+      'The note rendered from its markdown (CommonMark, tables, task lists, footnotes, highlighted code, ' +
+      'heading anchors, [TOC]), with its title, tags, last change and author. Only a note whose ' +
+      "readPermission is guest has a page. Raw HTML is sanitised by an allow-list. If-None-Match with the page's ETag answers 304.",
     tags: ['Pages'] as ['Pages'],
     security: [] as [],
     parameters: [

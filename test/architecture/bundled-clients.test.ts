@@ -78,6 +78,8 @@ const SECRET = 'secretsmanager:GetSecretValue';
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
+  // A note page (no token): the note's partition (Query), a permalink's owner path and guard (GetItem).
+  NotesGetPageFunction: ['GetItem', 'Query'],
   NotesListTeamsFunction: ['Query', 'UpdateItem'],
   // Listing: one Query of the owner's notes (GSI1). History: one Query of the caller's entries (GSI2).
   NotesListNotesFunction: [...NOTES_BASE],

@@ -12,7 +12,9 @@ import { PAGE_CSS, PAGE_CSS_VERSION } from './style.ts';
 /** The public base URL's path ("" at a domain's root): pages and their stylesheet live under it. */
 const basePath = () => new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
 
-const securityHeaders = () => ({
+const securityHeaders = (event: ApiEvent) => ({
+  'X-Request-Id': event.requestContext?.requestId ?? '',
+  'Strict-Transport-Security': 'max-age=15552000; includeSubDomains; preload',
   'Content-Security-Policy': [
     "default-src 'none'",
     "script-src 'self'",
@@ -27,7 +29,6 @@ const securityHeaders = () => ({
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
 });
 
 const HTML = 'text/html; charset=utf-8';
@@ -40,7 +41,7 @@ const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-$
 export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): ApiResult {
   if (!found) return notFound(event);
   const etag = pageEtag(found);
-  const headers = { ...securityHeaders(), ETag: etag, 'Cache-Control': PAGE_CACHE, Vary: 'Accept' };
+  const headers = { ...securityHeaders(event), ETag: etag, 'Cache-Control': PAGE_CACHE, Vary: 'Accept' };
   const ifNoneMatch = event.headers?.['if-none-match'];
   if (ifNoneMatch !== undefined && etagListed(ifNoneMatch, etag, true))
     return { statusCode: 304, headers, body: '' };
@@ -62,7 +63,7 @@ export function notFound(event: ApiEvent): ApiResult {
   return {
     statusCode: 404,
     headers: {
-      ...securityHeaders(),
+      ...securityHeaders(event),
       'Content-Type': html ? HTML : 'application/json; charset=utf-8',
       'Cache-Control': 'no-cache',
       Vary: 'Accept',
@@ -79,7 +80,7 @@ export function stylesheet(event: ApiEvent): ApiResult {
   return {
     statusCode: 200,
     headers: {
-      ...securityHeaders(),
+      ...securityHeaders(event),
       'Content-Type': 'text/css; charset=utf-8',
       'Cache-Control': 'public, max-age=31536000, immutable',
       ETag: `"${PAGE_CSS_VERSION}"`,

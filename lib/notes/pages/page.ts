@@ -20,8 +20,11 @@ export function notePage(base: string, { note, content }: NoteWithContent): stri
   const tags = note.tags.length
     ? `<ul class="tags">${note.tags.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>`
     : '';
+  // The title is the page's heading, unless the content starts with it (a `# title` line).
+  const leadsWithTitle = content.trimStart().split('\n', 1)[0].trim() === `# ${note.title}`;
+  const heading = leadsWithTitle ? '' : `<h1>${escapeHtml(note.title)}</h1>`;
   const header =
-    `<header><h1>${escapeHtml(note.title)}</h1><p class="meta">Last changed ` +
+    `<header>${heading}<p class="meta">Last changed ` +
     `<time datetime="${changed.toISOString()}">${changed.toUTCString()}</time>` +
     (note.lastChangeUser ? ` by ${escapeHtml(note.lastChangeUser.name)}` : '') +
     (owner ? ` · @${escapeHtml(owner)}` : '') +

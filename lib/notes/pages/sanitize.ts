@@ -65,7 +65,9 @@ const options: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
+  // A tag off the list is shown as text (its attributes dropped), as HackMD's filter does: nothing
+  // the writer typed disappears, even when an unclosed <script> makes the rest of the note one HTML block.
+  disallowedTagsMode: 'escape',
   transformTags: {
     th: aligned,
     td: aligned,

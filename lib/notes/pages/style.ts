@@ -20,7 +20,7 @@ img{max-width:100%;height:auto}
 pre{background:var(--code);border-radius:6px;padding:.8em 1em;overflow-x:auto;overflow-wrap:normal}
 code{font:.9em/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 :not(pre)>code{background:var(--code);border-radius:4px;padding:.1em .3em}
-table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto;overflow-wrap:normal}
 th,td{border:1px solid var(--line);padding:.35em .7em}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 blockquote{border-left:.25em solid var(--line);color:var(--muted);margin:0;padding:0 1em}
