@@ -305,6 +305,10 @@ async function pageRoutes(
     readPermission: 'guest',
     permalink: 'bench-page',
   })) as unknown as { shortId: string; userPath: string };
+  // A fresh note per call: its first view, rendered (the row above reads a page rendered before).
+  const fresh: { shortId: string }[] = [];
+  for (let i = 0; i <= ctx.iterations; i += 1)
+    fresh.push(await make({ content: pageMarkdown(), readPermission: 'guest' }));
   const html = { Accept: 'text/html' };
   const first = await ctx.http('GET', `/${note.shortId}`, { headers: html });
   const etag = first.headers.get('etag') ?? '';
@@ -316,6 +320,13 @@ async function pageRoutes(
       budget: 1,
       expectStatus: 200,
       request: () => ({ method: 'GET', path: `/${note.shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: '20 KiB note, first view',
+      budget: 1,
+      expectStatus: 200,
+      request: (i) => ({ method: 'GET', path: `/${fresh[i].shortId}`, headers: html }),
     },
     {
       route: 'GET /{shortId}',

@@ -48,8 +48,31 @@ export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined
   return {
     statusCode: 200,
     headers: { ...headers, 'Content-Type': HTML },
-    body: notePage(basePath(), found),
+    body: rendered(etag, () => notePage(basePath(), found)),
   };
+}
+
+/**
+ * Pages rendered by this instance, by ETag (a note's version: a change is a new key), most recently
+ * used last, at most RENDERED_BYTES of HTML: a note read again is not rendered again.
+ */
+const RENDERED_BYTES = 16 * 1024 * 1024;
+const renderedPages = new Map<string, string>();
+let renderedBytes = 0;
+function rendered(etag: string, render: () => string): string {
+  let html = renderedPages.get(etag);
+  if (html !== undefined) renderedPages.delete(etag);
+  else {
+    html = render();
+    renderedBytes += html.length;
+    for (const [key, old] of renderedPages) {
+      if (renderedBytes <= RENDERED_BYTES) break;
+      renderedPages.delete(key);
+      renderedBytes -= old.length;
+    }
+  }
+  renderedPages.set(etag, html);
+  return html;
 }
 
 /**
