@@ -152,6 +152,13 @@ describe('every other address', () => {
     expect(answers[0].text).not.toContain('Private');
   });
 
+  it('a page answers GET only: another method is 405 with Allow', async () => {
+    const note = await createNote(me.token, { content: 'read only', readPermission: 'guest' });
+    const res = await http('POST', pathOf(note.publishLink), { body: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+  });
+
   it('answers an API client (no text/html in Accept) with the JSON error', async () => {
     const res = await http('GET', '/v1/no-such-thing');
     expect(res.status).toBe(404);
