@@ -1,7 +1,7 @@
 // ANY on every Notes route: 405 with Allow for a method the route does not have (counted against a
 // valid token's rate limit, with its X-RateLimit-* headers); CORS preflight.
 import { methodNotAllowedHandler } from '#lib/http/fallback.ts';
-import { restDialect } from '#lib/http/rest.ts';
 import { authenticateCounted } from '#lib/identity/wiring.ts';
+import { notesDialect } from '#lib/notes/http/dialect.ts';
 
-export const handler = methodNotAllowedHandler(restDialect, authenticateCounted);
+export const handler = methodNotAllowedHandler(notesDialect, authenticateCounted);

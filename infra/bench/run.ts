@@ -8,7 +8,8 @@
 // unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
-// `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts).
+// `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts);
+// `-- --api notes --route "GET /{"` only the routes whose "METHOD /path" contains that (the note pages).
 import { pipelineCost } from './webhook-cost.ts';
 import { COST_HEAD, CostCollector, costRows, PRICES } from './cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     'data-path': { type: 'boolean', default: false },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
+    /** Only the routes whose "METHOD /path" contains this (e.g. "GET /{shortId}"). */
+    route: { type: 'string' },
   },
 });
 const iterations = Number(args.iterations);
@@ -192,7 +195,8 @@ try {
   const all: Array<BenchRoute & { api: string }> = [];
   for (const api of apis) {
     const mod = await import(`./scenarios/${api}.ts`);
-    for (const r of await mod.scenarios(ctx)) all.push({ ...r, api });
+    for (const r of await mod.scenarios(ctx))
+      if (!args.route || r.route.includes(args.route)) all.push({ ...r, api });
   }
 
   const rows: string[][] = [];
@@ -292,7 +296,7 @@ try {
       rows,
     ),
   );
-  if (missing.length) {
+  if (missing.length && !args.route) {
     console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`);
   }
   const usage = costs.usage();
@@ -304,8 +308,10 @@ try {
     usage.length ? table(COST_HEAD, costRows(usage)) : 'no billed units measured (the biller is off)',
   );
 
-  if (apis.includes('notes')) failures += await pipelineCost(ctx, runner);
-  failures += await loadRun(ctx);
+  if (!args.route) {
+    if (apis.includes('notes')) failures += await pipelineCost(ctx, runner);
+    failures += await loadRun(ctx);
+  }
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
   console.log(
     failures

@@ -7,6 +7,7 @@ import { news } from '../../lib/news/wiring.ts';
 import { notes } from '../../lib/notes/wiring.ts';
 import type { DemoCredentials } from '../seed/context.ts';
 import type { DemoSeed } from '../seed/demo.ts';
+import { DEMO_PAGE_PERMALINK } from '../seed/notes.ts';
 import type { Runner } from './runner.ts';
 import type { LocalStack } from './stack.ts';
 
@@ -77,6 +78,9 @@ export async function printBanner(
   for (const u of demo.users)
     lines.push(`  ${u.name.padEnd(14)} id ${u.id}  token ${u.token}${u.note ? `  (${u.note})` : ''}`);
   for (const line of await describeData(demo)) lines.push(`  ${line}`);
+  const owner = demo.users[0]?.userPath;
+  if (owner)
+    lines.push(`  A public note's page (open in a browser): ${runner.url}/@${owner}/${DEMO_PAGE_PERMALINK}`);
   lines.push(
     '',
     `Internal CSRF endpoint: Origin: ${env.INTERNAL_EDGE_ORIGIN}  Host: ${env.INTERNAL_API_HOST}  ` +

@@ -146,8 +146,9 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
           200: answer('The renamed version', 'NoteVersionMetadata', { ...namedVersion, name: 'Reviewed' }),
           422: revisionError('Invalid body, or the version is a system version (version_not_named)', {
             code: 42200,
-            message: 'Validation failed',
+            message: 'Validation Failed',
             description: 'The version is a system version: name it with POST first',
+            details: { body: { message: 'The version is a system version: name it with POST first' } },
             error_code: 'version_not_named',
             version_id: systemVersion.id,
           }),
@@ -175,8 +176,9 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
             'The version content is no longer available, or the contents differ too much to diff in time',
             {
               code: 42200,
-              message: 'Validation failed',
+              message: 'Validation Failed',
               description: 'The version has no content available',
+              details: { body: { message: 'The version has no content available' } },
               error_code: 'version_content_unavailable',
               unavailable_ref: `version:${systemVersion.id}`,
             },

@@ -1,7 +1,8 @@
 // OpenAPI 3.1 document of the Notes API (the Notes interface document), generated from the valibot schemas that validate
 // requests (lib/notes/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
 import type * as v from 'valibot';
-import { ERRORS, type ErrorType } from '../../lib/http/errors.ts';
+import { ApiError, ERRORS, type ErrorType, type FieldError } from '../../lib/http/errors.ts';
+import { hackmdMembers } from '../../lib/notes/http/dialect.ts';
 import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
 import * as f from '../../lib/notes/folder-schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
@@ -12,6 +13,7 @@ import * as t from '../../lib/notes/trash-schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
+import { pagePaths } from './notes-pages.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
 import { webhookEvents, webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
@@ -31,6 +33,7 @@ const TAGS = {
   Comments: "A note's comments",
   Webhooks: 'Webhooks of the personal workspace',
   'Team Webhooks': 'Webhooks of a team workspace',
+  Pages: "Read-only HTML pages of guest-readable notes, at each note's publishLink (no token)",
 } as const;
 type Tag = keyof typeof TAGS;
 /** A Notes operation: operationId, summary, description and one of TAGS are required (build.ts). */
@@ -49,7 +52,8 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   payload_too_large: `content over ${MAX_CONTENT_BYTES} bytes of UTF-8, or an image over ${MAX_IMAGE_BYTES} bytes (named in errors[])`,
   unsupported_media_type: 'Wrong request content type, or an image that is not PNG, JPEG, GIF or WebP',
   validation_failed:
-    'Malformed JSON or invalid/unknown body fields (each named in errors[]); an unknown parentFolderId; a folder move making a cycle or nesting too deep',
+    'Malformed JSON or invalid body fields (each named in errors[] and details; fields the API does not know ' +
+    'are ignored); a folder with an unknown parentFolderId; a folder move making a cycle or nesting too deep',
   internal_error: 'Unexpected server failure',
   service_unavailable:
     'A dependency did not answer in time or throttled: retry after Retry-After seconds (creates: with the same Idempotency-Key)',
@@ -68,31 +72,44 @@ const rateHeaders = {
     schema: { type: 'integer' },
   },
 };
-const tooManyRequests = restErrorResponse(
-  'too_many_requests',
-  "Over the token's rate limit for the current window",
-  {
-    'Retry-After': { description: 'Seconds until the window starts over', schema: { type: 'integer' } },
-    ...rateHeaders,
-  },
-);
+/** HackMD's members of the example (lib/notes/http/dialect.ts) on a route of this `resource`. */
+const hackmd =
+  (type: ErrorType, resource: string) => (example: { description: string; errors?: FieldError[] }) =>
+    hackmdMembers(new ApiError(type, example.description, { fields: example.errors }), resource);
+const tooManyRequests = (resource: string) =>
+  restErrorResponse(
+    'too_many_requests',
+    "Over the token's rate limit for the current window",
+    {
+      'Retry-After': { description: 'Seconds until the window starts over', schema: { type: 'integer' } },
+      ...rateHeaders,
+    },
+    hackmd('too_many_requests', resource),
+  );
 const retryAfter = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } },
 };
-/** Every operation can answer 401, 429 (the token's rate limit), 500 and 503 besides its own errors. */
-const errors = (...types: ErrorType[]) => ({
-  ...Object.fromEntries(
-    [...types, 'unauthorized', 'internal_error', 'service_unavailable'].map((t) => [
-      String(ERRORS[t as ErrorType].status),
-      restErrorResponse(
-        t as ErrorType,
-        ERROR_DESCRIPTIONS[t as ErrorType]!,
-        t === 'service_unavailable' ? retryAfter : undefined,
-      ),
-    ]),
-  ),
-  429: tooManyRequests,
-});
+/**
+ * Every operation can answer 401, 429 (the token's rate limit), 500 and 503 besides its own errors;
+ * the examples carry HackMD's members of routes like `resource`.
+ */
+const errorsOn =
+  (resource: string) =>
+  (...types: ErrorType[]) => ({
+    ...Object.fromEntries(
+      [...types, 'unauthorized', 'internal_error', 'service_unavailable'].map((t) => [
+        String(ERRORS[t as ErrorType].status),
+        restErrorResponse(
+          t as ErrorType,
+          ERROR_DESCRIPTIONS[t as ErrorType]!,
+          t === 'service_unavailable' ? retryAfter : undefined,
+          hackmd(t as ErrorType, resource),
+        ),
+      ]),
+    ),
+    429: tooManyRequests(resource),
+  });
+const errors = errorsOn('/v1/notes');
 
 const validatorHeaders = {
   ETag: { description: 'Entity tag of the note version', schema: { type: 'string' } },
@@ -176,6 +193,13 @@ const createNote = (
   requestBody: createBody,
   responses: {
     200: singleNoteOk('The created note'),
+    207: {
+      ...json(
+        ref('CreateNoteMultiStatus'),
+        'The note was created at the top level of its workspace: its parentFolderId names no folder there (error says so)',
+      ),
+      headers: validatorHeaders,
+    },
     ...errors(
       'bad_request',
       'forbidden',
@@ -564,15 +588,17 @@ export const buildNotesDocument = () =>
         },
       },
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
+      ...pagePaths(),
       ...revisionPaths(errors),
-      ...webhookRoutes({ ref, errors, pathParams }, false),
-      ...webhookRoutes({ ref, errors, pathParams }, true),
+      ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, false),
+      ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, true),
     },
     webhooks: webhookEvents({ ref }),
     components: {
       schemas: {
         Note: schema(r.note),
         SingleNote: schema(r.singleNote),
+        CreateNoteMultiStatus: schema(r.createNoteMultiStatus),
         Team: schema(r.team),
         User: schema(r.user),
         NoteCreation: inputSchema(r.createNoteBodyDocumented),

@@ -40,11 +40,16 @@ export const restErrorResponse = (
   type: ErrorType,
   description: string,
   headers?: Record<string, unknown>,
-) => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema: ref('Error'), example: restErrorExample(type) } },
-});
+  /** What a dialect adds to the example body (the Notes dialect: HackMD's members). */
+  more: (example: ReturnType<typeof restErrorExample>) => Record<string, unknown> = () => ({}),
+) => {
+  const example = restErrorExample(type);
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: ref('Error'), example: { ...example, ...more(example) } } },
+  };
+};
 
 /** The `code` member of the Error schema: an integer of lib/http/errors.ts, with a real example. */
 export const errorCodeSchema = {

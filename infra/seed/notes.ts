@@ -1,5 +1,6 @@
 // Notes demo data: personal notes of the demo user (one readable by every signed-in user, with a
-// permalink), notes of the demo team, and a history entry of Alice's.
+// permalink; one public, whose page shows the markdown HackMD's way), notes of the demo team, and a
+// history entry of Alice's.
 import { notes as notesService } from '../../lib/notes/wiring.ts';
 import type { SeedContext } from './context.ts';
 
@@ -23,6 +24,14 @@ export async function seedNotes(ctx: SeedContext): Promise<string[]> {
     permalink: 'handbook',
     description: 'shared with every signed-in user',
   });
+  // Readable by anyone, signed in or not: its publishLink opens a page (docs/notes.md, Note pages).
+  await notes.createNote(demo.id, {
+    content: DEMO_PAGE,
+    readPermission: 'guest',
+    writePermission: 'owner',
+    permalink: DEMO_PAGE_PERMALINK,
+    description: 'a public note: open its publishLink in a browser',
+  });
   const plan = await notes.createNote(
     alice.id,
     { content: '# Sprint plan\n\n1. ship notes\n2. ship news', tags: ['planning'] },
@@ -39,8 +48,40 @@ export async function seedNotes(ctx: SeedContext): Promise<string[]> {
   );
   await notes.getNote(alice.id, shared.note.id);
   return [
-    `Notes: 3 personal notes of Demo User (shared one: ${shared.note.shortId}, readable by any ` +
+    `Notes: 4 personal notes of Demo User (one public: its page is /@${demo.userPath}/${DEMO_PAGE_PERMALINK});  (shared one: ${shared.note.shortId}, readable by any ` +
       'signed-in user), ' +
       `2 notes in team ${ctx.teamPath} (e.g. ${plan.note.shortId})`,
   ];
 }
+
+/** The permalink of the demo's public note: its page is /@<demo userPath>/<this>. */
+export const DEMO_PAGE_PERMALINK = 'welcome';
+
+const DEMO_PAGE = [
+  '# Welcome to the demo notes',
+  '###### tags: `demo` `public`',
+  '',
+  '[TOC]',
+  '',
+  '## What this page is',
+  'A note whose readPermission is **guest** has a read-only page at its `publishLink`.',
+  'Any other note answers the same 404.',
+  '',
+  '## Checklist',
+  '- [x] write the note in markdown',
+  '- [ ] share its link',
+  '',
+  '## A table',
+  '| feature | rendered |',
+  '|:--------|:--------:|',
+  '| task lists | yes |',
+  '| footnotes | yes[^1] |',
+  '',
+  '## Some code',
+  '```ts',
+  "const greeting: string = 'hello';",
+  'console.log(greeting);',
+  '```',
+  '',
+  '[^1]: Like this one.',
+].join('\n');

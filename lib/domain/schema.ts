@@ -140,7 +140,7 @@ function noArrays<S extends v.GenericSchema>(schema: S, name: string): S {
   } as S;
 }
 
-/** An object whose unknown keys are dropped (path and query parameters, answers). */
+/** An object whose unknown keys are dropped (path and query parameters, answers, Notes request bodies). */
 export const object = <const E extends v.ObjectEntries>(entries: E) =>
   noArrays(v.object(entries, objectMessage(entries)), 'object');
 

@@ -28,8 +28,8 @@ import type * as v from 'valibot';
 export interface Dialect {
   /** Body of a successful response. */
   success(result: HttpResult): string | undefined;
-  /** Body of an error response. */
-  failure(error: ApiError): string;
+  /** Body of an error response (`event`: the request, for a dialect whose shape differs per route). */
+  failure(error: ApiError, event?: ApiEvent): string;
   /** Extra middlewares, registered just before the error handler (e.g. News counters). */
   extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
 }
@@ -84,7 +84,7 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
     request.response = {
       statusCode: error.status,
       headers: { ...JSON_TYPE, ...error.headers },
-      body: dialect.failure(error),
+      body: dialect.failure(error, request.event),
     };
   },
 });

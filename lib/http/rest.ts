@@ -5,16 +5,19 @@ import type { Authenticate } from './middleware.ts';
 import type * as v from 'valibot';
 import { ERRORS, type ApiError } from './errors.ts';
 
+/** The error body of the REST dialect; `more` (another dialect's members) go before `extra`. */
+export const restErrorBody = (error: ApiError, more: Record<string, unknown> = {}) => ({
+  code: error.code,
+  message: ERRORS[error.type].message,
+  description: error.description,
+  ...(error.fields?.length ? { errors: error.fields } : {}),
+  ...more,
+  ...error.extra,
+});
+
 export const restDialect: Dialect = {
   success: (result) => JSON.stringify(result.body ?? null),
-  failure: (error: ApiError) =>
-    JSON.stringify({
-      code: error.code,
-      message: ERRORS[error.type].message,
-      description: error.description,
-      ...(error.fields?.length ? { errors: error.fields } : {}),
-      ...error.extra,
-    }),
+  failure: (error: ApiError) => JSON.stringify(restErrorBody(error)),
 };
 
 type Schema = v.GenericSchema | undefined;
@@ -29,14 +32,17 @@ export const restOperation = <
   operation: Operation<B, Q, P>,
 ) => defineOperation(restDialect, spec, operation);
 
-/** The REST operations of an API whose every route authenticates its caller with `authenticate`. */
+/**
+ * The REST operations of an API whose every route authenticates its caller with `authenticate`; a
+ * dialect of its own (`dialect`) may add members to the error bodies.
+ */
 export const authenticatedOperations =
-  (authenticate: Authenticate) =>
+  (authenticate: Authenticate, dialect: Dialect = restDialect) =>
   <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
     spec: Omit<OperationSpec<B, Q, P>, 'auth'>,
     operation: Operation<B, Q, P>,
   ) =>
-    defineOperation(restDialect, { ...spec, auth: authenticate }, operation);
+    defineOperation(dialect, { ...spec, auth: authenticate }, operation);
 
 export * from './types.ts';
 export * from './errors.ts';

@@ -1,7 +1,7 @@
 // valibot schemas of the folder request bodies (HackMD API v1 User/Team Folders), validated by the
 // middleware; their paths are in params.ts, their responses in response-schemas.ts.
 import * as v from 'valibot';
-import { partial, record, strictObject } from '../domain/schema.ts';
+import { object, partial, record } from '../domain/schema.ts';
 import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';
 
 const color = v.pipe(
@@ -25,10 +25,8 @@ const name = v.pipe(
 const description = v.pipe(v.string(), v.maxLength(MAX_FOLDER_DESCRIPTION));
 const parent = v.pipe(v.string(), v.maxLength(128), v.description('Parent folder id; "" = the top level'));
 
-export const folderCreation = strictObject(
-  partial({ name, description, icon, color, parentFolderId: parent }),
-);
-export const folderChanges = strictObject(
+export const folderCreation = object(partial({ name, description, icon, color, parentFolderId: parent }));
+export const folderChanges = object(
   partial({
     name,
     description: v.nullable(description),
@@ -45,7 +43,7 @@ export const order = v.pipe(
   record(v.string(), v.pipe(v.array(v.string()), v.maxLength(MAX_FOLDERS))),
   v.description('Parent folder id (or "root") → ordered ids of its child folders'),
 );
-export const folderOrderBody = strictObject({ order });
+export const folderOrderBody = object({ order });
 
 /** CreateFolder body: the creation object, or no body at all (an Untitled folder at the top level). */
 export const folderCreationBody = v.pipe(

@@ -91,6 +91,14 @@ export interface NoteWithContent {
   content: string;
 }
 
+/**
+ * A created note; `misplaced`: why it is at the top level of its workspace rather than in the
+ * parentFolderId asked for (no such folder there): HackMD's 207 {note, error}.
+ */
+export interface CreatedNote extends NoteWithContent {
+  misplaced?: string;
+}
+
 /** What the caller may send when creating a note (all optional). */
 export interface NoteCreation {
   title?: string;

@@ -78,13 +78,42 @@ export const user = v.strictObject({
   Teams: v.optional(v.array(team)),
   upgraded: v.boolean(),
 });
+/** CreateNote's 207: the note, created at the top level because its parentFolderId names no folder. */
+export const createNoteMultiStatus = v.strictObject({
+  note: singleNote,
+  error: v.pipe(v.string(), v.description('Why the note is not in the folder asked for')),
+});
 export const imageUploadResponse = v.strictObject({ data: v.strictObject({ link: v.string() }) });
+
+/**
+ * HackMD's members of an error body (lib/notes/http/dialect.ts), beside the REST dialect's: which
+ * ones a response carries depends on its route and status.
+ */
+export const hackmdErrorEntries = {
+  error: v.optional(
+    v.pipe(
+      v.union([v.string(), v.strictObject({ message: v.string(), code: v.string() })]),
+      v.description(
+        "HackMD's error (not on a 422): the description; on webhook routes {message, code}, code being the error's type",
+      ),
+    ),
+  ),
+  details: v.optional(
+    v.pipe(
+      v.record(v.string(), v.strictObject({ message: v.string() })),
+      v.description("HackMD's details of a 422: each field named in errors[], with its messages"),
+    ),
+  ),
+};
 
 export const restError = v.strictObject({
   code: v.pipe(v.number(), v.integer()),
-  message: v.string(),
+  message: v.pipe(v.string(), v.description('The status in words; on a 422 HackMD\'s "Validation Failed"')),
   description: v.string(),
   errors: v.optional(v.array(v.strictObject({ field: v.string(), message: v.string() }))),
+  ...hackmdErrorEntries,
+  error_code: v.optional(v.pipe(v.string(), v.description("Versions routes: the error's type"))),
+  errorCode: v.optional(v.pipe(v.string(), v.description("Comments routes: the error's type"))),
 });
 
 // ---- folders ----

@@ -2,6 +2,7 @@
 // NoteVersion, GetNoteVersions, CompareNoteVersions, ApiCommentHead, ApiCommentListReply,
 // ApiCommentDetail, GetNoteComments, ApiCommentResolutionResponse). Only infra/openapi bundles them.
 import * as v from 'valibot';
+import { hackmdErrorEntries } from './response-schemas.ts';
 
 const described = <S extends v.GenericSchema>(s: S, description: string) =>
   v.pipe(s, v.description(description));
@@ -95,15 +96,14 @@ export const revisionError = v.strictObject({
   message: v.string(),
   description: v.string(),
   errors: v.optional(v.array(v.strictObject({ field: v.string(), message: v.string() }))),
+  ...hackmdErrorEntries,
   error_code: v.optional(
-    v.picklist([
-      'no_content_change',
-      'version_already_named',
-      'version_not_named',
-      'version_content_unavailable',
-      'diff_too_large',
-      'version_limit_reached',
-    ]),
+    v.pipe(
+      v.string(),
+      v.description(
+        "Versions routes: no_content_change, version_already_named, version_not_named, version_content_unavailable, diff_too_large, version_limit_reached, else the error's type",
+      ),
+    ),
   ),
   latest_version_id: v.optional(v.string()),
   latest_name_source: v.optional(v.picklist(['system', 'user'])),
@@ -113,6 +113,11 @@ export const revisionError = v.strictObject({
   max_edit_lines: v.optional(int()),
   timeout_ms: v.optional(int()),
   max_named_versions: v.optional(int()),
-  errorCode: v.optional(v.picklist(['comment_already_resolved', 'comment_not_resolved'])),
+  errorCode: v.optional(
+    v.pipe(
+      v.string(),
+      v.description("Comments routes: comment_already_resolved, comment_not_resolved, else the error's type"),
+    ),
+  ),
   commentState: v.optional(commentState),
 });

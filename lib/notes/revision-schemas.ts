@@ -1,7 +1,7 @@
 // valibot schemas of the versions and comments routes' requests (paths, queries, bodies); responses
 // are in revision-response-schemas.ts. Query failures are 400, body failures 422 (lib/http/validation.ts).
 import * as v from 'valibot';
-import { object, strictObject } from '../domain/schema.ts';
+import { object } from '../domain/schema.ts';
 import { int, queryInt } from '../domain/schema-numbers.ts';
 import { isBlankBody, MAX_COMMENT_BODY, MAX_COMMENT_LIMIT, withinBodyLimit } from './comments.ts';
 import { notePath } from './params.ts';
@@ -50,13 +50,13 @@ const versionName = v.pipe(
   v.regex(/\S/, 'must not be blank'),
 );
 const versionDescription = v.pipe(v.string(), v.maxLength(MAX_VERSION_DESCRIPTION));
-export const createVersionBody = strictObject({
+export const createVersionBody = object({
   name: versionName,
   description: v.optional(versionDescription),
   base: v.optional(ref),
 });
 export const updateVersionBody = v.pipe(
-  strictObject({
+  object({
     base: v.pipe(v.string(), v.regex(/^version:[0-9a-f-]{36}$/, 'must be version:{id}')),
     name: v.optional(versionName),
     description: v.optional(versionDescription),
@@ -94,14 +94,14 @@ const commentBody = v.pipe(
     `plain text, 1..${MAX_COMMENT_BODY} characters (Unicode code points), not blank: not only white space, control or format characters (zero-width space and joiners, byte-order mark) or other default-ignorable ones`,
   ),
 );
-export const createCommentBody = strictObject({
+export const createCommentBody = object({
   body: commentBody,
   anchor: v.optional(
-    strictObject({
+    object({
       offset: v.pipe(int(), v.minValue(0)),
       length: v.pipe(int(), v.minValue(1)),
     }),
   ),
   threadId: v.optional(uuid('thread')),
 });
-export const updateCommentBody = strictObject({ body: commentBody });
+export const updateCommentBody = object({ body: commentBody });

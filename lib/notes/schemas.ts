@@ -3,7 +3,7 @@
 // response-schemas.ts, which no function bundles: building schemas is init work every cold start
 // pays. openapi/notes.json is generated from all of them (infra/openapi/notes.ts).
 import * as v from 'valibot';
-import { partial, record, strictObject, typeName } from '../domain/schema.ts';
+import { object, partial, record, strictObject, typeName } from '../domain/schema.ts';
 import { COMMENT_PERMISSIONS, PERMISSION_ROLES, SUGGEST_EDIT_PERMISSIONS } from './model.ts';
 
 export const role = v.picklist(PERMISSION_ROLES);
@@ -38,7 +38,7 @@ const creationEntries = {
     v.pipe(v.string(), v.maxLength(64)),
   ),
 };
-export const noteCreation = strictObject(partial(creationEntries));
+export const noteCreation = object(partial(creationEntries));
 
 /** CreateNote body: a JSON string (the content), the creation object, or nothing (an empty note). */
 export const createNoteBody = v.pipe(
@@ -50,7 +50,7 @@ export const createNoteBody = v.pipe(
 );
 
 const { title, tags, description, content, readPermission, writePermission, permalink } = creationEntries;
-export const noteChanges = strictObject({
+export const noteChanges = object({
   ...partial({ title, tags, description, content, readPermission, writePermission, permalink }),
   parentFolderId: v.optional(
     v.pipe(

@@ -35,6 +35,7 @@ import {
   type NoteChanges,
   type NoteCreation,
   type NoteRecord,
+  type CreatedNote,
   type NoteWithContent,
 } from './model.ts';
 import { unknownFolder } from './folders.ts';
@@ -159,8 +160,8 @@ export class NotesService {
     userId: string,
     input: NoteCreation,
     teamPath?: string,
-    complete?: (created: NoteWithContent) => Completion,
-  ): Promise<NoteWithContent> {
+    complete?: (created: CreatedNote) => Completion,
+  ): Promise<CreatedNote> {
     assertContentSize(input.content);
     const readPermission = readPermissionAfter(input, 'owner');
     const writePermission = input.writePermission ?? 'owner';
@@ -200,14 +201,29 @@ export class NotesService {
       contentVersion: 1,
       ...caller.hookMark(teamPath),
     };
+    return this.insert({ note, content }, userId, complete);
+  }
+
+  /**
+   * Writes a new note; one whose parentFolderId names no folder of its workspace is written at the
+   * top level instead, `misplaced` saying why (as HackMD answers: the note is created, only its
+   * placement failed).
+   */
+  private async insert(
+    created: CreatedNote,
+    userId: string,
+    complete?: (created: CreatedNote) => Completion,
+  ): Promise<CreatedNote> {
     try {
-      await this.store.createNote(note, content, userId, complete?.({ note, content }));
+      await this.store.createNote(created.note, created.content, userId, complete?.(created));
+      return created;
     } catch (err) {
-      if (isConflict(err, 'permalink')) throw permalinkTaken(note.permalink);
-      if (isConflict(err, 'folder')) throw unknownFolder();
-      throw err;
+      if (isConflict(err, 'permalink')) throw permalinkTaken(created.note.permalink);
+      if (!isConflict(err, 'folder') || created.misplaced) throw err;
+      const misplaced = `No folder ${created.note.parentFolderId} in the note's workspace: the note was created at the top level`;
+      const atTop = { ...created.note, parentFolderId: null };
+      return this.insert({ ...created, note: atTop, misplaced }, userId, complete);
     }
-    return { note, content };
   }
 
   /** Reads a note and records the read in the caller's history. */

@@ -2,7 +2,7 @@
 // query, the create and update bodies. Responses: webhook-response-schemas.ts. The URL's rules
 // that depend on the deployment (https only, or http too locally) are checked by the domain.
 import * as v from 'valibot';
-import { object, strictObject } from '../domain/schema.ts';
+import { object } from '../domain/schema.ts';
 import { queryInt } from '../domain/schema-numbers.ts';
 import {
   DEFAULT_DELIVERY_PAGE_SIZE,
@@ -40,18 +40,20 @@ const name = v.nullable(v.pipe(v.string(), v.maxLength(MAX_WEBHOOK_NAME)));
 const folderId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a folder id'));
 
 export const webhookScope = v.union(
-  [strictObject({ type: v.literal('workspace') }), strictObject({ type: v.literal('folder'), folderId })],
+  [object({ type: v.literal('workspace') }), object({ type: v.literal('folder'), folderId })],
   'Invalid input',
 );
 
-export const webhookCreation = strictObject({
+export const webhookCreation = object({
   scope: webhookScope,
   url,
   name: v.optional(name),
   active: v.optional(v.boolean()),
 });
 
-export const webhookChanges = strictObject({
+export const webhookChanges = object({
+  // Known, so not ignored as unknown fields are: a webhook's scope is fixed at its creation.
+  scope: v.optional(v.never("a webhook's scope cannot change; create another webhook")),
   name: v.optional(name),
   url: v.optional(url),
   active: v.optional(v.boolean()),

@@ -24,7 +24,7 @@ describe('JSON bodies', () => {
       raw: '{"title":"a\\ud800","content":"b\\udfff c","tags":["ok","\\udbff"]}',
     });
     expect(note.status).toBe(422);
-    expect(note.body).toMatchObject({ code: 42200, message: 'Validation failed' });
+    expect(note.body).toMatchObject({ code: 42200, message: 'Validation Failed' });
     expect(fieldsOf(note.body)).toEqual(['content', 'tags.1', 'title']);
     expect(note.body.errors[0].message).toMatch(/unpaired UTF-16 surrogate/);
     // A surrogate pair (an emoji written as escapes) is fine.

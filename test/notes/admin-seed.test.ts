@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../infra/admin/program.ts';
 import { seedNotes } from '../../infra/seed/notes.ts';
 import { newTeam, newUser } from '../support/identity.ts';
+import { http } from '../support/http.ts';
 import { call } from './helpers.ts';
 
 /** Runs an admin command against the test table; returns its JSON output. */
@@ -36,8 +37,15 @@ describe('seedNotes', () => {
     });
     expect(lines.join('\n')).toContain(team.path);
     const mine = (await call('GET', '/v1/notes', { token: demo.token })).body;
-    expect(mine).toHaveLength(3);
+    expect(mine).toHaveLength(4);
     expect((await call('GET', `/v1/teams/${team.path}/notes`, { token: alice.token })).body).toHaveLength(2);
+    // One public note: its publishLink opens its page, for anyone.
+    const open = mine.find((n: { readPermission: string }) => n.readPermission === 'guest');
+    expect(new URL(open.publishLink).pathname).toBe(`/@${demo.userPath}/welcome`);
+    const page = await http('GET', new URL(open.publishLink).pathname, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Welcome to the demo notes');
+    expect(lines.join('\n')).toContain(`/@${demo.userPath}/welcome`);
     const shared = mine.find((n: { readPermission: string }) => n.readPermission === 'signed_in');
     expect((await call('GET', `/v1/notes/${shared.shortId}`, { token: bob.token })).status).toBe(200);
     expect(

@@ -286,7 +286,7 @@ describe('note comments', () => {
       { body: 'x', anchor: { offset: -1, length: 1 } },
       { body: 'x', threadId: 'not-a-uuid' },
       { body: 'x', threadId: '01938a70-1c20-7d4e-8a6b-5c7d9e0f1a22' },
-      { body: 'x', extra: true },
+      { body: 1, extra: true },
     ]) {
       const res = await comment(me.token, n.id, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);

@@ -133,12 +133,13 @@ describe('notes in folders', () => {
     });
     expect(filed.folderPaths).toEqual(path);
     for (const parentFolderId of ['no-such-folder', theirs.id]) {
+      // A create still makes the note, at the top level, and says so (HackMD's 207 {note, error}).
       const res = await call('POST', '/v1/notes', {
         token: me.token,
         body: { content: 'x', parentFolderId },
       });
-      expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'parentFolderId' })]);
+      expect(res.status).toBe(207);
+      expect(res.body.note.folderPaths).toEqual([]);
       const moved = await call('PATCH', `/v1/notes/${rootNote.id}`, {
         token: me.token,
         body: { parentFolderId },
@@ -193,7 +194,9 @@ describe('notes in folders', () => {
       token: me.token,
       body: { content: 'x', parentFolderId: personal.id },
     });
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(207);
+    expect(bad.body.note.teamPath).toBe(team.path);
+    expect(bad.body.note.folderPaths).toEqual([]);
     const ok = await createNote(me.token, { content: '# team', parentFolderId: shared.id }, team.path);
     expect(ok.folderPaths.map((f: { id: string }) => f.id)).toEqual([shared.id]);
     const listed = await call('GET', `/v1/teams/${team.path}/notes?folderId=${shared.id}`, {
@@ -215,8 +218,7 @@ describe('notes in folders', () => {
       { color: 'red' },
       { icon: '🔥' },
       { name: 'x'.repeat(101) },
-      { extra: 1 },
-      { parentFolderId: 5 },
+      { extra: 1, parentFolderId: 5 },
     ]) {
       const res = await call('POST', '/v1/folders', { token: me.token, body });
       expect(res.status, JSON.stringify(body)).toBe(422);

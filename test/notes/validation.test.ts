@@ -67,7 +67,7 @@ describe.each([['/v1/notes'], ['/v1/teams/{team}/notes']])('create (%s)', (templ
   const path = () => template.replace('{team}', teamPath);
   it.each([
     ['wrong types', { title: 5, tags: 'a' }, ['title', 'tags']],
-    ['unknown fields', { content: 'x', colour: 'red' }, ['colour']],
+    ['wrong types beside an unknown field (ignored)', { content: 1, colour: 'red' }, ['content']],
     [
       'bad enums',
       { readPermission: 'everyone', commentPermission: 'nobody' },
@@ -111,8 +111,7 @@ describe.each([['/v1/notes/{note}'], ['/v1/teams/{team}/notes/{teamNote}']])('up
     template.replace('{team}', teamPath).replace('{teamNote}', teamNoteId).replace('{note}', noteId);
   it.each([
     ['wrong types', { content: 1, readPermission: true }, ['content', 'readPermission']],
-    ['fields only creation has', { commentPermission: 'owners' }, ['commentPermission']],
-    ['unknown fields', { publishType: 'view' }, ['publishType']],
+    ['a wrong type beside fields it ignores', { title: 1, publishType: 'view' }, ['title']],
     ['a string body', 'content', ['body']],
     [
       'inconsistent permissions',
@@ -121,6 +120,15 @@ describe.each([['/v1/notes/{note}'], ['/v1/teams/{team}/notes/{teamNote}']])('up
     ],
   ])('422 for %s', async (_name, body, fields) => {
     await expectError(await call('PATCH', path(), { token: me.token, body }), 422, fields);
+  });
+
+  it('ignores fields it does not know and fields only creation has, as HackMD does', async () => {
+    const res = await call('PATCH', path(), {
+      token: me.token,
+      body: { commentPermission: 'owners', publishType: 'view' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.publishType).toBe('edit');
   });
 
   it('422 for malformed JSON or no body, 415 for another content type, 413 for oversize content', async () => {
@@ -236,8 +244,9 @@ describe('field messages', () => {
         { field: 'title', message: 'Too big: expected string to have <=256 characters' },
         { field: 'tags.0', message: 'Too small: expected string to have >=1 characters' },
         { field: 'readPermission', message: 'Invalid option: expected one of "owner"|"signed_in"|"guest"' },
-        { field: 'bogus', message: 'Unknown field' },
       ]),
     );
+    // A field the API does not know is ignored, as HackMD ignores it.
+    expect(res.body.errors.map((e: { field: string }) => e.field)).not.toContain('bogus');
   });
 });

@@ -241,7 +241,7 @@ describe('note versions', () => {
       { name: 'x'.repeat(81) },
       { name: 'ok', description: 'd'.repeat(501) },
       { name: 'ok', base: 'bogus' },
-      { name: 'ok', extra: 1 },
+      { name: 1, extra: 1 },
       {},
     ]) {
       const res = await post(body);

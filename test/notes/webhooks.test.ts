@@ -191,7 +191,7 @@ describe('webhooks (personal)', () => {
       [{ url: URL_OK, scope: { type: 'folder' } }, 'scope'],
       [{ url: URL_OK, scope: { type: 'everything' } }, 'scope'],
       [{ url: URL_OK, scope: { type: 'workspace' }, name: 'n'.repeat(256) }, 'name'],
-      [{ url: URL_OK, scope: { type: 'workspace' }, events: ['note.created'] }, 'events'],
+      [{ url: 1, scope: { type: 'workspace' }, events: ['note.created'] }, 'url'],
     ];
     for (const [body, field] of bad) {
       const res = await create(me.token, body);

@@ -42,14 +42,16 @@ async function visitsOnContent(shortId: string): Promise<number> {
     new UpdateCommand({
       TableName: table(),
       Key: notesKeys.noteContent(shortId),
-      UpdateExpression: `SET ${names.map((n, i) => `#a${i} = :v${i}`).join(', ')}`,
+      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
       ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, set[n]])),
     }),
   );
   if (visits)
-    await documentClient().send(new DeleteCommand({ TableName: table(), Key: notesKeys.noteVisits(shortId) }));
+    await documentClient().send(
+      new DeleteCommand({ TableName: table(), Key: notesKeys.noteVisits(shortId) }),
+    );
   return trashed ? 2 : 1;
 }
 

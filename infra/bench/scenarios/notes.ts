@@ -142,6 +142,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
     reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100')),
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.
+    ...(await pageRoutes(ctx, make)),
     ...(await folderAndTrashRoutes(ctx, reader)),
     ...(await costRoutes(ctx)),
     ...(await revisionRoutes(ctx, reader)),
@@ -280,5 +281,90 @@ async function folderAndTrashRoutes(
       put('/v1/trash/batch-restore', { noteIds: [(await trashed()).id, (await trashed()).id] }),
     ),
     route('GET /v1/teams/{teamPath}/trash', 3, () => get(`/v1/teams/${team.path}/trash`)),
+  ];
+}
+
+/** About 20 KiB of markdown as notes have it: headings, lists, task lists, a table, code, footnotes. */
+export function pageMarkdown(bytes = 20 * 1024): string {
+  const section = (i: number) =>
+    [
+      `## Section ${i}`,
+      `Some *emphasis*, **strong** text, \`code\`, a [link](https://example.org/${i}) and a footnote.[^${i}]`,
+      '- [x] done item',
+      '- [ ] open item',
+      '',
+      '| key | value |',
+      '|:----|------:|',
+      `| a${i} | ${i} |`,
+      '',
+      '```js',
+      `const value${i} = compute(${i}); // highlighted`,
+      '```',
+      '',
+      `[^${i}]: Footnote ${i}.`,
+      '',
+    ].join('\n');
+  let out = '# Bench page\n###### tags: `bench`\n[TOC]\n\n';
+  for (let i = 0; Buffer.byteLength(out) < bytes; i += 1) out += section(i);
+  return out;
+}
+
+/** The read-only page of a guest-readable 20 KiB note, at its shortId and its permalink; 304; the stylesheet. */
+async function pageRoutes(
+  ctx: Parameters<BenchScenarios>[0],
+  make: (body: unknown) => Promise<{ id: string; shortId: string }>,
+): Promise<BenchRoute[]> {
+  const note = (await make({
+    content: pageMarkdown(),
+    readPermission: 'guest',
+    permalink: 'bench-page',
+  })) as unknown as { shortId: string; userPath: string };
+  // A fresh note per call: its first view, rendered (the row above reads a page rendered before).
+  const fresh: { shortId: string }[] = [];
+  for (let i = 0; i <= ctx.iterations; i += 1)
+    fresh.push(await make({ content: pageMarkdown(), readPermission: 'guest' }));
+  const html = { Accept: 'text/html' };
+  const first = await ctx.http('GET', `/${note.shortId}`, { headers: html });
+  const etag = first.headers.get('etag') ?? '';
+  const css = /href="([^"]+\.css)"/.exec(String(first.body))?.[1] ?? '/_page/none.css';
+  return [
+    {
+      route: 'GET /{shortId}',
+      label: '20 KiB note',
+      budget: 1,
+      expectStatus: 200,
+      request: () => ({ method: 'GET', path: `/${note.shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: '20 KiB note, first view',
+      budget: 1,
+      expectStatus: 200,
+      request: (i) => ({ method: 'GET', path: `/${fresh[i].shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: '304',
+      budget: 1,
+      expectStatus: 304,
+      request: () => ({
+        method: 'GET',
+        path: `/${note.shortId}`,
+        headers: { ...html, 'If-None-Match': etag },
+      }),
+    },
+    {
+      route: 'GET /{owner}/{permalink}',
+      label: '20 KiB note',
+      budget: 3,
+      expectStatus: 200,
+      request: () => ({ method: 'GET', path: `/@${note.userPath}/bench-page`, headers: html }),
+    },
+    {
+      route: 'GET /_page/{asset}',
+      budget: 0,
+      expectStatus: 200,
+      request: () => ({ method: 'GET', path: css }),
+    },
   ];
 }

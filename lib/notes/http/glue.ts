@@ -5,7 +5,7 @@ import { etagListed, isNotModified } from '../../http/conditional.ts';
 import type { Completion } from '../../domain/idempotency.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { notModified, ok, type HttpRequest, type HttpResult } from '../../http/rest.ts';
-import { etagOf, type NoteRecord, type NoteWithContent } from '../model.ts';
+import { type CreatedNote, etagOf, type NoteRecord, type NoteWithContent } from '../model.ts';
 import { presentNote, presentSingleNote } from '../present.ts';
 import type { Precondition } from '../service.ts';
 import { folderPaths, notesIdempotency } from '../wiring.ts';
@@ -47,16 +47,20 @@ export const ifMatch = (headers: Record<string, string | undefined>): Preconditi
 /**
  * Runs a create under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts). The
  * target folder's path is read before the write, so the stored response carries folderPaths too.
+ * A note created at the top level because its parentFolderId names no folder is 207 {note, error}.
  */
 export async function idempotentCreate(
   req: HttpRequest,
-  work: (complete: ((created: NoteWithContent) => Completion) | undefined) => Promise<NoteWithContent>,
+  work: (complete: ((created: CreatedNote) => Completion) | undefined) => Promise<CreatedNote>,
 ): Promise<HttpResult> {
   const userId = req.principal.userId;
   const teamPath = (req.path as { teamPath?: string }).teamPath ?? null;
   const parentFolderId = (req.body as { parentFolderId?: string | null } | undefined)?.parentFolderId || null;
   const where = { ownerId: teamPath ? null : userId, teamPath, parentFolderId } as NoteRecord;
   const pathOf = await folderPaths().pathsFor(userId, [where]);
-  const respond = (n: NoteWithContent) => ok(presentSingleNote(n, pathOf(n.note)), validators(n));
+  const respond = (n: CreatedNote) =>
+    n.misplaced
+      ? { status: 207, body: { note: presentSingleNote(n), error: n.misplaced }, headers: validators(n) }
+      : ok(presentSingleNote(n, pathOf(n.note)), validators(n));
   return idempotent(req, { keys: notesIdempotency() }, respond, work);
 }

@@ -1,0 +1,113 @@
+// Note pages over HTTP: a page (200, or 304 when If-None-Match lists its ETag), the one 404 (HTML
+// for a browser, the Notes dialect's JSON for an API client), the stylesheet. Every response
+// carries a strict Content-Security-Policy (nothing inline, no script, styles from the page's
+// origin, images from it and the image host), a sandbox, and refuses to be framed.
+import { etagListed } from '../../http/conditional.ts';
+import { config } from '../../config.ts';
+import type { ApiEvent, ApiResult } from '../../http/types.ts';
+import { etagOf, type NoteWithContent } from '../model.ts';
+import { notFoundPage, notePage } from './page.ts';
+import { PAGE_CSS, PAGE_CSS_VERSION } from './style.ts';
+
+/** The public base URL's path ("" at a domain's root): pages and their stylesheet live under it. */
+const basePath = () => new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
+
+const securityHeaders = (event: ApiEvent) => ({
+  'X-Request-Id': event.requestContext?.requestId ?? '',
+  'Strict-Transport-Security': 'max-age=15552000; includeSubDomains; preload',
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' ${new URL(config.imageBaseUrl).origin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    'sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation',
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+});
+
+const HTML = 'text/html; charset=utf-8';
+/** Pages are public: a reader's cache or a CDN may keep one a minute, then asks again (ETag). */
+const PAGE_CACHE = 'public, max-age=60';
+
+/** The ETag of a note's page: the note's version and the stylesheet's (the page names it). */
+const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-${PAGE_CSS_VERSION}"`;
+
+export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): ApiResult {
+  if (!found) return notFound(event);
+  const etag = pageEtag(found);
+  const headers = { ...securityHeaders(event), ETag: etag, 'Cache-Control': PAGE_CACHE, Vary: 'Accept' };
+  const ifNoneMatch = event.headers?.['if-none-match'];
+  if (ifNoneMatch !== undefined && etagListed(ifNoneMatch, etag, true))
+    return { statusCode: 304, headers, body: '' };
+  return {
+    statusCode: 200,
+    headers: { ...headers, 'Content-Type': HTML },
+    body: rendered(etag, () => notePage(basePath(), found)),
+  };
+}
+
+/**
+ * Pages rendered by this instance, by ETag (a note's version: a change is a new key), most recently
+ * used last, at most RENDERED_BYTES of HTML: a note read again is not rendered again.
+ */
+const RENDERED_BYTES = 16 * 1024 * 1024;
+const renderedPages = new Map<string, string>();
+let renderedBytes = 0;
+function rendered(etag: string, render: () => string): string {
+  let html = renderedPages.get(etag);
+  if (html !== undefined) renderedPages.delete(etag);
+  else {
+    html = render();
+    renderedBytes += html.length;
+    for (const [key, old] of renderedPages) {
+      if (renderedBytes <= RENDERED_BYTES) break;
+      renderedPages.delete(key);
+      renderedBytes -= old.length;
+    }
+  }
+  renderedPages.set(etag, html);
+  return html;
+}
+
+/**
+ * The same 404 for every address that shows nothing: an HTML page for a browser (Accept names
+ * text/html), the Notes dialect's error for an API client (the two-segment route also takes paths
+ * like /v1/unknown, which API clients expect to answer in JSON).
+ */
+export function notFound(event: ApiEvent): ApiResult {
+  const html = /text\/html/i.test(event.headers?.accept ?? '');
+  const description = 'No note page at this address';
+  return {
+    statusCode: 404,
+    headers: {
+      ...securityHeaders(event),
+      'Content-Type': html ? HTML : 'application/json; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept',
+    },
+    body: html
+      ? notFoundPage(basePath())
+      : JSON.stringify({ code: 40400, message: 'Not found', description, error: description }),
+  };
+}
+
+/** The stylesheet at its versioned address (cached for a year: a new version has a new address). */
+export function stylesheet(event: ApiEvent): ApiResult {
+  if (event.pathParameters?.asset !== `notes-${PAGE_CSS_VERSION}.css`) return notFound(event);
+  return {
+    statusCode: 200,
+    headers: {
+      ...securityHeaders(event),
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ETag: `"${PAGE_CSS_VERSION}"`,
+    },
+    body: PAGE_CSS,
+  };
+}

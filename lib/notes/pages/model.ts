@@ -1,0 +1,32 @@
+// Note pages: the read-only HTML page at each link the Notes API hands out (publishLink). What a
+// page may show, and where it is: the rules, free of HTTP and storage.
+import type { NoteRecord, NoteWithContent } from '../model.ts';
+
+/** Where a page is: /<shortId>, or /@<userPath|teamPath>/<permalink>. */
+export type PageAddress =
+  | { kind: 'short'; shortId: string }
+  | { kind: 'permalink'; ownerPath: string; permalink: string };
+
+const SHORT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const PATH = /^@([A-Za-z0-9_.-]{1,128})$/;
+const PERMALINK = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+/** The address of a page's path parameters; undefined when it cannot be one (a 404 like any other). */
+export function addressOf(params: Record<string, string | undefined>): PageAddress | undefined {
+  const { shortId, owner, permalink } = params;
+  if (shortId !== undefined) return SHORT_ID.test(shortId) ? { kind: 'short', shortId } : undefined;
+  const ownerPath = owner && PATH.exec(owner)?.[1];
+  if (!ownerPath || !permalink || !PERMALINK.test(permalink)) return undefined;
+  return { kind: 'permalink', ownerPath, permalink };
+}
+
+/**
+ * A page shows a note only when an anonymous reader may read it: readPermission `guest`. Notes
+ * readable by the owner or by signed-in users only, trashed or deleted notes, and unknown addresses
+ * all get the same 404, so a page never tells whether a note exists.
+ */
+export const isPublic = (note: NoteRecord): boolean => note.readPermission === 'guest';
+
+/** The note at an address, if its page may be shown. */
+export const visible = (found: NoteWithContent | undefined): NoteWithContent | undefined =>
+  found && isPublic(found.note) ? found : undefined;
