@@ -4,7 +4,9 @@ const API = '(identity|notes|news|bank)';
 /** The domain of an API: its top-level modules, but not its wiring. */
 const DOMAIN = `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`;
 /** Where adapters are chosen: an API's wiring, and its event pipeline's (lib/notes/events/wiring.ts). */
-const WIRING = `^lib/${API}/(events/)?wiring\\.ts$`;
+const WIRING = `^lib/${API}/(events/|search/)?wiring\\.ts$`;
+/** Adapters: an API's, and those of its feature folders with their own ports (lib/notes/search). */
+const ADAPTERS = `^lib/${API}/(search/)?adapters/`;
 
 module.exports = {
   forbidden: [
@@ -45,13 +47,13 @@ module.exports = {
       severity: 'error',
       comment:
         'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
-      from: { path: '^(lib|functions)/', pathNot: [WIRING, `^lib/${API}/adapters/`] },
-      to: { path: `^lib/${API}/adapters/` },
+      from: { path: '^(lib|functions)/', pathNot: [WIRING, ADAPTERS] },
+      to: { path: ADAPTERS },
     },
     {
       name: 'adapters-know-no-http-or-wiring',
       severity: 'error',
-      from: { path: `^lib/${API}/adapters/` },
+      from: { path: ADAPTERS },
       to: { path: ['^lib/http/', `^lib/${API}/http/`, WIRING] },
     },
     {

@@ -5,6 +5,7 @@
 // Exit code 1 when a route exceeds its DynamoDB budget or returns an unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
+// `-- --search-engines [--notes N]` compares full-text engines (infra/bench/search-engines.ts);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts).
 import { pipelineCost } from './webhook-cost.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     'cold-only': { type: 'boolean', default: false },
     'floor-builds': { type: 'boolean', default: false },
     'data-path': { type: 'boolean', default: false },
+    'search-engines': { type: 'boolean', default: false },
+    notes: { type: 'string', default: '3000' },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
   },
@@ -110,6 +113,11 @@ if (args['floor-builds']) {
       () => rmSync(scratch, { recursive: true, force: true }),
     ),
   );
+  process.exit(0);
+}
+if (args['search-engines']) {
+  const { compareEngines } = await import('./search-engines.ts');
+  await compareEngines(Number(args.notes)).finally(() => rmSync(scratch, { recursive: true, force: true }));
   process.exit(0);
 }
 if (args['data-path']) {

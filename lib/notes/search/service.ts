@@ -1,0 +1,161 @@
+// Full-text search of every note a caller may read: their own notes and their teams' notes (one index
+// per workspace, ./engine.ts). Access is decided when the search answers, never by the index: the
+// caller's teams are read then, and each hit is read from the table (strongly consistent) before it is
+// shown, so a note deleted, trashed, moved out of a filter, or in a team the caller left is never a
+// hit, even while the index still holds it. Indexes stay loaded between searches and are reloaded
+// when their head names a newer generation.
+import { Forbidden, Invalid, NotFound, Unauthenticated } from '../../domain/errors.ts';
+import type { Team } from '../../identity/model.ts';
+import type { NoteRecord } from '../model.ts';
+import type { Directory, StoredNote } from '../ports.ts';
+import { type Candidate, NoteIndex } from './engine.ts';
+import {
+  hasPhrase,
+  MAX_PHRASE_CANDIDATES,
+  parseQuery,
+  type Snippet,
+  snippetOf,
+  teamWorkspace,
+  userWorkspace,
+  type Workspace,
+  workspaceOf,
+} from './model.ts';
+import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
+import { plainText, termsOf } from './text.ts';
+
+export interface SearchRequest {
+  q: string;
+  team?: string;
+  tag?: string;
+  folderId?: string;
+  page: number;
+  limit: number;
+}
+
+export interface SearchHit {
+  note: NoteRecord;
+  snippet: Snippet;
+}
+
+export interface SearchPage {
+  /** Hits in the index that pass the filters (an upper bound with a quoted phrase: see docs/search.md). */
+  total: number;
+  hits: SearchHit[];
+}
+
+export interface SearchDependencies {
+  directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
+  indexes: Pick<IndexStore, 'heads' | 'load'>;
+  notes: Pick<NoteSource, 'getNote'>;
+}
+
+/** Indexes kept loaded (the least recently used is dropped beyond this). */
+const CACHED_INDEXES = 16;
+
+interface Loaded {
+  generation: number;
+  index: NoteIndex;
+}
+
+export class SearchService {
+  private readonly cache = new Map<Workspace, Loaded>();
+  constructor(private readonly deps: SearchDependencies) {}
+
+  async search(userId: string, req: SearchRequest): Promise<SearchPage> {
+    const query = parseQuery(req.q);
+    if (query.terms.length === 0)
+      throw new Invalid('The query has no words to search for', {
+        fields: [{ field: 'q', message: 'must contain at least one word' }],
+      });
+    const me = await this.deps.directory.getUserWithTeams(userId);
+    if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
+    const workspaces = await this.scope(userId, me.teams, req.team);
+
+    const candidates: (Candidate & { workspace: Workspace })[] = [];
+    for (const [workspace, index] of await this.indexes(workspaces))
+      for (const c of index.search(query, { tag: req.tag, folderId: req.folderId }))
+        candidates.push({ ...c, workspace });
+    candidates.sort((a, b) => b.score - a.score || a.shortId.localeCompare(b.shortId));
+
+    const start = (req.page - 1) * req.limit;
+    if (query.phrases.length === 0) {
+      const page = candidates.slice(start, start + req.limit);
+      const checked = await Promise.all(page.map((c) => this.check(c, c.workspace, req, query.phrases)));
+      return { total: candidates.length, hits: checked.filter((h) => h !== undefined) };
+    }
+    // A phrase is checked in each candidate's text, best first, until the page is full.
+    const hits: SearchHit[] = [];
+    let seen = 0;
+    for (const c of candidates.slice(0, MAX_PHRASE_CANDIDATES)) {
+      const hit = await this.check(c, c.workspace, req, query.phrases);
+      if (!hit) continue;
+      if (seen >= start && hits.length < req.limit) hits.push(hit);
+      seen += 1;
+      if (hits.length === req.limit) break;
+    }
+    const unchecked = Math.max(0, candidates.length - MAX_PHRASE_CANDIDATES);
+    return { total: hits.length === req.limit ? seen + unchecked : seen, hits };
+  }
+
+  /** The workspaces searched: the team's (the caller must be a member), else the caller's and all their teams'. */
+  private async scope(userId: string, teams: Team[], team?: string): Promise<Workspace[]> {
+    if (team === undefined) return [userWorkspace(userId), ...teams.map((t) => teamWorkspace(t.path))];
+    if (teams.some((t) => t.path === team)) return [teamWorkspace(team)];
+    if (await this.deps.directory.getTeam(team))
+      throw new Forbidden(`You are not a member of team "${team}"`);
+    throw new NotFound(`Team "${team}" does not exist`);
+  }
+
+  /** A candidate as a hit, if the table still has it where it was found, matching the filters and phrases. */
+  private async check(
+    c: Candidate,
+    workspace: Workspace,
+    req: SearchRequest,
+    phrases: string[][],
+  ): Promise<SearchHit | undefined> {
+    const stored: StoredNote | undefined = await this.deps.notes.getNote(c.shortId);
+    if (!stored || workspaceOf(stored.note) !== workspace) return undefined;
+    const { note } = stored;
+    if (req.tag !== undefined && !note.tags.includes(req.tag)) return undefined;
+    if (req.folderId !== undefined && note.parentFolderId !== req.folderId) return undefined;
+    const text = plainText(stored.content);
+    if (phrases.length) {
+      const terms = [...termsOf(note.title), ...termsOf(text)];
+      if (!phrases.every((p) => hasPhrase(terms, p))) return undefined;
+    }
+    return { note, snippet: snippetOf(text, new Set(c.matched)) };
+  }
+
+  /** Each workspace's loaded index (workspaces without one have no notes yet). */
+  private async indexes(workspaces: Workspace[]): Promise<Map<Workspace, NoteIndex>> {
+    const heads = await this.deps.indexes.heads(workspaces);
+    const out = new Map<Workspace, NoteIndex>();
+    await Promise.all(
+      [...heads.values()].map(async (head) => {
+        const index = await this.load(head);
+        if (index) out.set(head.workspace, index);
+      }),
+    );
+    return out;
+  }
+
+  private async load(head: IndexHead, retried = false): Promise<NoteIndex | undefined> {
+    const cached = this.cache.get(head.workspace);
+    if (cached && cached.generation >= head.generation) {
+      this.cache.delete(head.workspace);
+      this.cache.set(head.workspace, cached);
+      return cached.index;
+    }
+    const data = await this.deps.indexes.load(head);
+    if (data === undefined) {
+      // Replaced since its head was read: read the head again, once.
+      const newer = (await this.deps.indexes.heads([head.workspace])).get(head.workspace);
+      return newer && !retried ? this.load(newer, true) : cached?.index;
+    }
+    const index = NoteIndex.fromJSON(data);
+    this.cache.delete(head.workspace);
+    this.cache.set(head.workspace, { generation: head.generation, index });
+    while (this.cache.size > CACHED_INDEXES) this.cache.delete(this.cache.keys().next().value!);
+    return index;
+  }
+}
