@@ -4,6 +4,7 @@ import { registerIdentityCommands } from './commands/identity.ts';
 import { registerNotesCommands } from './commands/notes.ts';
 import { registerNewsCommands } from './commands/news.ts';
 import { registerBankCommands } from './commands/bank.ts';
+import { registerSearchCommands } from './commands/search.ts';
 
 export function buildProgram(): Command {
   const program = new Command('admin')
@@ -26,5 +27,6 @@ export function buildProgram(): Command {
   registerNotesCommands(program);
   registerNewsCommands(program);
   registerBankCommands(program);
+  registerSearchCommands(program);
   return program;
 }

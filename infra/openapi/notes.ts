@@ -13,6 +13,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
+import { searchPaths, searchSchemas } from './notes-search.ts';
 import { webhookEvents, webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -31,6 +32,7 @@ const TAGS = {
   Comments: "A note's comments",
   Webhooks: 'Webhooks of the personal workspace',
   'Team Webhooks': 'Webhooks of a team workspace',
+  Search: 'Full-text search of the notes the caller may read (extension)',
 } as const;
 type Tag = keyof typeof TAGS;
 /** A Notes operation: operationId, summary, description and one of TAGS are required (build.ts). */
@@ -565,6 +567,7 @@ export const buildNotesDocument = () =>
       },
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
       ...revisionPaths(errors),
+      ...searchPaths(errors),
       ...webhookRoutes({ ref, errors, pathParams }, false),
       ...webhookRoutes({ ref, errors, pathParams }, true),
     },
@@ -590,6 +593,7 @@ export const buildNotesDocument = () =>
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
         ...revisionSchemas(),
+        ...searchSchemas(),
         ...webhookSchemas(),
       },
     },

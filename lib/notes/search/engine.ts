@@ -95,19 +95,18 @@ export class NoteIndex {
   search(query: Query, filter: { tag?: string; folderId?: string } = {}): Candidate[] {
     if (query.terms.length === 0) return [];
     const last = query.terms.length - 1;
-    const results = this.ms.search(
-      { queries: query.terms, combineWith: 'AND' },
-      {
-        boost: BOOST,
-        prefix: (_term, i) => i === last,
-        fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0),
-        // An edit distance of 1 is the fuzzy function's whole budget: never more.
-        maxFuzzy: 1,
-        filter: (r: SearchResult) =>
-          (filter.tag === undefined || (r.tags as string[]).includes(filter.tag)) &&
-          (filter.folderId === undefined || r.folderId === filter.folderId),
-      },
-    );
+    // One query string of the terms (re-tokenizing a term gives the term), so `i` is its place.
+    const results = this.ms.search(query.terms.join(' '), {
+      combineWith: 'AND',
+      boost: BOOST,
+      prefix: (_term, i) => i === last,
+      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0),
+      // An edit distance of 1 is the fuzzy function's whole budget: never more.
+      maxFuzzy: 1,
+      filter: (r: SearchResult) =>
+        (filter.tag === undefined || (r.tags as string[]).includes(filter.tag)) &&
+        (filter.folderId === undefined || r.folderId === filter.folderId),
+    });
     return results.map((r) => ({ shortId: String(r.id), score: r.score, matched: r.terms }));
   }
 }

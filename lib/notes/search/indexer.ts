@@ -23,6 +23,10 @@ const CHECKPOINT_EVERY = 2000;
 export interface IndexerDependencies {
   indexes: IndexStore;
   notes: NoteSource;
+  /** Notes a rebuild reads between two checkpoints (default CHECKPOINT_EVERY). */
+  checkpointEvery?: number;
+  /** Notes listed per page of a rebuild (default: the NoteSource's). */
+  pageSize?: number;
 }
 
 interface Checkpoint {
@@ -90,14 +94,14 @@ export class SearchIndexer {
     let { cursor, done } = checkpoint;
     let sinceCheckpoint = 0;
     do {
-      const page = await this.deps.notes.listShortIds(workspace, cursor);
+      const page = await this.deps.notes.listShortIds(workspace, cursor, this.deps.pageSize);
       const stored = await this.read(page.shortIds);
       for (const [i, id] of page.shortIds.entries()) place(index, workspace, id, stored[i]);
       ({ cursor } = page);
       done += page.shortIds.length;
       sinceCheckpoint += page.shortIds.length;
       progress(done);
-      if (cursor && sinceCheckpoint >= CHECKPOINT_EVERY) {
+      if (cursor && sinceCheckpoint >= (this.deps.checkpointEvery ?? CHECKPOINT_EVERY)) {
         await this.deps.indexes.saveCheckpoint(
           workspace,
           JSON.stringify({ cursor, index: index.toJSON(), done }),

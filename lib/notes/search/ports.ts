@@ -37,6 +37,10 @@ export interface IndexStore {
 export interface NoteSource {
   /** The note (undefined when deleted or in the trash), strongly consistent. */
   getNote(shortId: string): Promise<StoredNote | undefined>;
-  /** One page of the shortIds of a workspace's notes (not in the trash); `cursor` continues. */
-  listShortIds(workspace: Workspace, cursor?: string): Promise<{ shortIds: string[]; cursor?: string }>;
+  /** One page (at most `pageSize`) of the shortIds of a workspace's notes; `cursor` continues. */
+  listShortIds(
+    workspace: Workspace,
+    cursor?: string,
+    pageSize?: number,
+  ): Promise<{ shortIds: string[]; cursor?: string }>;
 }

@@ -4,7 +4,7 @@
 // shown, so a note deleted, trashed, moved out of a filter, or in a team the caller left is never a
 // hit, even while the index still holds it. Indexes stay loaded between searches and are reloaded
 // when their head names a newer generation.
-import { Forbidden, Invalid, NotFound, Unauthenticated } from '../../domain/errors.ts';
+import { BadInput, Forbidden, NotFound, Unauthenticated } from '../../domain/errors.ts';
 import type { Team } from '../../identity/model.ts';
 import type { NoteRecord } from '../model.ts';
 import type { Directory, StoredNote } from '../ports.ts';
@@ -64,7 +64,7 @@ export class SearchService {
   async search(userId: string, req: SearchRequest): Promise<SearchPage> {
     const query = parseQuery(req.q);
     if (query.terms.length === 0)
-      throw new Invalid('The query has no words to search for', {
+      throw new BadInput('The query has no words to search for', {
         fields: [{ field: 'q', message: 'must contain at least one word' }],
       });
     const me = await this.deps.directory.getUserWithTeams(userId);

@@ -19,6 +19,7 @@ const ownerOf = (workspace: Workspace) =>
 export async function listShortIds(
   workspace: Workspace,
   cursor?: string,
+  pageSize = PAGE,
 ): Promise<{ shortIds: string[]; cursor?: string }> {
   const page = await documentClient().send(
     new QueryCommand({
@@ -27,7 +28,7 @@ export async function listShortIds(
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': notesKeys.notesOfOwnerPartition(ownerOf(workspace)) },
       ProjectionExpression: 'PK',
-      Limit: PAGE,
+      Limit: pageSize,
       ...(cursor ? { ExclusiveStartKey: JSON.parse(Buffer.from(cursor, 'base64url').toString()) } : {}),
     }),
   );
