@@ -14,7 +14,11 @@ import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
 import type { StoredNote } from '../ports.ts';
 
 /** Saves attempted before giving up (the stream retries the batch). */
-const SAVE_ATTEMPTS = 8;
+const SAVE_ATTEMPTS = 16;
+/** A lost save waits up to this many ms per attempt so far (random: racers spread out). */
+const BACKOFF_MS = 50;
+const backoff = (attempt: number) =>
+  attempt ? new Promise((r) => setTimeout(r, Math.random() * BACKOFF_MS * attempt)) : undefined;
 /** Notes read from the table at once. */
 const READ_CONCURRENCY = 16;
 /** Notes a rebuild reads between two checkpoints. */
@@ -63,6 +67,7 @@ export class SearchIndexer {
   /** Loads the index, changes it, saves it conditionally; on a lost race, again on the winner's. */
   private async update(workspace: Workspace, change: (index: NoteIndex) => void): Promise<void> {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      await backoff(attempt);
       const head = (await this.deps.indexes.heads([workspace])).get(workspace);
       const index = await this.current(head);
       if (!index) continue;
@@ -112,6 +117,7 @@ export class SearchIndexer {
 
     // Reconcile with the live index: notes changed while the rebuild read are read again.
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      await backoff(attempt);
       const head = (await this.deps.indexes.heads([workspace])).get(workspace);
       const live = await this.current(head);
       if (!live) continue;

@@ -1,7 +1,7 @@
 // What search needs from storage (./adapters: S3 objects with a DynamoDB head item; memory-* for unit
 // tests). A workspace's index is one serialized object; its generations are told apart by the head.
 import type { StoredNote } from '../ports.ts';
-import type { Workspace } from './model.ts';
+import type { Query, Workspace } from './model.ts';
 
 /** The current generation of a workspace's index. */
 export interface IndexHead {
@@ -43,4 +43,25 @@ export interface NoteSource {
     cursor?: string,
     pageSize?: number,
   ): Promise<{ shortIds: string[]; cursor?: string }>;
+}
+
+/** A note of a workspace that matches a query, as the engine ranks it. */
+export interface WorkspaceCandidate {
+  workspace: Workspace;
+  shortId: string;
+  score: number;
+  /** The indexed terms the query matched (for the snippet). */
+  matched: string[];
+}
+
+/**
+ * The search engine as the search service sees it: today MiniSearch indexes loaded from S3
+ * (../loaded-indexes.ts); a managed engine (OpenSearch Serverless) would be another implementation.
+ */
+export interface CandidateFinder {
+  find(
+    workspaces: Workspace[],
+    query: Query,
+    filter: { tag?: string; folderId?: string },
+  ): Promise<WorkspaceCandidate[]>;
 }

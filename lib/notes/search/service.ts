@@ -2,13 +2,11 @@
 // per workspace, ./engine.ts). Access is decided when the search answers, never by the index: the
 // caller's teams are read then, and each hit is read from the table (strongly consistent) before it is
 // shown, so a note deleted, trashed, moved out of a filter, or in a team the caller left is never a
-// hit, even while the index still holds it. Indexes stay loaded between searches and are reloaded
-// when their head names a newer generation.
+// hit, even while the index still holds it.
 import { BadInput, Forbidden, NotFound, Unauthenticated } from '../../domain/errors.ts';
 import type { Team } from '../../identity/model.ts';
 import type { NoteRecord } from '../model.ts';
 import type { Directory, StoredNote } from '../ports.ts';
-import { type Candidate, NoteIndex } from './engine.ts';
 import {
   hasPhrase,
   MAX_PHRASE_CANDIDATES,
@@ -20,7 +18,7 @@ import {
   type Workspace,
   workspaceOf,
 } from './model.ts';
-import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
+import type { CandidateFinder, NoteSource, WorkspaceCandidate } from './ports.ts';
 import { plainText, termsOf } from './text.ts';
 
 export interface SearchRequest {
@@ -45,20 +43,12 @@ export interface SearchPage {
 
 export interface SearchDependencies {
   directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
-  indexes: Pick<IndexStore, 'heads' | 'load'>;
+  /** The engine: the notes of some workspaces that match a query (./loaded-indexes.ts). */
+  candidates: CandidateFinder;
   notes: Pick<NoteSource, 'getNote'>;
 }
 
-/** Indexes kept loaded (the least recently used is dropped beyond this). */
-const CACHED_INDEXES = 16;
-
-interface Loaded {
-  generation: number;
-  index: NoteIndex;
-}
-
 export class SearchService {
-  private readonly cache = new Map<Workspace, Loaded>();
   constructor(private readonly deps: SearchDependencies) {}
 
   async search(userId: string, req: SearchRequest): Promise<SearchPage> {
@@ -71,10 +61,10 @@ export class SearchService {
     if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
     const workspaces = await this.scope(userId, me.teams, req.team);
 
-    const candidates: (Candidate & { workspace: Workspace })[] = [];
-    for (const [workspace, index] of await this.indexes(workspaces))
-      for (const c of index.search(query, { tag: req.tag, folderId: req.folderId }))
-        candidates.push({ ...c, workspace });
+    const candidates = await this.deps.candidates.find(workspaces, query, {
+      tag: req.tag,
+      folderId: req.folderId,
+    });
     candidates.sort((a, b) => b.score - a.score || a.shortId.localeCompare(b.shortId));
 
     const start = (req.page - 1) * req.limit;
@@ -108,7 +98,7 @@ export class SearchService {
 
   /** A candidate as a hit, if the table still has it where it was found, matching the filters and phrases. */
   private async check(
-    c: Candidate,
+    c: WorkspaceCandidate,
     workspace: Workspace,
     req: SearchRequest,
     phrases: string[][],
@@ -124,38 +114,5 @@ export class SearchService {
       if (!phrases.every((p) => hasPhrase(terms, p))) return undefined;
     }
     return { note, snippet: snippetOf(text, new Set(c.matched)) };
-  }
-
-  /** Each workspace's loaded index (workspaces without one have no notes yet). */
-  private async indexes(workspaces: Workspace[]): Promise<Map<Workspace, NoteIndex>> {
-    const heads = await this.deps.indexes.heads(workspaces);
-    const out = new Map<Workspace, NoteIndex>();
-    await Promise.all(
-      [...heads.values()].map(async (head) => {
-        const index = await this.load(head);
-        if (index) out.set(head.workspace, index);
-      }),
-    );
-    return out;
-  }
-
-  private async load(head: IndexHead, retried = false): Promise<NoteIndex | undefined> {
-    const cached = this.cache.get(head.workspace);
-    if (cached && cached.generation >= head.generation) {
-      this.cache.delete(head.workspace);
-      this.cache.set(head.workspace, cached);
-      return cached.index;
-    }
-    const data = await this.deps.indexes.load(head);
-    if (data === undefined) {
-      // Replaced since its head was read: read the head again, once.
-      const newer = (await this.deps.indexes.heads([head.workspace])).get(head.workspace);
-      return newer && !retried ? this.load(newer, true) : cached?.index;
-    }
-    const index = NoteIndex.fromJSON(data);
-    this.cache.delete(head.workspace);
-    this.cache.set(head.workspace, { generation: head.generation, index });
-    while (this.cache.size > CACHED_INDEXES) this.cache.delete(this.cache.keys().next().value!);
-    return index;
   }
 }

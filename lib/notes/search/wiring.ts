@@ -8,13 +8,14 @@ import { dynamoNoteSource } from './adapters/dynamo-note-source.ts';
 import { s3IndexReader, s3IndexStore } from './adapters/s3-index-store.ts';
 import { changedNotes } from './adapters/stream-notes.ts';
 import { SearchIndexer } from './indexer.ts';
+import { LoadedIndexes } from './loaded-indexes.ts';
 import { SearchService } from './service.ts';
 
 export const noteSearch = /* @__PURE__ */ once(
   () =>
     new SearchService({
       directory: directory(),
-      indexes: s3IndexReader,
+      candidates: new LoadedIndexes(s3IndexReader),
       notes: { getNote: (id) => getNote(id) },
     }),
 );
