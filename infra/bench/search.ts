@@ -39,6 +39,11 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
   Object.assign(process.env, env);
   let runner: Awaited<ReturnType<typeof startRunner>> | undefined;
   const rows: string[][] = [];
+  // Each row is printed as soon as it is measured (a long run that stops keeps what it measured).
+  const row = (r: string[]) => {
+    rows.push(r);
+    process.stderr.write(`search bench: ${r.join(' | ')}\n`);
+  };
   let failures = 0;
   try {
     const { identity } = await import('../../lib/identity/wiring.ts');
@@ -64,7 +69,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       },
       { concurrency: 16 },
     );
-    rows.push([
+    row([
       'notes written',
       `${count} notes, ${mb(markdown)} of markdown`,
       `${((performance.now() - t) / 1000).toFixed(0)} s`,
@@ -77,7 +82,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const rebuildMs = performance.now() - t;
     const head = (await s3IndexStore.heads([workspace])).get(workspace)!;
     const json = (await s3IndexStore.load(head))!;
-    rows.push([
+    row([
       'index (admin rebuild)',
       `${mb(Buffer.byteLength(json))} JSON, ${mb(gzipSync(json).length)} gzip in S3`,
       `${(rebuildMs / 1000).toFixed(1)} s`,
@@ -100,12 +105,8 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const coldMs = performance.now() - t;
     const heapAfter = process.memoryUsage();
     if (cold.status !== 200) failures += 1;
-    rows.push([
-      'cold search (bundle, head, S3 object, parse)',
-      `status ${cold.status}`,
-      `${coldMs.toFixed(0)} ms`,
-    ]);
-    rows.push([
+    row(['cold search (bundle, head, S3 object, parse)', `status ${cold.status}`, `${coldMs.toFixed(0)} ms`]);
+    row([
       'memory of the loaded index',
       `heap +${mb(heapAfter.heapUsed - heapBefore.heapUsed)}, rss +${mb(heapAfter.rss - heapBefore.rss)}`,
       `rss ${mb(heapAfter.rss)} (whole runner)`,
@@ -128,13 +129,13 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     }
     const p95 = percentile(warm, 95);
     const floor95 = percentile(floor, 95);
-    rows.push([
+    row([
       'warm search p50 / p95 (200 queries)',
       `floor GET /v1/me p95 ${floor95.toFixed(1)} ms; ratio ${(p95 / floor95).toFixed(1)}×`,
       `${percentile(warm, 50).toFixed(1)} / ${p95.toFixed(1)} ms`,
     ]);
 
-    // An edit's cost: 20 edits one at a time (each its own stream batch), then 100 at once.
+    // An edit's cost: 5 edits one at a time (each its own stream batch), then 100 at once.
     const generation = async () => (await s3IndexStore.heads([workspace])).get(workspace)!.generation;
     const settle = async (target: string) => {
       const end = Date.now() + 120_000;
@@ -146,7 +147,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       throw new Error(`search bench: edit ${target} not indexed in 120 s`);
     };
     for (const [label, edits, gap] of [
-      ['one at a time', 20, true],
+      ['one at a time', 5, true],
       ['a burst of 100', 100, false],
     ] as const) {
       const g0 = await generation();
@@ -164,7 +165,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       }
       if (!gap) await settle(last);
       const saves = (await generation()) - g0;
-      rows.push([
+      row([
         `edits ${label}: index saves`,
         `${saves} saves for ${edits} edits: ${((2 * saves) / edits).toFixed(2)} write requests per edit (S3 PUT + head PutItem per save)`,
         `${((performance.now() - s) / edits).toFixed(0)} ms per edit until searchable`,

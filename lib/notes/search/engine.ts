@@ -45,7 +45,12 @@ const options: Options<Doc> = {
   },
   tokenize: termsOf,
   processTerm: (term: string) => term,
+  // No vacuuming in the background (it would run on after a function returned, and on an index
+  // being changed): the indexer compacts before it saves (compact()).
+  autoVacuum: false,
 };
+/** Share of discarded entries at which compact() cleans the index. */
+const DIRT_FACTOR = 0.1;
 
 export class NoteIndex {
   private constructor(private readonly ms: MiniSearch<Doc>) {}
@@ -77,6 +82,11 @@ export class NoteIndex {
     };
     if (this.ms.has(doc.id)) this.ms.replace(doc);
     else this.ms.add(doc);
+  }
+
+  /** Drops the entries of replaced and removed notes once they are a tenth of the index. */
+  async compact(): Promise<void> {
+    if (this.ms.dirtFactor >= DIRT_FACTOR) await this.ms.vacuum({ batchWait: 0 });
   }
 
   remove(shortId: string): void {

@@ -72,6 +72,7 @@ export class SearchIndexer {
       const index = await this.current(head);
       if (!index) continue;
       change(index);
+      await index.compact();
       if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) return;
     }
     throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
@@ -128,6 +129,7 @@ export class SearchIndexer {
       );
       const stored = await this.read(differ);
       for (const [i, id] of differ.entries()) place(index, workspace, id, stored[i]);
+      await index.compact();
       if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) {
         await this.deps.indexes.dropCheckpoint(workspace);
         return index.size;

@@ -85,4 +85,15 @@ describe('note index', () => {
     copy.remove('a');
     expect(copy.search(parseQuery('kubernetes')).map((c) => c.shortId)).toEqual(['b']);
   });
+
+  it('compacts away replaced versions: a note is found by its last words only', async () => {
+    const changing = NoteIndex.empty();
+    for (let v = 1; v <= 20; v += 1)
+      changing.upsert(note('c', `version${'abcdefghijklmnopqrst'[v - 1].repeat(3)}`, { version: v }));
+    await changing.compact();
+    const after = NoteIndex.fromJSON(changing.toJSON());
+    expect(after.search(parseQuery('versionttt')).map((c) => c.shortId)).toEqual(['c']);
+    expect(after.search(parseQuery('versionaaa'))).toEqual([]);
+    expect(after.versions()).toEqual(new Map([['c', 20]]));
+  });
 });
