@@ -41,6 +41,9 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
+/** Candidates of a phrase query read from the table at once. */
+const PHRASE_BATCH = 20;
+
 export interface SearchDependencies {
   directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
   /** The engine: the notes of some workspaces that match a query (./loaded-indexes.ts). */
@@ -73,18 +76,22 @@ export class SearchService {
       const checked = await Promise.all(page.map((c) => this.check(c, c.workspace, req, query.phrases)));
       return { total: candidates.length, hits: checked.filter((h) => h !== undefined) };
     }
-    // A phrase is checked in each candidate's text, best first, until the page is full.
+    // A phrase is checked in each candidate's text, best first, PHRASE_BATCH at a time, until the page is full.
     const hits: SearchHit[] = [];
     let seen = 0;
-    for (const c of candidates.slice(0, MAX_PHRASE_CANDIDATES)) {
-      const hit = await this.check(c, c.workspace, req, query.phrases);
-      if (!hit) continue;
-      if (seen >= start && hits.length < req.limit) hits.push(hit);
-      seen += 1;
-      if (hits.length === req.limit) break;
+    let checked = 0;
+    const checkable = candidates.slice(0, MAX_PHRASE_CANDIDATES);
+    for (let i = 0; i < checkable.length && hits.length < req.limit; i += PHRASE_BATCH) {
+      const batch = checkable.slice(i, i + PHRASE_BATCH);
+      checked += batch.length;
+      for (const hit of await Promise.all(batch.map((c) => this.check(c, c.workspace, req, query.phrases)))) {
+        if (!hit) continue;
+        if (seen >= start && hits.length < req.limit) hits.push(hit);
+        seen += 1;
+      }
     }
-    const unchecked = Math.max(0, candidates.length - MAX_PHRASE_CANDIDATES);
-    return { total: hits.length === req.limit ? seen + unchecked : seen, hits };
+    // Unchecked candidates may match too: counted, so `total` is an upper bound and hasNext holds.
+    return { total: hits.length === req.limit ? seen + candidates.length - checked : seen, hits };
   }
 
   /** The workspaces searched: the team's (the caller must be a member), else the caller's and all their teams'. */
