@@ -3,10 +3,10 @@
 const API = '(identity|notes|news|bank)';
 /** The domain of an API: its top-level modules, but not its wiring. */
 const DOMAIN = `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`;
-/** Where adapters are chosen: an API's wiring, its event pipeline's and its pages' (lib/notes/{events,pages}/wiring.ts). */
-const WIRING = `^lib/${API}/((events|pages)/)?wiring\\.ts$`;
-/** An API's adapters, and its pages' (lib/notes/pages/adapters). */
-const ADAPTERS = `^lib/${API}/(pages/)?adapters/`;
+/** Where adapters are chosen: an API's wiring, and its feature folders' (lib/notes/{events,pages,search}/wiring.ts). */
+const WIRING = `^lib/${API}/((events|pages|search)/)?wiring\\.ts$`;
+/** Adapters: an API's, and those of its feature folders with their own ports (lib/notes/{pages,search}/adapters). */
+const ADAPTERS = `^lib/${API}/((pages|search)/)?adapters/`;
 
 module.exports = {
   forbidden: [

@@ -5,6 +5,7 @@ import { registerNotesCommands } from './commands/notes.ts';
 import { registerNewsCommands } from './commands/news.ts';
 import { registerBankCommands } from './commands/bank.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
+import { registerSearchCommands } from './commands/search.ts';
 
 export function buildProgram(): Command {
   const program = new Command('admin')
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerNewsCommands(program);
   registerBankCommands(program);
   registerMigrateCommand(program);
+  registerSearchCommands(program);
   return program;
 }

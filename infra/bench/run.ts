@@ -8,6 +8,8 @@
 // unexpected status, or a function
 // goes over 1.3× its floor. `-- --cold-only` runs the cold-start part alone (no stack needed);
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
+// `-- --search-engines [--notes N]` compares full-text engines (infra/bench/search-engines.ts);
+// `-- --search [--notes N]` searches one workspace of 10,000 notes (infra/bench/search.ts);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts);
 // `-- --api notes --route "GET /{"` only the routes whose "METHOD /path" contains that (the note pages).
 import { pipelineCost } from './webhook-cost.ts';
@@ -35,6 +37,9 @@ const { values: args } = parseArgs({
     'cold-only': { type: 'boolean', default: false },
     'floor-builds': { type: 'boolean', default: false },
     'data-path': { type: 'boolean', default: false },
+    'search-engines': { type: 'boolean', default: false },
+    search: { type: 'boolean', default: false },
+    notes: { type: 'string' },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
     /** Only the routes whose "METHOD /path" contains this (e.g. "GET /{shortId}"). */
@@ -121,6 +126,20 @@ if (args['floor-builds']) {
     ),
   );
   process.exit(0);
+}
+if (args['search-engines']) {
+  const { compareEngines } = await import('./search-engines.ts');
+  await compareEngines(Number(args.notes ?? 3000)).finally(() =>
+    rmSync(scratch, { recursive: true, force: true }),
+  );
+  process.exit(0);
+}
+if (args.search) {
+  const { searchBench } = await import('./search.ts');
+  const failed = await searchBench(scratch, Number(args.notes ?? 10_000)).finally(() =>
+    rmSync(scratch, { recursive: true, force: true }),
+  );
+  process.exit(failed ? 1 : 0);
 }
 if (args['data-path']) {
   const { dataPath, dataPathTable } = await import('./data-path.ts');

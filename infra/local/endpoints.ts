@@ -46,7 +46,8 @@ export const images = (o: EndpointOptions): LocalEndpoint => ({
   matches: get('/_images/'),
   async serve(_req, res, path) {
     const key = path.slice('/_images/'.length);
-    if (!key || key.endsWith('/')) return notFound(res);
+    // Images only (notes/), as the distribution's bucket policy allows: search indexes stay private.
+    if (!key.startsWith('notes/') || key.endsWith('/')) return notFound(res);
     try {
       const obj = await o.s3.send(new GetObjectCommand({ Bucket: o.bucketName, Key: key }));
       const bytes = Buffer.from(await obj.Body!.transformToByteArray());

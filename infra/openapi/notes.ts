@@ -15,6 +15,7 @@ import { document, inputSchema, json, type Operation, type PathItem, schema } fr
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 import { pagePaths } from './notes-pages.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
+import { searchPaths, searchSchemas } from './notes-search.ts';
 import { webhookEvents, webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -34,6 +35,7 @@ const TAGS = {
   Webhooks: 'Webhooks of the personal workspace',
   'Team Webhooks': 'Webhooks of a team workspace',
   Pages: "Read-only HTML pages of guest-readable notes, at each note's publishLink (no token)",
+  Search: 'Full-text search of the notes the caller may read (extension)',
 } as const;
 type Tag = keyof typeof TAGS;
 /** A Notes operation: operationId, summary, description and one of TAGS are required (build.ts). */
@@ -590,6 +592,7 @@ export const buildNotesDocument = () =>
       ...folderRoutes('/v1/teams/{teamPath}', teamOnly, teamFolder, true),
       ...pagePaths(),
       ...revisionPaths(errors),
+      ...searchPaths(errors),
       ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, false),
       ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, true),
     },
@@ -616,6 +619,7 @@ export const buildNotesDocument = () =>
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
         ...revisionSchemas(),
+        ...searchSchemas(),
         ...webhookSchemas(),
       },
     },

@@ -427,3 +427,10 @@ export const migrationKeys = {
   }),
   partitionPrefix: 'MIGRATION#',
 };
+
+// ---- search -------------------------------------------------------------------------------------
+// A workspace's full-text index (lib/notes/search): its head item names the S3 object of the current
+// generation; a writer stores the next generation only if the head still names the one it read.
+export const searchKeys = {
+  index: (workspace: string): Key => ({ PK: `SEARCH#${workspace}`, SK: 'INDEX' }),
+};

@@ -6,8 +6,11 @@ import { coercedNumber, object } from '../domain/schema.ts';
 import { MAX_HISTORY } from './model.ts';
 
 const noteId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a note id or shortId'));
-const teamPath = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a team path'));
-const folderId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a folder id'));
+export const teamPath = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be a team path'),
+);
+export const folderId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a folder id'));
 
 export const notePath = object({ noteId });
 export const teamPathOnly = object({ teamPath });

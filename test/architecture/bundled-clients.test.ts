@@ -19,6 +19,9 @@ const CALLS: Record<string, string[]> = {
   // Note images: the upload puts one; the trash purge deletes a purged note's images.
   NotesUploadNoteImageFunction: ['s3'],
   NotesPurgeTrashedNotesFunction: ['s3'],
+  // Search indexes: the search reads them; the stream indexer reads, writes and replaces them.
+  NotesSearchNotesFunction: ['s3'],
+  NotesIndexNotesFunction: ['s3'],
   // The CSRF signing secret.
   NewsGetCsrfTokenFunction: ['secretsmanager'],
   // The MFA key: Verify opens sealed TOTP secrets and keys code hashes; CreateMfaToken seals the
@@ -209,6 +212,19 @@ const SENDS: Record<string, string[]> = {
   // requeues.
   NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
+  // Search: the rate-limit UpdateItem, the caller's teams (Query; a team's GetItem for a filter), the
+  // indexes' heads (BatchGetItem) and objects (GetObject), each hit's note (Query). The indexer: the
+  // heads, the notes (Query; a rebuild's listing too), the new head (conditional PutItem), the
+  // objects written and the replaced one deleted.
+  NotesSearchNotesFunction: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 's3:GetObject'],
+  NotesIndexNotesFunction: [
+    'BatchGetItem',
+    'PutItem',
+    'Query',
+    's3:DeleteObject',
+    's3:GetObject',
+    's3:PutObject',
+  ],
   // News: every function counts its response in the status counters (UpdateItem, a GET that really
   // writes); the reads send one GetItem per entity and one Query per page of a list.
   NewsGetCsrfTokenFunction: ['UpdateItem', SECRET],

@@ -81,6 +81,7 @@ const BODIES: Record<string, unknown> = {
 
 const QUERIES: Record<string, Record<string, string>> = {
   'GET /v1/notes/{noteId}/versions/compare': { base: 'note_content', target: 'note_content' },
+  'GET /v1/search': { q: 'word' },
 };
 /** Version and comment ids are UUIDs (any other id is a 400 that never reaches the table). */
 ids.versionId = '01938a6e-7a10-7c3e-9f5b-2a1d4c6e8f00';

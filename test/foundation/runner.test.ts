@@ -113,26 +113,30 @@ describe.skipIf(!local)('local runner: refusals', () => {
     expect(await res.json()).toMatchObject({ code: 41300 });
   });
 
-  it('/_images/ serves objects only, with their content type, nosniff and a CSP', async () => {
+  it('/_images/ serves image objects only (notes/), with their content type, nosniff and a CSP', async () => {
     const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
     const { localClientConfig } = await import('../../infra/local/services.ts');
     const s3 = new S3Client({ ...localClientConfig(process.env.LOCAL_S3_ENDPOINT!), forcePathStyle: true });
-    const key = `test/${randomUUID()}.png`;
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: process.env.BUCKET_NAME!,
-        Key: key,
-        Body: Buffer.from('png?'),
-        ContentType: 'image/png',
-      }),
-    );
+    const key = `notes/${randomUUID()}/image.png`;
+    const index = `search/${randomUUID()}/1.json.gz`;
+    for (const Key of [key, index])
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: process.env.BUCKET_NAME!,
+          Key,
+          Body: Buffer.from('png?'),
+          ContentType: 'image/png',
+        }),
+      );
     s3.destroy();
+    // Anything else in the bucket (a workspace's search index) is not an image: never served.
+    expect((await http('GET', `/_images/${index}`)).status).toBe(404);
     const obj = await http('GET', `/_images/${key}`);
     expect(obj.status).toBe(200);
     expect(obj.headers.get('content-type')).toBe('image/png');
     expect(obj.headers.get('x-content-type-options')).toBe('nosniff');
     expect(obj.headers.get('content-security-policy')).toBe("default-src 'none'");
-    for (const listing of ['/_images/', '/_images/test/', '/_images/?list-type=2', '/_images']) {
+    for (const listing of ['/_images/', '/_images/notes/', '/_images/?list-type=2', '/_images']) {
       const res = await http('GET', listing);
       expect(res.status, listing).toBe(404);
       expect(res.text, listing).not.toContain(key);

@@ -86,6 +86,12 @@ export const scenarios: BenchScenarios = async (ctx) => {
   }
   await ctx.http('GET', `/v1/notes/${shared.id}`, { token: reader.token });
   const form = imageForm();
+  // The notes reach the search index through the table's stream: wait until a search finds them.
+  for (let waited = 0; waited < 30_000; waited += 250) {
+    const found = await ctx.http('GET', '/v1/search?q=note&limit=5', { token: owner.token });
+    if (found.body?.results?.length === 5) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 
   const teamNotes = `/v1/teams/${team.path}/notes`;
 
@@ -140,6 +146,9 @@ export const scenarios: BenchScenarios = async (ctx) => {
       204,
     ),
     reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100')),
+    // Search (extension): the rate-limit UpdateItem, the caller's teams (Query), the indexes' heads
+    // (BatchGetItem), then one Query per hit shown (5); the index itself is an S3 object, no request.
+    route('GET /v1/search', 8, () => get('/v1/search?q=note&limit=5')),
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.
     ...(await pageRoutes(ctx, make)),

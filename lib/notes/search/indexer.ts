@@ -1,0 +1,159 @@
+// Keeps each workspace's index equal to the table. Told which notes of a workspace changed (by the
+// table's stream, never by the write path), it reads each of them from the table now and puts it in
+// the index, or takes it out when it is gone, trashed or in another workspace; so the order in which
+// changes arrive does not matter, and applying one twice changes nothing. Two indexers of a workspace
+// at once cannot lose each other's edits: a save is conditional on the generation read (IndexStore),
+// and the loser applies its notes again to the winner's index.
+// A rebuild reads every note of the workspace into a new index (checkpointed, so a rebuild stopped
+// halfway resumes), then reconciles it with the live index: every note on which the two disagree
+// (changed while the rebuild ran) is read again, and the result replaces the live index conditionally.
+import { Unavailable } from '../../domain/errors.ts';
+import { NoteIndex } from './engine.ts';
+import { type Workspace, workspaceOf } from './model.ts';
+import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
+import type { StoredNote } from '../ports.ts';
+
+/** Saves attempted before giving up (the stream retries the batch). */
+const SAVE_ATTEMPTS = 16;
+/** A lost save waits up to this many ms per attempt so far (random: racers spread out). */
+const BACKOFF_MS = 50;
+const backoff = (attempt: number) =>
+  attempt ? new Promise((r) => setTimeout(r, Math.random() * BACKOFF_MS * attempt)) : undefined;
+/** Notes read from the table at once. */
+const READ_CONCURRENCY = 16;
+/** Notes a rebuild reads between two checkpoints. */
+const CHECKPOINT_EVERY = 2000;
+
+export interface IndexerDependencies {
+  indexes: IndexStore;
+  notes: NoteSource;
+  /** Notes a rebuild reads between two checkpoints (default CHECKPOINT_EVERY). */
+  checkpointEvery?: number;
+  /** Notes listed per page of a rebuild (default: the NoteSource's). */
+  pageSize?: number;
+}
+
+interface Checkpoint {
+  cursor?: string;
+  index: string;
+  done: number;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export class SearchIndexer {
+  constructor(private readonly deps: IndexerDependencies) {}
+
+  /** Puts the notes' current state into the workspace's index. */
+  async apply(workspace: Workspace, shortIds: Iterable<string>): Promise<void> {
+    const ids = [...new Set(shortIds)];
+    const stored = await this.read(ids);
+    await this.update(workspace, (index) => {
+      for (const [i, id] of ids.entries()) place(index, workspace, id, stored[i]);
+    });
+  }
+
+  /** Loads the index, changes it, saves it conditionally; on a lost race, again on the winner's. */
+  private async update(workspace: Workspace, change: (index: NoteIndex) => void): Promise<void> {
+    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      await backoff(attempt);
+      const head = (await this.deps.indexes.heads([workspace])).get(workspace);
+      const index = await this.current(head);
+      if (!index) continue;
+      change(index);
+      await index.compact();
+      if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) return;
+    }
+    throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
+  }
+
+  /** The index a head names (empty without one); undefined when it was replaced meanwhile. */
+  private async current(head: IndexHead | undefined): Promise<NoteIndex | undefined> {
+    if (!head) return NoteIndex.empty();
+    const data = await this.deps.indexes.load(head);
+    return data === undefined ? undefined : NoteIndex.fromJSON(data);
+  }
+
+  private read(ids: string[]): Promise<(StoredNote | undefined)[]> {
+    return mapLimit(ids, READ_CONCURRENCY, (id) => this.deps.notes.getNote(id));
+  }
+
+  /**
+   * Rebuilds the workspace's index from the table, resuming a rebuild stopped halfway.
+   * `progress` is told how many notes have been read. Returns how many notes the index holds.
+   */
+  async rebuild(workspace: Workspace, progress: (done: number) => void = () => {}): Promise<number> {
+    const saved = await this.deps.indexes.loadCheckpoint(workspace);
+    const checkpoint: Checkpoint = saved ? JSON.parse(saved) : { index: '', done: 0 };
+    const index = checkpoint.index ? NoteIndex.fromJSON(checkpoint.index) : NoteIndex.empty();
+    let { cursor, done } = checkpoint;
+    let sinceCheckpoint = 0;
+    do {
+      const page = await this.deps.notes.listShortIds(workspace, cursor, this.deps.pageSize);
+      const stored = await this.read(page.shortIds);
+      for (const [i, id] of page.shortIds.entries()) place(index, workspace, id, stored[i]);
+      ({ cursor } = page);
+      done += page.shortIds.length;
+      sinceCheckpoint += page.shortIds.length;
+      progress(done);
+      if (cursor && sinceCheckpoint >= (this.deps.checkpointEvery ?? CHECKPOINT_EVERY)) {
+        await this.deps.indexes.saveCheckpoint(
+          workspace,
+          JSON.stringify({ cursor, index: index.toJSON(), done }),
+        );
+        sinceCheckpoint = 0;
+      }
+    } while (cursor);
+
+    // Reconcile with the live index: notes changed while the rebuild read are read again.
+    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      await backoff(attempt);
+      const head = (await this.deps.indexes.heads([workspace])).get(workspace);
+      const live = await this.current(head);
+      if (!live) continue;
+      const mine = index.versions();
+      const theirs = live.versions();
+      const differ = [...new Set([...mine.keys(), ...theirs.keys()])].filter(
+        (id) => mine.get(id) !== theirs.get(id),
+      );
+      const stored = await this.read(differ);
+      for (const [i, id] of differ.entries()) place(index, workspace, id, stored[i]);
+      await index.compact();
+      if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) {
+        await this.deps.indexes.dropCheckpoint(workspace);
+        return index.size;
+      }
+    }
+    throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
+  }
+}
+
+/** The note in the index if the table has it in this workspace, else out of it. */
+function place(
+  index: NoteIndex,
+  workspace: Workspace,
+  shortId: string,
+  stored: StoredNote | undefined,
+): void {
+  if (stored && workspaceOf(stored.note) === workspace)
+    index.upsert({
+      shortId,
+      title: stored.note.title,
+      tags: stored.note.tags,
+      content: stored.content,
+      parentFolderId: stored.note.parentFolderId,
+      version: stored.note.version,
+    });
+  else index.remove(shortId);
+}

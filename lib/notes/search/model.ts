@@ -1,0 +1,86 @@
+// Search as the domain sees it: workspaces (whose notes one index holds), queries, hits and snippets.
+import { fold, tokensOf } from './text.ts';
+
+/** A workspace: a user's personal notes (`user:<userId>`) or a team's notes (`team:<teamPath>`). */
+export type Workspace = `user:${string}` | `team:${string}`;
+export const userWorkspace = (userId: string): Workspace => `user:${userId}`;
+export const teamWorkspace = (teamPath: string): Workspace => `team:${teamPath}`;
+export const workspaceOf = (note: { ownerId: string | null; teamPath: string | null }): Workspace =>
+  note.teamPath ? teamWorkspace(note.teamPath) : userWorkspace(note.ownerId ?? '');
+export const isWorkspace = (s: string): s is Workspace => /^(user|team):.+$/.test(s);
+
+/** Longest query, in characters (the request schema's limit too). */
+export const MAX_QUERY_LENGTH = 256;
+/** Terms of a query searched (the rest are dropped: a pathological query costs no more than this). */
+export const MAX_QUERY_TERMS = 16;
+/** Hits a page holds at most (and by default). */
+export const MAX_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 20;
+/** Candidates checked in the notes' text for a quoted phrase, at most, per search. */
+export const MAX_PHRASE_CANDIDATES = 200;
+
+export interface Query {
+  /** Every term, in order (a phrase's terms too): all must match; the last one as a prefix. */
+  terms: string[];
+  /** Quoted phrases, as term sequences that must appear in this order in the note. */
+  phrases: string[][];
+}
+
+/** `one "two three" four*` → terms one two three four, phrase [two, three]; capped at MAX_QUERY_TERMS. */
+export function parseQuery(q: string): Query {
+  const terms: string[] = [];
+  const phrases: string[][] = [];
+  for (const m of q.matchAll(/"([^"]*)"?|[^"]+/g)) {
+    const found = tokensOf(m[1] ?? m[0]).map((t) => t.term);
+    const room = found.slice(0, MAX_QUERY_TERMS - terms.length);
+    terms.push(...room);
+    if (m[1] !== undefined && room.length > 1) phrases.push(room);
+    if (terms.length >= MAX_QUERY_TERMS) break;
+  }
+  return { terms, phrases };
+}
+
+/** Whether `terms` appear one after the other in the text's terms (bigrams of CJK runs included). */
+export function hasPhrase(textTerms: string[], phrase: string[]): boolean {
+  outer: for (let i = 0; i + phrase.length <= textTerms.length; i += 1) {
+    for (let j = 0; j < phrase.length; j += 1) if (textTerms[i + j] !== phrase[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+export interface Snippet {
+  /** A passage of the note's text (markdown syntax left out). */
+  text: string;
+  /** The matched words in `text`: offsets and lengths in UTF-16 code units, in order, not overlapping. */
+  highlights: { offset: number; length: number }[];
+}
+
+/** Characters of text a snippet holds at most. */
+export const SNIPPET_LENGTH = 200;
+
+/** A passage around the first matched term of `text` (its start if none matches), matches marked. */
+export function snippetOf(text: string, matched: Set<string>): Snippet {
+  const tokens = tokensOf(text);
+  const hits = tokens.filter((t) => matched.has(t.term));
+  const first = hits[0]?.offset ?? 0;
+  let start = Math.max(0, first - SNIPPET_LENGTH / 4);
+  // Start at a word's beginning: after the nearest whitespace before `start` (if close).
+  if (start > 0) {
+    const space = text.slice(start, first).search(/\s/);
+    if (space >= 0) start += space + 1;
+  }
+  const end = Math.min(text.length, start + SNIPPET_LENGTH);
+  const highlights: Snippet['highlights'] = [];
+  for (const h of hits) {
+    if (h.offset < start || h.offset + h.length > end) continue;
+    const last = highlights.at(-1);
+    const offset = h.offset - start;
+    if (last && offset <= last.offset + last.length)
+      last.length = Math.max(last.length, offset + h.length - last.offset);
+    else highlights.push({ offset, length: h.length });
+  }
+  return { text: text.slice(start, end), highlights };
+}
+
+export { fold };

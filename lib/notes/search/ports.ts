@@ -1,0 +1,67 @@
+// What search needs from storage (./adapters: S3 objects with a DynamoDB head item; memory-* for unit
+// tests). A workspace's index is one serialized object; its generations are told apart by the head.
+import type { StoredNote } from '../ports.ts';
+import type { Query, Workspace } from './model.ts';
+
+/** The current generation of a workspace's index. */
+export interface IndexHead {
+  workspace: Workspace;
+  generation: number;
+  /** Where the generation's serialized index is (an object key). */
+  location: string;
+  notes: number;
+}
+
+export interface IndexStore {
+  /** The heads of the workspaces that have an index (strongly consistent). */
+  heads(workspaces: Workspace[]): Promise<Map<Workspace, IndexHead>>;
+  /** The serialized index of a generation; undefined when a newer generation already replaced it. */
+  load(head: IndexHead): Promise<string | undefined>;
+  /**
+   * Stores `data` as the generation after `previous` (undefined: the workspace's first), if the head
+   * is still `previous`; undefined when another writer stored a generation first (nothing changed).
+   */
+  save(
+    workspace: Workspace,
+    previous: IndexHead | undefined,
+    data: string,
+    notes: number,
+  ): Promise<IndexHead | undefined>;
+  /** A rebuild's saved progress (an opaque document), to resume it; undefined when none. */
+  loadCheckpoint(workspace: Workspace): Promise<string | undefined>;
+  saveCheckpoint(workspace: Workspace, data: string): Promise<void>;
+  dropCheckpoint(workspace: Workspace): Promise<void>;
+}
+
+/** The notes as the table holds them now. */
+export interface NoteSource {
+  /** The note (undefined when deleted or in the trash), strongly consistent. */
+  getNote(shortId: string): Promise<StoredNote | undefined>;
+  /** One page (at most `pageSize`) of the shortIds of a workspace's notes; `cursor` continues. */
+  listShortIds(
+    workspace: Workspace,
+    cursor?: string,
+    pageSize?: number,
+  ): Promise<{ shortIds: string[]; cursor?: string }>;
+}
+
+/** A note of a workspace that matches a query, as the engine ranks it. */
+export interface WorkspaceCandidate {
+  workspace: Workspace;
+  shortId: string;
+  score: number;
+  /** The indexed terms the query matched (for the snippet). */
+  matched: string[];
+}
+
+/**
+ * The search engine as the search service sees it: today MiniSearch indexes loaded from S3
+ * (../loaded-indexes.ts); a managed engine (OpenSearch Serverless) would be another implementation.
+ */
+export interface CandidateFinder {
+  find(
+    workspaces: Workspace[],
+    query: Query,
+    filter: { tag?: string; folderId?: string },
+  ): Promise<WorkspaceCandidate[]>;
+}

@@ -1,0 +1,85 @@
+// What search indexes of a note, and how text becomes terms. Markdown is parsed (markdown-it), and
+// only its words are kept: link and image targets, fence markers and info strings, emphasis and
+// heading markers, raw HTML are syntax, not words. Terms are lower-cased and accent-folded (`résumé`
+// → `resume`: combining diacritical marks dropped after NFD; kana voicing marks are not diacritics
+// and stay). Scripts written without spaces between words are split so any word inside is found:
+// Han, kana and Hangul into overlapping character pairs (bigrams; one character alone stays one term),
+// Thai, Lao, Khmer and Myanmar by Intl.Segmenter's word boundaries.
+import MarkdownIt from 'markdown-it';
+
+/** Longest term kept (longer runs are ids, hashes or encoded data, not words). */
+export const MAX_TERM_LENGTH = 40;
+
+const markdown = new MarkdownIt('commonmark', { html: true });
+type Token = ReturnType<typeof markdown.parse>[number];
+
+/** Block tokens after which the plain text breaks a line. */
+const BREAK_AFTER = /_close$|^(fence|code_block|hr)$/;
+
+function inlineText(children: Token[] | null, out: string[]): void {
+  for (const t of children ?? []) {
+    if (t.type === 'text' || t.type === 'code_inline') out.push(t.content);
+    else if (t.type === 'softbreak' || t.type === 'hardbreak') out.push('\n');
+    else if (t.type === 'image') inlineText(t.children, out);
+  }
+}
+
+/** The words of a markdown document as plain text: one line per block, syntax left out. */
+export function plainText(md: string): string {
+  const out: string[] = [];
+  for (const t of markdown.parse(md, {})) {
+    if (t.type === 'inline') inlineText(t.children, out);
+    else if (t.type === 'fence' || t.type === 'code_block') out.push(t.content);
+    if (BREAK_AFTER.test(t.type) && out.length && !out[out.length - 1].endsWith('\n')) out.push('\n');
+  }
+  return out.join('').trimEnd();
+}
+
+const PAIRED = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}ー`;
+const SEGMENTED = String.raw`\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}`;
+/** A run of one kind: paired script, segmented script, or other letters and digits (with their marks). */
+const RUN = new RegExp(
+  String.raw`([${PAIRED}]+)|([${SEGMENTED}]+)|([[\p{L}\p{N}\p{M}]--[${PAIRED}${SEGMENTED}]]+)`,
+  'gv',
+);
+const DIACRITICS = /[\u0300-\u036f]/g;
+let segmenter: Intl.Segmenter | undefined;
+
+/** A term as indexed: lower case, accents folded. */
+export const fold = (word: string): string =>
+  word.normalize('NFD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
+
+export interface Span {
+  term: string;
+  /** Offset and length in the text the term was read from (UTF-16 code units). */
+  offset: number;
+  length: number;
+}
+
+/** The terms of a text with where each was read (in order; bigrams of a paired run overlap). */
+export function tokensOf(text: string): Span[] {
+  const out: Span[] = [];
+  for (const m of text.matchAll(RUN)) {
+    const at = m.index;
+    if (m[1]) {
+      const chars = [...m[1]];
+      if (chars.length === 1) out.push({ term: fold(m[1]), offset: at, length: m[1].length });
+      let offset = at;
+      for (let i = 0; i + 1 < chars.length; i += 1) {
+        const pair = chars[i] + chars[i + 1];
+        out.push({ term: fold(pair), offset, length: pair.length });
+        offset += chars[i].length;
+      }
+    } else if (m[2]) {
+      segmenter ??= new Intl.Segmenter('th', { granularity: 'word' });
+      for (const s of segmenter.segment(m[2]))
+        if (s.isWordLike) out.push({ term: fold(s.segment), offset: at + s.index, length: s.segment.length });
+    } else if (m[0].length <= MAX_TERM_LENGTH) {
+      out.push({ term: fold(m[0]), offset: at, length: m[0].length });
+    }
+  }
+  return out;
+}
+
+/** The terms of a text, in order (what the engine indexes and searches). */
+export const termsOf = (text: string): string[] => tokensOf(text).map((t) => t.term);

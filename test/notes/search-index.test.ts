@@ -1,0 +1,164 @@
+// The search indexes against the test stack's table and S3 emulator: a burst of edits through the
+// table's stream (the runner's indexer function) loses none and leaves each index equal to a rebuild
+// from the table; two indexers of one workspace at once lose nothing; a rebuild stopped halfway
+// resumes from its checkpoint (`npm run admin -- search rebuild`).
+import pMap from 'p-map';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../../infra/admin/program.ts';
+import { dynamoNoteSource } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
+import { s3IndexStore } from '../../lib/notes/search/adapters/s3-index-store.ts';
+import { NoteIndex } from '../../lib/notes/search/engine.ts';
+import { SearchIndexer } from '../../lib/notes/search/indexer.ts';
+import { parseQuery, teamWorkspace, userWorkspace, type Workspace } from '../../lib/notes/search/model.ts';
+import { notes } from '../../lib/notes/wiring.ts';
+import { newTeam, newUser } from '../support/identity.ts';
+
+/** The word of edit `e` of note `i`: two words of different notes or edits differ in two letters or
+ * more, so a one-letter typo match never confuses them. */
+const marker = (i: number, e: number) => `mark${'abcdefghijklmnopqrstuvwxy'[i].repeat(3)}${e}${e}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The workspace's index as stored now (empty when it has none). */
+async function stored(workspace: Workspace): Promise<NoteIndex> {
+  const head = (await s3IndexStore.heads([workspace])).get(workspace);
+  const data = head && (await s3IndexStore.load(head));
+  return data ? NoteIndex.fromJSON(data) : NoteIndex.empty();
+}
+
+/** An index built from the table now, page by page, by nobody but this test. */
+async function fromTable(workspace: Workspace): Promise<NoteIndex> {
+  const index = NoteIndex.empty();
+  let cursor: string | undefined;
+  do {
+    const page = await dynamoNoteSource.listShortIds(workspace, cursor);
+    for (const shortId of page.shortIds) {
+      const s = await dynamoNoteSource.getNote(shortId);
+      if (s) index.upsert({ ...s.note, content: s.content });
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return index;
+}
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await sleep(500);
+  }
+  return check();
+}
+
+const sameNotes = (a: NoteIndex, b: NoteIndex) =>
+  JSON.stringify([...a.versions()].sort()) === JSON.stringify([...b.versions()].sort());
+
+async function admin(...args: string[]): Promise<any> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    const program = buildProgram().exitOverride();
+    for (const command of program.commands) command.exitOverride();
+    await program.parseAsync(['node', 'admin', '--table', process.env.TABLE_NAME!, ...args]);
+  } finally {
+    spy.mockRestore();
+  }
+  return JSON.parse(out);
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('search indexes', () => {
+  it('a burst of 1,000 edits through the stream loses none: the index equals a rebuild from the table', async () => {
+    const owner = await newUser('Burst');
+    const team = await newTeam(owner);
+    const workspace = teamWorkspace(team.path);
+    const created = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        notes().createNote(owner.id, { content: `# Note ${i}\n\nstart` }, team.path),
+      ),
+    );
+    // 40 edits of each of 25 notes (four notes edited at a time, each note's edits in order; DynamoDB
+    // Local times out transactions under more); then every fifth note trashed.
+    await pMap(
+      created,
+      async ({ note }, i) => {
+        for (let e = 0; e < 40; e += 1)
+          await notes().updateNote(
+            owner.id,
+            note.shortId,
+            { content: `# Note ${i}\n\n${marker(i, e)} burst` },
+            { teamPath: team.path },
+          );
+        if (i % 5 === 0) await notes().deleteNote(owner.id, note.shortId, team.path);
+      },
+      { concurrency: 4 },
+    );
+    const expected = await fromTable(workspace);
+    expect(expected.size).toBe(20);
+    const caughtUp = await until(async () => sameNotes(await stored(workspace), expected), 120_000);
+    expect(caughtUp, 'the index caught up with the table').toBe(true);
+    const index = await stored(workspace);
+    // Each kept note is found by its last edit's word, and by no earlier one.
+    for (const [i, { note }] of created.entries()) {
+      expect(index.search(parseQuery(marker(i, 39))).map((c) => c.shortId)).toEqual(
+        i % 5 ? [note.shortId] : [],
+      );
+      expect(index.search(parseQuery(marker(i, 38)))).toEqual([]);
+    }
+  }, 600_000);
+
+  it('two indexers of one workspace at once lose nothing (the head moves conditionally)', async () => {
+    const owner = await newUser('Racer');
+    const workspace = userWorkspace(owner.id);
+    const made = [];
+    for (let i = 0; i < 12; i += 1)
+      made.push((await notes().createNote(owner.id, { content: `race${i}` })).note);
+    const indexer = () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource });
+    // Wait for the stream's own indexing to settle, then race 12 applies of one note each.
+    await until(async () => (await stored(workspace)).size === 12, 60_000);
+    for (const n of made)
+      await notes().updateNote(owner.id, n.shortId, { content: `raced${n.shortId.toLowerCase()}` });
+    await Promise.all(made.map((n) => indexer().apply(workspace, [n.shortId])));
+    const index = await stored(workspace);
+    for (const n of made)
+      expect(index.search(parseQuery(`raced${n.shortId.toLowerCase()}`)).map((c) => c.shortId)).toEqual([
+        n.shortId,
+      ]);
+  }, 300_000);
+
+  it('a rebuild stopped halfway resumes from its checkpoint and ends equal to the table', async () => {
+    const owner = await newUser('Rebuild');
+    const workspace = userWorkspace(owner.id);
+    for (let i = 0; i < 30; i += 1) await notes().createNote(owner.id, { content: `rebuilt${i}` });
+    const progress: number[] = [];
+    const crashing = new SearchIndexer({
+      indexes: s3IndexStore,
+      notes: dynamoNoteSource,
+      pageSize: 5,
+      checkpointEvery: 5,
+    });
+    await expect(
+      crashing.rebuild(workspace, (done) => {
+        progress.push(done);
+        if (done === 15) throw new Error('stopped');
+      }),
+    ).rejects.toThrow('stopped');
+    expect(await s3IndexStore.loadCheckpoint(workspace)).toBeDefined();
+    const resumed: number[] = [];
+    const again = new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource, pageSize: 5 });
+    await again.rebuild(workspace, (done) => resumed.push(done));
+    expect(resumed[0]).toBeGreaterThan(5); // not from the start
+    expect(sameNotes(await stored(workspace), await fromTable(workspace))).toBe(true);
+    expect(await s3IndexStore.loadCheckpoint(workspace)).toBeUndefined();
+
+    // The admin command rebuilds any workspace, and rejects what is not one.
+    expect(await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'rebuild', workspace)).toMatchObject({
+      workspace,
+      notes: 30,
+    });
+    await expect(admin('search', 'rebuild', 'nobody')).rejects.toThrow();
+  }, 300_000);
+});

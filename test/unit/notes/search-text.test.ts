@@ -1,0 +1,99 @@
+// What search indexes of a note and how a query reads (lib/notes/search: text.ts, model.ts, engine.ts),
+// without storage: markdown syntax is not words, accents fold, CJK is found inside sentences, a
+// snippet marks exactly the matched words, a query is capped.
+import { describe, expect, it } from 'vitest';
+import { NoteIndex } from '../../../lib/notes/search/engine.ts';
+import { hasPhrase, MAX_QUERY_TERMS, parseQuery, snippetOf } from '../../../lib/notes/search/model.ts';
+import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
+
+const note = (shortId: string, content: string, extra: Partial<Parameters<NoteIndex['upsert']>[0]> = {}) => ({
+  shortId,
+  title: extra.title ?? shortId,
+  tags: extra.tags ?? [],
+  content,
+  parentFolderId: extra.parentFolderId ?? null,
+  version: extra.version ?? 1,
+});
+
+describe('search text', () => {
+  it('keeps the words of markdown, not its syntax', () => {
+    const text = plainText(
+      '# Title **bold**\n\nSee [the docs](https://example.com/target-word) and ![an image](pic.png).\n\n```python\nprint("code")\n```\n\n<span class="x">html</span>',
+    );
+    // Tags are syntax; the text between them is words.
+    expect(text).toBe('Title bold\nSee the docs and an image.\nprint("code")\nhtml');
+    const terms = termsOf(text);
+    for (const syntax of ['target', 'https', 'python', 'span', 'class', 'pic'])
+      expect(terms).not.toContain(syntax);
+  });
+
+  it('folds accents and case; splits CJK into pairs and Thai into words', () => {
+    expect(termsOf('Résumé ÄRGER naïve')).toEqual(['resume', 'arger', 'naive']);
+    expect(termsOf('全文搜索')).toEqual(['全文', '文搜', '搜索']);
+    expect(termsOf('が')).toEqual(['が']); // kana voicing is not an accent
+    expect(termsOf('ภาษาไทย')).toEqual(['ภาษา', 'ไทย']);
+    expect(termsOf(`a${'x'.repeat(40)}`)).toEqual([]); // not a word: a hash, encoded data
+  });
+
+  it('reads quoted phrases and caps a query at MAX_QUERY_TERMS terms', () => {
+    expect(parseQuery('one "two three" four')).toEqual({
+      terms: ['one', 'two', 'three', 'four'],
+      phrases: [['two', 'three']],
+    });
+    expect(parseQuery(`${'w* '.repeat(5000)}`).terms).toHaveLength(MAX_QUERY_TERMS);
+    expect(parseQuery('*** ??? ---').terms).toEqual([]);
+    expect(hasPhrase(['a', 'b', 'c'], ['b', 'c'])).toBe(true);
+    expect(hasPhrase(['a', 'b', 'c'], ['c', 'b'])).toBe(false);
+  });
+
+  it('marks the matched words of a snippet by offset', () => {
+    const text = `${'filler '.repeat(40)}the Résumé is here, résumé again`;
+    const s = snippetOf(text, new Set(['resume']));
+    expect(s.highlights.map((h) => s.text.slice(h.offset, h.offset + h.length))).toEqual([
+      'Résumé',
+      'résumé',
+    ]);
+    expect(s.text.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('note index', () => {
+  const index = NoteIndex.empty();
+  index.upsert(note('a', 'kubernetes in production', { title: 'Cluster', tags: ['ops'] }));
+  index.upsert(note('b', 'a cluster of notes', { title: 'Kubernetes', parentFolderId: 'f1' }));
+  const found = (q: string, filter = {}) => index.search(parseQuery(q), filter).map((c) => c.shortId);
+
+  it('ranks the title above the body; matches a prefix of the last word and one edit from five letters', () => {
+    expect(found('kubernetes')).toEqual(['b', 'a']);
+    expect(found('kuber')).toEqual(['b', 'a']);
+    expect(found('kuber production')).toEqual([]); // only the last word is a prefix
+    expect(found('kubernetis')).toEqual(['b', 'a']);
+    expect(found('clustr')).toEqual(['a', 'b']);
+    expect(found('nite')).toEqual([]); // four letters: no typo allowed ("note" is not "nite")
+  });
+
+  it('filters by tag and folder; survives serialization; forgets removed notes', () => {
+    expect(found('kubernetes', { tag: 'ops' })).toEqual(['a']);
+    expect(found('kubernetes', { folderId: 'f1' })).toEqual(['b']);
+    const copy = NoteIndex.fromJSON(index.toJSON());
+    expect(copy.versions()).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 1],
+      ]),
+    );
+    copy.remove('a');
+    expect(copy.search(parseQuery('kubernetes')).map((c) => c.shortId)).toEqual(['b']);
+  });
+
+  it('compacts away replaced versions: a note is found by its last words only', async () => {
+    const changing = NoteIndex.empty();
+    for (let v = 1; v <= 20; v += 1)
+      changing.upsert(note('c', `version${'abcdefghijklmnopqrst'[v - 1].repeat(3)}`, { version: v }));
+    await changing.compact();
+    const after = NoteIndex.fromJSON(changing.toJSON());
+    expect(after.search(parseQuery('versionttt')).map((c) => c.shortId)).toEqual(['c']);
+    expect(after.search(parseQuery('versionaaa'))).toEqual([]);
+    expect(after.versions()).toEqual(new Map([['c', 20]]));
+  });
+});
