@@ -8,7 +8,7 @@
 // the poller is free again then, while the batch stays hidden for the rest of its visibility timeout.
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueSource } from './event-sources.ts';
-import type { Outcome } from './lambdas.ts';
+import { type Outcome, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import type { LocalQueues, QueueMessage } from './sqs.ts';
 
 export interface QueuePollerOptions {
@@ -56,11 +56,13 @@ export function startQueuePoller(o: QueuePollerOptions): { stop(): Promise<void>
               await o.queues.waitForMessage(100);
               continue;
             }
-            const outcome = await o.invoke(
-              source.functionId,
-              source.handler,
-              sqsEventOf(o.queues, source.queue, batch),
-            );
+            // As Lambda does, a batch is cut short so that its event stays within the payload limit.
+            let event = sqsEventOf(o.queues, source.queue, batch);
+            while (batch.length > 1 && payloadBytes(event) > PAYLOAD_LIMIT_BYTES) {
+              queue.release(batch.pop()!);
+              event = sqsEventOf(o.queues, source.queue, batch);
+            }
+            const outcome = await o.invoke(source.functionId, source.handler, event);
             if (outcome.kind !== 'ok') {
               const why =
                 outcome.kind === 'failure' || outcome.kind === 'error'

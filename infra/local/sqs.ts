@@ -24,7 +24,7 @@ export const MAX_MESSAGE_BYTES = 1_048_576;
 /** The characters SQS accepts in a message body (XML 1.0's): anything else is InvalidMessageContents. */
 const REFUSED_CHARACTER = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 /** How soon after a change the queues are written to the data folder. */
-const SAVE_DELAY_MS = 50;
+const SAVE_DELAY_MS = 200;
 
 export interface QueueMessage {
   messageId: string;
@@ -90,6 +90,15 @@ export class LocalQueue {
     }
     if (out.length) this.queues.changed();
     return out;
+  }
+
+  /** Undoes the receive of a message the event source mapping did not pass on (visible again, as before). */
+  release(m: QueueMessage): void {
+    m.receiveCount -= 1;
+    if (m.receiveCount === 0) m.firstReceivedAt = undefined;
+    m.visibleAt = Date.now();
+    m.receiptHandle = undefined;
+    this.queues.changed();
   }
 
   delete(receiptHandle: string): boolean {
@@ -182,8 +191,13 @@ export class LocalQueues {
     this.saveTimer = undefined;
     if (!this.file) return;
     const kept = Object.fromEntries([...this.byName].map(([name, q]) => [name, q.messages]));
-    writeFileSync(`${this.file}.tmp`, JSON.stringify(kept));
-    renameSync(`${this.file}.tmp`, this.file);
+    try {
+      writeFileSync(`${this.file}.tmp`, JSON.stringify(kept));
+      renameSync(`${this.file}.tmp`, this.file);
+    } catch (err) {
+      // The data folder removed under a running stack: nothing to keep the messages in.
+      console.error(`[sqs] messages not kept in ${this.file}: ${(err as Error).message}`);
+    }
   }
   /** Wakes pollers waiting for a message (sends, visibility changes). */
   notify(): void {
