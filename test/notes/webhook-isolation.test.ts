@@ -4,7 +4,7 @@
 // left at the receiver's next answer. Through the runner, whose queue pollers are the template's
 // event source mappings (batch size, MaximumConcurrency, visibility timeout), with the test
 // settings of test/support/global-setup.ts (1.5 s attempt deadline; retries after 1, 1, 2 s).
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
@@ -55,7 +55,7 @@ async function arrival(r: Receiver, title: string): Promise<number> {
   return at!;
 }
 
-describe('webhook delivery isolation', { timeout: 180_000 }, () => {
+describe('webhook delivery isolation', { timeout: 240_000 }, () => {
   it("another user's deliveries arrive within 2 s while ten receivers hang and their owner keeps writing", async () => {
     const hangs = await newUser('Hanging Hooks');
     const waits = await newUser('Waits For Nobody');
@@ -79,8 +79,8 @@ describe('webhook delivery isolation', { timeout: 180_000 }, () => {
       (await Promise.all(hooks.map((id) => slowSince(hangs, id)))).every((t) => t !== undefined),
     );
 
-    // Their owner keeps writing: 20 notes, 200 more attempts that hang (and their retries).
-    const writes = Array.from({ length: 20 }, (_, i) => createNote(hangs.token, { content: `# more ${i}` }));
+    // Their owner keeps writing: 40 notes, 400 more attempts that hang (and their retries).
+    const writes = Array.from({ length: 40 }, (_, i) => createNote(hangs.token, { content: `# more ${i}` }));
     await Promise.all(writes);
     const latencies: number[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -95,8 +95,9 @@ describe('webhook delivery isolation', { timeout: 180_000 }, () => {
     );
     // Meanwhile the hanging receivers kept getting their attempts (the slow lane runs).
     expect(hanging.every((r) => r.received.length >= 2)).toBe(true);
-    // 2 s on a machine with spare cores; everything (DynamoDB Local too) is slower when every core is busy.
-    expect(Math.max(...latencies)).toBeLessThan(2_000 * Math.max(1, loadavg()[0] / (2 * cpus().length)));
+    // The hanging receivers add less than 2 s to the pipeline's own latency, measured just before (on
+    // a busy machine DynamoDB Local and the stream make that floor itself a second or more).
+    expect(Math.max(...latencies)).toBeLessThan(2_000 + Math.max(...floor));
   });
 
   it("a webhook leaves the slow lane at its receiver's next answer", async () => {
