@@ -150,7 +150,7 @@ export class Lambdas {
     const waitUntil = performance.now() + INIT_WAIT_MS;
     while (this.running > 0 && performance.now() < waitUntil)
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, waitUntil - performance.now());
+        const t = setTimeout(resolve, Math.max(0, waitUntil - performance.now()));
         this.idle.push(() => {
           clearTimeout(t);
           resolve();
