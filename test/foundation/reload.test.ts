@@ -61,7 +61,7 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter in \d+ ms/);
 });
 
-/** Saves lib/word.ts the given way; resolves with the word Greeter then answers (within 5 s). */
+/** Saves the scratch root's word module the given way; resolves with the word Greeter then answers (within 5 s). */
 type Save = (file: string, text: string) => void | Promise<void>;
 async function saved(style: Save, w: string): Promise<unknown> {
   const generation = bundles.generation;
