@@ -93,6 +93,10 @@ export const config = {
   get webhookDeadLetterQueueUrl() {
     return read('WEBHOOK_DLQ_URL');
   },
+  /** The slow lane's queue: deliveries to receivers that leave attempts unanswered (docs/webhooks.md). */
+  get webhookSlowQueueUrl() {
+    return read('WEBHOOK_SLOW_QUEUE_URL');
+  },
   /** How long one delivery attempt may take before it counts as a timeout. */
   get webhookAttemptTimeoutMs() {
     return Number(read('WEBHOOK_ATTEMPT_TIMEOUT_MS', '10000'));

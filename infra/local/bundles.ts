@@ -5,13 +5,16 @@
 // loads a `.js` handler: as a CommonJS module, compiled and run by Node's module system. One thing
 // differs, for memory: npm packages are not bundled in but shared (sharedPackages). In watch mode a
 // change to a source file rebuilds the loaded functions that include it, in one esbuild run, and
-// drops their loaded copies, so the next request runs the new code.
+// drops their loaded copies, so the next request runs the new code. Watching is chokidar's: it hears
+// every way editors save (in place, a temporary file renamed over the original, delete and create
+// again), where Node's recursive fs.watch lost a file for good after one atomic rename.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { BUILD_PROPERTIES } from '../deploy/build.ts';
 import { ROOT } from './template.ts';
@@ -67,7 +70,7 @@ export class Bundles {
   private readonly built = new Map<string, Built>();
   private readonly building = new Map<string, Promise<Built>>();
   private readonly loaded = new Map<string, Handler>();
-  private watchers: FSWatcher[] = [];
+  private watcher?: FSWatcher;
   private pending = new Set<string>();
   private timer?: NodeJS.Timeout;
   private rebuilding = Promise.resolve();
@@ -89,7 +92,7 @@ export class Bundles {
   async start(watchSources: boolean): Promise<void> {
     removeDeadBuilds(resolve(this.outdir, '..'));
     mkdirSync(this.outdir, { recursive: true });
-    if (watchSources) this.watch();
+    if (watchSources) await this.watch();
   }
 
   get count(): number {
@@ -227,19 +230,25 @@ export class Bundles {
     this.loaded.delete(id);
   }
 
-  private watch(): void {
-    for (const dir of WATCHED.map((d) => join(this.root, d)).filter(existsSync)) {
-      const w = watch(dir, { recursive: true }, (_event, name) => {
-        if (!name || !/\.(ts|js|json)$/.test(String(name))) return;
-        this.pending.add(join(dir, String(name)));
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-          this.rebuilding = this.reload();
-        }, 100);
-      });
-      w.on('error', () => {});
-      this.watchers.push(w);
-    }
+  /** Resolves once the sources are being watched. */
+  private watch(): Promise<void> {
+    const dirs = WATCHED.map((d) => join(this.root, d)).filter(existsSync);
+    const source = /\.(ts|js|json)$/;
+    const w = watch(dirs, {
+      ignoreInitial: true,
+      ignored: (path, stats) => !!stats?.isFile() && !source.test(path),
+    });
+    w.on('all', (event, path) => {
+      if (!['add', 'change', 'unlink'].includes(event) || !source.test(path)) return;
+      this.pending.add(resolve(path));
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.rebuilding = this.reload();
+      }, 100);
+    });
+    w.on('error', () => {});
+    this.watcher = w;
+    return new Promise((ready) => w.once('ready', () => ready()));
   }
 
   /** Rebuilds the built functions that include a changed file, in one esbuild run. */
@@ -272,7 +281,7 @@ export class Bundles {
 
   async stop(): Promise<void> {
     clearTimeout(this.timer);
-    for (const w of this.watchers) w.close();
+    await this.watcher?.close();
     await this.rebuilding.catch(() => {});
     this.loaded.clear();
     rmSync(this.outdir, { recursive: true, force: true });

@@ -31,6 +31,8 @@ export interface GatewayContext {
   method: string;
   path: string;
   message: string;
+  /** The status when the API's gateway response sets none (default: GATEWAY_STATUS of the type). */
+  status?: number;
 }
 
 const securityHeaders = httpSecurityHeaders();
@@ -50,7 +52,7 @@ export class Gateway {
     const all = gatewayResponses(apiId, this.template);
     const serverSide = GATEWAY_STATUS[type] >= 500;
     const gr: GatewayResponse = all[type] ?? all[serverSide ? 'DEFAULT_5XX' : 'DEFAULT_4XX'] ?? {};
-    const status = gr.StatusCode ?? GATEWAY_STATUS[type];
+    const status = gr.StatusCode ?? ctx.status ?? GATEWAY_STATUS[type];
     const c = {
       requestId: ctx.requestId,
       resourcePath: ctx.resourcePath,

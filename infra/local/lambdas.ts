@@ -18,6 +18,19 @@ import type { Template } from './template.ts';
 /** Lambda's limit on the init phase. */
 export const INIT_LIMIT_MS = 10_000;
 
+/** How long an init waits for the invocations in flight to end before it runs anyway. */
+const INIT_WAIT_MS = 500;
+
+/**
+ * Lambda's limit on a synchronous invocation's payload, the event and the result alike, as JSON
+ * ("6 MB"; Lambda's error names the exact figure: "Response payload size exceeded maximum allowed
+ * payload size (6291556 bytes)").
+ */
+export const PAYLOAD_LIMIT_BYTES = 6_291_556;
+
+/** The size Lambda counts for an event or a result: its JSON. */
+export const payloadBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '');
+
 export type Outcome =
   | { kind: 'ok'; result: APIGatewayProxyResult; meter: DynamoMeter }
   /** The function could not be built (the runner's stand-in for a failed deployment): 503. */
@@ -121,7 +134,8 @@ export class Lambdas {
   /**
    * Loading a module blocks the one event loop all functions share here (in Lambda each has its
    * own), which would eat into the deadlines of invocations in flight. So an init waits until no
-   * invocation runs, inits go one at a time, and invocations wait for a pending init.
+   * invocation runs (for at most INIT_WAIT_MS), inits go one at a time, and invocations wait for a
+   * pending init.
    */
   private async initTurn(): Promise<() => void> {
     const previous = this.initQueue;
@@ -131,7 +145,17 @@ export class Lambdas {
     });
     this.initsPending += 1;
     await previous;
-    while (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    // At most INIT_WAIT_MS: invocations that never end (a delivery to a hanging receiver, one past
+    // its Timeout) must not keep every later invocation waiting behind this init.
+    const waitUntil = performance.now() + INIT_WAIT_MS;
+    while (this.running > 0 && performance.now() < waitUntil)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.max(0, waitUntil - performance.now()));
+        this.idle.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
     return () => {
       this.initsPending -= 1;
       done();

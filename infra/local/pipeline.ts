@@ -3,7 +3,8 @@
 // (stream-poller.ts), and the queues' event source mappings (queue-poller.ts). The functions reach
 // the queues through the real SDK (AWS_ENDPOINT_URL_SQS and their queue variables).
 // LOCAL_QUEUE_VISIBILITY_SECONDS shortens the queues' visibility timeout (tests: a crashed delivery
-// is offered again within seconds instead of the template's 6 minutes).
+// is offered again within seconds instead of the template's 6 minutes). With `queueDir` (npm start:
+// LOCAL_DATA_DIR) the queues' messages are kept there, so pending deliveries survive a restart.
 import { eventSourcesOf } from './event-sources.ts';
 import type { Lambdas } from './lambdas.ts';
 import { startQueuePoller } from './queue-poller.ts';
@@ -24,10 +25,12 @@ export async function startEventPipeline(opts: {
   lambdas: Lambdas;
   env: Record<string, string>;
   log: (line: string) => void;
+  queueDir?: string;
 }): Promise<EventPipeline> {
   const visibility = process.env.LOCAL_QUEUE_VISIBILITY_SECONDS;
   const sqs = await startLocalSqs(opts.template, {
     visibilityTimeoutSeconds: visibility ? Number(visibility) : undefined,
+    dataDir: opts.queueDir,
   });
   Object.assign(process.env, sqs.env);
   const sources = eventSourcesOf(opts.template);

@@ -1,5 +1,5 @@
-// Lambda's SQS event source mapping, against the runner's SQS stand-in (sqs.ts): up to
-// MaximumConcurrency pollers each receive a batch of up to BatchSize messages (which hides them for
+// Lambda's SQS event source mapping, against the runner's SQS stand-in (sqs.ts), one per queue
+// (the delivery queue and the slow lane's have one each): up to MaximumConcurrency pollers each receive a batch of up to BatchSize messages (which hides them for
 // the queue's visibility timeout), invoke the function, and delete what it handled: every message
 // when it returns, all but its batchItemFailures with ReportBatchItemFailures, none when it throws
 // or times out (they are offered again when their visibility timeout ends, and the queue's redrive
@@ -8,7 +8,7 @@
 // the poller is free again then, while the batch stays hidden for the rest of its visibility timeout.
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueSource } from './event-sources.ts';
-import type { Outcome } from './lambdas.ts';
+import { type Outcome, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import type { LocalQueues, QueueMessage } from './sqs.ts';
 
 export interface QueuePollerOptions {
@@ -16,7 +16,7 @@ export interface QueuePollerOptions {
   sources: QueueSource[];
   invoke(functionId: string, handler: string, event: unknown): Promise<Outcome>;
   log(line: string): void;
-  /** Pollers per mapping (at most its MaximumConcurrency). */
+  /** Pollers per mapping; default: its MaximumConcurrency, as deployed. */
   concurrency?: number;
 }
 
@@ -45,7 +45,8 @@ export function startQueuePoller(o: QueuePollerOptions): { stop(): Promise<void>
   for (const source of o.sources) {
     const queue = o.queues.get(source.queue);
     if (!queue) continue;
-    const slots = Math.max(1, Math.min(source.maxConcurrency, o.concurrency ?? 4));
+    // As many batches in flight as the mapping's MaximumConcurrency allows (as deployed).
+    const slots = Math.max(1, o.concurrency ?? source.maxConcurrency);
     for (let i = 0; i < slots; i += 1)
       loops.push(
         (async () => {
@@ -55,11 +56,13 @@ export function startQueuePoller(o: QueuePollerOptions): { stop(): Promise<void>
               await o.queues.waitForMessage(100);
               continue;
             }
-            const outcome = await o.invoke(
-              source.functionId,
-              source.handler,
-              sqsEventOf(o.queues, source.queue, batch),
-            );
+            // As Lambda does, a batch is cut short so that its event stays within the payload limit.
+            let event = sqsEventOf(o.queues, source.queue, batch);
+            while (batch.length > 1 && payloadBytes(event) > PAYLOAD_LIMIT_BYTES) {
+              queue.release(batch.pop()!);
+              event = sqsEventOf(o.queues, source.queue, batch);
+            }
+            const outcome = await o.invoke(source.functionId, source.handler, event);
             if (outcome.kind !== 'ok') {
               const why =
                 outcome.kind === 'failure' || outcome.kind === 'error'

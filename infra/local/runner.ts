@@ -24,7 +24,7 @@ import { installScopedEnv } from './function-env.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
-import { Lambdas } from './lambdas.ts';
+import { Lambdas, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { localClientConfig } from './services.ts';
@@ -42,6 +42,12 @@ export { STAGE } from './event.ts';
 export interface RunnerOptions {
   port: number;
   host?: string;
+  /**
+   * Take the port only when listen() is called (npm start: once everything is ready), so that a
+   * request during the start-up is refused at once rather than accepted by a process too busy
+   * starting to answer it. Needs a fixed port.
+   */
+  listenLater?: boolean;
   env: Record<string, string>;
   s3Endpoint: string;
   bucketName: string;
@@ -50,6 +56,8 @@ export interface RunnerOptions {
   template?: Template;
   /** Where bundles are written (removed on close); default: the OS temp dir. */
   buildDir?: string;
+  /** Where the SQS stand-in keeps its messages across restarts (npm start: LOCAL_DATA_DIR); none: in memory. */
+  queueDir?: string;
   log?: (line: string) => void;
 }
 
@@ -61,6 +69,8 @@ export interface Runner {
   bundles: Bundles;
   /** The stream and queue event sources (pipeline.ts). */
   events: EventPipeline;
+  /** Takes the port and answers from then on (RunnerOptions.listenLater; done already without it). */
+  listen(): Promise<void>;
 }
 
 interface Request {
@@ -76,6 +86,8 @@ interface Request {
 type Refusal = {
   apiId: string;
   type: GatewayResponseType;
+  /** API Gateway's status for this case when the API sets none for the type (default: the type's). */
+  status?: number;
   resourcePath: string;
   message: string;
   path?: string;
@@ -172,7 +184,31 @@ class LocalGateway {
       pathParameters,
       binaryTypes: this.binaryTypes.get(route.apiId) ?? [],
     });
+    if (payloadBytes(event) > PAYLOAD_LIMIT_BYTES) {
+      // Lambda refuses the invocation (RequestEntityTooLargeException); API Gateway answers 413.
+      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.request}`);
+      return this.refuse(r, {
+        apiId: route.apiId,
+        type: 'REQUEST_TOO_LARGE',
+        resourcePath: route.path,
+        message: 'Request Too Long',
+        path,
+      });
+    }
     const outcome = await this.lambdas.invoke(route, event);
+    if (outcome.kind === 'ok' && payloadBytes(outcome.result) > PAYLOAD_LIMIT_BYTES) {
+      // The function answered, but Lambda cannot return it: API Gateway's INTEGRATION_FAILURE, 502
+      // (or the API's gateway response for it).
+      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.response}`);
+      return this.refuse(r, {
+        apiId: route.gatewayApiId,
+        type: 'INTEGRATION_FAILURE',
+        status: 502,
+        resourcePath: route.path,
+        message: 'Internal server error',
+        path,
+      });
+    }
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
     if (outcome.kind === 'timeout')
       console.error(`[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`);
@@ -224,6 +260,7 @@ class LocalGateway {
       method: r.method,
       path,
       message: f.message,
+      status: f.status,
     };
     return this.gateway.respond(r.res, f.apiId, f.type, ctx, drained);
   }
@@ -277,6 +314,12 @@ class LocalGateway {
     });
   }
 }
+
+/** Lambda's errors for a payload over its limit (PAYLOAD_LIMIT_BYTES), as the runner logs them. */
+const LAMBDA_REFUSES = {
+  request: `Request payload size exceeded maximum allowed payload size (${PAYLOAD_LIMIT_BYTES} bytes).`,
+  response: `Lambda Customer Function Error: Response payload size exceeded maximum allowed payload size (${PAYLOAD_LIMIT_BYTES} bytes).`,
+};
 
 /** The gateway response for each way an invocation can fail (API Gateway's, for a Lambda proxy). */
 const OUTCOME_RESPONSE = {
@@ -334,19 +377,25 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const server = createServer();
   const host = opts.host ?? '127.0.0.1';
   try {
-    await listen(server, opts.port, host);
+    if (!opts.listenLater) await listen(server, opts.port, host);
   } catch (err) {
     await bundles.stop();
     await secrets.close();
     s3.destroy();
     throw err;
   }
-  const port = (server.address() as { port: number }).port;
+  const port = opts.listenLater ? opts.port : (server.address() as { port: number }).port;
   const url = `http://localhost:${port}`;
   const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
   const gateway = new LocalGateway(template, endpoints, bundles, log);
   // Streams and queues (webhook events): pipeline.ts.
-  const pipeline = await startEventPipeline({ template, lambdas: gateway.lambdas, env: opts.env, log });
+  const pipeline = await startEventPipeline({
+    template,
+    lambdas: gateway.lambdas,
+    env: opts.env,
+    log,
+    queueDir: opts.queueDir,
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const r: Request = {
       req,
@@ -368,8 +417,12 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     routes: gateway.router.routes,
     bundles,
     events: pipeline,
+    listen: async () => {
+      if (!server.listening) await listen(server, port, host);
+    },
     close: async () => {
       server.closeAllConnections();
+      // A server never listening closes at once (with an error that is of no interest here).
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pipeline.stop();
       await bundles.stop();

@@ -1,9 +1,13 @@
 // npm run soak: the runner's memory after sustained use. Starts `npm start` on a scratch data dir,
-// sends 1,000 requests spread over every GET route and a few writes (as the demo user), makes 3 hot
-// reloads (touching lib files every function includes), then reports the runner's start-up time (its
+// gives the demo user three webhooks to loopback receivers started here (two answer 204 at once,
+// one never answers), sends 1,000 requests (SOAK_REQUESTS) spread over every GET route and note
+// creates (every tenth request: each an event for the three webhooks), makes 3 hot reloads
+// (touching lib files every function includes), then reports the runner's start-up time (its
 // "ready in" line) and resident memory at ready, and its resident memory (now and peak) after the
-// requests, from /proc, and stops the stack. Exits 1 over the limit (600 MB).
+// requests with the deliveries received, from /proc, and stops the stack. Exits 1 over the limit
+// (600 MB).
 import { spawn } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +23,14 @@ const port = await freePort();
 const child = spawn('npm', ['start', '--silent'], {
   cwd: ROOT,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, QUIET: '1' },
+  // The Notes per-token rate limit (100 per 5 minutes) raised: the campaign's writes are all served.
+  env: {
+    ...process.env,
+    PORT: String(port),
+    LOCAL_DATA_DIR: dataDir,
+    QUIET: '1',
+    NOTES_RATE_LIMIT: '1000000',
+  },
 });
 let out = '';
 child.stdout!.on('data', (d) => {
@@ -39,6 +50,31 @@ const memory = (pid: number) => {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
 };
 
+/** A loopback webhook receiver: counts what it gets; answers 204, or never ('hang'). */
+async function receiver(hang: boolean) {
+  const held: ServerResponse[] = [];
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      if (hang) held.push(res);
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    received: () => received,
+    close: () => {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+const receivers = await Promise.all([receiver(false), receiver(false), receiver(true)]);
+
 try {
   await wait(/\[start\] ready in/, 300_000);
   const base = `http://localhost:${port}`;
@@ -49,6 +85,14 @@ try {
   );
   const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
   const headers = { Authorization: `Bearer ${demo.users[0].token}`, 'Content-Type': 'application/json' };
+  for (const r of receivers) {
+    const res = await fetch(`${base}/v1/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: r.url, scope: { type: 'workspace' } }),
+    });
+    if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${await res.text()}`);
+  }
   const gets = listRoutes()
     .filter((r) => r.method === 'GET')
     .map((r) => r.path.replace(/\{\w+\+?\}/g, '1'));
@@ -82,15 +126,25 @@ try {
     }
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  // The deliveries of the last writes: until the receivers get nothing more for 3 s (at most 60 s).
+  const settled = Date.now() + 60_000;
+  for (let last = -1, same = 0; same < 3 && Date.now() < settled; ) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = receivers.reduce((n, r) => n + r.received(), 0);
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
   const m = memory(pid);
   const reloads = out.split('\n').filter((l) => l.includes('changed '));
   console.log(reloads.map((l) => l.slice(0, 200)).join('\n'));
   console.log(
     `${REQUESTS} requests in ${seconds} s, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
-      `${reloads.length} reloads; runner RSS ${m.rssMb} MB (peak ${m.peakMb} MB; limit ${LIMIT_MB} MB)`,
+      `${reloads.length} reloads, webhook deliveries received ${receivers.map((r) => r.received()).join('/')} ` +
+      `(answered/answered/hanging); runner RSS ${m.rssMb} MB (peak ${m.peakMb} MB; limit ${LIMIT_MB} MB)`,
   );
   if (m.rssMb > LIMIT_MB) process.exitCode = 1;
 } finally {
+  for (const r of receivers) r.close();
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   rmSync(dataDir, { recursive: true, force: true });

@@ -5,13 +5,26 @@
 // queue). Served on a free loopback port in SQS's JSON protocol (AWS JSON 1.0: SendMessage,
 // SendMessageBatch, ReceiveMessage, DeleteMessage, ChangeMessageVisibility, GetQueueAttributes,
 // PurgeQueue), so the functions use the real SDK client through AWS_ENDPOINT_URL_SQS; the runner's
-// event source mapping (queue-poller.ts) uses the same queues in-process. In memory: queues
-// start empty with each runner.
+// event source mapping (queue-poller.ts) uses the same queues in-process. It refuses what SQS
+// refuses, with SQS's errors: a message over SQS's size limit, a batch over its total limit or of
+// more than 10 entries, characters SQS does not accept. With a data folder (npm start:
+// LOCAL_DATA_DIR) the messages are kept in it, as SQS keeps them: pending retries survive a restart
+// (times are absolute, so a delay or a visibility timeout ends when it would have). Without one
+// (tests), the queues live in memory and start empty.
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { Template } from './template.ts';
 
 const ACCOUNT = '000000000000';
+
+/** SQS's limit on a message, and on the sum of a SendMessageBatch's messages (1 MiB since 2025). */
+export const MAX_MESSAGE_BYTES = 1_048_576;
+/** The characters SQS accepts in a message body (XML 1.0's): anything else is InvalidMessageContents. */
+const REFUSED_CHARACTER = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+/** How soon after a change the queues are written to the data folder. */
+const SAVE_DELAY_MS = 200;
 
 export interface QueueMessage {
   messageId: string;
@@ -50,6 +63,7 @@ export class LocalQueue {
       receiveCount: 0,
     };
     this.messages.push(m);
+    this.queues.changed();
     this.queues.notify();
     return m;
   }
@@ -65,6 +79,7 @@ export class LocalQueue {
         this.remove(m);
         const dlq = this.queues.get(redrive.deadLetterQueue);
         dlq?.messages.push({ ...m, visibleAt: now, receiptHandle: undefined });
+        this.queues.changed();
         continue;
       }
       m.receiveCount += 1;
@@ -73,7 +88,17 @@ export class LocalQueue {
       m.receiptHandle = `${m.messageId}#${randomUUID()}`;
       out.push(m);
     }
+    if (out.length) this.queues.changed();
     return out;
+  }
+
+  /** Undoes the receive of a message the event source mapping did not pass on (visible again, as before). */
+  release(m: QueueMessage): void {
+    m.receiveCount -= 1;
+    if (m.receiveCount === 0) m.firstReceivedAt = undefined;
+    m.visibleAt = Date.now();
+    m.receiptHandle = undefined;
+    this.queues.changed();
   }
 
   delete(receiptHandle: string): boolean {
@@ -86,9 +111,15 @@ export class LocalQueue {
     const m = this.messages.find((x) => x.receiptHandle === receiptHandle);
     if (m) {
       m.visibleAt = now + seconds * 1000;
+      this.queues.changed();
       this.queues.notify();
     }
     return !!m;
+  }
+
+  purge(): void {
+    this.messages.splice(0);
+    this.queues.changed();
   }
 
   counts(now = Date.now()) {
@@ -107,13 +138,18 @@ export class LocalQueue {
   private remove(m: QueueMessage): void {
     const i = this.messages.indexOf(m);
     if (i >= 0) this.messages.splice(i, 1);
+    this.queues.changed();
   }
 }
 
 export class LocalQueues {
   private readonly byName = new Map<string, LocalQueue>();
   private waiters: Array<() => void> = [];
+  private saveTimer?: NodeJS.Timeout;
   endpoint = '';
+
+  /** `file`: where the messages are kept (loaded now, written after each change); none: in memory. */
+  constructor(private readonly file?: string) {}
 
   define(name: string, settings: QueueSettings): LocalQueue {
     const q = new LocalQueue(name, settings, this);
@@ -135,6 +171,34 @@ export class LocalQueues {
   fromUrl(url: unknown): LocalQueue | undefined {
     return typeof url === 'string' ? this.byName.get(url.split('/').pop() ?? '') : undefined;
   }
+  /** Reads the messages kept in the file, for the queues defined (a queue no longer defined is dropped). */
+  load(): void {
+    if (!this.file || !existsSync(this.file)) return;
+    const kept = JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, QueueMessage[]>;
+    for (const [name, messages] of Object.entries(kept)) {
+      // A receipt handle is valid only for the receive that gave it.
+      this.byName.get(name)?.messages.push(...messages.map((m) => ({ ...m, receiptHandle: undefined })));
+    }
+  }
+  /** A queue changed: written to the file shortly (several changes, one write). */
+  changed(): void {
+    if (!this.file || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+  }
+  /** Writes every queue's messages to the file now (whole, by renaming a complete temporary file). */
+  save(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.file) return;
+    const kept = Object.fromEntries([...this.byName].map(([name, q]) => [name, q.messages]));
+    try {
+      writeFileSync(`${this.file}.tmp`, JSON.stringify(kept));
+      renameSync(`${this.file}.tmp`, this.file);
+    } catch (err) {
+      // The data folder removed under a running stack: nothing to keep the messages in.
+      console.error(`[sqs] messages not kept in ${this.file}: ${(err as Error).message}`);
+    }
+  }
   /** Wakes pollers waiting for a message (sends, visibility changes). */
   notify(): void {
     for (const w of this.waiters.splice(0)) w();
@@ -151,9 +215,18 @@ export class LocalQueues {
   }
 }
 
-/** The queues of the template, keyed by logical id (their local name), with their settings. */
-export function queuesOf(template: Template, opts: { visibilityTimeoutSeconds?: number } = {}): LocalQueues {
-  const queues = new LocalQueues();
+export interface LocalSqsOptions {
+  /** Overrides every queue's visibility timeout (tests). */
+  visibilityTimeoutSeconds?: number;
+  /** Keeps the messages in this folder (sqs.json) across restarts; none: in memory. */
+  dataDir?: string;
+}
+
+/** The queues of the template, keyed by logical id (their local name), with their settings and,
+ * with a data folder, the messages kept there. */
+export function queuesOf(template: Template, opts: LocalSqsOptions = {}): LocalQueues {
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const queues = new LocalQueues(opts.dataDir ? join(opts.dataDir, 'sqs.json') : undefined);
   for (const [id, res] of Object.entries(template.Resources)) {
     if (res.Type !== 'AWS::SQS::Queue') continue;
     const p = res.Properties ?? {};
@@ -165,14 +238,41 @@ export function queuesOf(template: Template, opts: { visibilityTimeoutSeconds?: 
         : undefined,
     });
   }
+  queues.load();
   return queues;
 }
 
-type Reply = { status: number; body: unknown };
-const fault = (type: string, message: string, status = 400): Reply => ({
+type Reply = { status: number; body: unknown; queryError?: string };
+/** An SQS error as its JSON protocol sends it: `__type` (the SDK's error name) and, in the
+ * x-amzn-query-error header, the code of SQS's query protocol (the error's `Code`). */
+const fault = (type: string, message: string, queryCode = type, status = 400): Reply => ({
   status,
-  body: { __type: `com.amazonaws.sqs#${type}`, message },
+  body: { __type: type.includes('#') ? type : `com.amazonaws.sqs#${type}`, message },
+  queryError: `${queryCode};Sender`,
 });
+/** SQS's answer to a parameter it refuses (not a modelled error: the SDK names it by its code). */
+const invalidParameter = (reason: string) =>
+  fault(
+    'com.amazon.coral.service#InvalidParameterValueException',
+    `One or more parameters are invalid. Reason: ${reason}`,
+    'InvalidParameterValue',
+  );
+
+/** Why SQS would refuse this message body, if it would. */
+function refusedBody(body: unknown): Reply | undefined {
+  if (typeof body !== 'string' || body === '')
+    return fault('MissingParameter', 'The request must contain the parameter MessageBody.');
+  if (Buffer.byteLength(body) > MAX_MESSAGE_BYTES)
+    return invalidParameter(`Message must be shorter than ${MAX_MESSAGE_BYTES} bytes.`);
+  const bad = REFUSED_CHARACTER.exec(body)?.[0];
+  if (bad !== undefined)
+    return fault(
+      'InvalidMessageContents',
+      `Invalid binary character '#x${bad.codePointAt(0)!.toString(16).toUpperCase()}' was found in the message body, ` +
+        'the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF',
+    );
+  return undefined;
+}
 
 function answer(queues: LocalQueues, operation: string, input: Record<string, any>): Reply {
   const q = queues.fromUrl(input.QueueUrl);
@@ -180,23 +280,57 @@ function answer(queues: LocalQueues, operation: string, input: Record<string, an
   const delayOf = (d: unknown) => Math.min(900, Math.max(0, Number(d ?? 0)));
   switch (operation) {
     case 'SendMessage': {
-      if (typeof input.MessageBody !== 'string' || input.MessageBody === '')
-        return fault('InvalidParameterValue', 'MessageBody is required');
+      const refused = refusedBody(input.MessageBody);
+      if (refused) return refused;
       const m = q.send(input.MessageBody, delayOf(input.DelaySeconds));
       return { status: 200, body: { MessageId: m.messageId, MD5OfMessageBody: m.md5 } };
     }
     case 'SendMessageBatch': {
       const entries = (input.Entries ?? []) as { Id: string; MessageBody: string; DelaySeconds?: number }[];
-      if (entries.length === 0 || entries.length > 10)
-        return fault('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', 'A batch holds 1 to 10 entries');
+      if (entries.length === 0)
+        return fault(
+          'EmptyBatchRequest',
+          'There should be at least one SendMessageBatchRequestEntry in the request.',
+          'AWS.SimpleQueueService.EmptyBatchRequest',
+        );
+      if (entries.length > 10)
+        return fault(
+          'TooManyEntriesInBatchRequest',
+          `Maximum number of entries per request are 10. You have sent ${entries.length}.`,
+          'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
+        );
+      if (new Set(entries.map((e) => e.Id)).size < entries.length)
+        return fault(
+          'BatchEntryIdsNotDistinct',
+          'Id values must be unique within a batch request.',
+          'AWS.SimpleQueueService.BatchEntryIdsNotDistinct',
+        );
+      const total = entries.reduce((n, e) => n + Buffer.byteLength(String(e.MessageBody ?? '')), 0);
+      if (total > MAX_MESSAGE_BYTES)
+        return fault(
+          'BatchRequestTooLong',
+          `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes. You have sent ${total} bytes.`,
+          'AWS.SimpleQueueService.BatchRequestTooLong',
+        );
+      // An entry SQS refuses fails alone (in Failed); the others are sent.
+      const results = entries.map((e) => ({ e, refused: refusedBody(e.MessageBody) }));
       return {
         status: 200,
         body: {
-          Successful: entries.map((e) => {
-            const m = q.send(e.MessageBody, delayOf(e.DelaySeconds));
-            return { Id: e.Id, MessageId: m.messageId, MD5OfMessageBody: m.md5 };
-          }),
-          Failed: [],
+          Successful: results
+            .filter((r) => !r.refused)
+            .map(({ e }) => {
+              const m = q.send(e.MessageBody, delayOf(e.DelaySeconds));
+              return { Id: e.Id, MessageId: m.messageId, MD5OfMessageBody: m.md5 };
+            }),
+          Failed: results
+            .filter((r) => r.refused)
+            .map(({ e, refused }) => ({
+              Id: e.Id,
+              SenderFault: true,
+              Code: refused!.queryError!.split(';')[0],
+              Message: (refused!.body as { message: string }).message,
+            })),
         },
       };
     }
@@ -242,7 +376,7 @@ function answer(queues: LocalQueues, operation: string, input: Record<string, an
         },
       };
     case 'PurgeQueue':
-      q.messages.splice(0);
+      q.purge();
       return { status: 200, body: {} };
     default:
       return fault('UnsupportedOperation', `${operation} is not emulated`);
@@ -258,10 +392,7 @@ export interface LocalSqs {
 }
 
 /** Starts the stand-in for the template's queues. */
-export async function startLocalSqs(
-  template: Template,
-  opts: { visibilityTimeoutSeconds?: number } = {},
-): Promise<LocalSqs> {
+export async function startLocalSqs(template: Template, opts: LocalSqsOptions = {}): Promise<LocalSqs> {
   const queues = queuesOf(template, opts);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -280,11 +411,10 @@ export async function startLocalSqs(
       } catch {
         reply = fault('InvalidParameterValue', 'The request body is not JSON');
       }
-      const type = (reply.body as { __type?: string }).__type;
       res
         .writeHead(reply.status, {
           'Content-Type': 'application/x-amz-json-1.0',
-          ...(type ? { 'x-amzn-query-error': `${type.split('#')[1]};Sender` } : {}),
+          ...(reply.queryError ? { 'x-amzn-query-error': reply.queryError } : {}),
         })
         .end(JSON.stringify(reply.body));
     });
@@ -305,7 +435,10 @@ export async function startLocalSqs(
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          queues.save();
+          resolve();
+        });
       }),
   };
 }

@@ -29,12 +29,20 @@ async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/**
+ * Whether the port is free. The probe listens for a moment; a client that connects meanwhile (one
+ * polling for readiness) is disconnected at once, so closing the probe never waits for it. The port
+ * is taken for good only when everything is ready (runner.listen()): until then a request is
+ * refused at once, never accepted by a process too busy starting to answer it.
+ */
 const portFree = (): Promise<boolean> =>
   new Promise((resolve) => {
-    const probe = createServer();
+    const probe = createServer((socket) => socket.destroy());
     probe.once('error', () => resolve(false));
     probe.listen(port, host, () => probe.close(() => resolve(true)));
   });
+const portInUse = () =>
+  `Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`;
 
 let stack: LocalStack | undefined;
 let runner: Runner | undefined;
@@ -80,9 +88,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (!(await portFree())) {
-    console.error(
-      `Port ${port} is in use: stop what uses it, or choose another port with PORT=<port> npm start`,
-    );
+    console.error(portInUse());
     process.exit(1);
   }
   say(`data: ${dataDir}`);
@@ -102,11 +108,13 @@ async function main(): Promise<void> {
     startRunner({
       port,
       host,
+      listenLater: true,
       env,
       s3Endpoint: s.s3Endpoint,
       bucketName: s.bucketName,
       watch: true,
       buildDir: join(dataDir, 'build'),
+      queueDir: dataDir,
       log: process.env.QUIET
         ? (line) => {
             if (line.startsWith('changed ')) say(line);
@@ -128,6 +136,9 @@ async function main(): Promise<void> {
     phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll()),
     phase('demo data', () => seedDemo(join(dataDir, 'demo.json'))),
   ]);
+  await r.listen().catch((err: NodeJS.ErrnoException) => {
+    throw new Error(err.code === 'EADDRINUSE' ? portInUse() : err.message);
+  });
   await printBanner(r, s, env, demo);
   say(`ready in ${seconds(t0)} at ${r.url}  (Ctrl-C stops everything)`);
 }

@@ -39,6 +39,9 @@ export interface WebhookRecord {
   /** The last ping: its id (the stream turns a new id into a ping delivery) and time. */
   pingId?: string;
   lastPingAt?: number;
+  /** Since when its receiver leaves attempts unanswered: its deliveries take the slow lane
+   * (lib/notes/events/lanes.ts); cleared by its next answer. */
+  slowSince?: number;
 }
 
 export type AttemptKind = 'event' | 'ping';

@@ -2,6 +2,7 @@
 // dir, the admin CLI against it, data surviving a restart, one line per start-up phase, and a
 // process tree that goes away whole: SIGTERM to npm, or kill -9 of the runner, leaves nothing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -162,6 +163,51 @@ describe('npm start + admin CLI', () => {
       stderr: expect.stringMatching(/no local stack is running .*not running \(stale file removed\)/),
     });
   }, 600_000);
+
+  it('a client polling from the first moment is refused or answered at once and never holds the start', async () => {
+    // What wait-on, CI scripts and test harnesses do: a fresh connection every 20 ms, from before
+    // npm start runs until a second after it is ready. Each poll must end within a second (refused
+    // until the stack is ready, the API's answer from then on); none may keep the start-up waiting.
+    const port = await freePort();
+    const polls: { at: number; ended?: number; outcome?: string }[] = [];
+    const poll = () => {
+      const p: (typeof polls)[number] = { at: performance.now() };
+      polls.push(p);
+      const end = (outcome: string) => {
+        p.ended ??= performance.now();
+        p.outcome ??= outcome;
+      };
+      const req = request({ host: '127.0.0.1', port, path: '/v1/me', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => end(String(res.statusCode)));
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => end(err.code ?? 'error'));
+      req.end();
+    };
+    const poller = setInterval(poll, 20);
+    let started: Started;
+    try {
+      started = await npmStart(port);
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      clearInterval(poller);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    const now = performance.now();
+    const slowest = Math.max(...polls.map((p) => (p.ended ?? now) - p.at));
+    const outcomes = new Set(polls.map((p) => p.outcome));
+    started.child.kill('SIGTERM');
+    expect(await leftAfter(started.marker, 10_000)).toEqual([]);
+    console.log(
+      `start-up with a poll every 20 ms: ${started.output().match(/ready in ([\d.]+ s)/)?.[1]}; ` +
+        `${polls.length} polls, slowest ${Math.round(slowest)} ms`,
+    );
+    // The start-up waited for no poll: a held one would have been open for longer than a second.
+    expect(polls.length).toBeGreaterThan(50);
+    expect(slowest).toBeLessThan(1_000);
+    expect(outcomes.has('ECONNREFUSED')).toBe(true); // refused while starting, at once
+    expect(outcomes.has('401')).toBe(true); // answered by the API once ready
+  }, 300_000);
 
   it('a port in use: one line naming the port and PORT, exit 1 within 5 s, no Java started', async () => {
     const blocker = createServer();

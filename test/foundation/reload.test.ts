@@ -1,6 +1,17 @@
 // npm start's watch mode: saving a source file rebuilds the functions that include it, says so,
-// and the next invocation runs the new code; a function never requested is never built.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// and the next invocation runs the new code; a function never requested is never built. Every way
+// editors save is heard, and so is every later save: in place, by an atomic rename of a temporary
+// file over the original (vim, JetBrains IDEs), and by deleting and creating the file again.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -48,6 +59,41 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   expect(await (await bundles.load('Greeter')).handler({}, {})).toEqual({ statusCode: 200, body: 'second' });
   expect(Date.now() - saved).toBeLessThan(5_000);
   expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter in \d+ ms/);
+});
+
+/** Saves the scratch root's word module the given way; resolves with the word Greeter then answers (within 5 s). */
+type Save = (file: string, text: string) => void | Promise<void>;
+async function saved(style: Save, w: string): Promise<unknown> {
+  const generation = bundles.generation;
+  const started = Date.now();
+  await style(join(root, 'lib', 'word.ts'), word(w));
+  while (bundles.generation === generation && Date.now() - started < 5_000)
+    await new Promise((r) => setTimeout(r, 25));
+  return ((await (await bundles.load('Greeter')).handler({}, {})) as { body: string }).body;
+}
+
+const inPlace = (file: string, text: string) => writeFileSync(file, text);
+const atomicRename = (file: string, text: string) => {
+  const temp = `${file}.tmp~`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+};
+const deleteAndCreate = async (file: string, text: string) => {
+  unlinkSync(file);
+  await new Promise((r) => setTimeout(r, 200));
+  writeFileSync(file, text);
+};
+
+it.each([
+  ['an atomic rename over the original', atomicRename],
+  ['a delete, then the file created again', deleteAndCreate],
+])('hears a save by %s, and every save after it', async (_name, style) => {
+  const tag = Math.random().toString(36).slice(2, 8);
+  expect(await saved(style as Save, `${tag}-1`)).toBe(`${tag}-1`);
+  expect(await saved(inPlace, `${tag}-2`)).toBe(`${tag}-2`);
+  expect(await saved(style as Save, `${tag}-3`)).toBe(`${tag}-3`);
+  expect(await saved(atomicRename, `${tag}-4`)).toBe(`${tag}-4`);
+  expect(await saved(inPlace, `${tag}-5`)).toBe(`${tag}-5`);
 });
 
 it('removes its bundles on stop', async () => {

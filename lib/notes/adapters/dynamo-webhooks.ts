@@ -34,6 +34,7 @@ const HOOK_FIELDS = [
   'updatedAt',
   'pingId',
   'lastPingAt',
+  'slowSince',
 ] as const;
 const DELIVERY_FIELDS = [
   'id',
@@ -335,6 +336,23 @@ export const dynamoWebhooks: WebhookStore = {
   delivery: getDelivery,
   recordDelivery,
 };
+
+/** Puts a webhook's deliveries in the slow lane since `since` (or back: null), without touching updatedAt. */
+export async function setSlowLane(owner: NoteOwnerKey, hookId: string, since: number | null): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.webhook(owner, hookId),
+        UpdateExpression: since === null ? 'REMOVE slowSince' : 'SET slowSince = :t',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(since === null ? {} : { ExpressionAttributeValues: { ':t': since } }),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw storeFailure(err);
+  }
+}
 
 /** Marks a webhook's destination as refused (or fine again), without touching updatedAt. */
 export async function setDeliveryPolicy(

@@ -8,12 +8,20 @@ import type { DeliveryJob } from '../events/router.ts';
 
 const BATCH = 10;
 
+/** A job's queue: the slow lane's, or the delivery queue (lib/notes/events/lanes.ts). */
+const queueOf = (job: DeliveryJob) =>
+  job.lane === 'slow' ? config.webhookSlowQueueUrl : config.webhookQueueUrl;
+
 export async function enqueueJobs(jobs: DeliveryJob[]): Promise<void> {
+  for (const lane of [undefined, 'slow'] as const) await enqueueOn(jobs.filter((j) => j.lane === lane));
+}
+
+async function enqueueOn(jobs: DeliveryJob[]): Promise<void> {
   for (let i = 0; i < jobs.length; i += BATCH) {
     const chunk = jobs.slice(i, i + BATCH);
     const out = await sqsClient().send(
       new SendMessageBatchCommand({
-        QueueUrl: config.webhookQueueUrl,
+        QueueUrl: queueOf(chunk[0]),
         Entries: chunk.map((job, n) => ({ Id: String(n), MessageBody: JSON.stringify(job) })),
       }),
     );
@@ -27,7 +35,7 @@ export async function enqueueJobs(jobs: DeliveryJob[]): Promise<void> {
 export async function requeueJob(job: DeliveryJob, delaySeconds: number): Promise<void> {
   await sqsClient().send(
     new SendMessageCommand({
-      QueueUrl: config.webhookQueueUrl,
+      QueueUrl: queueOf(job),
       MessageBody: JSON.stringify(job),
       DelaySeconds: delaySeconds,
     }),

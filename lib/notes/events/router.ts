@@ -25,6 +25,8 @@ export interface DeliveryJob {
   attempt: number;
   /** Not before (epoch ms): a retry waits in the queue until then. */
   dueAt?: number;
+  /** The slow lane's queue rather than the delivery queue (lanes.ts): its webhook's receiver hangs. */
+  lane?: 'slow';
 }
 
 export interface RouterPorts {
@@ -122,4 +124,5 @@ const job = (e: WorkspaceEvent, h: WebhookRecord, body: string, attemptKind: Att
   attemptKind,
   body,
   attempt: 1,
+  ...(h.slowSince === undefined ? {} : { lane: 'slow' as const }),
 });

@@ -13,13 +13,20 @@ import { once } from '../../domain/once.ts';
 import { directory } from '../../identity/wiring.ts';
 import { checkDestination } from '../adapters/destination-policy.ts';
 import { folderTree } from '../adapters/dynamo-folders.ts';
-import { getWebhook, listWebhooks, recordDelivery, setDeliveryPolicy } from '../adapters/dynamo-webhooks.ts';
+import {
+  getWebhook,
+  listWebhooks,
+  recordDelivery,
+  setDeliveryPolicy,
+  setSlowLane,
+} from '../adapters/dynamo-webhooks.ts';
 import { emitDeliveryMetric } from '../adapters/emf-metrics.ts';
 import { postDelivery } from '../adapters/http-poster.ts';
 import { deadLetterJob, enqueueJobs, requeueJob } from '../adapters/sqs-delivery-queue.ts';
 import { signDelivery } from '../adapters/standard-webhooks-signer.ts';
 import { changesOf, noteStateOf } from '../adapters/stream-changes.ts';
-import { deliver, deliverBatch } from './delivery.ts';
+import { type DeliveryPorts, deliver, deliverBatch } from './delivery.ts';
+import { withLanes } from './lanes.ts';
 import { routeChanges } from './router.ts';
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
@@ -43,26 +50,27 @@ export const webhookEvents = /* @__PURE__ */ once(() => {
 
 /** Webhook delivery (queue function): each job signed, sent, logged, retried or dead-lettered. */
 export const webhookDelivery = /* @__PURE__ */ once(() => {
-  const one = (job: Parameters<typeof deliver>[0]) =>
-    deliver(job, {
-      hook: getWebhook,
-      openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
-      checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
-      sign: signDelivery,
-      post: postDelivery,
-      record: recordDelivery,
-      setPolicy: setDeliveryPolicy,
-      requeue: requeueJob,
-      deadLetter: deadLetterJob,
-      metric: emitDeliveryMetric,
-      clock: systemClock,
-      ids: systemIds,
-      random: Math.random,
-      settings: {
-        retryDelays: () => config.webhookRetryDelays,
-        attemptTimeoutMs: () => config.webhookAttemptTimeoutMs,
-        retentionDays: () => config.webhookRetentionDays,
-      },
-    });
+  const ports: DeliveryPorts = {
+    hook: getWebhook,
+    openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
+    checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
+    sign: signDelivery,
+    post: postDelivery,
+    record: recordDelivery,
+    setPolicy: setDeliveryPolicy,
+    requeue: requeueJob,
+    deadLetter: deadLetterJob,
+    metric: emitDeliveryMetric,
+    clock: systemClock,
+    ids: systemIds,
+    random: Math.random,
+    settings: {
+      retryDelays: () => config.webhookRetryDelays,
+      attemptTimeoutMs: () => config.webhookAttemptTimeoutMs,
+      retentionDays: () => config.webhookRetentionDays,
+    },
+  };
+  // Each job through its lane (lanes.ts): a hanging receiver's jobs take the slow lane.
+  const one = (job: Parameters<typeof deliver>[0]) => deliver(job, withLanes(job, ports, setSlowLane));
   return { deliverBatch: (messages: { id: string; body: string }[]) => deliverBatch(messages, one) };
 });
