@@ -3,7 +3,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { ApiEvent, ApiResult } from '#lib/http/types.ts';
-import { pageResponse, stylesheet } from '#lib/notes/pages/http.ts';
+import { pageError, pageResponse, stylesheet } from '#lib/notes/pages/http.ts';
 import { addressOf } from '#lib/notes/pages/model.ts';
 import { pages } from '#lib/notes/pages/wiring.ts';
 
@@ -13,4 +13,8 @@ export const handler = middy<ApiEvent, ApiResult>()
     event.resource.startsWith('/_page/')
       ? stylesheet(event)
       : pageResponse(event, await pages().find(addressOf(event.pathParameters ?? {}))),
-  );
+  )
+  .onError(async (request) => {
+    if (!(request.error as { kind?: string })?.kind) console.error('note page failed', request.error);
+    request.response = pageError(request.event, request.error);
+  });

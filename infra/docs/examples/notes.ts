@@ -54,6 +54,45 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
     form: { field: 'image', file: 'pixel.png', type: 'image/png', bytes: PIXEL },
   });
 
+  p.text('### Note pages and search');
+  p.text(
+    'A note whose `readPermission` is `guest` has a read-only HTML page at its `publishLink` (and, with a permalink, at `/@<userPath>/<permalink>`), for anyone, no token. Any other note answers the same 404 page.',
+  );
+  const shown = await p.call('A guest-readable note with a permalink', 'POST', '/v1/notes', {
+    body: {
+      content: `# Welcome\n\nRead by anyone, **rendered** as HackMD renders it.\n\n- [x] a task list\n`,
+      readPermission: 'guest',
+      permalink: `welcome-${ctx.run}`,
+    },
+  });
+  await p.call('Its page: `GET /{shortId}`', 'GET', `/${shown.json.shortId}`, {
+    token: '',
+    headers: { Accept: 'text/html' },
+  });
+  const owner = new URL(String(shown.json.publishLink)).pathname.split('/')[1];
+  const byPermalink = owner?.startsWith('@') ? owner : `@${shown.json.userPath}`;
+  await p.call(
+    'The same page by permalink: `GET /{owner}/{permalink}`',
+    'GET',
+    `/${byPermalink}/welcome-${ctx.run}`,
+    { token: '', headers: { Accept: 'text/html' } },
+  );
+  const stylesheet = /\/_page\/[^"']+/.exec(
+    await (await fetch(`${ctx.base}/${shown.json.shortId}`)).text(),
+  )?.[0];
+  if (stylesheet)
+    await p.call("The page's stylesheet: `GET /_page/{asset}`", 'GET', stylesheet, { token: '' });
+  p.text(
+    'Search (an extension) finds the words of every note you may read, a few seconds after a change (docs/search.md):',
+  );
+  const query = '/v1/search?q=rendered&limit=2';
+  for (let i = 0; i < 40; i++) {
+    const found = await fetch(ctx.base + query, { headers: { authorization: `Bearer ${ctx.user.token}` } });
+    if (((await found.json()) as { results?: unknown[] }).results?.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await p.call("Search your notes and your teams' notes: `GET /v1/search`", 'GET', query);
+
   p.text('### Versions');
   p.text('Every content change keeps a version; naming one keeps it apart from the automatic ones.');
   const versions = await p.call(

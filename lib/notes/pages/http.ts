@@ -111,3 +111,35 @@ export function stylesheet(event: ApiEvent): ApiResult {
     body: PAGE_CSS,
   };
 }
+
+/**
+ * A failure while finding a page: 503 with Retry-After when a dependency is unavailable (as every
+ * route answers then), else 500; HTML for a browser, the Notes dialect's JSON for an API client.
+ * The error's own text never reaches the reader.
+ */
+export function pageError(event: ApiEvent, err: unknown): ApiResult {
+  const retryAfter =
+    (err as { kind?: string; retryAfterSeconds?: number })?.kind === 'unavailable'
+      ? ((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1)
+      : undefined;
+  const status = retryAfter === undefined ? 500 : 503;
+  const message = retryAfter === undefined ? 'Internal server error' : 'Service unavailable';
+  const description =
+    retryAfter === undefined
+      ? 'The page could not be shown'
+      : 'The notes are unavailable for a moment: try again';
+  const html = /text\/html/i.test(event.headers?.accept ?? '');
+  return {
+    statusCode: status,
+    headers: {
+      ...securityHeaders(event),
+      'Content-Type': html ? HTML : 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Vary: 'Accept',
+      ...(retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) }),
+    },
+    body: html
+      ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${message}</title></head><body><p>${description}.</p></body></html>`
+      : JSON.stringify({ code: status * 100, message, description, error: description }),
+  };
+}

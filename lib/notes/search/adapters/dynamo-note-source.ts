@@ -3,7 +3,7 @@
 // GSI1, keys only: the shortId is the note partition's), for rebuilding an index.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
-import { documentClient } from '../../../data/dynamo.ts';
+import { documentClient, indexName } from '../../../data/dynamo.ts';
 import { notesKeys } from '../../../data/keys.ts';
 import { getNote } from '../../adapters/dynamo-notes.ts';
 import type { Workspace } from '../model.ts';
@@ -24,7 +24,7 @@ export async function listShortIds(
   const page = await documentClient().send(
     new QueryCommand({
       TableName: config.tableName,
-      IndexName: 'GSI1',
+      IndexName: indexName('GSI1'),
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': notesKeys.notesOfOwnerPartition(ownerOf(workspace)) },
       ProjectionExpression: 'PK',
