@@ -93,11 +93,15 @@ const operations = () =>
     .filter((r) => r.method !== 'ANY')
     .map((r) => {
       const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      const pathParameters = Object.fromEntries(names.map((name) => [name, ids[name] ?? '1']));
+      // A note page's owner is an @address (anything else is a 404 that needs no table).
+      const pathParameters = Object.fromEntries(
+        names.map((name) => [name, ids[name] ?? (name === 'owner' ? '@someone' : '1')]),
+      );
       const key = `${r.method} ${r.path}`;
       return {
         key,
         api: r.apiId,
+        functionId: r.functionId,
         method: r.method,
         resource: r.path,
         pathParameters,
@@ -252,10 +256,10 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
       const res = results[i];
       const what = `${op.key} → ${res.status} in ${res.ms.toFixed(0)} ms: ${JSON.stringify(res.body).slice(0, 200)}`;
       expect(res.ms, what).toBeLessThan(WITHIN_MS);
-      if (op.key === 'GET /api/internal/v1/csrf') {
+      if (op.key === 'GET /api/internal/v1/csrf' || op.key === 'GET /_page/{asset}') {
         expect(res.status, what).toBe(404);
         return;
-      } // not the internal edge: no table
+      } // not the internal edge, or no such stylesheet: no table
       expect(res.status, what).toBe(503);
       expect(Number(res.headers.get('retry-after')), what).toBeGreaterThan(0);
       if (op.key === 'GET /api/v1/status/web-api') {
@@ -263,6 +267,10 @@ describe('DynamoDB unresponsive (SIGSTOP)', () => {
           error: true,
           response: { vg: false, uptime: -1, errorsCount: -1, requestsServed: -1 },
         });
+      } else if (op.functionId === 'NotesGetPageFunction') {
+        // A note page answers a browser (the event's Accept names text/html) in HTML, as its 404 does.
+        expect(res.headers.get('content-type'), what).toMatch(/^text\/html/);
+        expect(String(res.body), what).toContain('Service unavailable');
       } else if (op.api === 'NewsApi') {
         expect(res.body, what).toEqual({ error: true, response: 'serviceUnavailable' });
       } else {
