@@ -1,12 +1,28 @@
 // Dependency rules of docs/architecture.md, checked by `npm run lint` (depcruise). Type-only imports
 // count too: a domain module may not even name an HTTP or SDK type.
 const API = '(identity|notes|news|bank)';
-/** The domain of an API: its top-level modules, but not its wiring. */
-const DOMAIN = `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`;
-/** Where adapters are chosen: an API's wiring, and its feature folders' (lib/notes/{events,pages,search}/wiring.ts). */
-const WIRING = `^lib/${API}/((events|pages|search)/)?wiring\\.ts$`;
-/** Adapters: an API's, and those of its feature folders with their own ports (lib/notes/{pages,search}/adapters). */
-const ADAPTERS = `^lib/${API}/((pages|search)/)?adapters/`;
+/**
+ * The Notes features, one folder each (docs/architecture.md, "Layout"): the kernel every feature
+ * shares (the note's model and ports, authentication and rate limit, presenters, the table items
+ * every feature reads), and the features beside it.
+ */
+const FEATURE = '(kernel|notes|folders|trash|revisions|webhooks|images|pages|search)';
+/** The domain of an API or of a Notes feature: its top-level modules, but not its wiring or HTTP. */
+const DOMAIN = [
+  `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`,
+  `^lib/notes/${FEATURE}/(?!(wiring|http)\\.ts$)[^/]+\\.ts$`,
+  '^lib/notes/webhooks/events/(?!wiring\\.ts$)[^/]+\\.ts$',
+];
+/** Where adapters are chosen: an API's wiring, and its Notes features' (pages, search, the event pipeline). */
+const WIRING = [
+  `^lib/${API}/wiring\\.ts$`,
+  `^lib/notes/${FEATURE}/wiring\\.ts$`,
+  '^lib/notes/webhooks/events/wiring\\.ts$',
+];
+/** Adapters: an API's, and each Notes feature's. */
+const ADAPTERS = [`^lib/${API}/adapters/`, `^lib/notes/${FEATURE}/adapters/`];
+/** HTTP glue: an API's, a Notes feature's (a folder, or one module beside its domain). */
+const HTTP = [`^lib/${API}/http/`, `^lib/notes/${FEATURE}/http(/|\\.ts$)`];
 
 module.exports = {
   forbidden: [
@@ -28,13 +44,13 @@ module.exports = {
       name: 'domain-without-http-or-adapters',
       severity: 'error',
       comment: 'The domain imports no lib/http, no adapter, no AWS SDK, no middy, no SDK client module.',
-      from: { path: [DOMAIN, '^lib/domain/'] },
+      from: { path: [...DOMAIN, '^lib/domain/'] },
       to: {
         path: [
           '^lib/http/',
-          `^lib/${API}/adapters/`,
-          `^lib/${API}/http/`,
-          `^lib/${API}/wiring\\.ts$`,
+          ...ADAPTERS,
+          ...HTTP,
+          ...WIRING,
           '^lib/data/(dynamo|s3|sns|ses|secrets|failures|metering)\\.ts$',
           '(^|/)node_modules/@aws-sdk/',
           '(^|/)node_modules/@middy/',
@@ -47,14 +63,32 @@ module.exports = {
       severity: 'error',
       comment:
         'Adapters are chosen in one module per API (lib/<api>/wiring.ts); tests and infra may use them.',
-      from: { path: '^(lib|functions)/', pathNot: [WIRING, ADAPTERS] },
+      from: { path: '^(lib|functions)/', pathNot: [...WIRING, ...ADAPTERS] },
       to: { path: ADAPTERS },
+    },
+    {
+      name: 'features-share-only-the-kernel-adapters',
+      severity: 'error',
+      comment:
+        "A Notes feature's adapters use their own feature's adapters and the kernel's, never another feature's: what two features share lives in lib/notes/kernel.",
+      from: { path: '^lib/notes/([^/]+)/adapters/' },
+      to: {
+        path: '^lib/notes/[^/]+/adapters/',
+        pathNot: ['^lib/notes/$1/adapters/', '^lib/notes/kernel/adapters/'],
+      },
+    },
+    {
+      name: 'kernel-knows-no-feature-adapters',
+      severity: 'error',
+      comment: "The Notes kernel is what every feature builds on: it uses no feature's adapters.",
+      from: { path: '^lib/notes/kernel/' },
+      to: { path: '^lib/notes/(?!kernel/)[^/]+/adapters/' },
     },
     {
       name: 'adapters-know-no-http-or-wiring',
       severity: 'error',
       from: { path: ADAPTERS },
-      to: { path: ['^lib/http/', `^lib/${API}/http/`, WIRING] },
+      to: { path: ['^lib/http/', ...HTTP, ...WIRING] },
     },
     {
       name: 'functions-reach-the-domain-through-wiring',

@@ -1,8 +1,8 @@
 // GET /v1/notes/{noteId}/versions/compare?base=&target=: a unified diff between two states (HackMD CompareVersions).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { compareQuery } from '#lib/notes/revision-schemas.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { compareQuery } from '#lib/notes/revisions/schemas.ts';
 import { versionReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

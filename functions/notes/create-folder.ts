@@ -1,8 +1,8 @@
 // POST /v1/folders: a folder in the caller's workspace (201) (HackMD CreateFolder).
 import { created } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
-import { presentFolder } from '#lib/notes/folders.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderCreationBody } from '#lib/notes/folders/schemas.ts';
+import { presentFolder } from '#lib/notes/folders/folders.ts';
 import { folderCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,9 +1,9 @@
 // POST /v1/notes/{noteId}/comments: a new thread (optionally anchored) or a reply — our extension to HackMD's API.
 import { created } from '#lib/http/rest.ts';
-import { presentComment } from '#lib/notes/comments.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { createCommentBody } from '#lib/notes/revision-schemas.ts';
+import { presentComment } from '#lib/notes/revisions/comments.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { createCommentBody } from '#lib/notes/revisions/schemas.ts';
 import { commentCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

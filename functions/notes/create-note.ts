@@ -1,8 +1,8 @@
 // POST /v1/notes: a personal note from a JSON string (content), a creation object or nothing (CreateNote in the Notes interface document);
 // an optional Idempotency-Key makes a retry safe.
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { idempotentCreate } from '#lib/notes/http/glue.ts';
-import { createNoteBody } from '#lib/notes/schemas.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { idempotentCreate } from '#lib/notes/kernel/http/glue.ts';
+import { createNoteBody } from '#lib/notes/notes/schemas.ts';
 import { noteCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>

@@ -1,9 +1,9 @@
 // POST /v1/teams/{teamPath}/folders: a folder in the team's workspace (201) (HackMD CreateTeamFolder).
 import { created } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderCreationBody } from '#lib/notes/folder-schemas.ts';
-import { presentFolder } from '#lib/notes/folders.ts';
-import { teamPathOnly } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderCreationBody } from '#lib/notes/folders/schemas.ts';
+import { presentFolder } from '#lib/notes/folders/folders.ts';
+import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { teamFolderCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

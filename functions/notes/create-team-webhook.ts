@@ -1,9 +1,9 @@
 // POST /v1/teams/{teamPath}/webhooks: a webhook (201, with its signing secret, shown once) (HackMD CreateTeamWebhook; the team's admin only).
 import { created } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamPathOnly } from '#lib/notes/params.ts';
-import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
-import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/kernel/params.ts';
+import { webhookCreation } from '#lib/notes/webhooks/schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
 import { teamWebhookCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

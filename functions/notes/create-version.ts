@@ -1,9 +1,9 @@
 // POST /v1/notes/{noteId}/versions: names the live content (or a system version) as a version (HackMD CreateVersion).
 import { created } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { createVersionBody } from '#lib/notes/revision-schemas.ts';
-import { presentVersion } from '#lib/notes/versions.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { createVersionBody } from '#lib/notes/revisions/schemas.ts';
+import { presentVersion } from '#lib/notes/revisions/versions.ts';
 import { versionNaming } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,8 +1,8 @@
 // POST /v1/webhooks: a webhook (201, with its signing secret, shown once) (HackMD CreateWebhook).
 import { created } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { webhookCreation } from '#lib/notes/webhook-schemas.ts';
-import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { webhookCreation } from '#lib/notes/webhooks/schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
 import { webhookCreator } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: webhookCreation } }, async ({ principal, body }) => {

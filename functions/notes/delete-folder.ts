@@ -1,7 +1,7 @@
 // DELETE /v1/folders/{folderId}: an empty folder (409 while it holds folders or notes) (HackMD DeleteFolder).
 import { noContent } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderPath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderPath } from '#lib/notes/kernel/params.ts';
 import { folderRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: folderPath }, async ({ principal, path }) => {

@@ -1,7 +1,7 @@
 // DELETE /v1/teams/{teamPath}/folders/{folderId}: an empty folder (409 while it holds folders or notes) (HackMD DeleteTeamFolder).
 import { noContent } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamFolderPath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { teamFolderPath } from '#lib/notes/kernel/params.ts';
 import { teamFolderRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamFolderPath }, async ({ principal, path }) => {

@@ -1,7 +1,7 @@
 // DELETE /v1/webhooks/{hookId}: a webhook (204) (HackMD DeleteWebhook).
 import { noContent } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { hookPath } from '#lib/notes/webhook-schemas.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { hookPath } from '#lib/notes/webhooks/schemas.ts';
 import { webhookRemover } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: hookPath }, async ({ principal, path }) => {

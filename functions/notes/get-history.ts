@@ -1,8 +1,8 @@
 // GET /v1/history?limit=: notes the caller read or changed, most recent first (GetHistory in the Notes interface document).
-import { noteList } from '#lib/notes/http/glue.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { MAX_HISTORY } from '#lib/notes/model.ts';
-import { historyQuery } from '#lib/notes/params.ts';
+import { noteList } from '#lib/notes/kernel/http/glue.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { MAX_HISTORY } from '#lib/notes/kernel/model.ts';
+import { historyQuery } from '#lib/notes/kernel/params.ts';
 import { readingHistory } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {

@@ -1,7 +1,7 @@
 // GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (GetNote in the Notes interface document).
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { conditionalGet } from '#lib/notes/http/glue.ts';
-import { notePath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { conditionalGet } from '#lib/notes/kernel/http/glue.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
 import { noteReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path, headers }) => {

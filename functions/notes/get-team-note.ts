@@ -1,7 +1,7 @@
 // GET /v1/teams/{teamPath}/notes/{noteId}: a note of the team; conditional; recorded in history (GetTeamNote in the Notes interface document).
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { conditionalGet } from '#lib/notes/http/glue.ts';
-import { teamNotePath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { conditionalGet } from '#lib/notes/kernel/http/glue.ts';
+import { teamNotePath } from '#lib/notes/kernel/params.ts';
 import { noteReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path, headers }) => {

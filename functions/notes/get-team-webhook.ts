@@ -1,8 +1,8 @@
 // GET /v1/teams/{teamPath}/webhooks/{hookId}: one webhook (HackMD GetTeamWebhook; the team's admin only).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamHookPath } from '#lib/notes/webhook-schemas.ts';
-import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { teamHookPath } from '#lib/notes/webhooks/schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
 import { teamWebhookLookup } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {

@@ -1,8 +1,8 @@
 // GET /v1/notes/{noteId}/versions/{versionId}: one version with its content (HackMD GetVersion).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { versionPath } from '#lib/notes/revision-schemas.ts';
-import { presentVersion } from '#lib/notes/versions.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { versionPath } from '#lib/notes/revisions/schemas.ts';
+import { presentVersion } from '#lib/notes/revisions/versions.ts';
 import { versionReader } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: versionPath }, async ({ principal, path }) => {

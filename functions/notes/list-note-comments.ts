@@ -1,9 +1,9 @@
 // GET /v1/notes/{noteId}/comments: comments and replies of a note, filtered and paged (HackMD ListNoteComments).
 import { ok } from '#lib/http/rest.ts';
-import { presentComment } from '#lib/notes/comments.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { commentsQuery } from '#lib/notes/revision-schemas.ts';
+import { presentComment } from '#lib/notes/revisions/comments.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { commentsQuery } from '#lib/notes/revisions/schemas.ts';
 import { commentListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,8 +1,8 @@
 // GET /v1/notes[?folderId=]: the caller's own notes (or those directly in one of their folders), most
 // recently changed first, with their folderPaths (ListNotes in the Notes interface document).
-import { notesQuery } from '#lib/notes/params.ts';
-import { noteList } from '#lib/notes/http/glue.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
+import { notesQuery } from '#lib/notes/kernel/params.ts';
+import { noteList } from '#lib/notes/kernel/http/glue.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {

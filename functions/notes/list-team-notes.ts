@@ -1,8 +1,8 @@
 // GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
 // folders), most recently changed first, with their folderPaths (ListTeamNotes in the Notes interface document).
-import { notesQuery, teamPathOnly } from '#lib/notes/params.ts';
-import { noteList } from '#lib/notes/http/glue.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
+import { notesQuery, teamPathOnly } from '#lib/notes/kernel/params.ts';
+import { noteList } from '#lib/notes/kernel/http/glue.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,8 +1,8 @@
 // GET /v1/teams/{teamPath}/trash: the team's trashed notes, for the team's admin (HackMD ListTeamTrash).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { teamPathOnly } from '#lib/notes/params.ts';
-import { presentTrashNote } from '#lib/notes/trash.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { teamPathOnly } from '#lib/notes/kernel/params.ts';
+import { presentTrashNote } from '#lib/notes/trash/trash.ts';
 import { teamTrashListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {

@@ -1,8 +1,8 @@
 // GET /v1/teams/{teamPath}/webhooks/{hookId}/deliveries: one page of the delivery log, newest first (HackMD ListTeamWebhookDeliveries; the team's admin only).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { deliveriesQuery, pageOf, teamHookPath } from '#lib/notes/webhook-schemas.ts';
-import { presentDeliveryPage } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { deliveriesQuery, pageOf, teamHookPath } from '#lib/notes/webhooks/schemas.ts';
+import { presentDeliveryPage } from '#lib/notes/webhooks/webhooks.ts';
 import { teamWebhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

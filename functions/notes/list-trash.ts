@@ -1,7 +1,7 @@
 // GET /v1/trash: the caller's trashed personal notes, most recently deleted first (HackMD ListPersonalTrash).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { presentTrashNote } from '#lib/notes/trash.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { presentTrashNote } from '#lib/notes/trash/trash.ts';
 import { trashListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {

@@ -1,9 +1,9 @@
 // GET /v1/notes/{noteId}/versions: the note's versions, newest first, filtered and paged (HackMD ListVersions).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { versionsQuery } from '#lib/notes/revision-schemas.ts';
-import { presentVersion } from '#lib/notes/versions.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { versionsQuery } from '#lib/notes/revisions/schemas.ts';
+import { presentVersion } from '#lib/notes/revisions/versions.ts';
 import { versionListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

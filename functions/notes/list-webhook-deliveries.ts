@@ -1,8 +1,8 @@
 // GET /v1/webhooks/{hookId}/deliveries: one page of the delivery log, newest first (HackMD ListWebhookDeliveries).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { deliveriesQuery, hookPath, pageOf } from '#lib/notes/webhook-schemas.ts';
-import { presentDeliveryPage } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { deliveriesQuery, hookPath, pageOf } from '#lib/notes/webhooks/schemas.ts';
+import { presentDeliveryPage } from '#lib/notes/webhooks/webhooks.ts';
 import { webhookDeliveryLog } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

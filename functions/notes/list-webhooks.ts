@@ -1,7 +1,7 @@
 // GET /v1/webhooks: the workspace's webhooks (HackMD ListWebhooks).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
 import { webhookListing } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {

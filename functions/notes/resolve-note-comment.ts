@@ -1,8 +1,8 @@
 // PUT /v1/notes/{noteId}/comments/{commentId}/resolution: resolves the comment's thread (HackMD ResolveNoteComment).
 import { ok } from '#lib/http/rest.ts';
-import { presentComment } from '#lib/notes/comments.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { commentPath } from '#lib/notes/revision-schemas.ts';
+import { presentComment } from '#lib/notes/revisions/comments.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { commentPath } from '#lib/notes/revisions/schemas.ts';
 import { commentChanges } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {

@@ -1,7 +1,7 @@
 // PUT /v1/trash/{noteId}/restore: a trashed note back, with content, images and history (HackMD RestoreNote).
 import { noContent } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
 import { trashRestorer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) => {

@@ -2,7 +2,7 @@
 // changes that are webhook events (note.*, version.created, comment.*, ping) become delivery jobs.
 // A failure fails the batch: the stream retries it (bisected), so no event is lost.
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { webhookEvents } from '#lib/notes/events/wiring.ts';
+import { webhookEvents } from '#lib/notes/webhooks/events/wiring.ts';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
   await webhookEvents().route(event.Records);

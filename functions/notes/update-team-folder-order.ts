@@ -1,8 +1,8 @@
 // PUT /v1/teams/{teamPath}/folders/folder-order: replace the caller's ordering of the team's folders (204) (HackMD UpdateTeamFolderOrder).
 import { noContent } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { folderOrderBody } from '#lib/notes/folder-schemas.ts';
-import { teamPathOnly } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderOrderBody } from '#lib/notes/folders/schemas.ts';
+import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { teamFolderOrderer } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,8 +1,8 @@
 // PATCH /v1/teams/{teamPath}/notes/{noteId}: change the fields sent; If-Match honoured (UpdateTeamNote in the Notes interface document).
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { ifMatch, singleNote } from '#lib/notes/http/glue.ts';
-import { noteChanges } from '#lib/notes/schemas.ts';
-import { teamNotePath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { ifMatch, singleNote } from '#lib/notes/kernel/http/glue.ts';
+import { noteChanges } from '#lib/notes/notes/schemas.ts';
+import { teamNotePath } from '#lib/notes/kernel/params.ts';
 import { notesWithHistory } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,9 +1,9 @@
 // PATCH /v1/notes/{noteId}/versions: renames a named version given as base version:{id} (HackMD UpdateVersion).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { notePath } from '#lib/notes/params.ts';
-import { updateVersionBody } from '#lib/notes/revision-schemas.ts';
-import { presentVersion } from '#lib/notes/versions.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
+import { updateVersionBody } from '#lib/notes/revisions/schemas.ts';
+import { presentVersion } from '#lib/notes/revisions/versions.ts';
 import { versionRenaming } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

@@ -1,8 +1,8 @@
 // PATCH /v1/webhooks/{hookId}: name, url or active (scope never changes) (HackMD UpdateWebhook).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { hookPath, webhookChanges } from '#lib/notes/webhook-schemas.ts';
-import { presentWebhook } from '#lib/notes/webhooks.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { hookPath, webhookChanges } from '#lib/notes/webhooks/schemas.ts';
+import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
 import { webhookUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

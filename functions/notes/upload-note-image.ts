@@ -1,9 +1,9 @@
 // POST /v1/notes/{noteId}/images: multipart part "image" (PNG, JPEG, GIF, WebP) stored for the note (UploadNoteImage in the Notes interface document).
 import { ok } from '#lib/http/rest.ts';
-import { notesOperation } from '#lib/notes/http/operation.ts';
-import { imageUploadParser } from '#lib/notes/http/image-upload.ts';
-import { imageUploadBody } from '#lib/notes/schemas.ts';
-import { notePath } from '#lib/notes/params.ts';
+import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { imageUploadParser } from '#lib/notes/images/http/image-upload.ts';
+import { imageUploadBody } from '#lib/notes/notes/schemas.ts';
+import { notePath } from '#lib/notes/kernel/params.ts';
 import { notesWithImages as notes } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(

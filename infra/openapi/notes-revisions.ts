@@ -1,12 +1,12 @@
 // The Versions and Comments operations of the Notes document (HackMD's shapes), and our extension
 // that writes comments (marked x-extension: HackMD's API has no such routes). Built from the valibot
-// schemas in lib/notes/revision-schemas.ts (requests) and revision-response-schemas.ts (responses).
+// schemas in lib/notes/revisions/schemas.ts (requests) and response-schemas.ts (responses).
 import type { ErrorType } from '../../lib/http/errors.ts';
-import { MAX_COMMENT_BODY, MAX_REPLIES } from '../../lib/notes/comments.ts';
-import { notePath } from '../../lib/notes/params.ts';
-import * as r from '../../lib/notes/revision-response-schemas.ts';
-import * as s from '../../lib/notes/revision-schemas.ts';
-import { SYSTEM_VERSION_RETENTION_DAYS, VERSION_WINDOW_MS } from '../../lib/notes/versions.ts';
+import { MAX_COMMENT_BODY, MAX_REPLIES } from '../../lib/notes/revisions/comments.ts';
+import { notePath } from '../../lib/notes/kernel/params.ts';
+import * as r from '../../lib/notes/revisions/response-schemas.ts';
+import * as s from '../../lib/notes/revisions/schemas.ts';
+import { SYSTEM_VERSION_RETENTION_DAYS, VERSION_WINDOW_MS } from '../../lib/notes/revisions/versions.ts';
 import { inputSchema, type PathItem, schema } from './build.ts';
 
 type Errors = (...types: ErrorType[]) => Record<string, unknown>;

@@ -1,9 +1,9 @@
 // The 18 webhook operations of the Notes document (HackMD API v1 Webhooks: personal under /v1,
-// team under /v1/teams/{teamPath}), with examples; schemas from lib/notes/webhook-schemas.ts and webhook-response-schemas.ts.
+// team under /v1/teams/{teamPath}), with examples; schemas from lib/notes/webhooks/schemas.ts and response-schemas.ts.
 import type { ErrorType } from '../../lib/http/errors.ts';
-import * as w from '../../lib/notes/webhook-response-schemas.ts';
-import * as ws from '../../lib/notes/webhook-schemas.ts';
-import { MAX_DELIVERY_PAGE_SIZE, PING_INTERVAL_SECONDS } from '../../lib/notes/webhooks.ts';
+import * as w from '../../lib/notes/webhooks/response-schemas.ts';
+import * as ws from '../../lib/notes/webhooks/schemas.ts';
+import { MAX_DELIVERY_PAGE_SIZE, PING_INTERVAL_SECONDS } from '../../lib/notes/webhooks/webhooks.ts';
 import { inputSchema, type PathItem, schema } from './build.ts';
 
 interface Helpers {

@@ -1,15 +1,15 @@
 // OpenAPI 3.1 document of the Notes API (the Notes interface document), generated from the valibot schemas that validate
-// requests (lib/notes/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/response-schemas.ts).
+// requests (lib/notes/kernel/params.ts, lib/notes/*schemas.ts) and those that describe responses (lib/notes/kernel/response-schemas.ts).
 import type * as v from 'valibot';
 import { ApiError, ERRORS, type ErrorType, type FieldError } from '../../lib/http/errors.ts';
-import { hackmdMembers } from '../../lib/notes/http/dialect.ts';
-import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/model.ts';
-import * as f from '../../lib/notes/folder-schemas.ts';
-import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders.ts';
-import * as params from '../../lib/notes/params.ts';
-import * as r from '../../lib/notes/response-schemas.ts';
-import * as s from '../../lib/notes/schemas.ts';
-import * as t from '../../lib/notes/trash-schemas.ts';
+import { hackmdMembers } from '../../lib/notes/kernel/http/dialect.ts';
+import { MAX_CONTENT_BYTES, MAX_HISTORY, MAX_IMAGE_BYTES } from '../../lib/notes/kernel/model.ts';
+import * as f from '../../lib/notes/folders/schemas.ts';
+import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders/folders.ts';
+import * as params from '../../lib/notes/kernel/params.ts';
+import * as r from '../../lib/notes/kernel/response-schemas.ts';
+import * as s from '../../lib/notes/notes/schemas.ts';
+import * as t from '../../lib/notes/trash/schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
 import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
@@ -74,7 +74,7 @@ const rateHeaders = {
     schema: { type: 'integer' },
   },
 };
-/** HackMD's members of the example (lib/notes/http/dialect.ts) on a route of this `resource`. */
+/** HackMD's members of the example (lib/notes/kernel/http/dialect.ts) on a route of this `resource`. */
 const hackmd =
   (type: ErrorType, resource: string) => (example: { description: string; errors?: FieldError[] }) =>
     hackmdMembers(new ApiError(type, example.description, { fields: example.errors }), resource);

@@ -9,7 +9,7 @@ import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { only } from '../domain/only.ts';
 import { directory, teamAccess } from '../identity/wiring.ts';
-import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes, NotesStore } from './ports.ts';
+import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes, NotesStore } from './kernel/ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import {
   anchorBase,
@@ -20,7 +20,7 @@ import {
   listComments,
   removeComments,
   saveComments,
-} from './adapters/dynamo-comments.ts';
+} from './revisions/adapters/dynamo-comments.ts';
 import {
   coalesceVersion,
   createVersion,
@@ -31,9 +31,9 @@ import {
   nameVersion,
   renameVersion,
   versionContent,
-} from './adapters/dynamo-versions.ts';
-import { type CommentStore, CommentService } from './comments.ts';
-import { type NoteOpener, type UserLookup, VersionService, type VersionStore } from './versions.ts';
+} from './revisions/adapters/dynamo-versions.ts';
+import { type CommentStore, CommentService } from './revisions/comments.ts';
+import { type NoteOpener, type UserLookup, VersionService, type VersionStore } from './revisions/versions.ts';
 import {
   createNote,
   DynamoNotesStore,
@@ -44,9 +44,9 @@ import {
   releaseIdempotencyKey,
   reserveIdempotencyKey,
   saveNote,
-} from './adapters/dynamo-notes.ts';
-import { deleteImages, putImage, S3ImageStore } from './adapters/s3-images.ts';
-import { signatureImages } from './adapters/signature-images.ts';
+} from './notes/adapters/dynamo-notes.ts';
+import { deleteImages, putImage, S3ImageStore } from './images/adapters/s3-images.ts';
+import { signatureImages } from './images/adapters/signature-images.ts';
 import {
   createFolder,
   deleteFolder,
@@ -55,7 +55,7 @@ import {
   notesInFolder,
   putFolderOrder,
   updateFolder,
-} from './adapters/dynamo-folders.ts';
+} from './folders/adapters/dynamo-folders.ts';
 import {
   dueForPurge,
   getTrashed,
@@ -63,24 +63,24 @@ import {
   purgeTrashed,
   restoreTrashed,
   trashNote,
-} from './adapters/dynamo-trash.ts';
-import { type FolderStore, FolderService } from './folders.ts';
-import { NotesService } from './service.ts';
-import { type ImageRemover, type TeamDirectory, type TrashStore, TrashService } from './trash.ts';
+} from './trash/adapters/dynamo-trash.ts';
+import { type FolderStore, FolderService } from './folders/folders.ts';
+import { NotesService } from './notes/service.ts';
+import { type ImageRemover, type TeamDirectory, type TrashStore, TrashService } from './trash/trash.ts';
 import {
   type WebhookDeps,
   type WebhookDirectory,
   type WebhookMarks,
   WebhookService,
   type WebhookStore,
-} from './webhooks.ts';
+} from './webhooks/webhooks.ts';
 import {
   markWriters,
   stampNotes,
   unmarkWriters,
   webhookCount,
   writersOf,
-} from './adapters/dynamo-hook-marks.ts';
+} from './webhooks/adapters/dynamo-hook-marks.ts';
 import { encryptSecret } from '../bank/crypto.ts';
 import {
   createWebhook,
@@ -92,7 +92,7 @@ import {
   listWebhooks,
   pingWebhook,
   updateWebhook,
-} from './adapters/dynamo-webhooks.ts';
+} from './webhooks/adapters/dynamo-webhooks.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
 
 /** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
@@ -298,7 +298,7 @@ export const teamFolderOrderer = /* @__PURE__ */ once(() =>
 export const folderNotes = /* @__PURE__ */ once(() =>
   folderService({ get: getFolder, notesIn: notesInFolder }, teamAccess()),
 );
-/** The folderPaths of every note response (lib/notes/http/glue.ts): a team's tree to its members. */
+/** The folderPaths of every note response (lib/notes/kernel/http/glue.ts): a team's tree to its members. */
 export const folderPaths = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));
 
 /** The trash service with only these trash store methods (every other one rejects). */
@@ -337,7 +337,7 @@ export const trashSweep = /* @__PURE__ */ once(() =>
   trashService({ due: dueForPurge, purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
 );
 
-export { expiredNotesOf } from './adapters/dynamo-trash.ts';
+export { expiredNotesOf } from './trash/adapters/dynamo-trash.ts';
 
 /** Idempotency-Keys of Notes creates (lib/domain/idempotency.ts), kept in the table. */
 export const notesIdempotency = /* @__PURE__ */ once(
@@ -345,7 +345,7 @@ export const notesIdempotency = /* @__PURE__ */ once(
 );
 
 /**
- * Webhooks (lib/notes/webhooks.ts), wired per operation (docs/architecture.md, "Bundles"): each
+ * Webhooks (lib/notes/webhooks/webhooks.ts), wired per operation (docs/architecture.md, "Bundles"): each
  * getter names the webhook store methods its operation reaches (lib/domain/only.ts), and a personal
  * operation reads no team (a team's, the team and the caller's membership: `teamAccess`). Only a
  * create checks a folder scope against the workspace's folders and seals a signing secret (with the
@@ -373,7 +373,7 @@ const webhookService = (
   });
 
 /**
- * The webhook marks (lib/notes/adapters/dynamo-hook-marks.ts): a workspace's first webhook marks its
+ * The webhook marks (lib/notes/webhooks/adapters/dynamo-hook-marks.ts): a workspace's first webhook marks its
  * writers and stamps its notes before it commits; its last webhook's delete unmarks the writers.
  */
 const firstHookMarks: Partial<WebhookMarks> = {

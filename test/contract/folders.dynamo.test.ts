@@ -2,7 +2,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
-import { DynamoFolderStore, folderCountUpdate } from '../../lib/notes/adapters/dynamo-folders.ts';
+import { DynamoFolderStore } from '../../lib/notes/folders/adapters/dynamo-folders.ts';
+import { folderCountUpdate } from '../../lib/notes/kernel/adapters/note-items.ts';
 import { foldersContract } from './folders.ts';
 
 foldersContract('DynamoDB', () => ({

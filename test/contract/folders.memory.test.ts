@@ -1,5 +1,5 @@
-import { MemoryFolderStore } from '../../lib/notes/adapters/memory-folders.ts';
-import type { NoteRecord } from '../../lib/notes/model.ts';
+import { MemoryFolderStore } from '../../lib/notes/folders/adapters/memory-folders.ts';
+import type { NoteRecord } from '../../lib/notes/kernel/model.ts';
 import { foldersContract } from './folders.ts';
 
 foldersContract('in memory', () => {

@@ -1,10 +1,10 @@
-// The contract of the folder store port (lib/notes/folders.ts): the in-memory and DynamoDB adapters
+// The contract of the folder store port (lib/notes/folders/folders.ts): the in-memory and DynamoDB adapters
 // pass this same suite. Structural writes (create, a move, delete) are conditional on the tree's
 // version; a folder holding notes is not deleted.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { NoteOwnerKey } from '../../lib/data/keys.ts';
-import type { FolderRecord, FolderStore } from '../../lib/notes/folders.ts';
+import type { FolderRecord, FolderStore } from '../../lib/notes/folders/folders.ts';
 
 export interface FolderFixture {
   store: FolderStore;

@@ -2,8 +2,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../lib/domain/errors.ts';
-import { noteIdOf, shortIdOf, type NoteRecord } from '../../lib/notes/model.ts';
-import type { NotesStore } from '../../lib/notes/ports.ts';
+import { noteIdOf, shortIdOf, type NoteRecord } from '../../lib/notes/kernel/model.ts';
+import type { NotesStore } from '../../lib/notes/kernel/ports.ts';
 
 const note = (ownerId: string, over: Partial<NoteRecord> = {}): NoteRecord => {
   const id = noteIdOf(randomBytes(16));

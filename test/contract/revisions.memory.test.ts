@@ -1,5 +1,5 @@
-import { memoryCommentStore } from '../../lib/notes/adapters/memory-comments.ts';
-import { memoryVersionStore } from '../../lib/notes/adapters/memory-versions.ts';
+import { memoryCommentStore } from '../../lib/notes/revisions/adapters/memory-comments.ts';
+import { memoryVersionStore } from '../../lib/notes/revisions/adapters/memory-versions.ts';
 import { commentsContract, versionsContract } from './revisions.ts';
 
 versionsContract('in memory', memoryVersionStore);

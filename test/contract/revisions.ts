@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../lib/domain/errors.ts';
-import type { Runs } from '../../lib/notes/anchors.ts';
-import type { CommentRecord, CommentStore } from '../../lib/notes/comments.ts';
-import { timeOrderedId, type VersionRecord, type VersionStore } from '../../lib/notes/versions.ts';
+import type { Runs } from '../../lib/notes/revisions/anchors.ts';
+import type { CommentRecord, CommentStore } from '../../lib/notes/revisions/comments.ts';
+import { timeOrderedId, type VersionRecord, type VersionStore } from '../../lib/notes/revisions/versions.ts';
 
 const shortId = () => randomBytes(8).toString('base64url').slice(0, 10);
 const NOW = 1_800_000_000_000;

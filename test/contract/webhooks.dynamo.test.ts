@@ -1,5 +1,5 @@
 // Needs DynamoDB Local (started by `npm test`'s global setup).
-import { dynamoWebhooks } from '../../lib/notes/adapters/dynamo-webhooks.ts';
+import { dynamoWebhooks } from '../../lib/notes/webhooks/adapters/dynamo-webhooks.ts';
 import { webhooksContract } from './webhooks.ts';
 
 webhooksContract('DynamoDB', () => dynamoWebhooks);

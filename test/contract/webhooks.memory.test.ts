@@ -1,4 +1,4 @@
-import { memoryWebhooks } from '../../lib/notes/adapters/memory-webhooks.ts';
+import { memoryWebhooks } from '../../lib/notes/webhooks/adapters/memory-webhooks.ts';
 import { webhooksContract } from './webhooks.ts';
 
 webhooksContract('in memory', () => memoryWebhooks());

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { NoteOwnerKey } from '../../lib/data/keys.ts';
-import type { DeliveryRecord, WebhookRecord, WebhookStore } from '../../lib/notes/webhooks.ts';
+import type { DeliveryRecord, WebhookRecord, WebhookStore } from '../../lib/notes/webhooks/webhooks.ts';
 
 const hook = (owner: NoteOwnerKey, over: Partial<WebhookRecord> = {}): WebhookRecord => ({
   id: randomUUID(),

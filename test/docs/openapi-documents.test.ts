@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/local/template.ts';
 import { builders } from '../../infra/openapi/index.ts';
 import { ERRORS } from '../../lib/http/errors.ts';
-import { HACKMD_VALIDATION_MESSAGE } from '../../lib/notes/http/dialect.ts';
+import { HACKMD_VALIDATION_MESSAGE } from '../../lib/notes/kernel/http/dialect.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const CODES = new Map(Object.values(ERRORS).map((e) => [e.code, e.status]));
@@ -59,7 +59,7 @@ describe.each(Object.keys(builders))('openapi/%s.json', (name) => {
         if (Number(status) < 400 || example?.code === undefined) continue;
         seen++;
         expect(CODES.get(example.code), `${where} ${status}`).toBe(Number(status));
-        // The Notes dialect's 422 says "Validation Failed", as HackMD does (lib/notes/http/dialect.ts).
+        // The Notes dialect's 422 says "Validation Failed", as HackMD does (lib/notes/kernel/http/dialect.ts).
         const hackmd = name === 'notes' && example.code === ERRORS.validation_failed.code;
         expect(example.message, `${where} ${status}`).toBe(
           hackmd

@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { getNote } from '../../lib/notes/adapters/dynamo-notes.ts';
+import { getNote } from '../../lib/notes/notes/adapters/dynamo-notes.ts';
 import { baseUrl, http } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
 

@@ -14,7 +14,7 @@ import {
   resolveIfs,
   ROOT,
 } from '../../infra/local/template.ts';
-import { NOTE_FIELDS } from '../../lib/notes/adapters/note-items.ts';
+import { NOTE_FIELDS } from '../../lib/notes/kernel/adapters/note-items.ts';
 
 const template = loadTemplate();
 const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'vendor', 'sam.schema.json'), 'utf8'));

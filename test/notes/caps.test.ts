@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Conflict } from '../../lib/domain/errors.ts';
-import { createVersion } from '../../lib/notes/adapters/dynamo-versions.ts';
-import { MAX_REPLIES } from '../../lib/notes/comments.ts';
-import { MAX_NAMED_VERSIONS, timeOrderedId, type VersionRecord } from '../../lib/notes/versions.ts';
+import { createVersion } from '../../lib/notes/revisions/adapters/dynamo-versions.ts';
+import { MAX_REPLIES } from '../../lib/notes/revisions/comments.ts';
+import { MAX_NAMED_VERSIONS, timeOrderedId, type VersionRecord } from '../../lib/notes/revisions/versions.ts';
 import { commentCreator } from '../../lib/notes/wiring.ts';
 import { newUser } from '../support/identity.ts';
 import { call, createNote } from './helpers.ts';

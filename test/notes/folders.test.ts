@@ -3,7 +3,7 @@
 import { API } from '@hackmd/api';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
-import { MAX_FOLDER_DEPTH } from '../../lib/notes/folders.ts';
+import { MAX_FOLDER_DEPTH } from '../../lib/notes/folders/folders.ts';
 import { baseUrl, CLIENT_TIMEOUT_MS } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { expectDocumented } from '../support/openapi.ts';

@@ -1,7 +1,7 @@
 // Notes over HTTP against the local runner: shapes, defaults, title rule, conditional requests,
 // optimistic concurrency, permalinks, history, deletion, images, and DynamoDB budgets per call.
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTENT_BYTES } from '../../lib/notes/model.ts';
+import { MAX_CONTENT_BYTES } from '../../lib/notes/kernel/model.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, GIF, multipart, NOTE_FIELDS, PNG } from './helpers.ts';
 

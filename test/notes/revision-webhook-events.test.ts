@@ -5,7 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
-import { webhookEvent } from '../../lib/notes/webhook-response-schemas.ts';
+import { webhookEvent } from '../../lib/notes/webhooks/response-schemas.ts';
 import { newUser } from '../support/identity.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote } from './helpers.ts';

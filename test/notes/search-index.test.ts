@@ -5,13 +5,16 @@
 import pMap from 'p-map';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../infra/admin/program.ts';
-import { dynamoNoteSource } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
+import { getNote } from '../../lib/notes/notes/adapters/dynamo-notes.ts';
+import { dynamoNoteSource as noteSourceOf } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
 import { s3IndexStore } from '../../lib/notes/search/adapters/s3-index-store.ts';
 import { NoteIndex } from '../../lib/notes/search/engine.ts';
 import { SearchIndexer } from '../../lib/notes/search/indexer.ts';
 import { parseQuery, teamWorkspace, userWorkspace, type Workspace } from '../../lib/notes/search/model.ts';
 import { notes } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
+
+const dynamoNoteSource = noteSourceOf(getNote);
 
 /** The word of edit `e` of note `i`: two words of different notes or edits differ in two letters or
  * more, so a one-letter typo match never confuses them. */

@@ -9,7 +9,7 @@ import { handler as purgeFromStream } from '../../functions/notes/purge-trashed-
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
-import { DAY_MS } from '../../lib/notes/trash.ts';
+import { DAY_MS } from '../../lib/notes/trash/trash.ts';
 import { trashSweep } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, multipart, PNG } from './helpers.ts';

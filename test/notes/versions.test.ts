@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTENT_BYTES } from '../../lib/notes/model.ts';
+import { MAX_CONTENT_BYTES } from '../../lib/notes/kernel/model.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget } from './helpers.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { webhookKeys } from '../../lib/data/keys.ts';
-import { deliveryIdOf, type DeliveryRecord } from '../../lib/notes/webhooks.ts';
+import { deliveryIdOf, type DeliveryRecord } from '../../lib/notes/webhooks/webhooks.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, expectBudget } from './helpers.ts';
 

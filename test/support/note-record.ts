@@ -1,8 +1,8 @@
 // A note's record as the domain holds it, for unit tests of code that reads records (the webhook
 // event catalogue and router): a personal note of user u1 (alice), changed at 1000, and a webhook of
 // that workspace.
-import type { NoteRecord } from '../../lib/notes/model.ts';
-import type { WebhookRecord } from '../../lib/notes/webhooks.ts';
+import type { NoteRecord } from '../../lib/notes/kernel/model.ts';
+import type { WebhookRecord } from '../../lib/notes/webhooks/webhooks.ts';
 
 export const noteRecord = (over: Partial<NoteRecord> = {}): NoteRecord => ({
   id: 'abcdefghijklmnopqrstuv',

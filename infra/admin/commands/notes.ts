@@ -1,7 +1,7 @@
 // Notes admin commands: list, create, show and delete notes and read history on behalf of a user
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
-import { presentNote, presentSingleNote } from '../../../lib/notes/present.ts';
+import { presentNote, presentSingleNote } from '../../../lib/notes/kernel/present.ts';
 import { notes, trashSweep } from '../../../lib/notes/wiring.ts';
 import { print } from '../print.ts';
 

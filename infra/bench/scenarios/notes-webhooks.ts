@@ -21,8 +21,8 @@ export async function webhookRoutes(ctx: Parameters<BenchScenarios>[0]): Promise
     return res.body.id;
   };
   // The log: 25 attempts of one webhook of each kind, written as the delivery function writes them.
-  const { recordDelivery } = await import('../../../lib/notes/adapters/dynamo-webhooks.ts');
-  const { deliveryIdOf } = await import('../../../lib/notes/webhooks.ts');
+  const { recordDelivery } = await import('../../../lib/notes/webhooks/adapters/dynamo-webhooks.ts');
+  const { deliveryIdOf } = await import('../../../lib/notes/webhooks/webhooks.ts');
   const logged = async (hookId: string) => {
     let last = '';
     for (let i = 0; i < 25; i += 1) {

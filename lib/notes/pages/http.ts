@@ -5,7 +5,7 @@
 import { etagListed } from '../../http/conditional.ts';
 import { config } from '../../config.ts';
 import type { ApiEvent, ApiResult } from '../../http/types.ts';
-import { etagOf, type NoteWithContent } from '../model.ts';
+import { etagOf, type NoteWithContent } from '../kernel/model.ts';
 import { notFoundPage, notePage } from './page.ts';
 import { PAGE_CSS, PAGE_CSS_VERSION } from './style.ts';
 

@@ -1,6 +1,6 @@
 // Note pages: the read-only HTML page at each link the Notes API hands out (publishLink). What a
 // page may show, and where it is: the rules, free of HTTP and storage.
-import type { NoteRecord, NoteWithContent } from '../model.ts';
+import type { NoteRecord, NoteWithContent } from '../kernel/model.ts';
 
 /** Where a page is: /<shortId>, or /@<userPath|teamPath>/<permalink>. */
 export type PageAddress =

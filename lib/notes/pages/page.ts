@@ -1,6 +1,6 @@
 // The HTML of a note page and of the one 404 page: title, tags, last change and author above the
 // rendered markdown. Every value from the note is escaped (the markdown is sanitised in ./markdown.ts).
-import type { NoteWithContent } from '../model.ts';
+import type { NoteWithContent } from '../kernel/model.ts';
 import { escapeHtml, renderMarkdown } from './markdown.ts';
 import { PAGE_CSS_VERSION } from './style.ts';
 

@@ -1,5 +1,5 @@
 // What note pages need from storage (./adapters/dynamo-pages.ts).
-import type { NoteWithContent } from '../model.ts';
+import type { NoteWithContent } from '../kernel/model.ts';
 
 export interface PageSource {
   /** The note with this shortId (not trashed), if any. */

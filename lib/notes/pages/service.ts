@@ -1,5 +1,5 @@
 // Finds the note a page shows: by its address, and only if anonymous readers may see it.
-import type { NoteWithContent } from '../model.ts';
+import type { NoteWithContent } from '../kernel/model.ts';
 import { type PageAddress, visible } from './model.ts';
 import type { PageSource } from './ports.ts';
 

@@ -1,7 +1,7 @@
 // The search route's answer: each hit as the note is listed (with its folderPaths as the caller may
 // see them) and its snippet, and the page it is.
 import { ok, type HttpResult } from '../../http/rest.ts';
-import { presentNote } from '../present.ts';
+import { presentNote } from '../kernel/present.ts';
 import { folderPaths } from '../wiring.ts';
 import type { SearchPage } from './service.ts';
 

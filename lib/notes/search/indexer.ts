@@ -11,7 +11,7 @@ import { Unavailable } from '../../domain/errors.ts';
 import { NoteIndex } from './engine.ts';
 import { type Workspace, workspaceOf } from './model.ts';
 import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
-import type { StoredNote } from '../ports.ts';
+import type { StoredNote } from '../kernel/ports.ts';
 
 /** Saves attempted before giving up (the stream retries the batch). */
 const SAVE_ATTEMPTS = 16;

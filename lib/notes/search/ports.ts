@@ -1,6 +1,6 @@
 // What search needs from storage (./adapters: S3 objects with a DynamoDB head item; memory-* for unit
 // tests). A workspace's index is one serialized object; its generations are told apart by the head.
-import type { StoredNote } from '../ports.ts';
+import type { StoredNote } from '../kernel/ports.ts';
 import type { Query, Workspace } from './model.ts';
 
 /** The current generation of a workspace's index. */

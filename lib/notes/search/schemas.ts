@@ -3,9 +3,9 @@
 import * as v from 'valibot';
 import { object } from '../../domain/schema.ts';
 import { int, queryInt } from '../../domain/schema-numbers.ts';
-import { MAX_TAG_LENGTH } from '../model.ts';
-import { folderId, teamPath } from '../params.ts';
-import { note } from '../response-schemas.ts';
+import { MAX_TAG_LENGTH } from '../kernel/model.ts';
+import { folderId, teamPath } from '../kernel/params.ts';
+import { note } from '../kernel/response-schemas.ts';
 import { MAX_PAGE_SIZE, MAX_QUERY_LENGTH } from './model.ts';
 
 /** Pages past this one are not served (deep paging of a ranked list is not a use; refine the query). */

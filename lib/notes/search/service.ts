@@ -5,8 +5,8 @@
 // hit, even while the index still holds it.
 import { BadInput, Forbidden, NotFound, Unauthenticated } from '../../domain/errors.ts';
 import type { Team } from '../../identity/model.ts';
-import type { NoteRecord } from '../model.ts';
-import type { Directory, StoredNote } from '../ports.ts';
+import type { NoteRecord } from '../kernel/model.ts';
+import type { Directory, StoredNote } from '../kernel/ports.ts';
 import {
   hasPhrase,
   MAX_PHRASE_CANDIDATES,

@@ -3,7 +3,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { once } from '../../domain/once.ts';
 import { directory } from '../../identity/wiring.ts';
-import { getNote } from '../adapters/dynamo-notes.ts';
+import { getNote } from '../notes/adapters/dynamo-notes.ts';
 import { dynamoNoteSource } from './adapters/dynamo-note-source.ts';
 import { s3IndexReader, s3IndexStore } from './adapters/s3-index-store.ts';
 import { changedNotes } from './adapters/stream-notes.ts';
@@ -21,7 +21,7 @@ export const noteSearch = /* @__PURE__ */ once(
 );
 
 export const searchIndexer = /* @__PURE__ */ once(
-  () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource }),
+  () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource(getNote) }),
 );
 
 /** The stream function: each workspace's changed notes into its index, one workspace after another. */

@@ -8,10 +8,10 @@ import {
   MemoryUserStore,
 } from '../../../lib/identity/adapters/memory-identity.ts';
 import { IdentityService } from '../../../lib/identity/service.ts';
-import { MemoryImageStore } from '../../../lib/notes/adapters/memory-images.ts';
-import { MemoryNotesStore } from '../../../lib/notes/adapters/memory-notes.ts';
-import { NotesService } from '../../../lib/notes/service.ts';
-import { signatureImages } from '../../../lib/notes/adapters/signature-images.ts';
+import { MemoryImageStore } from '../../../lib/notes/images/adapters/memory-images.ts';
+import { MemoryNotesStore } from '../../../lib/notes/notes/adapters/memory-notes.ts';
+import { NotesService } from '../../../lib/notes/notes/service.ts';
+import { signatureImages } from '../../../lib/notes/images/adapters/signature-images.ts';
 
 export const START_MS = 1_800_000_000_000;
 

@@ -2,9 +2,9 @@
 // team workspaces and the folderPaths of notes.
 import { describe, expect, it } from 'vitest';
 import { systemIds } from '../../../lib/domain/ids.ts';
-import { MemoryFolderStore } from '../../../lib/notes/adapters/memory-folders.ts';
-import { FolderService, MAX_FOLDER_DEPTH, ROOT } from '../../../lib/notes/folders.ts';
-import type { NoteRecord } from '../../../lib/notes/model.ts';
+import { MemoryFolderStore } from '../../../lib/notes/folders/adapters/memory-folders.ts';
+import { FolderService, MAX_FOLDER_DEPTH, ROOT } from '../../../lib/notes/folders/folders.ts';
+import type { NoteRecord } from '../../../lib/notes/kernel/model.ts';
 
 const members = new Map([['crew', new Set(['alice'])]]);
 const directory = {

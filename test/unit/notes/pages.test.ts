@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../../../lib/config.ts';
 import { renderMarkdown } from '../../../lib/notes/pages/markdown.ts';
 import { addressOf, visible } from '../../../lib/notes/pages/model.ts';
-import type { NoteRecord } from '../../../lib/notes/model.ts';
+import type { NoteRecord } from '../../../lib/notes/kernel/model.ts';
 
 describe('addresses', () => {
   it('a shortId, or @path and a permalink; anything else is no page', () => {

@@ -7,13 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
 import { revisionKeys } from '../../../lib/data/keys.ts';
-import { changesOf } from '../../../lib/notes/adapters/stream-changes.ts';
-import type { CommentRecord, CommentState } from '../../../lib/notes/comments.ts';
-import { eventsOf, type NoteState, type TableChange } from '../../../lib/notes/events/catalogue.ts';
-import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
-import type { VersionRecord } from '../../../lib/notes/versions.ts';
-import { webhookEvent } from '../../../lib/notes/webhook-response-schemas.ts';
+import { toComment } from '../../../lib/notes/revisions/adapters/dynamo-comments.ts';
+import { toVersion } from '../../../lib/notes/revisions/adapters/dynamo-versions.ts';
+import { changesOf as changesWith } from '../../../lib/notes/webhooks/adapters/stream-changes.ts';
+import type { CommentRecord, CommentState } from '../../../lib/notes/revisions/comments.ts';
+import { eventsOf, type NoteState, type TableChange } from '../../../lib/notes/webhooks/events/catalogue.ts';
+import { type DeliveryJob, routeChanges } from '../../../lib/notes/webhooks/events/router.ts';
+import type { VersionRecord } from '../../../lib/notes/revisions/versions.ts';
+import { webhookEvent } from '../../../lib/notes/webhooks/response-schemas.ts';
 import { noteRecord, webhookRecord } from '../../support/note-record.ts';
+
+const changesOf = (records: Parameters<typeof changesWith>[0]) =>
+  changesWith(records, { toVersion, toComment });
 
 const note = noteRecord;
 const live: NoteState = { note: note() };

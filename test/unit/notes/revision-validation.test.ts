@@ -9,8 +9,8 @@ import {
   createCommentBody,
   updateVersionBody,
   versionsQuery,
-} from '../../../lib/notes/revision-schemas.ts';
-import { deliveriesQuery, webhookCreation } from '../../../lib/notes/webhook-schemas.ts';
+} from '../../../lib/notes/revisions/schemas.ts';
+import { deliveriesQuery, webhookCreation } from '../../../lib/notes/webhooks/schemas.ts';
 
 describe('query integers (page, limit)', () => {
   it('read the string as a number: "2" is 2, "2.0" is 2', () => {

@@ -8,7 +8,7 @@ import {
   TooLarge,
   Unsupported,
 } from '../../../lib/domain/errors.ts';
-import { MAX_CONTENT_BYTES } from '../../../lib/notes/model.ts';
+import { MAX_CONTENT_BYTES } from '../../../lib/notes/kernel/model.ts';
 import { notesWorld, PNG, START_MS } from './fixture.ts';
 
 describe('NotesService', () => {

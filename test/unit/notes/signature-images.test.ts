@@ -1,12 +1,12 @@
-// lib/notes/adapters/signature-images.ts decides which uploads are images, and of which type, as the
+// lib/notes/images/adapters/signature-images.ts decides which uploads are images, and of which type, as the
 // file-type library (which it replaced in the bundle) does: the same answer for every accepted type,
 // on real images, on the formats that share their first bytes, and on arbitrary bytes behind each
 // signature.
 import fc from 'fast-check';
 import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, it } from 'vitest';
-import { detectImage } from '../../../lib/notes/adapters/signature-images.ts';
-import { IMAGE_TYPES } from '../../../lib/notes/service.ts';
+import { detectImage } from '../../../lib/notes/images/adapters/signature-images.ts';
+import { IMAGE_TYPES } from '../../../lib/notes/notes/service.ts';
 import { GIF, PNG } from '../../notes/helpers.ts';
 
 /** What an upload is accepted as: one of the four types, or nothing (415). */

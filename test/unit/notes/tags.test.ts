@@ -1,6 +1,6 @@
-// HackMD's `###### tags:` line (lib/notes/model.ts tagsOf).
+// HackMD's `###### tags:` line (lib/notes/kernel/model.ts tagsOf).
 import { describe, expect, it } from 'vitest';
-import { MAX_TAGS, tagsOf } from '../../../lib/notes/model.ts';
+import { MAX_TAGS, tagsOf } from '../../../lib/notes/kernel/model.ts';
 
 describe('tags from content', () => {
   it('reads the backtick-quoted tags of the first tags line', () => {

@@ -1,7 +1,7 @@
 // Versions over in-memory adapters and a fixed clock: the coalescing window, the retention of
-// system versions, authorship; and anchors mapped through edits (lib/notes/anchors.ts).
+// system versions, authorship; and anchors mapped through edits (lib/notes/revisions/anchors.ts).
 import { describe, expect, it } from 'vitest';
-import { memoryVersionStore } from '../../../lib/notes/adapters/memory-versions.ts';
+import { memoryVersionStore } from '../../../lib/notes/revisions/adapters/memory-versions.ts';
 import {
   excerptOf,
   followAnchor,
@@ -11,12 +11,12 @@ import {
   runsBetween,
   snapToCodePoints,
   toDeltas,
-} from '../../../lib/notes/anchors.ts';
+} from '../../../lib/notes/revisions/anchors.ts';
 import {
   SYSTEM_VERSION_RETENTION_DAYS,
   VERSION_WINDOW_MS,
   VersionService,
-} from '../../../lib/notes/versions.ts';
+} from '../../../lib/notes/revisions/versions.ts';
 import { notesWorld } from './fixture.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -5,15 +5,22 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS } from '../../../lib/config.ts';
 import { FixedClock } from '../../../lib/domain/clock.ts';
 import { sequentialIds } from '../../../lib/domain/ids.ts';
-import { checkDestination, isPublicAddress } from '../../../lib/notes/adapters/destination-policy.ts';
-import { emfLine } from '../../../lib/notes/adapters/emf-metrics.ts';
-import { postDelivery } from '../../../lib/notes/adapters/http-poster.ts';
-import { eventsOf, type NoteState } from '../../../lib/notes/events/catalogue.ts';
-import { type DeliveryPorts, deliver, retryDelaySeconds } from '../../../lib/notes/events/delivery.ts';
-import { type DeliveryJob, routeChanges } from '../../../lib/notes/events/router.ts';
-import type { FolderRecord } from '../../../lib/notes/folders.ts';
-import type { NoteChanges, NoteRecord } from '../../../lib/notes/model.ts';
-import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks.ts';
+import {
+  checkDestination,
+  isPublicAddress,
+} from '../../../lib/notes/webhooks/adapters/destination-policy.ts';
+import { emfLine } from '../../../lib/notes/webhooks/adapters/emf-metrics.ts';
+import { postDelivery } from '../../../lib/notes/webhooks/adapters/http-poster.ts';
+import { eventsOf, type NoteState } from '../../../lib/notes/webhooks/events/catalogue.ts';
+import {
+  type DeliveryPorts,
+  deliver,
+  retryDelaySeconds,
+} from '../../../lib/notes/webhooks/events/delivery.ts';
+import { type DeliveryJob, routeChanges } from '../../../lib/notes/webhooks/events/router.ts';
+import type { FolderRecord } from '../../../lib/notes/folders/folders.ts';
+import type { NoteChanges, NoteRecord } from '../../../lib/notes/kernel/model.ts';
+import type { DeliveryRecord, WebhookRecord } from '../../../lib/notes/webhooks/webhooks.ts';
 import { passesFilters } from '../../../infra/local/event-filter.ts';
 import { loadTemplate } from '../../../infra/local/template.ts';
 import { CHANGE_CASES, START } from '../../support/note-changes.ts';

@@ -1,13 +1,17 @@
-// The slow lane (lib/notes/events/lanes.ts) around one delivery: an attempt that times out marks the
+// The slow lane (lib/notes/webhooks/events/lanes.ts) around one delivery: an attempt that times out marks the
 // webhook and sends its retry through the slow lane; the receiver's next answer (any status) clears
 // the mark and its retry goes back to the delivery queue; nothing is written while the lane is right.
 import { describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../lib/domain/clock.ts';
 import { sequentialIds } from '../../../lib/domain/ids.ts';
-import { type DeliveryPorts, deliver, type PostOutcome } from '../../../lib/notes/events/delivery.ts';
-import { withLanes } from '../../../lib/notes/events/lanes.ts';
-import type { DeliveryJob } from '../../../lib/notes/events/router.ts';
-import type { WebhookRecord } from '../../../lib/notes/webhooks.ts';
+import {
+  type DeliveryPorts,
+  deliver,
+  type PostOutcome,
+} from '../../../lib/notes/webhooks/events/delivery.ts';
+import { withLanes } from '../../../lib/notes/webhooks/events/lanes.ts';
+import type { DeliveryJob } from '../../../lib/notes/webhooks/events/router.ts';
+import type { WebhookRecord } from '../../../lib/notes/webhooks/webhooks.ts';
 import { webhookRecord } from '../../support/note-record.ts';
 
 const job: DeliveryJob = {

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { NoteOwnerKey } from '../../../lib/data/keys.ts';
 import { FixedClock } from '../../../lib/domain/clock.ts';
 import { systemIds } from '../../../lib/domain/ids.ts';
-import { memoryWebhooks } from '../../../lib/notes/adapters/memory-webhooks.ts';
-import { type WebhookMarks, WebhookService } from '../../../lib/notes/webhooks.ts';
+import { memoryWebhooks } from '../../../lib/notes/webhooks/adapters/memory-webhooks.ts';
+import { type WebhookMarks, WebhookService } from '../../../lib/notes/webhooks/webhooks.ts';
 
 function setup() {
   const store = memoryWebhooks();

@@ -1,7 +1,7 @@
 // Layout change: a history entry (NOTE#<shortId> / VISIT#<userId>) keeps only what the history
-// listing shows of the note (HISTORY_FIELDS in lib/notes/adapters/note-items.ts), not a copy of
+// listing shows of the note (HISTORY_FIELDS in lib/notes/kernel/adapters/note-items.ts), not a copy of
 // the whole note record: smaller entries, and so smaller index entries of GSI2.
-import { HISTORY_FIELDS, historyEntry } from '../../../../lib/notes/adapters/note-items.ts';
+import { HISTORY_FIELDS, historyEntry } from '../../../../lib/notes/kernel/adapters/note-items.ts';
 import type { MigrationItem, MigrationStep, MigrationWrite } from '../step.ts';
 
 const kept = new Set<string>(HISTORY_FIELDS);

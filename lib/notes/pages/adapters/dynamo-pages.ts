@@ -5,29 +5,30 @@ import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
 import { identityKeys, type Key, notesKeys, type NoteOwnerKey } from '../../../data/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { getNote } from '../../adapters/dynamo-notes.ts';
-import { shortIdOf, type NoteWithContent } from '../../model.ts';
+import { shortIdOf, type NoteWithContent } from '../../kernel/model.ts';
+import type { NotesStore } from '../../kernel/ports.ts';
 import type { PageSource } from '../ports.ts';
 
 const item = async (key: Key) =>
   (await documentClient().send(new GetCommand({ TableName: config.tableName, Key: key }))).Item;
 
-const byShortId = async (shortId: string): Promise<NoteWithContent | undefined> => {
-  const stored = await getNote(shortId);
-  return stored && { note: stored.note, content: stored.content };
-};
-
-async function inOwner(owner: NoteOwnerKey, permalink: string) {
-  const guard = await item(notesKeys.permalink(owner, permalink));
-  return typeof guard?.noteId === 'string' ? byShortId(shortIdOf(guard.noteId)) : undefined;
+/** The pages' reads, reading a note through the Notes store's `getNote` (given by the wiring). */
+export function dynamoPages(getNote: NotesStore['getNote']): PageSource {
+  const byShortId = async (shortId: string): Promise<NoteWithContent | undefined> => {
+    const stored = await getNote(shortId);
+    return stored && { note: stored.note, content: stored.content };
+  };
+  const inOwner = async (owner: NoteOwnerKey, permalink: string) => {
+    const guard = await item(notesKeys.permalink(owner, permalink));
+    return typeof guard?.noteId === 'string' ? byShortId(shortIdOf(guard.noteId)) : undefined;
+  };
+  return {
+    byShortId,
+    async byPermalink(ownerPath, permalink) {
+      const user = await item(identityKeys.userPath(ownerPath));
+      const mine =
+        typeof user?.userId === 'string' ? await inOwner({ userId: user.userId }, permalink) : undefined;
+      return mine ?? inOwner({ teamPath: ownerPath }, permalink);
+    },
+  };
 }
-
-export const dynamoPages: PageSource = {
-  byShortId,
-  async byPermalink(ownerPath, permalink) {
-    const user = await item(identityKeys.userPath(ownerPath));
-    const mine =
-      typeof user?.userId === 'string' ? await inOwner({ userId: user.userId }, permalink) : undefined;
-    return mine ?? inOwner({ teamPath: ownerPath }, permalink);
-  },
-};

@@ -5,7 +5,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
 import { documentClient, indexName } from '../../../data/dynamo.ts';
 import { notesKeys } from '../../../data/keys.ts';
-import { getNote } from '../../adapters/dynamo-notes.ts';
+import type { NotesStore } from '../../kernel/ports.ts';
 import type { Workspace } from '../model.ts';
 import type { NoteSource } from '../ports.ts';
 
@@ -40,4 +40,8 @@ export async function listShortIds(
   };
 }
 
-export const dynamoNoteSource: NoteSource = { getNote: (shortId) => getNote(shortId), listShortIds };
+/** The search's note source, reading a note through the Notes store's `getNote` (given by the wiring). */
+export const dynamoNoteSource = (getNote: NotesStore['getNote']): NoteSource => ({
+  getNote: (shortId) => getNote(shortId),
+  listShortIds,
+});

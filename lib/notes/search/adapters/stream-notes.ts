@@ -5,7 +5,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { notesKeys } from '../../../data/keys.ts';
-import { toRecord } from '../../adapters/note-items.ts';
+import { toRecord } from '../../kernel/adapters/note-items.ts';
 import { workspaceOf, type Workspace } from '../model.ts';
 
 const META_SK = notesKeys.noteMeta('x').SK;

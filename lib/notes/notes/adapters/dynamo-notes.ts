@@ -1,0 +1,429 @@
+// DynamoDB adapter of the Notes store. Items (keys in lib/data/keys.ts, notes section):
+//   NOTE#<shortId> / NOTE#META      the NoteRecord; GSI1 = owner's notes by lastChangedAt
+//   NOTE#<shortId> / NOTE#CONTENT   content: `z` (Brotli, packed-content.ts) when that is smaller,
+//                                   else `content` (the UTF-8 text); a write bills its stored size
+//   NOTE#<shortId> / NOTE#VISITS    visitSeq (bumped after each history entry is written), deletedAt
+//                                   once trashed; absent until the first visit (seq 0)
+//   NOTE#<shortId> / VISIT#<userId> history entry: what the history listing shows of the note
+//                                   (HISTORY_FIELDS); GSI2 = user's history by time
+// A history entry is written with plain single-item writes (no transaction, whatever the note's
+// size): the entry, then the counter's bump, conditional on the note not being trashed. A delete
+// (trash) reads the counter with the note's visitors and its transaction is conditional on it, so
+// an entry written before the bump is either seen by the delete (which then strips it) or makes
+// the delete retry; an entry whose bump fails is taken back by its writer.
+//   PERMALINK#<owner> / PERMALINK#<permalink>   uniqueness guard
+// One exported function per port method (NotesStore, and the IdempotencyStore of Notes creates), so
+// a function's bundle and role hold only the ones its wiring getter names (lib/notes/wiring.ts).
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '../../../config.ts';
+import { documentClient, indexName, queryAll } from '../../../data/dynamo.ts';
+import {
+  cancellationReasons as cancellation,
+  isConditionFailure,
+  storeFailure,
+} from '../../../data/failures.ts';
+import { folderKeys, type Key, notesKeys as k, type NoteOwnerKey } from '../../../data/keys.ts';
+import { Conflict, NotFound } from '../../../domain/errors.ts';
+import { completionUpdate, DynamoIdempotency } from '../../../data/idempotency.ts';
+import type { Completion, IdempotencyStore } from '../../../domain/idempotency.ts';
+import type { NoteRecord } from '../../kernel/model.ts';
+import type { NotesStore, StoredNote } from '../../kernel/ports.ts';
+import {
+  folderCountUpdate,
+  historyEntry,
+  toRecord,
+  visitsUnchanged,
+} from '../../kernel/adapters/note-items.ts';
+import { pack, unpack } from '../../kernel/adapters/packed-content.ts';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const ownerOf = (note: NoteRecord): NoteOwnerKey =>
+  note.teamPath ? { teamPath: note.teamPath } : { userId: note.ownerId! };
+/** TransactWriteItems takes at most 100 items; a delete keeps 3 for META, CONTENT and the permalink guard. */
+const TRANSACTION_ITEMS = 100;
+const BATCH_WRITE_ITEMS = 25;
+/** How long the counter of a hard-deleted note stays as a tombstone (late visits fail on it). */
+const TOMBSTONE_SECONDS = 24 * 3600;
+
+const table = () => config.tableName;
+/** Idempotency-Keys of Notes creates, in the Notes key space; built per call, so only the creates bundle it. */
+const idempotencyKeys = () => new DynamoIdempotency(k.idempotency);
+
+const changed = () => new Conflict('The note changed meanwhile', { reason: 'version' });
+const permalinkTaken = () => new Conflict('The permalink is taken', { reason: 'permalink' });
+
+/** META and CONTENT (and the visitors when asked), strongly consistent; undefined if absent or in the trash. */
+export async function getNote(
+  shortId: string,
+  opts: { visitors?: boolean } = {},
+): Promise<StoredNote | undefined> {
+  const items = await queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
+  const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
+  const content = items.find((i) => i.SK === k.noteContent(shortId).SK);
+  const visits = items.find((i) => i.SK === k.noteVisits(shortId).SK);
+  if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
+  const stored: StoredNote = {
+    note: toRecord(meta),
+    content: content.z ? unpack(content.z as Uint8Array) : String(content.content ?? ''),
+    visitSeq: visits?.visitSeq === undefined ? undefined : Number(visits.visitSeq),
+  };
+  if (opts.visitors)
+    stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
+  return stored;
+}
+
+export async function createNote(
+  note: NoteRecord,
+  content: string,
+  creatorId: string,
+  completion?: Completion,
+): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: table(),
+        Item: metaItem(note),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...k.noteContent(note.shortId), type: 'note-content', ...stored(content) },
+      },
+    },
+    visitPut(note, creatorId),
+  ];
+  const permalinkIndex = note.permalink ? items.push(permalinkPut(note)) - 1 : -1;
+  const folderIndex = folderMoves(items, undefined, note);
+  if (completion)
+    items.push({
+      Update: completionUpdate(k.idempotency(completion.userId, completion.keyHash), completion),
+    });
+  // A conflict here is a collision of 60-bit random shortIds (not worth a retry path), or the
+  // Idempotency-Key taken over by a retry while this request ran.
+  // Transaction: META, CONTENT and the creator's history entry (and permalink guard, folder count,
+  // Idempotency-Key) appear together or not at all.
+  await transact(items, permalinkIndex, folderIndex);
+}
+
+/** Reserves an Idempotency-Key of a Notes create, in the Notes key space (lib/data/idempotency.ts). */
+export function reserveIdempotencyKey(
+  userId: string,
+  keyHash: string,
+  fingerprint: string,
+  leaseId: string,
+  now: number,
+): ReturnType<IdempotencyStore['reserveIdempotencyKey']> {
+  return idempotencyKeys().reserveIdempotencyKey(userId, keyHash, fingerprint, leaseId, now);
+}
+
+/** Frees the key of a create that failed, so a retry may run. */
+export function releaseIdempotencyKey(userId: string, keyHash: string, leaseId: string): Promise<void> {
+  return idempotencyKeys().releaseIdempotencyKey(userId, keyHash, leaseId);
+}
+
+export async function saveNote(
+  previous: StoredNote,
+  next: NoteRecord,
+  content: string | undefined,
+  editorId: string,
+): Promise<void> {
+  const old = previous.note;
+  const metaPut = {
+    TableName: table(),
+    Item: metaItem(next),
+    // The webhook marker too (NoteRecord.hooked): a first webhook's stamp since the read makes
+    // this a lost race (retried on the fresh note), never an overwrite that drops the stamp.
+    ConditionExpression: `version = :v AND ${old.hooked ? 'hooked = :hooked' : 'attribute_not_exists(hooked)'}`,
+    ExpressionAttributeValues: { ':v': old.version, ...(old.hooked ? { ':hooked': true } : {}) },
+  };
+  const items: TransactItem[] = [{ Put: metaPut }];
+  if (content !== undefined) {
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: k.noteContent(old.shortId),
+        ...storedUpdate(content),
+        ConditionExpression: 'attribute_exists(PK)',
+      },
+    });
+  }
+  let permalinkIndex = -1;
+  if (next.permalink !== old.permalink) {
+    if (old.permalink)
+      items.push({ Delete: { TableName: table(), Key: k.permalink(ownerOf(old), old.permalink) } });
+    if (next.permalink) {
+      permalinkIndex = items.length;
+      items.push(permalinkPut(next));
+    }
+  }
+  const folderIndex = folderMoves(items, old, next);
+  if (items.length > 1) {
+    // Transaction: META with CONTENT, the permalink guard or the folder counts change together or
+    // not at all; the editor's history entry rides along (it costs what a write of its own would).
+    items.push(visitPut(next, editorId));
+    await transact(items, permalinkIndex, folderIndex);
+    return;
+  }
+  // Metadata alone (tags, title, permissions): the editor's history entry, then META, each one
+  // conditional write. A trash in between fails META's version condition (it bumps the version) or
+  // sees the entry (it reads the visitors first and is conditional on META's version); an entry of
+  // a write that lost is taken back (a retry writes it again).
+  await putVisit(next, editorId);
+  try {
+    await documentClient().send(new PutCommand(metaPut));
+  } catch (err) {
+    if (!isConditionFailure(err)) throw storeFailure(err);
+    await takeBackVisit(k.visit(old.shortId, editorId));
+    throw changed();
+  }
+}
+
+/**
+ * Writes the caller's history entry (NotFound when the note is, or meanwhile was, trashed or
+ * deleted): the entry, then the counter's bump. Two single-item writes, no transaction.
+ */
+export async function recordVisit(note: NoteRecord, userId: string): Promise<void> {
+  await putVisit(note, userId);
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.noteVisits(note.shortId),
+        UpdateExpression: 'ADD visitSeq :one',
+        ConditionExpression: 'attribute_not_exists(deletedAt)',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw storeFailure(err);
+    // Trashed or deleted since the read, by a delete that may not have seen this entry.
+    await takeBackVisit(k.visit(note.shortId, userId));
+    throw new NotFound('The note does not exist');
+  }
+}
+
+/** The history entry; NotFound when the note's entries are trashed (they carry `ttl`, never overwritten). */
+async function putVisit(note: NoteRecord, userId: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        ...visitPut(note, userId).Put!,
+        ConditionExpression: 'attribute_not_exists(#ttl)',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw new NotFound('The note does not exist');
+    throw storeFailure(err);
+  }
+}
+
+/** Deletes an entry this call wrote, unless a trash has seen it since (it then carries `ttl`, for a restore). */
+async function takeBackVisit(Key: Key): Promise<void> {
+  await documentClient()
+    .send(
+      new DeleteCommand({
+        TableName: table(),
+        Key,
+        ConditionExpression: 'attribute_not_exists(#ttl)',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+      }),
+    )
+    .catch((e) => {
+      if (!isConditionFailure(e)) throw storeFailure(e);
+    });
+}
+
+export async function deleteNote(stored: StoredNote): Promise<void> {
+  const { note } = stored;
+  const visits = (stored.visitorIds ?? []).map((userId) => k.visit(note.shortId, userId));
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: table(),
+        Key: k.noteMeta(note.shortId),
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': note.version },
+      },
+    },
+    { Delete: { TableName: table(), Key: k.noteContent(note.shortId) } },
+    // The counter stays a while as a tombstone, so a read that found the note before cannot add an
+    // entry after; conditional on the counter as read, so an entry written meanwhile makes this retry.
+    {
+      Update: {
+        TableName: table(),
+        Key: k.noteVisits(note.shortId),
+        UpdateExpression: 'SET deletedAt = :at, #ttl = :ttl',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ...visitsUnchanged(stored.visitSeq),
+        ExpressionAttributeValues: {
+          ...visitsUnchanged(stored.visitSeq).ExpressionAttributeValues,
+          ':at': Date.now(),
+          ':ttl': Math.ceil(Date.now() / 1000) + TOMBSTONE_SECONDS,
+        },
+      },
+    },
+  ];
+  if (note.permalink)
+    items.push({ Delete: { TableName: table(), Key: k.permalink(ownerOf(note), note.permalink) } });
+  const inTransaction = TRANSACTION_ITEMS - items.length;
+  for (const Key of visits.slice(0, inTransaction)) items.push({ Delete: { TableName: table(), Key } });
+  // Transaction: the note's items go together, conditional on its version and visit counter.
+  await transact(items, -1);
+  // Only notes read by more users than fit in one transaction get here; no new entry can appear now.
+  for (let i = inTransaction; i < visits.length; i += BATCH_WRITE_ITEMS) {
+    let pending: Record<string, unknown[]> | undefined = {
+      [table()]: visits.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
+    };
+    while (pending && Object.keys(pending).length) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+      pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
+    }
+  }
+}
+
+export async function listNotes(owner: NoteOwnerKey): Promise<NoteRecord[]> {
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: indexName('GSI1'),
+      ScanIndexForward: false,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': k.notesOfOwnerPartition(owner) },
+    }),
+  );
+  return (Items ?? []).map(toRecord);
+}
+
+export async function history(userId: string, limit: number): Promise<NoteRecord[]> {
+  const { Items } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: indexName('GSI2'),
+      ScanIndexForward: false,
+      Limit: limit,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': k.visitsOfUserPartition(userId) },
+    }),
+  );
+  return (Items ?? []).map((i) => toRecord(i.note as Item));
+}
+
+/** The content as CONTENT stores it: compressed when that is smaller (markdown shrinks 3×). */
+function stored(content: string): { z: Uint8Array } | { content: string } {
+  const z = pack(content);
+  return z.length < Buffer.byteLength(content, 'utf8') ? { z } : { content };
+}
+
+function storedUpdate(content: string) {
+  const s = stored(content);
+  return 'z' in s
+    ? { UpdateExpression: 'SET z = :v REMOVE content', ExpressionAttributeValues: { ':v': s.z } }
+    : { UpdateExpression: 'SET content = :v REMOVE z', ExpressionAttributeValues: { ':v': s.content } };
+}
+
+function metaItem(note: NoteRecord): Item {
+  const folder = note.parentFolderId
+    ? folderKeys.notesOfFolder(note.parentFolderId, note.lastChangedAt, note.shortId)
+    : {};
+  return {
+    ...k.noteMeta(note.shortId),
+    ...k.notesOfOwner(ownerOf(note), note.lastChangedAt, note.shortId),
+    ...folder,
+    type: 'note',
+    ...note,
+  };
+}
+
+/** Counts the note out of its old folder and into its new one; the index of the latter, or -1. */
+function folderMoves(items: TransactItem[], old: NoteRecord | undefined, next: NoteRecord): number {
+  if (old?.parentFolderId === next.parentFolderId) return -1;
+  if (old?.parentFolderId) items.push(folderCountUpdate(table(), ownerOf(old), old.parentFolderId, -1));
+  if (!next.parentFolderId) return -1;
+  items.push(folderCountUpdate(table(), ownerOf(next), next.parentFolderId, 1));
+  return items.length - 1;
+}
+
+function visitPut(note: NoteRecord, userId: string): TransactItem {
+  const at = Date.now();
+  return {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...k.visit(note.shortId, userId),
+        ...k.visitsOfUser(userId, at, note.shortId),
+        type: 'note-visit',
+        userId,
+        visitedAt: at,
+        note: historyEntry(note),
+      },
+    },
+  };
+}
+
+function permalinkPut(note: NoteRecord): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...k.permalink(ownerOf(note), note.permalink!), type: 'note-permalink', noteId: note.id },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
+/**
+ * Runs a transaction: Conflict('permalink') for the guard, Conflict('folder') when the folder the
+ * note enters does not exist, Conflict('version') when another condition failed or it conflicted.
+ */
+async function transact(items: TransactItem[], permalinkIndex: number, folderIndex = -1): Promise<void> {
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    const reasons = cancellation(err);
+    if (!reasons) throw storeFailure(err);
+    if (permalinkIndex >= 0 && reasons[permalinkIndex] === 'ConditionalCheckFailed') throw permalinkTaken();
+    if (folderIndex >= 0 && reasons[folderIndex] === 'ConditionalCheckFailed')
+      throw new Conflict('No such folder', { reason: 'folder' });
+    if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) throw changed();
+    throw err;
+  }
+}
+
+async function queryPartition(shortId: string, skPrefix?: string): Promise<Item[]> {
+  return queryAll({
+    TableName: table(),
+    ConsistentRead: true,
+    KeyConditionExpression: skPrefix ? 'PK = :pk AND begins_with(SK, :sk)' : 'PK = :pk',
+    ExpressionAttributeValues: skPrefix
+      ? { ':pk': k.notePartition(shortId), ':sk': skPrefix }
+      : { ':pk': k.notePartition(shortId) },
+  });
+}
+
+/**
+ * Every method, for the full service (admin CLI, seed, bench, contract tests). No function creates it:
+ * each wiring getter names only the functions its operation calls (docs/architecture.md, "Bundles").
+ */
+export class DynamoNotesStore implements NotesStore, IdempotencyStore {
+  getNote = getNote;
+  createNote = createNote;
+  saveNote = saveNote;
+  recordVisit = recordVisit;
+  deleteNote = deleteNote;
+  listNotes = listNotes;
+  history = history;
+  reserveIdempotencyKey = reserveIdempotencyKey;
+  releaseIdempotencyKey = releaseIdempotencyKey;
+}

@@ -1,0 +1,52 @@
+// The delivery queue on SQS: one message per job (the router's batches of ten), a retry is a new
+// message with DelaySeconds (the job carries its attempt and due time), what the schedule gives up on
+// goes to the dead-letter queue (whose alarm pages). Plain functions: each bundle keeps what it sends.
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { config } from '../../../config.ts';
+import { sqsClient } from '../../../data/sqs.ts';
+import type { DeliveryJob } from '../events/router.ts';
+
+const BATCH = 10;
+
+/** A job's queue: the slow lane's, or the delivery queue (lib/notes/webhooks/events/lanes.ts). */
+const queueOf = (job: DeliveryJob) =>
+  job.lane === 'slow' ? config.webhookSlowQueueUrl : config.webhookQueueUrl;
+
+export async function enqueueJobs(jobs: DeliveryJob[]): Promise<void> {
+  for (const lane of [undefined, 'slow'] as const) await enqueueOn(jobs.filter((j) => j.lane === lane));
+}
+
+async function enqueueOn(jobs: DeliveryJob[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += BATCH) {
+    const chunk = jobs.slice(i, i + BATCH);
+    const out = await sqsClient().send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueOf(chunk[0]),
+        Entries: chunk.map((job, n) => ({ Id: String(n), MessageBody: JSON.stringify(job) })),
+      }),
+    );
+    if (out.Failed?.length)
+      throw new Error(
+        `SQS refused ${out.Failed.length} delivery jobs: ${out.Failed[0].Code} ${out.Failed[0].Message}`,
+      );
+  }
+}
+
+export async function requeueJob(job: DeliveryJob, delaySeconds: number): Promise<void> {
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: queueOf(job),
+      MessageBody: JSON.stringify(job),
+      DelaySeconds: delaySeconds,
+    }),
+  );
+}
+
+export async function deadLetterJob(job: DeliveryJob, reason: string): Promise<void> {
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: config.webhookDeadLetterQueueUrl,
+      MessageBody: JSON.stringify({ ...job, reason }),
+    }),
+  );
+}
