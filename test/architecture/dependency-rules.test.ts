@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs');
 
 describe('dependency rules', () => {
-  it('reports the domain importing HTTP, lib/http an API, a handler an adapter, a cycle, and a Notes feature using another feature\'s adapters', async () => {
+  it("reports the domain importing HTTP, lib/http an API, a handler an adapter, a cycle, and a Notes feature using another feature's adapters", async () => {
     const result = await cruise(['lib', 'functions'], {
       ...config.options,
       baseDir: 'test/fixtures/architecture',
