@@ -16,8 +16,8 @@ export interface StoredNote {
    * outlives the note.
    */
   visitSeq?: number;
-  /** Users with a history entry for the note (read only when asked for). */
-  visitorIds?: string[];
+  /** The note's history entries: who read it, when (read only when asked for). */
+  visitors?: { userId: string; visitedAt: number }[];
 }
 
 export interface NotesStore {

@@ -107,6 +107,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
     route('PATCH /v1/notes/{noteId}', 6, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
+    // Token, the note's Query, the trash's transaction, the history entries' BatchWriteItem.
     route(
       'DELETE /v1/notes/{noteId}',
       4,
@@ -135,9 +136,10 @@ export const scenarios: BenchScenarios = async (ctx) => {
     route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 5, (i) =>
       send('PATCH', `${teamNotes}/${teamNote.id}`, { tags: [`t${i}`] }),
     ),
+    // Token, membership, the note's Query, the trash's transaction, the history entries' BatchWriteItem.
     route(
       'DELETE /v1/teams/{teamPath}/notes/{noteId}',
-      4,
+      5,
       (i) => ({
         method: 'DELETE',
         path: `${teamNotes}/${doomedTeam[i % doomedTeam.length].id}`,

@@ -74,7 +74,9 @@ export async function getNote(
     visitSeq: visits?.visitSeq === undefined ? undefined : Number(visits.visitSeq),
   };
   if (opts.visitors)
-    stored.visitorIds = items.filter((i) => i.type === 'note-visit').map((i) => String(i.userId));
+    stored.visitors = items
+      .filter((i) => i.type === 'note-visit')
+      .map((i) => ({ userId: String(i.userId), visitedAt: Number(i.visitedAt) }));
   return stored;
 }
 
@@ -250,7 +252,7 @@ export const visitsUnchanged = (visitSeq: number | undefined) =>
 
 export async function deleteNote(stored: StoredNote): Promise<void> {
   const { note } = stored;
-  const visits = (stored.visitorIds ?? []).map((userId) => k.visit(note.shortId, userId));
+  const visits = (stored.visitors ?? []).map((v) => k.visit(note.shortId, v.userId));
   const items: TransactItem[] = [
     {
       Delete: {
@@ -363,17 +365,19 @@ function visitPut(note: NoteRecord, userId: string): TransactItem {
   return {
     Put: {
       TableName: table(),
-      Item: {
-        ...k.visit(note.shortId, userId),
-        ...k.visitsOfUser(userId, at, note.shortId),
-        type: 'note-visit',
-        userId,
-        visitedAt: at,
-        note: historyEntry(note),
-      },
+      Item: { ...visitItem(note, userId, at), ...k.visitsOfUser(userId, at, note.shortId) },
     },
   };
 }
+
+/** A history entry without its GSI2 keys (those list it in the reader's history). */
+export const visitItem = (note: NoteRecord, userId: string, visitedAt: number): Item => ({
+  ...k.visit(note.shortId, userId),
+  type: 'note-visit',
+  userId,
+  visitedAt,
+  note: historyEntry(note),
+});
 
 function permalinkPut(note: NoteRecord): TransactItem {
   return {
