@@ -28,6 +28,7 @@ import {
   getVersion,
   latestVersion,
   listVersions,
+  materializeVersion,
   nameVersion,
   renameVersion,
   versionContent,
@@ -197,7 +198,12 @@ export const versionRenaming = /* @__PURE__ */ once(() =>
 );
 /** Told of every content change by notesWithHistory(): keeps the system versions. */
 const versionKeeper = /* @__PURE__ */ once(() =>
-  versionsWith({ latest: latestVersion, coalesce: coalesceVersion, create: createVersion }),
+  versionsWith({
+    latest: latestVersion,
+    coalesce: coalesceVersion,
+    create: createVersion,
+    materialize: materializeVersion,
+  }),
 );
 
 /**
