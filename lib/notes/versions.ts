@@ -18,7 +18,6 @@ import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { Clock } from '../domain/clock.ts';
 import { BadInput, Conflict, Forbidden, Invalid, isConflict, NotFound } from '../domain/errors.ts';
-import type { Ids } from '../domain/ids.ts';
 import type { User } from '../identity/model.ts';
 import { hookMarkOf, type NoteRecord } from './model.ts';
 import type { ContentHistory, StoredNote } from './ports.ts';
@@ -188,7 +187,6 @@ export class VersionService implements ContentHistory {
     private readonly open: NoteOpener,
     private readonly users: UserLookup,
     private readonly clock: Clock,
-    private readonly ids: Ids,
   ) {}
 
   /**
@@ -317,7 +315,10 @@ export class VersionService implements ContentHistory {
         continue;
       }
       const v: VersionRecord = {
-        id: timeOrderedId(now, this.ids.bytes(10)),
+        // The id a content change recorded now would give its new version: a shared version created
+        // meanwhile (a change whose recording was under way) takes it first, and this naming then
+        // names that one in place, so a shared version is never left behind a newer one.
+        id: nextVersionId(shortId, now, latest),
         ...naming,
         nameSource: 'user',
         createdAt: now,
@@ -328,8 +329,12 @@ export class VersionService implements ContentHistory {
         bytes: Buffer.byteLength(stored.content, 'utf8'),
         expiresAt: null,
       };
-      await this.store.create(shortId, v, stored.content);
-      return v;
+      try {
+        await this.store.create(shortId, v, stored.content);
+        return v;
+      } catch (err) {
+        if (!isConflict(err, 'version')) throw err;
+      }
     }
     throw new Conflict('The note is being changed concurrently; retry the request');
   }

@@ -174,8 +174,7 @@ const userOf: UserLookup = async (userId) => {
   return me.user;
 };
 
-const versionService = (store: VersionStore) =>
-  new VersionService(store, openNote, userOf, systemClock, systemIds);
+const versionService = (store: VersionStore) => new VersionService(store, openNote, userOf, systemClock);
 /** The version store with only these methods: any other one rejects, naming itself. */
 const versionsWith = (methods: Partial<VersionStore>) =>
   versionService(only<VersionStore>('versions', methods));

@@ -27,11 +27,7 @@ async function world() {
   // The notes service sees its content changes through the versions (as lib/notes/wiring.ts wires them).
   const w = await notesWorld({ history: { changeContent: (...args) => versions!.changeContent(...args) } });
   const users = async (id: string) => (await w.identity.getUserWithTeams(id))!.user;
-  versions = new VersionService(store, (userId, ref) => w.notes.openNote(userId, ref), users, w.clock, {
-    uuid: () => '',
-    bytes: (n) => Buffer.alloc(n, 1),
-    int: () => 0,
-  });
+  versions = new VersionService(store, (userId, ref) => w.notes.openNote(userId, ref), users, w.clock);
   const note = await w.notes.createNote(w.owner, {
     content: 'start',
     writePermission: 'signed_in',
