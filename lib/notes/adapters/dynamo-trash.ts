@@ -254,6 +254,7 @@ export async function restoreTrashed(
     ),
   );
   try {
+    // Transaction: META, the counter, the guard, the folder count and the history entries come back together.
     return (await transactWithOverflow(items, visits)) ? 'changed' : 'restored';
   } catch (err) {
     if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
