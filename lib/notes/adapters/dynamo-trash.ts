@@ -44,6 +44,11 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 const TRANSACTION_ITEMS = 100;
 const BATCH_WRITE_ITEMS = 25;
+/**
+ * How long after a trash its history entries may still be being stripped: longer than the deleting
+ * function may run (its Timeout, template.yaml), so no strip can land after this.
+ */
+export const STRIP_BOUND_MS = 60_000;
 const ownerOf = (n: NoteRecord): NoteOwnerKey =>
   n.teamPath ? { teamPath: n.teamPath } : { userId: n.ownerId! };
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
@@ -245,11 +250,14 @@ export async function restoreTrashed(
   const folderIndex = parentFolderId
     ? items.push(folderCountUpdate(table(), owner, parentFolderId, 1)) - 1
     : -1;
+  // While the trash's strip of the history entries may still be under way, an entry it has not
+  // stripped yet fails the restore (which the service retries), so the strip cannot undo a restore.
+  const stripping = now < trashed.deletedAt + STRIP_BOUND_MS;
   const visits = ((trashed as TrashedWithVisits).visits ?? []).map((v) =>
     update(
       k.visit(note.shortId, String(v.userId)),
       'SET GSI2PK = :pk, GSI2SK = :sk REMOVE #ttl',
-      'attribute_exists(PK)',
+      stripping ? 'attribute_exists(PK) AND attribute_exists(#ttl)' : 'attribute_exists(PK)',
       prefixed(k.visitsOfUser(String(v.userId), Number(v.visitedAt), note.shortId), ':'),
     ),
   );
