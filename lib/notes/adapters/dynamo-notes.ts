@@ -169,7 +169,8 @@ export async function saveNote(
   const folderIndex = folderMoves(items, old, next);
   if (items.length > 1) {
     // Transaction: META with CONTENT, the permalink guard or the folder counts change together or
-    // not at all; the editor's history entry rides along (it costs what a write of its own would).
+    // not at all; the editor's history entry rides along (1 write unit more than a PutItem of its
+    // own, one request fewer: the metadata-only path below writes it apart, then takes it back).
     items.push(visitPut(next, editorId));
     await transact(items, permalinkIndex, folderIndex);
     return;
