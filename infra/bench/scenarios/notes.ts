@@ -103,7 +103,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
-    // A content change also keeps the note's system version: + latest-version Query + one transaction.
+    // A content change also keeps the note's system version: + latest-version Query + its metadata's PutItem.
     route('PATCH /v1/notes/{noteId}', 6, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
