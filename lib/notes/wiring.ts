@@ -28,6 +28,7 @@ import {
   getVersion,
   latestVersion,
   listVersions,
+  materializeVersion,
   nameVersion,
   renameVersion,
   versionContent,
@@ -173,8 +174,7 @@ const userOf: UserLookup = async (userId) => {
   return me.user;
 };
 
-const versionService = (store: VersionStore) =>
-  new VersionService(store, openNote, userOf, systemClock, systemIds);
+const versionService = (store: VersionStore) => new VersionService(store, openNote, userOf, systemClock);
 /** The version store with only these methods: any other one rejects, naming itself. */
 const versionsWith = (methods: Partial<VersionStore>) =>
   versionService(only<VersionStore>('versions', methods));
@@ -197,7 +197,12 @@ export const versionRenaming = /* @__PURE__ */ once(() =>
 );
 /** Told of every content change by notesWithHistory(): keeps the system versions. */
 const versionKeeper = /* @__PURE__ */ once(() =>
-  versionsWith({ latest: latestVersion, coalesce: coalesceVersion, create: createVersion }),
+  versionsWith({
+    latest: latestVersion,
+    coalesce: coalesceVersion,
+    create: createVersion,
+    materialize: materializeVersion,
+  }),
 );
 
 /**

@@ -45,7 +45,11 @@ export function notesContract(name: string, store: () => NotesStore): void {
       const n = note(u);
       await s.createNote(n, '# hi', u);
       const got = await s.getNote(n.shortId, { visitors: true });
-      expect(got).toEqual({ note: n, content: '# hi', visitorIds: [u] });
+      expect(got).toEqual({
+        note: n,
+        content: '# hi',
+        visitors: [{ userId: u, visitedAt: expect.any(Number) }],
+      });
       // No read counted yet (the creator's entry is written with the note).
       expect(got?.visitSeq).toBeUndefined();
     });

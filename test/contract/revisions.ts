@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../lib/domain/errors.ts';
 import type { Runs } from '../../lib/notes/revisions/anchors.ts';
 import type { CommentRecord, CommentStore } from '../../lib/notes/revisions/comments.ts';
-import { timeOrderedId, type VersionRecord, type VersionStore } from '../../lib/notes/revisions/versions.ts';
+import {
+  kept,
+  timeOrderedId,
+  type VersionRecord,
+  type VersionStore,
+} from '../../lib/notes/revisions/versions.ts';
 
 const shortId = () => randomBytes(8).toString('base64url').slice(0, 10);
 const NOW = 1_800_000_000_000;
@@ -26,7 +31,15 @@ const version = (at: number, over: Partial<VersionRecord> = {}): VersionRecord =
   ...over,
 });
 
-export function versionsContract(name: string, store: () => VersionStore): void {
+/**
+ * `note`: puts a note at a version, for a store that checks the note when it keeps a shared version's
+ * content (DynamoDB); the in-memory store does not see notes.
+ */
+export function versionsContract(
+  name: string,
+  store: () => VersionStore,
+  note?: { at(shortId: string, version: number): Promise<void> },
+): void {
   describe(`versions store (${name})`, () => {
     it('keeps content, lists newest first, and hides expired system versions', async () => {
       const s = store();
@@ -56,21 +69,50 @@ export function versionsContract(name: string, store: () => VersionStore): void 
         contentHash: 'h2',
         authorship: [user, { ...user, user_id: 'u2' }],
       };
-      expect(await s.coalesce(note, v, next, 'two')).toBe(true);
-      expect(await s.coalesce(note, v, { ...next, updatedAt: NOW + 2 }, 'stale')).toBe(false);
-      expect(await s.content(note, v.id)).toBe('two');
-      expect((await s.get(note, v.id, NOW))?.authorship).toHaveLength(2);
-      const named = { ...next, name: 'N', nameSource: 'user' as const, createdBy: user, expiresAt: null };
+      expect(await s.coalesce(note, v, next)).toBe(true);
+      expect(await s.coalesce(note, v, { ...next, updatedAt: NOW + 2 })).toBe(false);
+      // Coalesced into, it shares the note's content (its metadata alone is written).
+      expect(await s.get(note, v.id, NOW)).toEqual({ ...next, shared: true });
+      const own = version(NOW + 5);
+      await s.create(note, own, 'kept');
+      const named = { ...own, name: 'N', nameSource: 'user' as const, createdBy: user, expiresAt: null };
       expect(await s.name(note, named)).toBe(true);
       expect(await s.name(note, named)).toBe(false);
-      expect(await s.coalesce(note, next, { ...next, updatedAt: NOW + 3 }, 'three')).toBe(false);
+      expect(await s.coalesce(note, own, { ...own, updatedAt: NOW + 6 })).toBe(false);
+      expect(await s.content(note, own.id)).toBe('kept');
       // Named: kept past the system retention.
-      expect((await s.get(note, v.id, NOW + 10_000))?.name).toBe('N');
+      expect((await s.get(note, own.id, NOW + 10_000))?.name).toBe('N');
       await s.rename(note, { ...named, name: 'M', description: 'd' });
-      expect(await s.get(note, v.id, NOW)).toMatchObject({ name: 'M', description: 'd', nameSource: 'user' });
+      expect(await s.get(note, own.id, NOW)).toMatchObject({
+        name: 'M',
+        description: 'd',
+        nameSource: 'user',
+      });
       const system = version(NOW + 10);
       await s.create(note, system, 's');
       await expect(s.rename(note, { ...system, name: 'x' })).rejects.toBeInstanceOf(Conflict);
+    });
+
+    it('creates a shared version without content, kept only when the note is where it was read', async () => {
+      const s = store();
+      const id = shortId();
+      const v = version(NOW, { shared: true });
+      await s.create(id, v);
+      expect(await s.latest(id, NOW)).toEqual(v);
+      await expect(s.create(id, v)).rejects.toBeInstanceOf(Conflict);
+      await note?.at(id, 3);
+      // The version changed since read: not kept.
+      expect(await s.materialize(id, { ...v, updatedAt: NOW - 1 }, { content: 'x', noteVersion: 3 })).toBe(
+        false,
+      );
+      // The note is no longer at the version whose content was read: not kept.
+      if (note) expect(await s.materialize(id, v, { content: 'x', noteVersion: 2 })).toBe(false);
+      expect(await s.materialize(id, v, { content: 'kept', noteVersion: 3 })).toBe(true);
+      expect(await s.get(id, v.id, NOW)).toEqual(kept(v, 'kept'));
+      expect(await s.content(id, v.id)).toBe('kept');
+      // Kept, it is shared no more: once only.
+      expect(await s.materialize(id, v, { content: 'again', noteVersion: 3 })).toBe(false);
+      expect(await s.content(id, v.id)).toBe('kept');
     });
 
     it('stores the largest content (300 KiB that barely compresses)', async () => {

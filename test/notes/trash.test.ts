@@ -2,13 +2,14 @@
 // trash, restorable (content, images, history, folder) until its retention ends; then it is purged
 // for good, images included, by the TTL stream function (deployed) or the sweep (locally).
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as purgeFromStream } from '../../functions/notes/purge-trashed-notes.ts';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
+import { DynamoTrashStore, STRIP_BOUND_MS } from '../../lib/notes/trash/adapters/dynamo-trash.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
 import { trashSweep } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
@@ -112,6 +113,29 @@ describe('trash', () => {
     expect((await call('DELETE', `/v1/folders/${folder.id}`, { token: me.token })).status).toBe(409);
     expect((await call('GET', '/v1/trash', { token: me.token })).body).toEqual([]);
     expect((await call('PUT', `/v1/trash/${n.id}/restore`, { token: me.token })).status).toBe(404);
+  });
+
+  it('a restore waits for the trash to strip the history entries, so the strip cannot undo it', async () => {
+    const me = await newUser('Strip Waiter');
+    const reader = await newUser('Strip Reader');
+    const n = await createNote(me.token, { readPermission: 'signed_in' });
+    await call('GET', `/v1/notes/${n.id}`, { token: reader.token });
+    expect((await call('DELETE', `/v1/notes/${n.id}`, { token: me.token })).status).toBe(204);
+    // The reader's entry as it is between the trash's transaction and its strip: still listed.
+    const Key = notesKeys.visit(n.shortId, reader.id);
+    const { Item } = await documentClient().send(new GetCommand({ TableName: config.tableName, Key }));
+    const { ttl: _, ...unstripped } = Item!;
+    const listed = notesKeys.visitsOfUser(reader.id, Number(Item!.visitedAt), n.shortId);
+    await documentClient().send(
+      new PutCommand({ TableName: config.tableName, Item: { ...unstripped, ...listed } }),
+    );
+    const store = new DynamoTrashStore();
+    const trashed = (await store.get(n.shortId, Date.now()))!;
+    expect(await store.restore(trashed, null, trashed.deletedAt + 1000)).toBe('changed');
+    // Past any deleting call's run, no strip can come: the restore goes ahead.
+    expect(await store.restore(trashed, null, trashed.deletedAt + STRIP_BOUND_MS)).toBe('restored');
+    expect(ids(await call('GET', '/v1/history', { token: reader.token }))).toEqual([n.id]);
+    expect((await call('GET', `/v1/notes/${n.id}`, { token: reader.token })).status).toBe(200);
   });
 
   it('a note whose folder was deleted meanwhile comes back at the top level', async () => {

@@ -123,6 +123,11 @@ describe('note versions', () => {
     await edit(me.token, n.id, 'a\nb\nc\n');
     const list = (await versionsOf(me.token, n.id)).body;
     expect(list.data.map((v: { name_source: string }) => v.name_source)).toEqual(['system', 'user']);
+    // The named one kept the content it held when named; the newest holds the live content.
+    const contentOf = async (id: string) =>
+      (await call('GET', `/v1/notes/${n.id}/versions/${id}`, { token: me.token })).body.content;
+    expect(await contentOf(system.id)).toBe('a\nb\n');
+    expect(await contentOf(list.data[0].id)).toBe('a\nb\nc\n');
     expect(
       (await versionsOf(me.token, n.id, '?named_only=true')).body.data.map((v: { id: string }) => v.id),
     ).toEqual([system.id]);

@@ -103,10 +103,11 @@ export const scenarios: BenchScenarios = async (ctx) => {
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
-    // A content change also keeps the note's system version: + latest-version Query + one transaction.
+    // A content change also keeps the note's system version: + latest-version Query + its metadata's PutItem.
     route('PATCH /v1/notes/{noteId}', 6, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
+    // Token, the note's Query, the trash's transaction, the history entries' BatchWriteItem.
     route(
       'DELETE /v1/notes/{noteId}',
       4,
@@ -135,9 +136,10 @@ export const scenarios: BenchScenarios = async (ctx) => {
     route('PATCH /v1/teams/{teamPath}/notes/{noteId}', 5, (i) =>
       send('PATCH', `${teamNotes}/${teamNote.id}`, { tags: [`t${i}`] }),
     ),
+    // Token, membership, the note's Query, the trash's transaction, the history entries' BatchWriteItem.
     route(
       'DELETE /v1/teams/{teamPath}/notes/{noteId}',
-      4,
+      5,
       (i) => ({
         method: 'DELETE',
         path: `${teamNotes}/${doomedTeam[i % doomedTeam.length].id}`,

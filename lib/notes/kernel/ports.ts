@@ -16,8 +16,8 @@ export interface StoredNote {
    * outlives the note.
    */
   visitSeq?: number;
-  /** Users with a history entry for the note (read only when asked for). */
-  visitorIds?: string[];
+  /** The note's history entries: who read it, when (read only when asked for). */
+  visitors?: { userId: string; visitedAt: number }[];
 }
 
 export interface NotesStore {
@@ -50,11 +50,19 @@ export interface NotesStore {
 }
 
 /**
- * Told of every committed content change (lib/notes/revisions/versions.ts keeps system versions). Never throws
- * Conflict('version'): a failure here is not a lost race of the note's own write.
+ * Sees every content change through (lib/notes/revisions/versions.ts keeps system versions): prepares the
+ * versions for it, runs `save` (the note's own write), then records it. Conflict('version') only
+ * before `save` has committed (the caller then retries on the fresh note); a failure after it is
+ * not a lost race of the note's own write.
  */
 export interface ContentHistory {
-  contentChanged(note: NoteRecord, content: string, editor: User): Promise<void>;
+  changeContent(
+    previous: StoredNote,
+    note: NoteRecord,
+    content: string,
+    editor: User,
+    save: () => Promise<void>,
+  ): Promise<void>;
 }
 
 /** Where DeleteNote puts a note (lib/notes/trash/trash.ts); false when the note changed since read. */

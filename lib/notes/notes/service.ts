@@ -264,9 +264,11 @@ export class NotesService {
           return stored;
         }
         assertPermissions(next.note.readPermission, next.note.writePermission);
-        await this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
-        if (next.contentChanged)
-          await this.deps.history?.contentChanged(next.note, next.content, caller.user!);
+        const save = () =>
+          this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
+        if (next.contentChanged && this.deps.history)
+          await this.deps.history.changeContent(stored, next.note, next.content, caller.user!, save);
+        else await save();
         return next;
       } catch (err) {
         if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);

@@ -3,6 +3,11 @@
 //   version is a system version younger than VERSION_WINDOW_MS, a change updates it in place (its
 //   content becomes the new content, the editor joins its `authorship`); otherwise a new system
 //   version starts. So a note has at most one system version per window.
+// - the newest system version *shares* the live content (`shared`): it stores no copy of its own, so
+//   a coalescing change writes only its metadata. Its content is kept for good (a body item of its
+//   own) before the live content moves on without it: before the save of a change that starts a
+//   new version, and when it is named; both conditional on the note's version as read, so the
+//   content kept is the one it held.
 // - system versions expire SYSTEM_VERSION_RETENTION_DAYS after they start (DynamoDB TTL; treated as
 //   gone from then on); named versions are kept until the note is purged.
 // - createVersion names the live content: the newest version in place when it holds that content
@@ -13,10 +18,9 @@ import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { Clock } from '../../domain/clock.ts';
 import { BadInput, Conflict, Forbidden, Invalid, isConflict, NotFound } from '../../domain/errors.ts';
-import type { Ids } from '../../domain/ids.ts';
 import type { User } from '../../identity/model.ts';
 import { hookMarkOf, type NoteRecord } from '../kernel/model.ts';
-import type { ContentHistory } from '../kernel/ports.ts';
+import type { ContentHistory, StoredNote } from '../kernel/ports.ts';
 import type { Located } from '../notes/service.ts';
 
 export const VERSION_WINDOW_MS = 10 * 60 * 1000;
@@ -73,6 +77,17 @@ export interface VersionRecord {
    * system version never takes content older than it holds.
    */
   noteVersion?: number;
+  /**
+   * Internal, never presented: the newest system version, whose content is the note's live content
+   * (no body of its own; see the rules above).
+   */
+  shared?: true;
+}
+
+/** The note's content as read, at the note's version then: what a shared version holds. */
+export interface LiveContent {
+  content: string;
+  noteVersion: number;
 }
 
 export interface VersionStore {
@@ -81,20 +96,30 @@ export interface VersionStore {
   /** Every unexpired version, newest first (metadata only). */
   list(shortId: string, now: number): Promise<VersionRecord[]>;
   get(shortId: string, versionId: string, now: number): Promise<VersionRecord | undefined>;
-  /** The version's content; undefined when it is no longer available. */
+  /** The content of a version that is not shared; undefined when it is no longer available. */
   content(shortId: string, versionId: string): Promise<string | undefined>;
   /**
-   * A new version with its content; Conflict('version') if the id exists; a named one also counts
-   * into the note's named versions: Conflict('named_versions') at MAX_NAMED_VERSIONS.
+   * A new version: a shared one without content, any other with it; Conflict('version') if the id
+   * exists; a named one also counts into the note's named versions: Conflict('named_versions') at
+   * MAX_NAMED_VERSIONS.
    */
-  create(shortId: string, v: VersionRecord, content: string): Promise<void>;
-  /** Replaces a system version's content (coalescing); false when it changed or was named since read. */
-  coalesce(shortId: string, previous: VersionRecord, next: VersionRecord, content: string): Promise<boolean>;
+  create(shortId: string, v: VersionRecord, content?: string): Promise<void>;
   /**
-   * Names a system version in place (keeps it for good); false when it was named meanwhile;
+   * Coalesces a change into a system version: `next` (shared) replaces its metadata; false when it
+   * changed, was named or holds a newer change since read.
+   */
+  coalesce(shortId: string, previous: VersionRecord, next: VersionRecord): Promise<boolean>;
+  /**
+   * Keeps a shared version's content for good: `live` becomes its own, and it is shared no more;
+   * false when it changed since read or the note is no longer at `live.noteVersion`.
+   */
+  materialize(shortId: string, v: VersionRecord, live: LiveContent): Promise<boolean>;
+  /**
+   * Names a system version in place (keeps it for good; a shared one keeps `live` as its content,
+   * on the same condition as materialize); false when it was named or changed meanwhile;
    * Conflict('named_versions') at MAX_NAMED_VERSIONS.
    */
-  name(shortId: string, v: VersionRecord): Promise<boolean>;
+  name(shortId: string, v: VersionRecord, live?: LiveContent): Promise<boolean>;
   /** Changes a named version's name and description. */
   rename(shortId: string, v: VersionRecord): Promise<void>;
 }
@@ -162,13 +187,30 @@ export class VersionService implements ContentHistory {
     private readonly open: NoteOpener,
     private readonly users: UserLookup,
     private readonly clock: Clock,
-    private readonly ids: Ids,
   ) {}
 
-  /** Records a committed content change (called by NotesService.updateNote). */
-  async contentChanged(note: NoteRecord, content: string, editor: User): Promise<void> {
+  /**
+   * Sees a content change through (called by NotesService.updateNote): when the change starts a new
+   * version, the shared one keeps the content it holds first; then `save`, then the change recorded.
+   */
+  async changeContent(
+    previous: StoredNote,
+    note: NoteRecord,
+    content: string,
+    editor: User,
+    save: () => Promise<void>,
+  ): Promise<void> {
+    const now = this.clock.now();
+    let latest = await this.store.latest(note.shortId, now);
+    if (latest?.shared && latest.nameSource === 'system' && now - latest.createdAt >= VERSION_WINDOW_MS) {
+      const live = { content: previous.content, noteVersion: previous.note.version };
+      if (!(await this.store.materialize(note.shortId, latest, live)))
+        throw new Conflict('The note changed meanwhile', { reason: 'version' });
+      latest = { ...kept(latest, previous.content), noteVersion: live.noteVersion };
+    }
+    await save();
     try {
-      await this.record(note.shortId, content, versionUser(editor), note.version);
+      await this.record(note.shortId, content, versionUser(editor), note.version, latest);
     } catch (err) {
       // The note's own write has committed: a lost race here must not make it retry.
       if (isConflict(err)) throw new Conflict('The note is being changed concurrently; retry the request');
@@ -204,7 +246,7 @@ export class VersionService implements ContentHistory {
     const { stored } = await this.open(userId, ref);
     const v = await this.store.get(stored.note.shortId, versionId, this.clock.now());
     if (!v) throw noVersion();
-    return { version: v, content: await this.store.content(stored.note.shortId, v.id) };
+    return { version: v, content: await this.contentOf(stored, v) };
   }
 
   /** POST: names the live content (or `version:{id}`); the named version. */
@@ -232,6 +274,17 @@ export class VersionService implements ContentHistory {
       createdBy: versionUser(caller),
       ...hookMarkOf(stored.note),
     };
+    const live = { content: stored.content, noteVersion: stored.note.version };
+    // A shared version keeps the live content as its own as it is named (if the note is unchanged).
+    const inPlace = async (v: VersionRecord): Promise<VersionRecord | undefined> => {
+      const named = {
+        ...(v.shared ? kept(v, stored.content) : v),
+        ...naming,
+        nameSource: 'user' as const,
+        expiresAt: null,
+      };
+      return (await this.store.name(shortId, named, v.shared ? live : undefined)) ? named : undefined;
+    };
     for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
       const now = this.clock.now();
       if (base.kind === 'version') {
@@ -241,13 +294,14 @@ export class VersionService implements ContentHistory {
           throw new Conflict('The version already has a name: rename it with PATCH', {
             details: { error_code: 'version_already_named', version_id: v.id, name: v.name },
           });
-        const named = { ...v, ...naming, nameSource: 'user' as const, expiresAt: null };
-        if (await this.store.name(shortId, named)) return named;
+        const named = await inPlace(v);
+        if (named) return named;
         continue;
       }
       const hash = contentHash(stored.content);
       const latest = await this.store.latest(shortId, now);
-      if (latest?.contentHash === hash) {
+      // A shared version holds the live content whatever its recorded hash says (it may lag).
+      if (latest?.contentHash === hash || latest?.shared) {
         if (latest.nameSource === 'user')
           throw new Conflict('The content has not changed since the latest named version', {
             details: {
@@ -256,12 +310,15 @@ export class VersionService implements ContentHistory {
               latest_name_source: latest.nameSource,
             },
           });
-        const named = { ...latest, ...naming, nameSource: 'user' as const, expiresAt: null };
-        if (await this.store.name(shortId, named)) return named;
+        const named = await inPlace(latest);
+        if (named) return named;
         continue;
       }
       const v: VersionRecord = {
-        id: timeOrderedId(now, this.ids.bytes(10)),
+        // The id a content change recorded now would give its new version: a shared version created
+        // meanwhile (a change whose recording was under way) takes it first, and this naming then
+        // names that one in place, so a shared version is never left behind a newer one.
+        id: nextVersionId(shortId, now, latest),
         ...naming,
         nameSource: 'user',
         createdAt: now,
@@ -272,8 +329,12 @@ export class VersionService implements ContentHistory {
         bytes: Buffer.byteLength(stored.content, 'utf8'),
         expiresAt: null,
       };
-      await this.store.create(shortId, v, stored.content);
-      return v;
+      try {
+        await this.store.create(shortId, v, stored.content);
+        return v;
+      } catch (err) {
+        if (!isConflict(err, 'version')) throw err;
+      }
     }
     throw new Conflict('The note is being changed concurrently; retry the request');
   }
@@ -308,7 +369,7 @@ export class VersionService implements ContentHistory {
       if (parsed.kind === 'note') return stored.content;
       const v = await this.store.get(stored.note.shortId, parsed.id, this.clock.now());
       if (!v) throw noVersion();
-      const content = await this.store.content(stored.note.shortId, v.id);
+      const content = await this.contentOf(stored, v);
       if (content === undefined)
         throw new Invalid('The version has no content available', {
           details: { error_code: 'version_content_unavailable', unavailable_ref: r },
@@ -332,11 +393,18 @@ export class VersionService implements ContentHistory {
     return diff;
   }
 
+  /** The content of a version: the note's, read with it, while the version shares it. */
+  private async contentOf(stored: StoredNote, v: VersionRecord): Promise<string | undefined> {
+    return v.shared ? stored.content : this.store.content(stored.note.shortId, v.id);
+  }
+
+  /** `read`: the newest version as read before the save (the first attempt's, saving a Query). */
   private async record(
     shortId: string,
     content: string,
     editor: VersionUser,
     noteVersion: number,
+    read: VersionRecord | undefined,
   ): Promise<void> {
     const hash = contentHash(content);
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -344,16 +412,26 @@ export class VersionService implements ContentHistory {
     // the newest change keeps trying while concurrent changes settle (at most one round each).
     for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt += 1) {
       const now = this.clock.now();
-      const latest = await this.store.latest(shortId, now);
+      const latest = attempt === 1 ? read : await this.store.latest(shortId, now);
       if (latest?.contentHash === hash) return; // already recorded (a retried request)
       // A later change of the note got there first: its content is the newer.
       if (latest?.noteVersion !== undefined && latest.noteVersion > noteVersion) return;
-      if (latest?.nameSource === 'system' && now - latest.createdAt < VERSION_WINDOW_MS) {
+      // A shared version holds the live content already, whatever the time: it takes the change
+      // (its content was kept before the save if the window had passed then).
+      if (latest?.nameSource === 'system' && (latest.shared || now - latest.createdAt < VERSION_WINDOW_MS)) {
         const authorship = latest.authorship.some((a) => a.user_id === editor.user_id)
           ? latest.authorship
           : [...latest.authorship, editor];
-        const next = { ...latest, authorship, contentHash: hash, bytes, updatedAt: now, noteVersion };
-        if (await this.store.coalesce(shortId, latest, next, content)) return;
+        const next: VersionRecord = {
+          ...latest,
+          authorship,
+          contentHash: hash,
+          bytes,
+          updatedAt: now,
+          noteVersion,
+          shared: true,
+        };
+        if (await this.store.coalesce(shortId, latest, next)) return;
         continue;
       }
       const v: VersionRecord = {
@@ -369,9 +447,10 @@ export class VersionService implements ContentHistory {
         bytes,
         expiresAt: now + SYSTEM_VERSION_RETENTION_DAYS * DAY_MS,
         noteVersion,
+        shared: true,
       };
       try {
-        await this.store.create(shortId, v, content);
+        await this.store.create(shortId, v);
         return;
       } catch (err) {
         if (!isConflict(err, 'version')) throw err;
@@ -391,6 +470,12 @@ function nextVersionId(shortId: string, now: number, latest: VersionRecord | und
   const after = latest ? Number.parseInt(latest.id.replaceAll('-', '').slice(0, 12), 16) + 1 : 0;
   const at = Math.max(Math.floor(now / VERSION_WINDOW_MS) * VERSION_WINDOW_MS, after);
   return timeOrderedId(at, createHash('sha256').update(`${shortId}:${at}`).digest().subarray(0, 10));
+}
+
+/** A shared version as it is once it keeps `content` as its own. */
+export function kept(v: VersionRecord, content: string): VersionRecord {
+  const { shared: _, ...own } = v;
+  return { ...own, contentHash: contentHash(content), bytes: Buffer.byteLength(content, 'utf8') };
 }
 
 const badBase = (field: string, message = 'must be note_content or version:{id}') =>

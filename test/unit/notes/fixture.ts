@@ -10,12 +10,14 @@ import {
 import { IdentityService } from '../../../lib/identity/service.ts';
 import { MemoryImageStore } from '../../../lib/notes/images/adapters/memory-images.ts';
 import { MemoryNotesStore } from '../../../lib/notes/notes/adapters/memory-notes.ts';
+import type { ContentHistory } from '../../../lib/notes/kernel/ports.ts';
 import { NotesService } from '../../../lib/notes/notes/service.ts';
 import { signatureImages } from '../../../lib/notes/images/adapters/signature-images.ts';
 
 export const START_MS = 1_800_000_000_000;
 
-export async function notesWorld() {
+/** `history`: what sees content changes through (the versions), when a test wires one. */
+export async function notesWorld(opts: { history?: ContentHistory } = {}) {
   const clock = new FixedClock(START_MS);
   const t = new MemoryIdentityTables();
   const identity = new IdentityService(
@@ -42,6 +44,7 @@ export async function notesWorld() {
     ids: sequentialIds(1000),
     imageUrl: (key) => `https://img.test/${key}`,
     bin,
+    history: opts.history,
   });
   const [owner, other] = [
     await identity.createUser({ name: 'Owner' }),

@@ -22,21 +22,19 @@ import { notesWorld } from './fixture.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function world() {
-  const w = await notesWorld();
   const store = memoryVersionStore();
+  let versions: VersionService | undefined;
+  // The notes service sees its content changes through the versions (as lib/notes/wiring.ts wires them).
+  const w = await notesWorld({ history: { changeContent: (...args) => versions!.changeContent(...args) } });
   const users = async (id: string) => (await w.identity.getUserWithTeams(id))!.user;
-  const versions = new VersionService(store, (userId, ref) => w.notes.openNote(userId, ref), users, w.clock, {
-    uuid: () => '',
-    bytes: (n) => Buffer.alloc(n, 1),
-    int: () => 0,
-  });
+  versions = new VersionService(store, (userId, ref) => w.notes.openNote(userId, ref), users, w.clock);
   const note = await w.notes.createNote(w.owner, {
     content: 'start',
     writePermission: 'signed_in',
     readPermission: 'signed_in',
   });
   const change = async (userId: string, content: string) =>
-    versions.contentChanged(note.note, content, await users(userId));
+    w.notes.updateNote(userId, note.note.id, { content });
   return { ...w, versions, note, change, store };
 }
 
@@ -55,6 +53,25 @@ describe('system versions', () => {
     list = await w.versions.list(w.owner, w.note.note.id, {});
     expect(list.total).toBe(2);
     expect(list.versions[0].authorship.map((a) => a.user_id)).toEqual([w.other]);
+    // The newest shares the live content; the one before kept its own as the window closed.
+    const contents = async () =>
+      Promise.all(
+        list.versions.map(async (v) => (await w.versions.get(w.owner, w.note.note.id, v.id)).content),
+      );
+    expect(await contents()).toEqual(['abc', 'ab']);
+    await w.change(w.owner, 'abcd');
+    expect(await contents()).toEqual(['abcd', 'ab']);
+  });
+
+  it('a shared version named keeps the content it held, and the next change starts a new one', async () => {
+    const w = await world();
+    await w.change(w.owner, 'a');
+    const named = await w.versions.create(w.owner, w.note.note.id, { name: 'keep' });
+    await w.change(w.owner, 'ab');
+    const list = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
+    expect(list.map((v) => v.nameSource)).toEqual(['system', 'user']);
+    expect((await w.versions.get(w.owner, w.note.note.id, named.id)).content).toBe('a');
+    expect((await w.versions.get(w.owner, w.note.note.id, list[0].id)).content).toBe('ab');
   });
 
   it('the same content again records nothing', async () => {
@@ -81,7 +98,10 @@ describe('system versions', () => {
   it('a version whose content is gone is listed as unavailable and cannot be compared', async () => {
     const w = await world();
     await w.change(w.owner, 'a');
-    const [v] = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
+    w.clock.advance(VERSION_WINDOW_MS);
+    await w.change(w.owner, 'b');
+    // The older version has content of its own (the newest shares the note's).
+    const [, v] = (await w.versions.list(w.owner, w.note.note.id, {})).versions;
     w.store.dropContent(w.note.note.shortId, v.id);
     expect((await w.versions.get(w.owner, w.note.note.id, v.id)).content).toBeUndefined();
     await expect(

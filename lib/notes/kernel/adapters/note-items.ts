@@ -1,6 +1,6 @@
 // The NoteRecord stored in a note's META item (and, in part, in history entries), as read back.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { folderKeys, type NoteOwnerKey } from '../../../data/keys.ts';
+import { folderKeys, type NoteOwnerKey, notesKeys } from '../../../data/keys.ts';
 import type { NoteRecord } from '../model.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -74,6 +74,15 @@ export const historyEntry = (note: NoteRecord | Record<string, unknown>): Record
       (note as Record<string, unknown>)[f],
     ]),
   );
+
+/** A user's history entry of the note: what the history listing shows of it (HISTORY_FIELDS). */
+export const visitItem = (note: NoteRecord, userId: string, visitedAt: number): Record<string, unknown> => ({
+  ...notesKeys.visit(note.shortId, userId),
+  type: 'note-visit',
+  userId,
+  visitedAt,
+  note: historyEntry(note),
+});
 
 /** The counter's condition as read (`visitSeq` undefined: no visit counted yet). */
 export const visitsUnchanged = (visitSeq: number | undefined) =>

@@ -37,7 +37,8 @@ export class MemoryNotesStore implements NotesStore {
     const s = this.notes.get(shortId);
     if (!s) return undefined;
     const stored: StoredNote = { note: copy(s.note), content: s.content, visitSeq: s.visitSeq };
-    if (opts.visitors) stored.visitorIds = [...s.visits.keys()];
+    if (opts.visitors)
+      stored.visitors = [...s.visits.values()].map((v) => ({ userId: v.userId, visitedAt: v.at }));
     return stored;
   }
 

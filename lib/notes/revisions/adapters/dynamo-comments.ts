@@ -129,6 +129,7 @@ export async function createComment(
         Item: { ...k.anchorBase(shortId, base.hash), type: 'note-anchor-base', z: pack(base.content) },
       },
     });
+  // Transaction (with more than the comment): a reply and its thread's count, or a comment and its anchor base.
   const why = await transact(items);
   if (!why) return;
   if (why.includes('TransactionConflict'))
@@ -142,6 +143,7 @@ export async function createComment(
 
 /** CommentStore.save */
 export async function saveComments(shortId: string, changed: CommentRecord[]): Promise<boolean> {
+  // Transaction (with more than one comment): a comment's state and its thread head's change together.
   return !(await transact(changed.map((c) => put(shortId, c, atRev(c.rev - 1)))));
 }
 

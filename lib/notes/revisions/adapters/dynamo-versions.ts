@@ -1,9 +1,13 @@
 // DynamoDB adapter of the versions store (lib/notes/revisions/versions.ts). Items (lib/data/keys.ts revisionKeys):
 //   NOTEVERSIONS#<shortId> / VERSION#<id>   metadata (type note-version); system versions carry `ttl`
-//   NOTEVERSIONS#<shortId> / VBODY#<id>     the content, Brotli-compressed (`z`), same `ttl`
+//   NOTEVERSIONS#<shortId> / VBODY#<id>     the content, Brotli-compressed (`z`), same `ttl`; none
+//                                           while the version is `shared` (the newest system one:
+//                                           its content is the note's CONTENT item), or a stale one
+//                                           (a version coalesced into since), overwritten when kept
 // The webhook router emits version.created from these items once named (lib/notes/webhooks/events/catalogue.ts).
 import {
   GetCommand,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -11,10 +15,16 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
-import { conditional, transactionOutcome } from '../../../data/failures.ts';
-import { revisionKeys as k, type Key } from '../../../data/keys.ts';
+import { conditional, isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
+import { notesKeys, revisionKeys as k, type Key } from '../../../data/keys.ts';
 import { Conflict } from '../../../domain/errors.ts';
-import { MAX_NAMED_VERSIONS, type VersionRecord, type VersionStore } from '../versions.ts';
+import {
+  kept,
+  type LiveContent,
+  MAX_NAMED_VERSIONS,
+  type VersionRecord,
+  type VersionStore,
+} from '../versions.ts';
 import { pack, unpack } from '../../kernel/adapters/packed-content.ts';
 
 type Item = Record<string, unknown>;
@@ -37,6 +47,7 @@ export const toVersion = (i: Item): VersionRecord =>
   Object.fromEntries([
     ...FIELDS.map((f) => [f, i[f] ?? null]),
     ...(i.noteVersion === undefined ? [] : [['noteVersion', Number(i.noteVersion)]]),
+    ...(i.shared === true ? [['shared', true]] : []),
   ]) as unknown as VersionRecord;
 const ttlOf = (v: VersionRecord) => (v.expiresAt === null ? {} : { ttl: Math.ceil(v.expiresAt / 1000) });
 const live = (now: number) => (i: Item) =>
@@ -53,6 +64,15 @@ const metaPut = (shortId: string, v: VersionRecord, condition?: Pick<TransactIte
     TableName: table(),
     Item: { ...k.version(shortId, v.id), type: 'note-version', noteShortId: shortId, ...v, ...ttlOf(v) },
     ...condition,
+  },
+});
+/** The note still at the version whose content is being kept (lib/data/keys.ts notes section). */
+const noteAt = (shortId: string, live: LiveContent): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: notesKeys.noteMeta(shortId),
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeValues: { ':v': live.noteVersion },
   },
 });
 const bodyPut = (shortId: string, v: VersionRecord, content: string): TransactItem => ({
@@ -133,48 +153,83 @@ const countNamed = (shortId: string): TransactItem => ({
 });
 const capReached = () => new Conflict('The note has its most named versions', { reason: 'named_versions' });
 
+const exists = () => new Conflict('The version exists', { reason: 'version' });
+
 /** VersionStore.create */
-export async function createVersion(shortId: string, v: VersionRecord, content: string): Promise<void> {
+export async function createVersion(shortId: string, v: VersionRecord, content?: string): Promise<void> {
+  const meta = metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never);
+  if (v.shared) {
+    // Shared: its content is the note's, so the metadata alone (one PutItem).
+    try {
+      await documentClient().send(new PutCommand(meta.Put as never));
+    } catch (err) {
+      throw isConditionFailure(err) ? exists() : storeFailure(err);
+    }
+    return;
+  }
   // Transaction: the version's metadata and its content appear together (a named one counts into the cap).
-  const items = [
-    metaPut(shortId, v, { ConditionExpression: 'attribute_not_exists(PK)' } as never),
-    bodyPut(shortId, v, content),
-  ];
+  const items = [meta, bodyPut(shortId, v, content ?? '')];
   if (v.nameSource === 'user') items.push(countNamed(shortId));
   const why = await transactionOutcome(
     documentClient().send(new TransactWriteCommand({ TransactItems: items })),
   );
   if (why?.[2] === 'ConditionalCheckFailed') throw capReached();
-  if (why) throw new Conflict('The version exists', { reason: 'version' });
+  if (why) throw exists();
 }
 
-/** VersionStore.coalesce */
-export function coalesceVersion(
+/** VersionStore.coalesce: the metadata alone (one PutItem), the version shared from then on. */
+export async function coalesceVersion(
   shortId: string,
   previous: VersionRecord,
   next: VersionRecord,
-  content: string,
 ): Promise<boolean> {
-  // Transaction: the version's metadata and its content change together.
+  // updatedAt may not move within a millisecond: the note's version orders changes too.
+  const put = metaPut(shortId, { ...next, shared: true }, {
+    ConditionExpression: `nameSource = :system AND updatedAt = :u${next.noteVersion === undefined ? '' : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'}`,
+    ExpressionAttributeValues: {
+      ':system': 'system',
+      ':u': previous.updatedAt,
+      ...(next.noteVersion === undefined ? {} : { ':nv': next.noteVersion }),
+    },
+  } as never);
+  try {
+    await documentClient().send(new PutCommand(put.Put as never));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw storeFailure(err);
+  }
+}
+
+/** VersionStore.materialize */
+export function materializeVersion(shortId: string, v: VersionRecord, live: LiveContent): Promise<boolean> {
+  const own = kept(v, live.content);
+  // Transaction: the version's metadata and its own content change together, while the note still
+  // holds that content.
   return transact([
-    // updatedAt may not move within a millisecond: the note's version orders changes too.
-    metaPut(shortId, next, {
-      ConditionExpression: `nameSource = :system AND updatedAt = :u${next.noteVersion === undefined ? '' : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'}`,
-      ExpressionAttributeValues: {
-        ':system': 'system',
-        ':u': previous.updatedAt,
-        ...(next.noteVersion === undefined ? {} : { ':nv': next.noteVersion }),
-      },
+    metaPut(shortId, own, {
+      ConditionExpression: '#shared = :shared AND updatedAt = :u',
+      ExpressionAttributeNames: { '#shared': 'shared' },
+      ExpressionAttributeValues: { ':shared': true, ':u': v.updatedAt },
     } as never),
-    bodyPut(shortId, next, content),
+    bodyPut(shortId, own, live.content),
+    noteAt(shortId, live),
   ]);
 }
 
 /** VersionStore.name */
-export async function nameVersion(shortId: string, v: VersionRecord): Promise<boolean> {
+export async function nameVersion(shortId: string, v: VersionRecord, live?: LiveContent): Promise<boolean> {
   const update = (Key: Key, expression: string, extra: Item = {}): TransactItem => ({
     Update: { TableName: table(), Key, UpdateExpression: expression, ...extra } as never,
   });
+  // A shared version's content becomes its own (the live content, while the note still holds it).
+  const own = live ? ', contentHash = :h, bytes = :b' : '';
+  const body: TransactItem = live
+    ? bodyPut(shortId, v, live.content)
+    : update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+      });
   // Transaction: the version's metadata and its content are kept for good together, counted into the cap.
   const why = await transactionOutcome(
     documentClient().send(
@@ -183,10 +238,10 @@ export async function nameVersion(shortId: string, v: VersionRecord): Promise<bo
           update(
             k.version(shortId, v.id),
             // `hooked`: the stream filter's webhook marker, as the note has it now (docs/architecture.md).
-            `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl${v.hooked ? '' : ', hooked'}`,
+            `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${own}${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl, #shared${v.hooked ? '' : ', hooked'}`,
             {
               ConditionExpression: 'nameSource = :system',
-              ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl' },
+              ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl', '#shared': 'shared' },
               ExpressionAttributeValues: {
                 ':n': v.name,
                 ':user': 'user',
@@ -194,15 +249,14 @@ export async function nameVersion(shortId: string, v: VersionRecord): Promise<bo
                 ':by': v.createdBy,
                 ':null': null,
                 ':system': 'system',
+                ...(live ? { ':h': v.contentHash, ':b': v.bytes } : {}),
                 ...(v.hooked ? { ':hooked': true } : {}),
               },
             },
           ),
-          update(k.versionBody(shortId, v.id), 'REMOVE #ttl', {
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-          }),
+          body,
           countNamed(shortId),
+          ...(live ? [noteAt(shortId, live)] : []),
         ],
       }),
     ),
@@ -235,6 +289,7 @@ export const dynamoVersionStore = (): VersionStore => ({
   content: versionContent,
   create: createVersion,
   coalesce: coalesceVersion,
+  materialize: materializeVersion,
   name: nameVersion,
   rename: renameVersion,
 });

@@ -1,7 +1,8 @@
 // In-memory versions store for domain unit tests; the same conditions as dynamo-versions.ts
-// (test/contract/revisions.ts runs both).
+// (test/contract/revisions.ts runs both), but the note's: it does not see the note, so it keeps a
+// shared version's content as given (the DynamoDB store checks the note is still at that version).
 import { Conflict } from '../../../domain/errors.ts';
-import { MAX_NAMED_VERSIONS, type VersionRecord, type VersionStore } from '../versions.ts';
+import { kept, MAX_NAMED_VERSIONS, type VersionRecord, type VersionStore } from '../versions.ts';
 
 export const memoryVersionStore = (): VersionStore & { dropContent(shortId: string, id: string): void } => {
   const notes = new Map<string, Map<string, { v: VersionRecord; content?: string }>>();
@@ -38,27 +39,35 @@ export const memoryVersionStore = (): VersionStore & { dropContent(shortId: stri
     async create(shortId, v, content) {
       if (v.nameSource === 'user') countNamed(shortId);
       if (of(shortId).has(v.id)) throw new Conflict('The version exists', { reason: 'version' });
-      of(shortId).set(v.id, { v: copy(v), content });
+      of(shortId).set(v.id, { v: copy(v), content: v.shared ? undefined : content });
     },
-    async coalesce(shortId, previous, next, content) {
+    async coalesce(shortId, previous, next) {
       const e = of(shortId).get(previous.id);
       if (e?.v.nameSource !== 'system' || e.v.updatedAt !== previous.updatedAt) return false;
       if (next.noteVersion !== undefined && (e.v.noteVersion ?? -1) > next.noteVersion) return false;
-      of(shortId).set(next.id, { v: copy(next), content });
+      of(shortId).set(next.id, { v: copy({ ...next, shared: true }) });
       return true;
     },
-    async name(shortId, v) {
+    async materialize(shortId, v, live) {
+      const e = of(shortId).get(v.id);
+      if (!e?.v.shared || e.v.updatedAt !== v.updatedAt) return false;
+      of(shortId).set(v.id, { v: kept(e.v, live.content), content: live.content });
+      return true;
+    },
+    async name(shortId, v, live) {
       const e = of(shortId).get(v.id);
       if (e?.v.nameSource !== 'system') return false;
       countNamed(shortId);
+      const own = live ? kept(e.v, live.content) : e.v;
       e.v = {
-        ...e.v,
+        ...own,
         name: v.name,
         description: v.description,
         createdBy: v.createdBy,
         nameSource: 'user',
         expiresAt: null,
       };
+      if (live) e.content = live.content;
       return true;
     },
     async rename(shortId, v) {

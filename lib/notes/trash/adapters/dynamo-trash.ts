@@ -2,11 +2,13 @@
 // as the former hard delete): META is re-keyed from the owner's list (GSI1) to the owner's trash
 // (GSI1) and the expiry index (GSI2), leaves its folder (GSI3, folder noteCount -1); the visit
 // counter (VISITS) gets deletedAt (so no new history entry can be written; conditional on the
-// counter as read, so an entry written since makes the trash retry); META, VISITS, the permalink
-// guard and the history entries get `ttl` (DynamoDB TTL removes them; the table's stream then runs
-// the purge, which deletes the rest of the partition, CONTENT included, and the images). CONTENT
-// is not written: rewriting it would cost its size twice over. History entries lose their GSI2
-// keys (out of GetHistory) and get them back on restore. One function per port method, so
+// counter as read, so an entry written since makes the trash retry); META, VISITS and the permalink
+// guard get `ttl` (DynamoDB TTL removes them; the table's stream then runs the purge, which deletes
+// the rest of the partition, CONTENT included, and the images). CONTENT is not written: rewriting
+// it would cost its size twice over. Right after the transaction, before the deleting call
+// answers, the history entries lose their GSI2 keys (out of GetHistory) and get the same `ttl`
+// (BatchWriteItem: outside the transaction each costs half); they get their keys back on restore.
+// One function per port method, so
 // a function's bundle (and role) holds only those its wiring names (docs/architecture.md, "Bundles").
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
@@ -33,13 +35,18 @@ import {
 import type { NoteRecord } from '../../kernel/model.ts';
 import type { StoredNote } from '../../kernel/ports.ts';
 import type { TrashedNote, TrashStore } from '../trash.ts';
-import { folderCountUpdate, toRecord, visitsUnchanged } from '../../kernel/adapters/note-items.ts';
+import { folderCountUpdate, toRecord, visitItem, visitsUnchanged } from '../../kernel/adapters/note-items.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const TRANSACTION_ITEMS = 100;
 const BATCH_WRITE_ITEMS = 25;
+/**
+ * How long after a trash its history entries may still be being stripped: longer than the deleting
+ * function may run (its Timeout, template.yaml), so no strip can land after this.
+ */
+export const STRIP_BOUND_MS = 60_000;
 const ownerOf = (n: NoteRecord): NoteOwnerKey =>
   n.teamPath ? { teamPath: n.teamPath } : { userId: n.ownerId! };
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
@@ -54,8 +61,8 @@ const reasons = cancellationReasons;
 const table = (): string => config.tableName;
 
 /**
- * DeleteNote: one transaction (TransactWriteItems: META, the counter, the guard, the folder count and
- * the history entries change together), history entries past its room one UpdateItem each.
+ * DeleteNote: one transaction (TransactWriteItems: META, the counter, the guard and the folder count
+ * change together), then the history entries stripped (BatchWriteItem) before the call answers.
  */
 export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'note'>): Promise<boolean> {
   const { note } = stored;
@@ -87,27 +94,58 @@ export async function trashNote(stored: StoredNote, entry: Omit<TrashedNote, 'no
       }),
     );
   if (note.parentFolderId) items.push(folderCountUpdate(table(), ownerOf(note), note.parentFolderId, -1));
-  const strip = (userId: string) =>
-    update(k.visit(note.shortId, userId), 'SET #ttl = :ttl REMOVE GSI2PK, GSI2SK', 'attribute_exists(PK)', {
-      ':ttl': ttl,
-    });
-  const visits = (stored.visitorIds ?? []).map(strip);
-  const failed = await transactWithOverflow(items, visits);
-  if (!failed) return true;
+  const visitors = stored.visitors ?? [];
+  // Transaction: META leaves the lists and the counter stops new history entries, together.
+  const failed = await transactWithOverflow(items, []);
+  if (!failed) {
+    await stripVisits(note, visitors, ttl);
+    return true;
+  }
   // Only the counter moved (reads went on meanwhile): under a steady stream of reads that would
   // never settle. Trash the note with the counter marked whatever its value, then strip the entries
-  // written since the visitors were read: each was written before its counter bump, so before this
-  // transaction, and a read whose bump comes after takes its own entry back (dynamo-notes.ts).
+  // written since the visitors were read too: each was written before its counter bump, so before
+  // this transaction, and a read whose bump comes after takes its own entry back (dynamo-notes.ts).
   const counterMoved = (r: string | undefined) =>
     r === 'ConditionalCheckFailed' || r === 'TransactionConflict';
   if (!failed.every((r, i) => (i === COUNTER ? counterMoved(r) : r === 'None'))) return false;
   items[COUNTER] = visitsUpdate(k.noteVisits(note.shortId), null, entry.deletedAt, ttl);
-  if (await transactWithOverflow(items, visits)) return false;
-  const known = new Set(stored.visitorIds ?? []);
-  const late = (await visitEntries(note.shortId)).filter((v) => !known.has(String(v.userId)));
-  for (const v of late)
-    await documentClient().send(new UpdateCommand(strip(String(v.userId)).Update as never));
+  // Transaction: as above, the counter marked whatever its value.
+  if (await transactWithOverflow(items, [])) return false;
+  const known = new Set(visitors.map((v) => v.userId));
+  const late = (await visitEntries(note.shortId))
+    .filter((v) => !known.has(String(v.userId)))
+    .map((v) => ({ userId: String(v.userId), visitedAt: Number(v.visitedAt) }));
+  await stripVisits(note, [...visitors, ...late], ttl);
   return true;
+}
+
+/**
+ * Takes a trashed note's history entries out of their readers' histories (no GSI2 keys) and gives
+ * them the trash's `ttl` (a restore lists them again; a late read's PutItem fails on `ttl`), in
+ * BatchWriteItem requests of 25. Not in the trash's transaction, where each would cost twice: the
+ * counter already stops new entries, and the deleting call answers only after this.
+ */
+async function stripVisits(
+  note: NoteRecord,
+  visitors: { userId: string; visitedAt: number }[],
+  ttl: number,
+): Promise<void> {
+  await batchWrite(
+    visitors.map((v) => ({ PutRequest: { Item: { ...visitItem(note, v.userId, v.visitedAt), ttl } } })),
+  );
+}
+
+/** BatchWriteItem in requests of 25, until nothing is left unprocessed. */
+async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += BATCH_WRITE_ITEMS) {
+    let pending: Record<string, unknown[]> | undefined = {
+      [table()]: requests.slice(i, i + BATCH_WRITE_ITEMS),
+    };
+    while (pending && Object.keys(pending).length) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
+      pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
+    }
+  }
 }
 
 /** A note's history entries (strongly consistent Query of the VISIT# items). */
@@ -210,15 +248,19 @@ export async function restoreTrashed(
   const folderIndex = parentFolderId
     ? items.push(folderCountUpdate(table(), owner, parentFolderId, 1)) - 1
     : -1;
+  // While the trash's strip of the history entries may still be under way, an entry it has not
+  // stripped yet fails the restore (which the service retries), so the strip cannot undo a restore.
+  const stripping = now < trashed.deletedAt + STRIP_BOUND_MS;
   const visits = ((trashed as TrashedWithVisits).visits ?? []).map((v) =>
     update(
       k.visit(note.shortId, String(v.userId)),
       'SET GSI2PK = :pk, GSI2SK = :sk REMOVE #ttl',
-      'attribute_exists(PK)',
+      stripping ? 'attribute_exists(PK) AND attribute_exists(#ttl)' : 'attribute_exists(PK)',
       prefixed(k.visitsOfUser(String(v.userId), Number(v.visitedAt), note.shortId), ':'),
     ),
   );
   try {
+    // Transaction: META, the counter, the guard, the folder count and the history entries come back together.
     return (await transactWithOverflow(items, visits)) ? 'changed' : 'restored';
   } catch (err) {
     if (err instanceof FolderGone && folderIndex >= 0) return 'folder-gone';
@@ -263,15 +305,7 @@ export async function purgeTrashed(note: NoteRecord, now: number): Promise<boole
     ...(await partition(note.shortId, r.commentsPartition(note.shortId))),
   ].map((i) => ({ PK: String(i.PK), SK: String(i.SK) }));
   if (note.permalink) keys.push(k.permalink(ownerOf(note), note.permalink));
-  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
-    let pending: Record<string, unknown[]> | undefined = {
-      [table()]: keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
-    };
-    while (pending && Object.keys(pending).length) {
-      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: pending as never }));
-      pending = out.UnprocessedItems as Record<string, unknown[]> | undefined;
-    }
-  }
+  await batchWrite(keys.map((Key) => ({ DeleteRequest: { Key } })));
   return true;
 }
 
