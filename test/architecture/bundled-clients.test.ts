@@ -109,8 +109,9 @@ const SENDS: Record<string, string[]> = {
   NotesUpdateNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
   NotesUpdateTeamNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
   // Delete: the note with its visitors (Query), then moved to the trash (one TransactWriteItems).
-  NotesDeleteNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
-  NotesDeleteTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  // The trash's transaction, then one BatchWriteItem that takes the readers' history entries out.
+  NotesDeleteNoteFunction: [...NOTES_BASE, 'TransactWriteItems', 'BatchWriteItem'],
+  NotesDeleteTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', 'BatchWriteItem'],
   // Upload: the note (Query), the image put; no S3 list or delete (those are the trash purge's).
   NotesUploadNoteImageFunction: [...NOTES_BASE, 's3:PutObject'],
   // Folders: the tree is one Query, a folder one GetItem; create, update (a move too) and delete are
@@ -153,7 +154,9 @@ const SENDS: Record<string, string[]> = {
   // and its content's GetItem, naming one in place or creating a named one (TransactWriteItems),
   // renaming (UpdateItem, as the rate limit's).
   NotesListVersionsFunction: NOTES_BASE,
-  NotesCreateVersionFunction: [...NOTES_BASE, 'TransactWriteItems'],
+  // A version that shares the note's live content is created as its metadata alone (one PutItem);
+  // one with content of its own, or a named one, in a transaction.
+  NotesCreateVersionFunction: [...NOTES_BASE, 'TransactWriteItems', 'PutItem'],
   NotesUpdateVersionFunction: NOTES_BASE,
   NotesGetVersionFunction: NOTES_BASE,
   NotesCompareVersionsFunction: NOTES_BASE,
@@ -300,8 +303,9 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     // A comment's resolution rewrites comments (Put); a delete removes them and counts the head (Update).
     expect(itemsOf('NotesResolveNoteCommentFunction')).toEqual(['PutItem']);
     expect(itemsOf('NotesDeleteNoteCommentFunction')).toEqual(['DeleteItem', 'UpdateItem']);
-    // Naming a version updates it in place, creating one puts it and its content.
-    expect(itemsOf('NotesCreateVersionFunction')).toEqual(['PutItem', 'UpdateItem']);
+    // Naming a version updates it in place, creating one puts it and its content; keeping a shared
+    // version's content is conditional on the note still being at that version (ConditionCheck).
+    expect(itemsOf('NotesCreateVersionFunction')).toEqual(['ConditionCheckItem', 'PutItem', 'UpdateItem']);
     // Every function that sends a transaction is allowed at least one kind of item.
     for (const fn of built)
       if (commandsOf(fn).some((c) => c.operation === 'TransactWriteItems'))
