@@ -1,8 +1,19 @@
-// One workspace's full-text index: MiniSearch (docs/search.md, "Engine": chosen by measurement), with
-// this feature's terms (./text.ts). Title weighted above tags, tags above the body; BM25 ranking;
-// every term must match, the last one as a prefix, and words of five letters or more within one edit.
-// Each note's tags, folder and version are kept beside it, for filters and for comparing two indexes.
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+// One segment of a workspace's full-text index: MiniSearch (docs/search.md, "Engine": chosen by
+// measurement), with this feature's terms (./text.ts). Title weighted above tags, tags above the body;
+// BM25 ranking; every term must match, the last one also as a prefix, and words of five letters or
+// more within one edit. Each note's tags, folder and version are kept beside it, for filters and for
+// comparing two indexes.
+// A prefix is expanded by the index's own vocabulary (kept sorted, with each term's document count,
+// in the serialized segment): to the MAX_PREFIX_EXPANSIONS most common words that start with it. An
+// unbounded expansion (MiniSearch's `prefix`) of a short prefix over a large vocabulary is the slowest
+// query there is (every completion's postings scored); the most common completions are the ones a
+// reader typing a word means, and the bound keeps a pathological query cheap.
+import MiniSearch, {
+  type AsPlainObject,
+  type Options,
+  type Query as MsQuery,
+  type SearchResult,
+} from 'minisearch';
 import type { Query } from './model.ts';
 import { plainText, termsOf } from './text.ts';
 
@@ -35,6 +46,10 @@ export interface Candidate {
 export const BOOST = { title: 4, tags: 2, text: 1 };
 /** Words at least this long also match within one edit. */
 export const FUZZY_MIN_LENGTH = 5;
+/** Words a prefix expands to, at most (the most common in the segment first). */
+export const MAX_PREFIX_EXPANSIONS = 16;
+/** MiniSearch's own weight of a prefix match (its default `weights.prefix`), applied to expansions. */
+const PREFIX_WEIGHT = 0.375;
 
 const options: Options<Doc> = {
   fields: ['title', 'tags', 'text'],
@@ -52,19 +67,63 @@ const options: Options<Doc> = {
 /** Share of discarded entries at which compact() cleans the index. */
 const DIRT_FACTOR = 0.1;
 
+/** The segment's terms, sorted (UTF-16 order), with how many notes hold each. */
+interface Vocabulary {
+  terms: string[];
+  counts: number[];
+}
+
+/** The serialized form: MiniSearch's own, and the vocabulary beside it. */
+interface Serialized {
+  vocabulary: Vocabulary;
+  index: AsPlainObject;
+}
+
+function vocabularyOf(js: AsPlainObject): Vocabulary {
+  const entries = js.index.map(([term, fields]): [string, number] => {
+    let count = 0;
+    for (const postings of Object.values(fields)) count = Math.max(count, Object.keys(postings).length);
+    return [term, count];
+  });
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { terms: entries.map((e) => e[0]), counts: entries.map((e) => e[1]) };
+}
+
+/** The first index of `terms` (sorted) not below `term`. */
+function lowerBound(terms: string[], term: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid] < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class NoteIndex {
-  private constructor(private readonly ms: MiniSearch<Doc>) {}
+  private vocabulary: Vocabulary | undefined;
+
+  private constructor(
+    private readonly ms: MiniSearch<Doc>,
+    vocabulary?: Vocabulary,
+  ) {
+    this.vocabulary = vocabulary;
+  }
 
   static empty(): NoteIndex {
     return new NoteIndex(new MiniSearch<Doc>(options));
   }
 
   static fromJSON(json: string): NoteIndex {
-    return new NoteIndex(MiniSearch.loadJSON<Doc>(json, options));
+    const data = JSON.parse(json) as Serialized;
+    return new NoteIndex(MiniSearch.loadJS<Doc>(data.index, options), data.vocabulary);
   }
 
   toJSON(): string {
-    return JSON.stringify(this.ms);
+    const index = this.ms.toJSON();
+    const out: Serialized = { vocabulary: vocabularyOf(index), index };
+    return JSON.stringify(out);
   }
 
   get size(): number {
@@ -80,6 +139,7 @@ export class NoteIndex {
       folderId: note.parentFolderId,
       version: note.version,
     };
+    this.vocabulary = undefined;
     if (this.ms.has(doc.id)) this.ms.replace(doc);
     else this.ms.add(doc);
   }
@@ -90,7 +150,9 @@ export class NoteIndex {
   }
 
   remove(shortId: string): void {
-    if (this.ms.has(shortId)) this.ms.discard(shortId);
+    if (!this.ms.has(shortId)) return;
+    this.vocabulary = undefined;
+    this.ms.discard(shortId);
   }
 
   /** The version of each note indexed (an index equals another when these are equal). */
@@ -101,22 +163,54 @@ export class NoteIndex {
     return out;
   }
 
+  /** The words `prefix` expands to: the most common ones of the segment that start with it. */
+  expansions(prefix: string): string[] {
+    this.vocabulary ??= vocabularyOf(this.ms.toJSON());
+    const { terms, counts } = this.vocabulary;
+    const found: number[] = [];
+    for (let i = lowerBound(terms, prefix); i < terms.length && terms[i].startsWith(prefix); i += 1)
+      if (terms[i] !== prefix) found.push(i);
+    found.sort((a, b) => counts[b] - counts[a] || a - b);
+    return found.slice(0, MAX_PREFIX_EXPANSIONS).map((i) => terms[i]);
+  }
+
   /** Notes matching every term (ranked best first), with the tag and folder given. */
   search(query: Query, filter: { tag?: string; folderId?: string } = {}): Candidate[] {
     if (query.terms.length === 0) return [];
-    const last = query.terms.length - 1;
-    // One query string of the terms (re-tokenizing a term gives the term), so `i` is its place.
-    const results = this.ms.search(query.terms.join(' '), {
-      combineWith: 'AND',
-      boost: BOOST,
-      prefix: (_term, i) => i === last,
-      fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0),
-      // An edit distance of 1 is the fuzzy function's whole budget: never more.
-      maxFuzzy: 1,
-      filter: (r: SearchResult) =>
-        (filter.tag === undefined || (r.tags as string[]).includes(filter.tag)) &&
-        (filter.folderId === undefined || r.folderId === filter.folderId),
-    });
+    const last = query.terms.at(-1)!;
+    const fuzzy = (term: string) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0);
+    // The last term: itself (within one edit) or one of its expansions, each weighted as MiniSearch
+    // weights a prefix match. A query string of terms is re-tokenized into the same terms.
+    const expanded = this.expansions(last);
+    const lastQuery: MsQuery = expanded.length
+      ? {
+          combineWith: 'OR',
+          queries: [
+            last,
+            {
+              queries: [expanded.join(' ')],
+              fuzzy: false,
+              boostTerm: (term: string) =>
+                (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * (term.length - last.length)),
+            },
+          ],
+        }
+      : last;
+    const results = this.ms.search(
+      {
+        combineWith: 'AND',
+        queries: [...query.terms.slice(0, -1), lastQuery],
+      },
+      {
+        boost: BOOST,
+        fuzzy,
+        // An edit distance of 1 is the fuzzy function's whole budget: never more.
+        maxFuzzy: 1,
+        filter: (r: SearchResult) =>
+          (filter.tag === undefined || (r.tags as string[]).includes(filter.tag)) &&
+          (filter.folderId === undefined || r.folderId === filter.folderId),
+      },
+    );
     return results.map((r) => ({ shortId: String(r.id), score: r.score, matched: r.terms }));
   }
 }

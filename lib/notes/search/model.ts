@@ -9,6 +9,19 @@ export const workspaceOf = (note: { ownerId: string | null; teamPath: string | n
   note.teamPath ? teamWorkspace(note.teamPath) : userWorkspace(note.ownerId ?? '');
 export const isWorkspace = (s: string): s is Workspace => /^(user|team):.+$/.test(s);
 
+/**
+ * Segments of a workspace's index: each note is in the one its shortId hashes to, so an edit loads
+ * and stores one segment (a sixteenth of a large workspace's index), and a search loads the
+ * segments in parallel (docs/search.md, "Segments").
+ */
+export const SEGMENTS = 16;
+/** The segment of a note: FNV-1a of its shortId, modulo SEGMENTS. */
+export function segmentOf(shortId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < shortId.length; i += 1) h = Math.imul(h ^ shortId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SEGMENTS;
+}
+
 /** Longest query, in characters (the request schema's limit too). */
 export const MAX_QUERY_LENGTH = 256;
 /** Terms of a query searched (the rest are dropped: a pathological query costs no more than this). */
