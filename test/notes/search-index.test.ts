@@ -51,10 +51,8 @@ async function fromTable(workspace: Workspace): Promise<Segments> {
   let cursor: string | undefined;
   do {
     const page = await dynamoNoteSource.listShortIds(workspace, cursor);
-    for (const shortId of page.shortIds) {
-      const s = await dynamoNoteSource.getNote(shortId);
+    for (const s of await dynamoNoteSource.getNotes(page.shortIds))
       if (s) index.upsert({ ...s.note, content: s.content });
-    }
     cursor = page.cursor;
   } while (cursor);
   return new Segments([index]);

@@ -1,5 +1,5 @@
 // Search as the domain sees it: workspaces (whose notes one index holds), queries, hits and snippets.
-import { fold, tokensOf } from './text.ts';
+import { fold, type Span, spans, tokensOf } from './text.ts';
 
 /** A workspace: a user's personal notes (`user:<userId>`) or a team's notes (`team:<teamPath>`). */
 export type Workspace = `user:${string}` | `team:${string}`;
@@ -74,16 +74,24 @@ export const SNIPPET_LENGTH = 200;
 
 /** A passage around the first matched term of `text` (its start if none matches), matches marked. */
 export function snippetOf(text: string, matched: Set<string>): Snippet {
-  const tokens = tokensOf(text);
-  const hits = tokens.filter((t) => matched.has(t.term));
-  const first = hits[0]?.offset ?? 0;
-  let start = Math.max(0, first - SNIPPET_LENGTH / 4);
-  // Start at a word's beginning: after the nearest whitespace before `start` (if close).
-  if (start > 0) {
-    const space = text.slice(start, first).search(/\s/);
-    if (space >= 0) start += space + 1;
+  // The text's terms are read up to the passage's end only (a match is usually early in a note).
+  const hits: Span[] = [];
+  let start = 0;
+  let end = Math.min(text.length, SNIPPET_LENGTH);
+  for (const t of spans(text)) {
+    if (hits.length && t.offset >= end) break;
+    if (!matched.has(t.term)) continue;
+    if (!hits.length) {
+      start = Math.max(0, t.offset - SNIPPET_LENGTH / 4);
+      // Start at a word's beginning: after the nearest whitespace before `start` (if close).
+      if (start > 0) {
+        const space = text.slice(start, t.offset).search(/\s/);
+        if (space >= 0) start += space + 1;
+      }
+      end = Math.min(text.length, start + SNIPPET_LENGTH);
+    }
+    hits.push(t);
   }
-  const end = Math.min(text.length, start + SNIPPET_LENGTH);
   const highlights: Snippet['highlights'] = [];
   for (const h of hits) {
     if (h.offset < start || h.offset + h.length > end) continue;

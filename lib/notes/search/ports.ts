@@ -39,8 +39,8 @@ export interface IndexStore {
 
 /** The notes as the table holds them now. */
 export interface NoteSource {
-  /** The note (undefined when deleted or in the trash), strongly consistent. */
-  getNote(shortId: string): Promise<StoredNote | undefined>;
+  /** The notes, in the order asked (undefined for each deleted or in the trash), strongly consistent. */
+  getNotes(shortIds: string[]): Promise<(StoredNote | undefined)[]>;
   /** One page (at most `pageSize`) of the shortIds of a workspace's notes; `cursor` continues. */
   listShortIds(
     workspace: Workspace,

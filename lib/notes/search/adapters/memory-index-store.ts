@@ -71,7 +71,7 @@ export class MemoryIndexStore implements IndexStore {
 /** A workspace's notes from a NotesStore: the cursor is the position in its listing. */
 export function storeNoteSource(store: Pick<NotesStore, 'getNote' | 'listNotes'>): NoteSource {
   return {
-    getNote: (shortId) => store.getNote(shortId),
+    getNotes: (shortIds) => Promise.all(shortIds.map((id) => store.getNote(id))),
     async listShortIds(workspace, cursor, pageSize = 200) {
       const owner = workspace.startsWith('team:')
         ? { teamPath: workspace.slice(5) }
