@@ -4,10 +4,11 @@
 // more within one edit. Each note's tags, folder and version are kept beside it, for filters and for
 // comparing two indexes.
 // A prefix is expanded by the index's own vocabulary (kept sorted, with each term's document count,
-// in the serialized segment): to the MAX_PREFIX_EXPANSIONS most common words that start with it. An
-// unbounded expansion (MiniSearch's `prefix`) of a short prefix over a large vocabulary is the slowest
-// query there is (every completion's postings scored); the most common completions are the ones a
-// reader typing a word means, and the bound keeps a pathological query cheap.
+// in the serialized segment): to the most common words that start with it, at most
+// MAX_PREFIX_EXPANSIONS and at most PREFIX_POSTINGS notes' worth of postings. An unbounded expansion
+// (MiniSearch's `prefix`) of a short prefix over a large vocabulary is the slowest query there is
+// (every completion's postings scored); the most common completions are the ones a reader typing a
+// word most likely means, and the bound keeps a pathological query cheap.
 import MiniSearch, {
   type AsPlainObject,
   type Options,
@@ -48,6 +49,12 @@ export const BOOST = { title: 4, tags: 2, text: 1 };
 export const FUZZY_MIN_LENGTH = 5;
 /** Words a prefix expands to, at most (the most common in the segment first). */
 export const MAX_PREFIX_EXPANSIONS = 16;
+/**
+ * The notes holding a prefix's expansions, summed, at most this many times the segment's notes (the
+ * most common expansion is always taken): a query's cost is the postings it scores, and a prefix of
+ * common words would otherwise score several times every note's.
+ */
+export const PREFIX_POSTINGS = 1;
 /** MiniSearch's own weight of a prefix match (its default `weights.prefix`), applied to expansions. */
 const PREFIX_WEIGHT = 0.375;
 
@@ -171,7 +178,19 @@ export class NoteIndex {
     for (let i = lowerBound(terms, prefix); i < terms.length && terms[i].startsWith(prefix); i += 1)
       if (terms[i] !== prefix) found.push(i);
     found.sort((a, b) => counts[b] - counts[a] || a - b);
-    return found.slice(0, MAX_PREFIX_EXPANSIONS).map((i) => terms[i]);
+    // Each expansion's postings are scored: they may hold up to PREFIX_POSTINGS × the segment's notes.
+    const out: string[] = [];
+    let postings = 0;
+    for (const i of found) {
+      if (
+        out.length === MAX_PREFIX_EXPANSIONS ||
+        (out.length && postings + counts[i] > PREFIX_POSTINGS * this.size)
+      )
+        break;
+      out.push(terms[i]);
+      postings += counts[i];
+    }
+    return out;
   }
 
   /** Notes matching every term (ranked best first), with the tag and folder given. */

@@ -1,20 +1,21 @@
 // The search engine of this design: the segments of each workspace's index (./engine.ts), loaded from
 // the index store in parallel and kept loaded between searches (the least recently used dropped once
-// more than CACHED_NOTES notes are loaded); a head naming a newer generation than the one loaded
+// more than CACHED_BYTES of them are loaded); a head naming a newer generation than the one loaded
 // reloads that segment only. A search asks every segment of the workspaces and merges their hits.
 import { NoteIndex } from './engine.ts';
 import type { Query, Workspace } from './model.ts';
 import type { CandidateFinder, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
 
 /**
- * Notes whose segments stay loaded (a loaded note costs about 17 KB of heap at 4 KB of markdown:
- * 20,000 of them fit the search function's 512 MB with room for a search's own work).
+ * Serialized bytes of the segments kept loaded (a loaded segment's heap is 2 to 5 times its
+ * serialized size — 5 for the 16 segments of a 10,000-note workspace, docs/search.md "Sizes" — so
+ * 60 MB of them fit the search function's 512 MB with room for a search's own work).
  */
-const CACHED_NOTES = 20_000;
+const CACHED_BYTES = 60 * 2 ** 20;
 
 interface Loaded {
   generation: number;
-  notes: number;
+  bytes: number;
   index: NoteIndex;
 }
 
@@ -63,19 +64,19 @@ export class LoadedIndexes implements CandidateFinder {
     }
     const index = NoteIndex.fromJSON(data);
     this.cache.delete(key);
-    this.cache.set(key, { generation: head.generation, notes: head.notes, index });
+    this.cache.set(key, { generation: head.generation, bytes: data.length, index });
     return index;
   }
 
-  /** Drops the least recently used segments beyond CACHED_NOTES, never one this search uses. */
+  /** Drops the least recently used segments beyond CACHED_BYTES, never one this search uses. */
   private evict(using: Set<string>): void {
-    let notes = 0;
-    for (const l of this.cache.values()) notes += l.notes;
+    let bytes = 0;
+    for (const l of this.cache.values()) bytes += l.bytes;
     for (const [key, l] of this.cache) {
-      if (notes <= CACHED_NOTES) return;
+      if (bytes <= CACHED_BYTES) return;
       if (using.has(key)) continue;
       this.cache.delete(key);
-      notes -= l.notes;
+      bytes -= l.bytes;
     }
   }
 }
