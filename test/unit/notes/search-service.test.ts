@@ -143,6 +143,25 @@ describe('search service (in memory)', () => {
     for (const h of hits) expect(h.matched.length).toBeLessThanOrEqual(2 * (MAX_PREFIX_EXPANSIONS + 1));
   }, 60_000);
 
+  it('a segment loaded from its serialized form answers every query as the one it was saved from', () => {
+    const { notes, words } = corpus(60, 800);
+    const index = NoteIndex.empty();
+    for (const [i, n] of notes.entries())
+      index.upsert({
+        shortId: `n${i}`,
+        title: n.title,
+        tags: n.tags,
+        content: n.content,
+        parentFolderId: null,
+        version: i,
+      });
+    index.remove('n7');
+    const loaded = NoteIndex.fromJSON(index.toJSON());
+    expect(loaded.versions()).toEqual(index.versions());
+    for (const q of [words[0], `${words[1]} ${words[2]}`, words[3].slice(0, 2), `${words[4]}x`, '学习'])
+      expect(loaded.search(parseQuery(q))).toEqual(index.search(parseQuery(q)));
+  }, 60_000);
+
   it('however edits arrive (repeated, out of order, racing), the index ends equal to a rebuild', async () => {
     const workspace: Workspace = teamWorkspace(w.both.path);
     const ids: string[] = [];
