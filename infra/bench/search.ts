@@ -253,10 +253,11 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       applies.push(await timed(() => searchIndexer().apply(workspace, [created[200 + i]])));
     const cpuS = median(applies.map((a) => a.cpu)) / 1000;
     const wallS = median(applies.map((a) => a.ms)) / 1000;
-    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M; UpdateItem 1 WRU $0.625/M; BatchGetItem of
-    // the head 1 RRU $0.125/M; the note read (Query, ~2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per
-    // GB-s at 1,024 MB, billed on the wall time (an estimate: the CPU time at 1,024/1,769 of a vCPU).
-    const requests = 5 + 0.625 + 0.4 + 0.125 + 0.25;
+    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M (DELETE free); the head's UpdateItem 2 WRU (the
+    // item is ~2 KB with 16 segments) $1.25/M; its BatchGetItem 1 RRU $0.125/M; the note's META and
+    // CONTENT (BatchGetItem, 2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per GB-s at 1,024 MB, billed
+    // on the wall time (at least the CPU time at 1,024/1,769 of a vCPU).
+    const requests = 5 + 1.25 + 0.4 + 0.125 + 0.25;
     const compute = Math.max(wallS, (cpuS * 1769) / 1024) * 1 * 0.0000133334 * 1e6;
     row([
       'an isolated edit: the indexer (load, change, store one segment)',
