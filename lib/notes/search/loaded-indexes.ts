@@ -7,11 +7,11 @@ import type { Query, Workspace } from './model.ts';
 import type { CandidateFinder, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
 
 /**
- * Serialized bytes of the segments kept loaded (a loaded segment's heap is 2 to 5 times its
- * serialized size — 5 for the 16 segments of a 10,000-note workspace, docs/search.md "Sizes" — so
- * 60 MB of them fit the search function's 512 MB with room for a search's own work).
+ * Serialized characters of the segments kept loaded (a loaded segment's heap is up to 10 times its
+ * serialized size — the 16 segments of a 10,000-note workspace: 29 MB, ~300 MB of heap, docs/search.md
+ * "Sizes" — so 32 MB of them fit the search function's 512 MB with room for a search's own work).
  */
-const CACHED_BYTES = 60 * 2 ** 20;
+const CACHED_BYTES = 32 * 2 ** 20;
 
 interface Loaded {
   generation: number;

@@ -30,7 +30,7 @@ export const MAX_QUERY_TERMS = 16;
 export const MAX_PAGE_SIZE = 50;
 export const DEFAULT_PAGE_SIZE = 20;
 /** Candidates checked in the notes' text for a quoted phrase, at most, per search. */
-export const MAX_PHRASE_CANDIDATES = 200;
+export const MAX_PHRASE_CANDIDATES = 100;
 
 export interface Query {
   /** Every term, in order (a phrase's terms too): all must match; the last one as a prefix. */

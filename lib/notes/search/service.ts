@@ -41,8 +41,8 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
-/** Candidates of a phrase query read from the table at once (two BatchGetItem requests). */
-const PHRASE_BATCH = 100;
+/** Candidates of a phrase query read from the table at once (one BatchGetItem request). */
+const PHRASE_BATCH = 50;
 
 export interface SearchDependencies {
   directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
