@@ -94,26 +94,26 @@ interface Serialized {
   postings: Postings[];
 }
 
+/** Field → note → frequency: one term's entry in MiniSearch's term index. */
+type TermFields = Map<number, Map<number, number>>;
+
 /**
  * MiniSearch's term index, which its types keep private: term → field → note → frequency.
- * `MiniSearch.loadJS` (7.2.0, pinned) fills it the same way, from the objects of its own format.
+ * `MiniSearch.loadJS` (7.2.0, pinned) fills it the same way, from the objects of its own format, and
+ * `toJSON` reads it the same way, into those objects.
  */
 interface TermIndex {
-  _index: { set(term: string, fields: Map<number, Map<number, number>>): void };
+  _index: Iterable<[string, TermFields]> & { set(term: string, fields: TermFields): void };
 }
 
-function postingsOf(js: AsPlainObject): Postings[] {
-  const out = js.index.map(
-    ([term, fields]): Postings => [
-      term,
-      Object.entries(fields).map(([field, notes]) => [
-        Number(field),
-        Object.keys(notes).map(Number),
-        Object.values(notes),
-      ]),
-    ],
-  );
-  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+const byTerm = (a: Postings, b: Postings) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** The postings of a term index, sorted by term. */
+function postingsOf(index: TermIndex['_index']): Postings[] {
+  const out: Postings[] = [];
+  for (const [term, fields] of index)
+    out.push([term, [...fields].map(([field, notes]) => [field, [...notes.keys()], [...notes.values()]])]);
+  return out.sort(byTerm);
 }
 
 /** The vocabulary of postings sorted by term: a term's count is its notes in the field that has most. */
@@ -165,8 +165,18 @@ export class NoteIndex {
   }
 
   toJSON(): string {
-    const index = this.ms.toJSON();
-    const out: Serialized = { index: { ...index, index: [] }, postings: postingsOf(index) };
+    // MiniSearch's own form of everything but the term index (its objects cost more than the rest of
+    // a save: the term index is read once, into arrays, instead).
+    const internal = this.ms as unknown as TermIndex;
+    const terms = internal._index;
+    internal._index = new Map() as unknown as TermIndex['_index'];
+    let index: AsPlainObject;
+    try {
+      index = this.ms.toJSON();
+    } finally {
+      internal._index = terms;
+    }
+    const out: Serialized = { index, postings: postingsOf(terms) };
     return JSON.stringify(out);
   }
 
@@ -209,7 +219,7 @@ export class NoteIndex {
 
   /** The words `prefix` expands to: the most common ones of the segment that start with it. */
   expansions(prefix: string): string[] {
-    this.vocabulary ??= vocabularyOf(postingsOf(this.ms.toJSON()));
+    this.vocabulary ??= vocabularyOf(postingsOf((this.ms as unknown as TermIndex)._index));
     const { terms, counts } = this.vocabulary;
     const found: number[] = [];
     for (let i = lowerBound(terms, prefix); i < terms.length && terms[i].startsWith(prefix); i += 1)
