@@ -87,7 +87,9 @@ type Postings = [term: string, fields: [field: number, notes: number[], frequenc
  * The serialized form: MiniSearch's own (`toJSON`) without its postings, and the postings beside it,
  * sorted by term, as arrays of numbers. Loading it is twice as fast as MiniSearch's `loadJSON`, whose
  * postings are objects keyed by note id (each key read as a string and parsed) — measured on the
- * 16 segments of a 10,000-note workspace: 0.9 s against 1.8 s of CPU, and 18 % smaller.
+ * 16 segments of a 10,000-note workspace: 0.9 s against 1.8 s of CPU, and 18 % smaller; saving it
+ * reads the term index once into arrays, 5 times faster than `toJSON`'s objects (80 ms against
+ * 440 ms for a segment of 625 notes).
  */
 interface Serialized {
   index: AsPlainObject;
