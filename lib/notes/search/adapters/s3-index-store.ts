@@ -8,7 +8,7 @@
 // replaced.
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { constants, gunzip, gzip } from 'node:zlib';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchGetCommand, type BatchGetCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
@@ -45,7 +45,8 @@ async function putObject(key: string, data: string): Promise<void> {
     new PutObjectCommand({
       Bucket: config.bucketName,
       Key: key,
-      Body: await zip(data),
+      // The fastest level: a quarter of the default's CPU (part of every edit's cost), a quarter larger.
+      Body: await zip(data, { level: constants.Z_BEST_SPEED }),
       ContentType: 'application/json',
       ContentEncoding: 'gzip',
     }),
