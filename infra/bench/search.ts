@@ -2,10 +2,13 @@
 // one workspace of 10,000 notes, about 40 MB of markdown (infra/bench/search-corpus.ts), through the
 // local runner (own DynamoDB Local and S3 emulator). The notes are written before the runner starts
 // (so the stream does not index them one batch at a time), then the index is built as
-// `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time, a cold
-// search (the function's first call: bundle load, the head, the S3 object, parsing the index), warm
-// searches' p50/p95 against a floor measured in the same run (GET /v1/me through the same runner), the
-// heap the loaded index holds, and what an edit costs the indexer (its write requests, its time).
+// `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time; a cold
+// search in two parts, the function's own start (against GET /v1/me's first call) and the first
+// search of the workspace (its 16 segments loaded: heads, S3 GETs, gunzip, parse), wall and CPU; the
+// heap the loaded segments hold (after a full GC); warm searches' p50/p95 against a floor measured in
+// the same run (GET /v1/me through the same runner), overall and by kind; pathological queries; and
+// what an edit costs: write requests per edit (one at a time, and a burst), the time until it is
+// searchable, and the indexer's work for one isolated edit, priced in dollars per million.
 import { request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
