@@ -2,18 +2,23 @@
 // one workspace of 10,000 notes, about 40 MB of markdown (infra/bench/search-corpus.ts), through the
 // local runner (own DynamoDB Local and S3 emulator). The notes are written before the runner starts
 // (so the stream does not index them one batch at a time), then the index is built as
-// `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time, a cold
-// search (the function's first call: bundle load, the head, the S3 object, parsing the index), warm
-// searches' p50/p95 against a floor measured in the same run (GET /v1/me through the same runner), the
-// heap the loaded index holds, and what an edit costs the indexer (its write requests, its time).
+// `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time; a cold
+// search in two parts, the function's own start (against GET /v1/me's first call) and the first
+// search of the workspace (its 16 segments loaded: heads, S3 GETs, gunzip, parse), wall and CPU; the
+// heap the loaded segments hold (after a full GC); warm searches' p50/p95 against a floor measured in
+// the same run (GET /v1/me through the same runner), overall and by kind; pathological queries; and
+// what an edit costs: write requests per edit (one at a time, and a burst), the time until it is
+// searchable, and the indexer's work for one isolated edit, priced in dollars per million.
 import { request } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import pMap from 'p-map';
 import { startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { corpus } from './search-corpus.ts';
-import { percentile, table } from './stats.ts';
+import { median, percentile, table } from './stats.ts';
 
 const get = (url: string, token: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -27,6 +32,21 @@ const get = (url: string, token: string) =>
     r.on('error', reject);
     r.end();
   });
+
+/** Runs `fn`, timing it in wall-clock and this process's CPU (all threads) milliseconds. */
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return { value, ms: performance.now() - t, cpu: (used.user + used.system) / 1000 };
+}
+
+/** A full garbage collection (V8's own, exposed for this process), so heap figures are live data. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
@@ -80,39 +100,59 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       if (done % 2000 === 0) process.stderr.write(`search bench: ${done} notes indexed\n`);
     });
     const rebuildMs = performance.now() - t;
-    const head = (await s3IndexStore.heads([workspace])).get(workspace)!;
-    const json = (await s3IndexStore.load(head))!;
+    const heads = (await s3IndexStore.heads([workspace])).get(workspace)!;
+    const segments = await Promise.all(heads.map(async (h) => (await s3IndexStore.load(h))!));
+    const json = segments.reduce((n, d) => n + Buffer.byteLength(d), 0);
+    const gzipped = segments.reduce((n, d) => n + gzipSync(d).length, 0);
     row([
       'index (admin rebuild)',
-      `${mb(Buffer.byteLength(json))} JSON, ${mb(gzipSync(json).length)} gzip in S3`,
+      `${heads.length} segments: ${mb(json)} JSON, ${mb(gzipped)} gzip in S3 (largest ${mb(Math.max(...segments.map((d) => gzipSync(d).length)))})`,
       `${(rebuildMs / 1000).toFixed(1)} s`,
     ]);
 
     runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, bucketName: stack.bucketName });
     const base = `${runner.url}/v1/search?q=`;
-    // Floor: an authenticated call of the same runner that reads one item (its first call is its cold start).
-    await get(`${runner.url}/v1/me`, token);
+    // Floors: an authenticated call of the same runner that reads one item — its first call (the
+    // function's cold start: bundle load, one read) and 100 warm calls.
+    const coldFloor = await timed(() => get(`${runner!.url}/v1/me`, token));
     const floor: number[] = [];
-    for (let i = 0; i < 100; i += 1) {
-      const s = performance.now();
-      await get(`${runner.url}/v1/me`, token);
-      floor.push(performance.now() - s);
-    }
+    for (let i = 0; i < 100; i += 1) floor.push((await timed(() => get(`${runner!.url}/v1/me`, token))).ms);
 
-    const heapBefore = process.memoryUsage();
-    t = performance.now();
-    const cold = await get(`${base}${encodeURIComponent(words[3])}`, token);
-    const coldMs = performance.now() - t;
+    // Cold: the search function's own start (bundle build and init, and a search of a user with no
+    // index), then the first search of the workspace: its 16 segments loaded (heads, S3 GETs in
+    // parallel, gunzip, parse) and searched, the hits read — what a cold start adds at this size.
+    const empty = await identity().createUser({
+      name: 'Search Bench Empty',
+      userPath: `bench-empty-${port}`,
+    });
+    const start = await timed(async () =>
+      get(`${base}${encodeURIComponent(words[3])}`, await identity().issueToken(empty.id)),
+    );
+    const gc = collector();
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const cold = await timed(() => get(`${base}${encodeURIComponent(words[3])}`, token));
+    gc();
     const heapAfter = process.memoryUsage();
-    if (cold.status !== 200) failures += 1;
-    row(['cold search (bundle, head, S3 object, parse)', `status ${cold.status}`, `${coldMs.toFixed(0)} ms`]);
+    if (cold.value.status !== 200 || start.value.status !== 200) failures += 1;
+    row([
+      'cold search: the function starts',
+      `bundle build + init + a search of no index; floor: GET /v1/me's first call ${coldFloor.ms.toFixed(0)} ms (${coldFloor.cpu.toFixed(0)} ms CPU)`,
+      `${start.ms.toFixed(0)} ms (${start.cpu.toFixed(0)} ms CPU)`,
+    ]);
+    row([
+      'cold search: + loading the index',
+      `16 segments (head, S3 GETs, gunzip, parse) and the first search; ${((start.ms + cold.ms) / 1000).toFixed(2)} s with the start`,
+      `${cold.ms.toFixed(0)} ms (${cold.cpu.toFixed(0)} ms CPU)`,
+    ]);
     row([
       'memory of the loaded index',
-      `heap +${mb(heapAfter.heapUsed - heapBefore.heapUsed)}, rss +${mb(heapAfter.rss - heapBefore.rss)}`,
-      `rss ${mb(heapAfter.rss)} (whole runner)`,
+      `heap +${mb(heapAfter.heapUsed - heapBefore)} after GC`,
+      `heap ${mb(heapAfter.heapUsed)}, rss ${mb(heapAfter.rss)} (whole runner)`,
     ]);
 
     // Warm: one-word, two-word, prefix, typo and phrase queries over the corpus's vocabulary.
+    const kinds = ['one word', 'two words', 'prefix (3 letters)', 'typo', 'phrase'];
     const queries = Array.from({ length: 200 }, (_, i) => {
       const w = words[(i * 7) % 3000];
       const v = words[(i * 13 + 5) % 3000];
@@ -121,22 +161,54 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       ];
     });
     const warm: number[] = [];
-    for (const q of queries) {
-      const s = performance.now();
-      const res = await get(`${base}${encodeURIComponent(q)}`, token);
-      warm.push(performance.now() - s);
-      if (res.status !== 200) failures += 1;
+    const byKind: number[][] = kinds.map(() => []);
+    let warmCpu = 0;
+    for (const [i, q] of queries.entries()) {
+      const r = await timed(() => get(`${base}${encodeURIComponent(q)}`, token));
+      warm.push(r.ms);
+      byKind[i % 5].push(r.ms);
+      warmCpu += r.cpu;
+      if (r.value.status !== 200) failures += 1;
     }
     const p95 = percentile(warm, 95);
     const floor95 = percentile(floor, 95);
     row([
       'warm search p50 / p95 (200 queries)',
-      `floor GET /v1/me p95 ${floor95.toFixed(1)} ms; ratio ${(p95 / floor95).toFixed(1)}×`,
+      `floor GET /v1/me p50 / p95 ${percentile(floor, 50).toFixed(1)} / ${floor95.toFixed(1)} ms; p95 ratio ${(p95 / floor95).toFixed(1)}×; ${(warmCpu / warm.length).toFixed(1)} ms CPU per search`,
       `${percentile(warm, 50).toFixed(1)} / ${p95.toFixed(1)} ms`,
+    ]);
+    row([
+      'warm p95 by kind',
+      kinds.map((k, i) => `${k} ${percentile(byKind[i], 95).toFixed(0)}`).join(', '),
+      'ms',
+    ]);
+
+    // Pathological queries: many terms, wildcards, one-letter prefixes (the route's Timeout is 30 s).
+    const pathological = [
+      Array.from({ length: 64 }, (_, i) => `${'ab'.repeat(1 + (i % 3))}*`)
+        .join(' ')
+        .slice(0, 256),
+      Array.from({ length: 128 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join(' '),
+      Array.from({ length: 20 }, (_, i) => words[i])
+        .join(' ')
+        .slice(0, 256),
+      'k',
+    ];
+    const worst = { ms: 0, status: 200 };
+    for (const q of pathological) {
+      const r = await timed(() => get(`${base}${encodeURIComponent(q)}`, token));
+      if (r.ms > worst.ms) Object.assign(worst, { ms: r.ms, status: r.value.status });
+      if (r.value.status !== 200) failures += 1;
+    }
+    row([
+      'pathological queries (4), slowest',
+      `status ${worst.status}; the route's Timeout is 30 s`,
+      `${worst.ms.toFixed(0)} ms`,
     ]);
 
     // An edit's cost: 5 edits one at a time (each its own stream batch), then 100 at once.
-    const generation = async () => (await s3IndexStore.heads([workspace])).get(workspace)!.generation;
+    const saved = async () =>
+      ((await s3IndexStore.heads([workspace])).get(workspace) ?? []).reduce((n, h) => n + h.generation, 0);
     const settle = async (target: string) => {
       const end = Date.now() + 120_000;
       while (Date.now() < end) {
@@ -150,27 +222,51 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       ['one at a time', 5, true],
       ['a burst of 100', 100, false],
     ] as const) {
-      const g0 = await generation();
+      const g0 = await saved();
       let last = '';
       const s = performance.now();
+      const each: number[] = [];
       for (let i = 0; i < edits; i += 1) {
         // Random letters: no earlier marker is within one edit of it (a typo match would find it early).
         const marker = `edit${Math.random().toString(36).slice(2, 12).replace(/[0-9]/g, 'q')}`;
         last = marker;
+        const e = performance.now();
         const edit = notes().updateNote(user.id, created[i], { content: `${docs[i].content}\n\n${marker}` });
         if (gap) {
           await edit;
           await settle(marker);
+          each.push(performance.now() - e);
         } else await edit;
       }
       if (!gap) await settle(last);
-      const saves = (await generation()) - g0;
+      const saves = (await saved()) - g0;
       row([
-        `edits ${label}: index saves`,
-        `${saves} saves for ${edits} edits: ${((2 * saves) / edits).toFixed(2)} write requests per edit (S3 PUT + head PutItem per save)`,
-        `${((performance.now() - s) / edits).toFixed(0)} ms per edit until searchable`,
+        `edits ${label}: segment saves`,
+        `${saves} saves for ${edits} edits: ${((2 * saves) / edits).toFixed(2)} write requests per edit (S3 PUT + head UpdateItem per save)`,
+        gap
+          ? `searchable after ${median(each).toFixed(0)} ms (median)`
+          : `${((performance.now() - s) / edits).toFixed(0)} ms per edit until all searchable`,
       ]);
     }
+
+    // The indexer's work for one isolated edit, measured directly: load, change, compact and store
+    // the note's segment (what the stream function does for a batch of one note).
+    const applies: { ms: number; cpu: number }[] = [];
+    for (let i = 0; i < 10; i += 1)
+      applies.push(await timed(() => searchIndexer().apply(workspace, [created[200 + i]])));
+    const cpuS = median(applies.map((a) => a.cpu)) / 1000;
+    const wallS = median(applies.map((a) => a.ms)) / 1000;
+    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M (DELETE free); the head's UpdateItem 2 WRU (the
+    // item is ~2 KB with 16 segments) $1.25/M; its BatchGetItem 1 RRU $0.125/M; the note's META and
+    // CONTENT (BatchGetItem, 2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per GB-s at 1,024 MB, billed
+    // on the wall time (at least the CPU time at 1,024/1,769 of a vCPU).
+    const requests = 5 + 1.25 + 0.4 + 0.125 + 0.25;
+    const compute = Math.max(wallS, (cpuS * 1769) / 1024) * 1 * 0.0000133334 * 1e6;
+    row([
+      'an isolated edit: the indexer (load, change, store one segment)',
+      `${wallS.toFixed(2)} s wall, ${cpuS.toFixed(2)} s CPU; cost $${requests.toFixed(2)}/M requests + $${compute.toFixed(2)}/M compute = $${(requests + compute).toFixed(2)}/M; 2 write requests (2 S3 PUTs) = $10/M: ratio ${((requests + compute) / 10).toFixed(2)}`,
+      `${(wallS * 1000).toFixed(0)} ms (median of 10)`,
+    ]);
   } finally {
     await runner?.close();
     await stack.stop();

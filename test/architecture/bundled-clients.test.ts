@@ -216,14 +216,14 @@ const SENDS: Record<string, string[]> = {
   NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // Search: the rate-limit UpdateItem, the caller's teams (Query; a team's GetItem for a filter), the
-  // indexes' heads (BatchGetItem) and objects (GetObject), each hit's note (Query). The indexer: the
-  // heads, the notes (Query; a rebuild's listing too), the new head (conditional PutItem), the
-  // objects written and the replaced one deleted.
+  // indexes' heads and the hits' notes (BatchGetItem) and the segments (GetObject). The indexer: the
+  // heads and the notes (BatchGetItem), a rebuild's listing (Query), a segment's new head (conditional
+  // UpdateItem), the segments written and the replaced ones deleted.
   NotesSearchNotesFunction: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 's3:GetObject'],
   NotesIndexNotesFunction: [
     'BatchGetItem',
-    'PutItem',
     'Query',
+    'UpdateItem',
     's3:DeleteObject',
     's3:GetObject',
     's3:PutObject',

@@ -5,42 +5,57 @@
 import pMap from 'p-map';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../infra/admin/program.ts';
-import { getNote } from '../../lib/notes/notes/adapters/dynamo-notes.ts';
-import { dynamoNoteSource as noteSourceOf } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
+import { dynamoNoteSource } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
 import { s3IndexStore } from '../../lib/notes/search/adapters/s3-index-store.ts';
 import { NoteIndex } from '../../lib/notes/search/engine.ts';
 import { SearchIndexer } from '../../lib/notes/search/indexer.ts';
-import { parseQuery, teamWorkspace, userWorkspace, type Workspace } from '../../lib/notes/search/model.ts';
+import {
+  parseQuery,
+  type Query,
+  teamWorkspace,
+  userWorkspace,
+  type Workspace,
+} from '../../lib/notes/search/model.ts';
 import { notes } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
-
-const dynamoNoteSource = noteSourceOf(getNote);
 
 /** The word of edit `e` of note `i`: two words of different notes or edits differ in two letters or
  * more, so a one-letter typo match never confuses them. */
 const marker = (i: number, e: number) => `mark${'abcdefghijklmnopqrstuvwxy'[i].repeat(3)}${e}${e}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The workspace's index as stored now (empty when it has none). */
-async function stored(workspace: Workspace): Promise<NoteIndex> {
-  const head = (await s3IndexStore.heads([workspace])).get(workspace);
-  const data = head && (await s3IndexStore.load(head));
-  return data ? NoteIndex.fromJSON(data) : NoteIndex.empty();
+/** A workspace's index: its segments, searched and compared as one. */
+class Segments {
+  constructor(readonly segments: NoteIndex[]) {}
+  get size() {
+    return this.segments.reduce((n, s) => n + s.size, 0);
+  }
+  versions() {
+    return new Map(this.segments.flatMap((s) => [...s.versions()]));
+  }
+  search(query: Query) {
+    return this.segments.flatMap((s) => s.search(query));
+  }
+}
+
+/** The workspace's index as stored now (no segment when it has none). */
+async function stored(workspace: Workspace): Promise<Segments> {
+  const heads = (await s3IndexStore.heads([workspace])).get(workspace) ?? [];
+  const data = await Promise.all(heads.map((h) => s3IndexStore.load(h)));
+  return new Segments(data.map((d) => NoteIndex.fromJSON(d!)));
 }
 
 /** An index built from the table now, page by page, by nobody but this test. */
-async function fromTable(workspace: Workspace): Promise<NoteIndex> {
+async function fromTable(workspace: Workspace): Promise<Segments> {
   const index = NoteIndex.empty();
   let cursor: string | undefined;
   do {
     const page = await dynamoNoteSource.listShortIds(workspace, cursor);
-    for (const shortId of page.shortIds) {
-      const s = await dynamoNoteSource.getNote(shortId);
+    for (const s of await dynamoNoteSource.getNotes(page.shortIds))
       if (s) index.upsert({ ...s.note, content: s.content });
-    }
     cursor = page.cursor;
   } while (cursor);
-  return index;
+  return new Segments([index]);
 }
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -52,7 +67,7 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
   return check();
 }
 
-const sameNotes = (a: NoteIndex, b: NoteIndex) =>
+const sameNotes = (a: Segments, b: Segments) =>
   JSON.stringify([...a.versions()].sort()) === JSON.stringify([...b.versions()].sort());
 
 async function admin(...args: string[]): Promise<any> {

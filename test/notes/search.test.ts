@@ -8,7 +8,7 @@ import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
 import { fold } from '../../lib/notes/search/text.ts';
 import { newTeam, newUser, type TestUser } from '../support/identity.ts';
-import { call, createNote } from './helpers.ts';
+import { call, createNote, expectBudget } from './helpers.ts';
 
 /** The stream's lag on the local stack, as the requirement bounds it. */
 const FRESH_MS = 5000;
@@ -72,9 +72,10 @@ describe('GET /v1/search', () => {
   });
 
   it("finds every note the caller may read — own and their teams' — and no other", async () => {
-    expect(ids(await search(ann.token, { q: word }))).toEqual(
-      [notes.annPersonal.id, notes.teamBoth.id, notes.teamAnn.id].sort(),
-    );
+    const mine = await search(ann.token, { q: word });
+    expect(ids(mine)).toEqual([notes.annPersonal.id, notes.teamBoth.id, notes.teamAnn.id].sort());
+    // Auth, the caller's teams, the segments' heads, the hits (one BatchGetItem): the index is in S3.
+    expectBudget(mine, 4);
     // Bob's note is readable by any signed-in user, but it is not in Ann's workspaces: never a hit.
     expect(ids(await search(bob.token, { q: word }))).toEqual([notes.bobShared.id, notes.teamBoth.id].sort());
     // Nor is anything of a team Bob is not in, even by its exact words.

@@ -4,12 +4,14 @@
 // changes arrive does not matter, and applying one twice changes nothing. Two indexers of a workspace
 // at once cannot lose each other's edits: a save is conditional on the generation read (IndexStore),
 // and the loser applies its notes again to the winner's index.
-// A rebuild reads every note of the workspace into a new index (checkpointed, so a rebuild stopped
-// halfway resumes), then reconciles it with the live index: every note on which the two disagree
-// (changed while the rebuild ran) is read again, and the result replaces the live index conditionally.
+// Each note is in one segment of the index (model.ts, segmentOf): a batch loads, changes and stores
+// only the segments its notes are in, each conditionally on its own generation.
+// A rebuild reads every note of the workspace into new segments (checkpointed, so a rebuild stopped
+// halfway resumes), then reconciles each with the live one: every note on which the two disagree
+// (changed while the rebuild ran) is read again, and the result replaces the live segment conditionally.
 import { Unavailable } from '../../domain/errors.ts';
 import { NoteIndex } from './engine.ts';
-import { type Workspace, workspaceOf } from './model.ts';
+import { SEGMENTS, segmentOf, type Workspace, workspaceOf } from './model.ts';
 import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
 import type { StoredNote } from '../kernel/ports.ts';
 
@@ -19,8 +21,8 @@ const SAVE_ATTEMPTS = 16;
 const BACKOFF_MS = 50;
 const backoff = (attempt: number) =>
   attempt ? new Promise((r) => setTimeout(r, Math.random() * BACKOFF_MS * attempt)) : undefined;
-/** Notes read from the table at once. */
-const READ_CONCURRENCY = 16;
+/** Notes read from the table at once (BatchGetItem requests of 50 notes, in parallel). */
+const READ_AT_ONCE = 400;
 /** Notes a rebuild reads between two checkpoints. */
 const CHECKPOINT_EVERY = 2000;
 
@@ -35,47 +37,50 @@ export interface IndexerDependencies {
 
 interface Checkpoint {
   cursor?: string;
-  index: string;
+  /** Each segment's serialized index so far. */
+  segments: string[];
   done: number;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export class SearchIndexer {
   constructor(private readonly deps: IndexerDependencies) {}
 
-  /** Puts the notes' current state into the workspace's index. */
+  /** Puts the notes' current state into the workspace's index: each segment they are in, once. */
   async apply(workspace: Workspace, shortIds: Iterable<string>): Promise<void> {
     const ids = [...new Set(shortIds)];
     const stored = await this.read(ids);
-    await this.update(workspace, (index) => {
-      for (const [i, id] of ids.entries()) place(index, workspace, id, stored[i]);
-    });
+    const bySegment = new Map<number, number[]>();
+    for (const [i, id] of ids.entries())
+      bySegment.set(segmentOf(id), [...(bySegment.get(segmentOf(id)) ?? []), i]);
+    await Promise.all(
+      [...bySegment].map(([segment, at]) =>
+        this.update(workspace, segment, (index) => {
+          for (const i of at) place(index, workspace, ids[i], stored[i]);
+        }),
+      ),
+    );
   }
 
-  /** Loads the index, changes it, saves it conditionally; on a lost race, again on the winner's. */
-  private async update(workspace: Workspace, change: (index: NoteIndex) => void): Promise<void> {
+  /** Loads a segment, changes it, saves it conditionally; on a lost race, again on the winner's. */
+  private async update(
+    workspace: Workspace,
+    segment: number,
+    change: (index: NoteIndex) => void,
+  ): Promise<void> {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
       await backoff(attempt);
-      const head = (await this.deps.indexes.heads([workspace])).get(workspace);
+      const head = await this.head(workspace, segment);
       const index = await this.current(head);
       if (!index) continue;
       change(index);
       await index.compact();
-      if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) return;
+      if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size)) return;
     }
     throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
+  }
+
+  private async head(workspace: Workspace, segment: number): Promise<IndexHead | undefined> {
+    return (await this.deps.indexes.heads([workspace])).get(workspace)?.find((h) => h.segment === segment);
   }
 
   /** The index a head names (empty without one); undefined when it was replaced meanwhile. */
@@ -85,8 +90,12 @@ export class SearchIndexer {
     return data === undefined ? undefined : NoteIndex.fromJSON(data);
   }
 
-  private read(ids: string[]): Promise<(StoredNote | undefined)[]> {
-    return mapLimit(ids, READ_CONCURRENCY, (id) => this.deps.notes.getNote(id));
+  /** The notes, READ_AT_ONCE at a time. */
+  private async read(ids: string[]): Promise<(StoredNote | undefined)[]> {
+    const out: (StoredNote | undefined)[] = [];
+    for (let i = 0; i < ids.length; i += READ_AT_ONCE)
+      out.push(...(await this.deps.notes.getNotes(ids.slice(i, i + READ_AT_ONCE))));
+    return out;
   }
 
   /**
@@ -95,31 +104,45 @@ export class SearchIndexer {
    */
   async rebuild(workspace: Workspace, progress: (done: number) => void = () => {}): Promise<number> {
     const saved = await this.deps.indexes.loadCheckpoint(workspace);
-    const checkpoint: Checkpoint = saved ? JSON.parse(saved) : { index: '', done: 0 };
-    const index = checkpoint.index ? NoteIndex.fromJSON(checkpoint.index) : NoteIndex.empty();
+    const checkpoint: Checkpoint = saved ? JSON.parse(saved) : { segments: [], done: 0 };
+    const segments = Array.from({ length: SEGMENTS }, (_, s) =>
+      checkpoint.segments[s] ? NoteIndex.fromJSON(checkpoint.segments[s]) : NoteIndex.empty(),
+    );
     let { cursor, done } = checkpoint;
     let sinceCheckpoint = 0;
     do {
       const page = await this.deps.notes.listShortIds(workspace, cursor, this.deps.pageSize);
       const stored = await this.read(page.shortIds);
-      for (const [i, id] of page.shortIds.entries()) place(index, workspace, id, stored[i]);
+      for (const [i, id] of page.shortIds.entries()) place(segments[segmentOf(id)], workspace, id, stored[i]);
       ({ cursor } = page);
       done += page.shortIds.length;
       sinceCheckpoint += page.shortIds.length;
       progress(done);
       if (cursor && sinceCheckpoint >= (this.deps.checkpointEvery ?? CHECKPOINT_EVERY)) {
-        await this.deps.indexes.saveCheckpoint(
-          workspace,
-          JSON.stringify({ cursor, index: index.toJSON(), done }),
-        );
+        const next: Checkpoint = { cursor, segments: segments.map((s) => s.toJSON()), done };
+        await this.deps.indexes.saveCheckpoint(workspace, JSON.stringify(next));
         sinceCheckpoint = 0;
       }
     } while (cursor);
+    let notes = 0;
+    // One segment after another: each re-reads its own disagreements, READ_AT_ONCE at a time.
+    for (const [s, index] of segments.entries()) notes += await this.reconcile(workspace, s, index);
+    await this.deps.indexes.dropCheckpoint(workspace);
+    return notes;
+  }
 
-    // Reconcile with the live index: notes changed while the rebuild read are read again.
+  /** Replaces a segment by a rebuilt one, with the notes on which the two disagree read again. */
+  private async reconcile(workspace: Workspace, segment: number, index: NoteIndex): Promise<number> {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
       await backoff(attempt);
-      const head = (await this.deps.indexes.heads([workspace])).get(workspace);
+      const head = await this.head(workspace, segment);
+      // No live segment: nothing was indexed in it while the rebuild ran (an edit the stream has not
+      // applied yet is applied after this save, from the table), so nothing to read again.
+      if (!head) {
+        if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size))
+          return index.size;
+        continue;
+      }
       const live = await this.current(head);
       if (!live) continue;
       const mine = index.versions();
@@ -130,10 +153,8 @@ export class SearchIndexer {
       const stored = await this.read(differ);
       for (const [i, id] of differ.entries()) place(index, workspace, id, stored[i]);
       await index.compact();
-      if (await this.deps.indexes.save(workspace, head, index.toJSON(), index.size)) {
-        await this.deps.indexes.dropCheckpoint(workspace);
+      if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size))
         return index.size;
-      }
     }
     throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
   }

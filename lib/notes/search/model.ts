@@ -1,5 +1,5 @@
 // Search as the domain sees it: workspaces (whose notes one index holds), queries, hits and snippets.
-import { fold, tokensOf } from './text.ts';
+import { fold, type Span, spans, tokensOf } from './text.ts';
 
 /** A workspace: a user's personal notes (`user:<userId>`) or a team's notes (`team:<teamPath>`). */
 export type Workspace = `user:${string}` | `team:${string}`;
@@ -9,6 +9,19 @@ export const workspaceOf = (note: { ownerId: string | null; teamPath: string | n
   note.teamPath ? teamWorkspace(note.teamPath) : userWorkspace(note.ownerId ?? '');
 export const isWorkspace = (s: string): s is Workspace => /^(user|team):.+$/.test(s);
 
+/**
+ * Segments of a workspace's index: each note is in the one its shortId hashes to, so an edit loads
+ * and stores one segment (a sixteenth of a large workspace's index), and a search loads the
+ * segments in parallel (docs/search.md, "Segments").
+ */
+export const SEGMENTS = 16;
+/** The segment of a note: FNV-1a of its shortId, modulo SEGMENTS. */
+export function segmentOf(shortId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < shortId.length; i += 1) h = Math.imul(h ^ shortId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SEGMENTS;
+}
+
 /** Longest query, in characters (the request schema's limit too). */
 export const MAX_QUERY_LENGTH = 256;
 /** Terms of a query searched (the rest are dropped: a pathological query costs no more than this). */
@@ -17,7 +30,7 @@ export const MAX_QUERY_TERMS = 16;
 export const MAX_PAGE_SIZE = 50;
 export const DEFAULT_PAGE_SIZE = 20;
 /** Candidates checked in the notes' text for a quoted phrase, at most, per search. */
-export const MAX_PHRASE_CANDIDATES = 200;
+export const MAX_PHRASE_CANDIDATES = 100;
 
 export interface Query {
   /** Every term, in order (a phrase's terms too): all must match; the last one as a prefix. */
@@ -61,16 +74,24 @@ export const SNIPPET_LENGTH = 200;
 
 /** A passage around the first matched term of `text` (its start if none matches), matches marked. */
 export function snippetOf(text: string, matched: Set<string>): Snippet {
-  const tokens = tokensOf(text);
-  const hits = tokens.filter((t) => matched.has(t.term));
-  const first = hits[0]?.offset ?? 0;
-  let start = Math.max(0, first - SNIPPET_LENGTH / 4);
-  // Start at a word's beginning: after the nearest whitespace before `start` (if close).
-  if (start > 0) {
-    const space = text.slice(start, first).search(/\s/);
-    if (space >= 0) start += space + 1;
+  // The text's terms are read up to the passage's end only (a match is usually early in a note).
+  const hits: Span[] = [];
+  let start = 0;
+  let end = Math.min(text.length, SNIPPET_LENGTH);
+  for (const t of spans(text)) {
+    if (hits.length && t.offset >= end) break;
+    if (!matched.has(t.term)) continue;
+    if (!hits.length) {
+      start = Math.max(0, t.offset - SNIPPET_LENGTH / 4);
+      // Start at a word's beginning: after the nearest whitespace before `start` (if close).
+      if (start > 0) {
+        const space = text.slice(start, t.offset).search(/\s/);
+        if (space >= 0) start += space + 1;
+      }
+      end = Math.min(text.length, start + SNIPPET_LENGTH);
+    }
+    hits.push(t);
   }
-  const end = Math.min(text.length, start + SNIPPET_LENGTH);
   const highlights: Snippet['highlights'] = [];
   for (const h of hits) {
     if (h.offset < start || h.offset + h.length > end) continue;

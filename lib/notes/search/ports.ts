@@ -1,11 +1,13 @@
 // What search needs from storage (./adapters: S3 objects with a DynamoDB head item; memory-* for unit
-// tests). A workspace's index is one serialized object; its generations are told apart by the head.
+// tests). A workspace's index is SEGMENTS serialized objects (model.ts, segmentOf); each segment's
+// generations are told apart by the workspace's head.
 import type { StoredNote } from '../kernel/ports.ts';
 import type { Query, Workspace } from './model.ts';
 
-/** The current generation of a workspace's index. */
+/** The current generation of one segment of a workspace's index. */
 export interface IndexHead {
   workspace: Workspace;
+  segment: number;
   generation: number;
   /** Where the generation's serialized index is (an object key). */
   location: string;
@@ -13,16 +15,18 @@ export interface IndexHead {
 }
 
 export interface IndexStore {
-  /** The heads of the workspaces that have an index (strongly consistent). */
-  heads(workspaces: Workspace[]): Promise<Map<Workspace, IndexHead>>;
+  /** The heads of the segments each workspace has an index of (strongly consistent). */
+  heads(workspaces: Workspace[]): Promise<Map<Workspace, IndexHead[]>>;
   /** The serialized index of a generation; undefined when a newer generation already replaced it. */
   load(head: IndexHead): Promise<string | undefined>;
   /**
-   * Stores `data` as the generation after `previous` (undefined: the workspace's first), if the head
-   * is still `previous`; undefined when another writer stored a generation first (nothing changed).
+   * Stores `data` as the generation of the segment after `previous` (undefined: the segment's first),
+   * if its head is still `previous`; undefined when another writer stored a generation first
+   * (nothing changed).
    */
   save(
     workspace: Workspace,
+    segment: number,
     previous: IndexHead | undefined,
     data: string,
     notes: number,
@@ -35,8 +39,8 @@ export interface IndexStore {
 
 /** The notes as the table holds them now. */
 export interface NoteSource {
-  /** The note (undefined when deleted or in the trash), strongly consistent. */
-  getNote(shortId: string): Promise<StoredNote | undefined>;
+  /** The notes, in the order asked (undefined for each deleted or in the trash), strongly consistent. */
+  getNotes(shortIds: string[]): Promise<(StoredNote | undefined)[]>;
   /** One page (at most `pageSize`) of the shortIds of a workspace's notes; `cursor` continues. */
   listShortIds(
     workspace: Workspace,
@@ -55,7 +59,7 @@ export interface WorkspaceCandidate {
 }
 
 /**
- * The search engine as the search service sees it: today MiniSearch indexes loaded from S3
+ * The search engine as the search service sees it: today MiniSearch segments loaded from S3
  * (../loaded-indexes.ts); a managed engine (OpenSearch Serverless) would be another implementation.
  */
 export interface CandidateFinder {

@@ -1,6 +1,6 @@
 // Full-text search of every note a caller may read: their own notes and their teams' notes (one index
 // per workspace, ./engine.ts). Access is decided when the search answers, never by the index: the
-// caller's teams are read then, and each hit is read from the table (strongly consistent) before it is
+// caller's teams are read then, and the hits are read from the table (strongly consistent) before they are
 // shown, so a note deleted, trashed, moved out of a filter, or in a team the caller left is never a
 // hit, even while the index still holds it.
 import { BadInput, Forbidden, NotFound, Unauthenticated } from '../../domain/errors.ts';
@@ -41,14 +41,15 @@ export interface SearchPage {
   hits: SearchHit[];
 }
 
-/** Candidates of a phrase query read from the table at once. */
-const PHRASE_BATCH = 20;
+/** Candidates of a phrase query read from the table at once (one BatchGetItem request). */
+const PHRASE_BATCH = 50;
 
 export interface SearchDependencies {
   directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
   /** The engine: the notes of some workspaces that match a query (./loaded-indexes.ts). */
   candidates: CandidateFinder;
-  notes: Pick<NoteSource, 'getNote'>;
+  /** The notes read to check each hit (one BatchGetItem per 50). */
+  notes: Pick<NoteSource, 'getNotes'>;
 }
 
 export class SearchService {
@@ -73,8 +74,8 @@ export class SearchService {
     const start = (req.page - 1) * req.limit;
     if (query.phrases.length === 0) {
       const page = candidates.slice(start, start + req.limit);
-      const checked = await Promise.all(page.map((c) => this.check(c, c.workspace, req, query.phrases)));
-      return { total: candidates.length, hits: checked.filter((h) => h !== undefined) };
+      const hits = await this.check(page, req, query.phrases);
+      return { total: candidates.length, hits };
     }
     // A phrase is checked in each candidate's text, best first, PHRASE_BATCH at a time, until the page is full.
     const hits: SearchHit[] = [];
@@ -84,8 +85,7 @@ export class SearchService {
     for (let i = 0; i < checkable.length && hits.length < req.limit; i += PHRASE_BATCH) {
       const batch = checkable.slice(i, i + PHRASE_BATCH);
       checked += batch.length;
-      for (const hit of await Promise.all(batch.map((c) => this.check(c, c.workspace, req, query.phrases)))) {
-        if (!hit) continue;
+      for (const hit of await this.check(batch, req, query.phrases)) {
         if (seen >= start && hits.length < req.limit) hits.push(hit);
         seen += 1;
       }
@@ -103,15 +103,28 @@ export class SearchService {
     throw new NotFound(`Team "${team}" does not exist`);
   }
 
-  /** A candidate as a hit, if the table still has it where it was found, matching the filters and phrases. */
+  /** The candidates the table still has where they were found, matching the filters and phrases, as hits. */
   private async check(
-    c: WorkspaceCandidate,
-    workspace: Workspace,
+    candidates: WorkspaceCandidate[],
     req: SearchRequest,
     phrases: string[][],
-  ): Promise<SearchHit | undefined> {
-    const stored: StoredNote | undefined = await this.deps.notes.getNote(c.shortId);
-    if (!stored || workspaceOf(stored.note) !== workspace) return undefined;
+  ): Promise<SearchHit[]> {
+    const stored = await this.deps.notes.getNotes(candidates.map((c) => c.shortId));
+    const hits: SearchHit[] = [];
+    for (const [i, c] of candidates.entries()) {
+      const hit = this.hit(c, stored[i], req, phrases);
+      if (hit) hits.push(hit);
+    }
+    return hits;
+  }
+
+  private hit(
+    c: WorkspaceCandidate,
+    stored: StoredNote | undefined,
+    req: SearchRequest,
+    phrases: string[][],
+  ): SearchHit | undefined {
+    if (!stored || workspaceOf(stored.note) !== c.workspace) return undefined;
     const { note } = stored;
     if (req.tag !== undefined && !note.tags.includes(req.tag)) return undefined;
     if (req.folderId !== undefined && note.parentFolderId !== req.folderId) return undefined;

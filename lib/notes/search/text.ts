@@ -45,9 +45,13 @@ const RUN = new RegExp(
 const DIACRITICS = /[\u0300-\u036f]/g;
 let segmenter: Intl.Segmenter | undefined;
 
-/** A term as indexed: lower case, accents folded. */
+const ASCII = /^[0-9A-Za-z]*$/;
+
+/** A term as indexed: lower case, accents folded (ASCII letters and digits have none: lower-cased only, the common case). */
 export const fold = (word: string): string =>
-  word.normalize('NFD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
+  ASCII.test(word)
+    ? word.toLowerCase()
+    : word.normalize('NFD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
 
 export interface Span {
   term: string;
@@ -58,27 +62,30 @@ export interface Span {
 
 /** The terms of a text with where each was read (in order; bigrams of a paired run overlap). */
 export function tokensOf(text: string): Span[] {
-  const out: Span[] = [];
+  return [...spans(text)];
+}
+
+/** tokensOf, one term at a time (a reader that stops early reads no further). */
+export function* spans(text: string): Generator<Span> {
   for (const m of text.matchAll(RUN)) {
     const at = m.index;
     if (m[1]) {
       const chars = [...m[1]];
-      if (chars.length === 1) out.push({ term: fold(m[1]), offset: at, length: m[1].length });
+      if (chars.length === 1) yield { term: fold(m[1]), offset: at, length: m[1].length };
       let offset = at;
       for (let i = 0; i + 1 < chars.length; i += 1) {
         const pair = chars[i] + chars[i + 1];
-        out.push({ term: fold(pair), offset, length: pair.length });
+        yield { term: fold(pair), offset, length: pair.length };
         offset += chars[i].length;
       }
     } else if (m[2]) {
       segmenter ??= new Intl.Segmenter('th', { granularity: 'word' });
       for (const s of segmenter.segment(m[2]))
-        if (s.isWordLike) out.push({ term: fold(s.segment), offset: at + s.index, length: s.segment.length });
+        if (s.isWordLike) yield { term: fold(s.segment), offset: at + s.index, length: s.segment.length };
     } else if (m[0].length <= MAX_TERM_LENGTH) {
-      out.push({ term: fold(m[0]), offset: at, length: m[0].length });
+      yield { term: fold(m[0]), offset: at, length: m[0].length };
     }
   }
-  return out;
 }
 
 /** The terms of a text, in order (what the engine indexes and searches). */

@@ -3,8 +3,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { once } from '../../domain/once.ts';
 import { directory } from '../../identity/wiring.ts';
-import { getNote } from '../notes/adapters/dynamo-notes.ts';
-import { dynamoNoteSource } from './adapters/dynamo-note-source.ts';
+import { dynamoNoteSource, getNotes } from './adapters/dynamo-note-source.ts';
 import { s3IndexReader, s3IndexStore } from './adapters/s3-index-store.ts';
 import { changedNotes } from './adapters/stream-notes.ts';
 import { SearchIndexer } from './indexer.ts';
@@ -16,12 +15,12 @@ export const noteSearch = /* @__PURE__ */ once(
     new SearchService({
       directory: directory(),
       candidates: new LoadedIndexes(s3IndexReader),
-      notes: { getNote: (id) => getNote(id) },
+      notes: { getNotes },
     }),
 );
 
 export const searchIndexer = /* @__PURE__ */ once(
-  () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource(getNote) }),
+  () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource }),
 );
 
 /** The stream function: each workspace's changed notes into its index, one workspace after another. */

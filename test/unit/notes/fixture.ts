@@ -50,7 +50,7 @@ export async function notesWorld(opts: { history?: ContentHistory } = {}) {
     await identity.createUser({ name: 'Owner' }),
     await identity.createUser({ name: 'Other' }),
   ];
-  return { clock, identity, images, notes, owner: owner.id, other: other.id };
+  return { clock, identity, images, notes, store, owner: owner.id, other: other.id };
 }
 
 /** The smallest PNG: its signature, an IHDR and an IDAT chunk. */

@@ -1,0 +1,210 @@
+// The search service and its indexer over in-memory adapters (the Notes store, the identity
+// directory, an index store that keeps segments' generations as the S3 one does): who finds what,
+// a note gone from the table is never a hit while the index still holds it, an edit changes one
+// segment, a pathological query stays bounded, and however edits arrive the index ends equal to a
+// rebuild. The same behaviour through the runner, DynamoDB Local and the S3 emulator:
+// test/notes/search.test.ts and test/notes/search-index.test.ts.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BadInput, Forbidden, NotFound } from '../../../lib/domain/errors.ts';
+import { MemoryIndexStore, storeNoteSource } from '../../../lib/notes/search/adapters/memory-index-store.ts';
+import { MAX_PREFIX_EXPANSIONS, NoteIndex, PREFIX_POSTINGS } from '../../../lib/notes/search/engine.ts';
+import { SearchIndexer } from '../../../lib/notes/search/indexer.ts';
+import { LoadedIndexes } from '../../../lib/notes/search/loaded-indexes.ts';
+import {
+  MAX_QUERY_TERMS,
+  type Workspace,
+  parseQuery,
+  segmentOf,
+  teamWorkspace,
+  userWorkspace,
+} from '../../../lib/notes/search/model.ts';
+import { SearchService } from '../../../lib/notes/search/service.ts';
+import { corpus } from '../../../infra/bench/search-corpus.ts';
+import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
+import { notesWorld } from './fixture.ts';
+
+type World = Awaited<ReturnType<typeof notesWorld>>;
+
+async function searchWorld() {
+  const world = await notesWorld();
+  const indexes = new MemoryIndexStore();
+  const source = storeNoteSource(world.store);
+  const indexer = new SearchIndexer({ indexes, notes: source });
+  const service = new SearchService({
+    directory: world.identity,
+    candidates: new LoadedIndexes(indexes),
+    notes: source,
+  });
+  const both = await world.identity.createTeam({ ownerId: world.owner, path: 'both', name: 'Both' });
+  await world.identity.addMember(both.path, world.other);
+  const mine = await world.identity.createTeam({ ownerId: world.owner, path: 'mine', name: 'Mine' });
+  const search = async (
+    userId: string,
+    q: string,
+    more: Partial<Parameters<SearchService['search']>[1]> = {},
+  ) => service.search(userId, { q, page: 1, limit: 20, ...more });
+  const ids = async (userId: string, q: string, more = {}) =>
+    (await search(userId, q, more)).hits.map((h) => h.note.shortId).sort();
+  return { ...world, indexes, indexer, service, both, mine, search, ids };
+}
+
+/** Creates a note and indexes it as the stream would. */
+async function write(
+  w: World & { indexer: SearchIndexer },
+  userId: string,
+  content: string,
+  teamPath?: string,
+): Promise<string> {
+  const { note } = await w.notes.createNote(userId, { content }, teamPath);
+  await w.indexer.apply(teamPath ? teamWorkspace(teamPath) : userWorkspace(userId), [note.shortId]);
+  return note.shortId;
+}
+
+describe('search service (in memory)', () => {
+  let w: Awaited<ReturnType<typeof searchWorld>>;
+  beforeEach(async () => {
+    w = await searchWorld();
+  });
+
+  it("finds the caller's notes and their teams' notes, and nobody else's", async () => {
+    const own = await write(w, w.owner, '# Owner only\n\nkubernetes at home');
+    const shared = await write(w, w.owner, '# Shared\n\nkubernetes for both', w.both.path);
+    const team = await write(w, w.owner, '# Team\n\nkubernetes for mine', w.mine.path);
+    const others = await write(w, w.other, '# Other\n\nkubernetes elsewhere');
+    expect(await w.ids(w.owner, 'kubernetes')).toEqual([own, shared, team].sort());
+    expect(await w.ids(w.other, 'kubernetes')).toEqual([shared, others].sort());
+    expect(await w.ids(w.other, 'kubernetes', { team: w.both.path })).toEqual([shared]);
+    await expect(w.search(w.other, 'kubernetes', { team: w.mine.path })).rejects.toThrow(Forbidden);
+    await expect(w.search(w.other, 'kubernetes', { team: 'nowhere' })).rejects.toThrow(NotFound);
+    await expect(w.search(w.other, '*** ???')).rejects.toThrow(BadInput);
+  });
+
+  it('never shows a note the table no longer has, even while the index still holds it', async () => {
+    const gone = await write(w, w.owner, 'ephemeral words here');
+    const kept = await write(w, w.owner, 'ephemeral words kept');
+    await w.notes.deleteNote(w.owner, gone); // the stream has not told the indexer yet
+    const page = await w.search(w.owner, 'ephemeral');
+    expect(page.hits.map((h) => h.note.shortId)).toEqual([kept]);
+  });
+
+  it('answers each hit with a snippet whose highlights are the matched words', async () => {
+    await write(
+      w,
+      w.owner,
+      '# Notes\n\nWe deploy the **Résumé** service with [the runbook](https://x.example/hidden).',
+    );
+    const [hit] = (await w.search(w.owner, 'resume runb')).hits;
+    const marked = hit.snippet.highlights.map((h) => hit.snippet.text.slice(h.offset, h.offset + h.length));
+    expect(marked).toEqual(['Résumé', 'runbook']);
+    expect(hit.snippet.text).not.toContain('hidden');
+  });
+
+  it('an edit reaches the index by one segment save, and the next search sees it', async () => {
+    const id = await write(w, w.owner, 'before the change');
+    expect(await w.ids(w.owner, 'before')).toEqual([id]);
+    const saves = w.indexes.saves;
+    await w.notes.updateNote(w.owner, id, { content: 'after the change' });
+    await w.indexer.apply(userWorkspace(w.owner), [id]);
+    expect(w.indexes.saves - saves).toBe(1);
+    expect(await w.ids(w.owner, 'after')).toEqual([id]);
+    expect(await w.ids(w.owner, 'before')).toEqual([]);
+  });
+
+  it('a pathological query answers: at most MAX_QUERY_TERMS terms, a prefix expands to a bounded set of the commonest words', async () => {
+    const { notes } = corpus(120, 1000);
+    const index = NoteIndex.empty();
+    for (const [i, n] of notes.entries())
+      index.upsert({
+        shortId: `n${i}`,
+        title: n.title,
+        tags: n.tags,
+        content: n.content,
+        parentFolderId: null,
+        version: 1,
+      });
+    const loaded = NoteIndex.fromJSON(index.toJSON());
+    const k = loaded.expansions('k');
+    expect(k.length).toBeGreaterThan(1);
+    expect(k.length).toBeLessThanOrEqual(MAX_PREFIX_EXPANSIONS);
+    expect(k.every((t) => t.startsWith('k'))).toBe(true);
+    // A prefix's most common completions: each kept word is in at least as many notes as any left out.
+    const df = new Map<string, number>();
+    for (const n of notes)
+      for (const t of new Set(termsOf(`${n.title}\n${n.tags.join('\n')}\n${plainText(n.content)}`)))
+        if (t.startsWith('k')) df.set(t, (df.get(t) ?? 0) + 1);
+    const leftOut = [...df].filter(([t]) => t !== 'k' && !k.includes(t)).map(([, c]) => c);
+    expect(leftOut.length).toBeGreaterThan(0);
+    expect(Math.min(...k.map((t) => df.get(t)!))).toBeGreaterThanOrEqual(Math.max(...leftOut));
+    // Their postings, summed, are at most PREFIX_POSTINGS times the notes: a bounded amount of work.
+    expect(k.reduce((n, t) => n + df.get(t)!, 0)).toBeLessThanOrEqual(PREFIX_POSTINGS * notes.length);
+    const wild = Array.from({ length: 200 }, (_, i) => `${'kr'[i % 2]}*`).join(' ');
+    expect(parseQuery(wild).terms).toHaveLength(MAX_QUERY_TERMS);
+    const hits = loaded.search(parseQuery(wild));
+    for (const h of hits) expect(h.matched.length).toBeLessThanOrEqual(2 * (MAX_PREFIX_EXPANSIONS + 1));
+  }, 60_000);
+
+  it('a segment loaded from its serialized form answers every query as the one it was saved from', () => {
+    const { notes, words } = corpus(60, 800);
+    const index = NoteIndex.empty();
+    for (const [i, n] of notes.entries())
+      index.upsert({
+        shortId: `n${i}`,
+        title: n.title,
+        tags: n.tags,
+        content: n.content,
+        parentFolderId: null,
+        version: i,
+      });
+    index.remove('n7');
+    const loaded = NoteIndex.fromJSON(index.toJSON());
+    expect(loaded.versions()).toEqual(index.versions());
+    for (const q of [words[0], `${words[1]} ${words[2]}`, words[3].slice(0, 2), `${words[4]}x`, '学习'])
+      expect(loaded.search(parseQuery(q))).toEqual(index.search(parseQuery(q)));
+  }, 60_000);
+
+  it('however edits arrive (repeated, out of order, racing), the index ends equal to a rebuild', async () => {
+    const workspace: Workspace = teamWorkspace(w.both.path);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i += 1) ids.push(await write(w, w.owner, `note ${i} start`, w.both.path));
+    const batches: string[][] = [];
+    for (let e = 0; e < 10; e += 1)
+      for (const [i, id] of ids.entries()) {
+        await w.notes.updateNote(
+          w.owner,
+          id,
+          { content: `note ${i} edit${'abcdefghij'[e].repeat(3)}` },
+          { teamPath: w.both.path },
+        );
+        batches.push([id, ids[(i * 7) % ids.length]]);
+      }
+    for (const [i, id] of ids.entries()) if (i % 4 === 0) await w.notes.deleteNote(w.owner, id, w.both.path);
+    // The batches in reverse, four at a time (racing on shared segments), then the deletions.
+    batches.reverse();
+    for (let b = 0; b < batches.length; b += 4)
+      await Promise.all(batches.slice(b, b + 4).map((batch) => w.indexer.apply(workspace, batch)));
+    await w.indexer.apply(
+      workspace,
+      ids.filter((_, i) => i % 4 === 0),
+    );
+
+    const live = await w.indexes.heads([workspace]);
+    const versionsOf = async (store: MemoryIndexStore) => {
+      const heads = (await store.heads([workspace])).get(workspace) ?? [];
+      const out = new Map<string, number>();
+      for (const h of heads)
+        for (const [id, v] of NoteIndex.fromJSON((await store.load(h))!).versions()) {
+          expect(segmentOf(id)).toBe(h.segment);
+          out.set(id, v);
+        }
+      return out;
+    };
+    const rebuilt = new MemoryIndexStore();
+    await new SearchIndexer({ indexes: rebuilt, notes: storeNoteSource(w.store) }).rebuild(workspace);
+    expect(live.get(workspace)?.length).toBeGreaterThan(1);
+    const expected = await versionsOf(rebuilt);
+    expect(expected.size).toBe(30);
+    expect(await versionsOf(w.indexes)).toEqual(expected);
+    expect((await w.search(w.owner, 'editjjj')).total).toBe(30);
+    expect(await w.ids(w.owner, 'editiii')).toEqual([]);
+  });
+});
