@@ -1,9 +1,11 @@
 // Cold start of every function against its floor. Each function is bundled as `sam
 // build` bundles it (SAM's esbuild workflow with the function's Metadata.BuildProperties, the very
 // esbuild arguments of infra/deploy/build.ts), and so is the floor it is compared with: the least
-// handler that creates the AWS clients the function may use (infra/bench/floors/*.ts), built the
-// fastest way a Lambda can be built (docs/deploy.md, "How functions are built"). Beside them, the same
-// function built today's old way (REFERENCE_BUILD: CommonJS, `main` fields) as a reference column.
+// handler that creates the AWS clients the function may use and sends, with the raw client, the very
+// requests the function's first call sent (recorded at the stub endpoint: floorSource), built with
+// the function's BuildProperties, the fastest way a Lambda can be built (docs/deploy.md, "How
+// functions are built"). Beside them, the same function built today's old way (REFERENCE_BUILD:
+// CommonJS, `main` fields) as a reference column, and with --baseline another checkout's build.
 // Which clients a function may use comes from its IAM policies in template.yaml; which clients a
 // bundle holds, from esbuild's metafile. Each sample is a fresh `node` process (this Node 24, with the
 // function's NODE_OPTIONS) that loads the bundle as Lambda's runtime does (an .mjs is imported, a .js
