@@ -157,6 +157,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 const [file, name, event] = process.argv.slice(1);
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 const m = file.endsWith('.mjs') ? await import(pathToFileURL(file).href) : createRequire(file)(file);
 const loadMs = performance.now() - t0;
 if (typeof m[name] !== 'function') throw new Error('no handler ' + name);
@@ -166,14 +167,18 @@ const context = { functionName: 'bench', functionVersion: '$LATEST', memoryLimit
   getRemainingTimeInMillis: () => 3000, done() {}, fail() {}, succeed() {} };
 const result = await m[name](JSON.parse(event), context);
 const totalMs = performance.now() - t0;
+const cpu = process.cpuUsage(c0);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 let rss;
 try { rss = +/VmHWM:\\s*(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1] * 1024; }
 catch { rss = process.resourceUsage().maxRSS * 1024; }
-process.stdout.write(JSON.stringify({ loadMs, totalMs, rss, status: result?.statusCode ?? null }), () => process.exit(0));`;
+process.stdout.write(JSON.stringify({ loadMs, totalMs, cpuMs, rss, status: result?.statusCode ?? null }), () => process.exit(0));`;
 
 export interface Sample {
   loadMs: number;
   totalMs: number;
+  /** CPU time of load + first call, every thread of the process (user + system). */
+  cpuMs: number;
   rss: number;
   status: number | null;
 }
@@ -401,6 +406,9 @@ export interface ColdStartRow {
   referenceColdMs: number;
   /** The baseline checkout's build (--baseline), when measured. */
   baselineColdMs?: number;
+  /** CPU time of load + first call (all threads), function and floor. */
+  cpuMs: number;
+  floorCpuMs: number;
   rss: number;
   floorRss: number;
   referenceRss: number;
@@ -411,7 +419,9 @@ export interface ColdStartRow {
   ratios: {
     bundle: number;
     load: number;
+    /** On the run's clock (CPU time by default); coldStartWall: on wall time. */
     coldStart: number;
+    coldStartWall: number;
     vsReference: number;
     vsBaseline?: number;
     memory: number;
@@ -540,10 +550,17 @@ export async function coldStart(opts: {
    * that checkout builds it, in the same rounds ("vs baseline", target TARGETS.vsBaseline).
    */
   baseline?: string;
+  /**
+   * What the ratios compare: `cpu` (default), the CPU time of the sample's process from before the
+   * load to after the first call, all threads; or `wall`, its wall time. On a machine shared with
+   * other work, wall time measures the neighbours as much as the function; CPU time the work done.
+   */
+  clock?: 'cpu' | 'wall';
   /** Called after each function is measured (progress). */
   progress?: (row: ColdStartRow, done: number, total: number) => void;
 }) {
   const template = opts.template ?? loadTemplate();
+  const clock = opts.clock === 'wall' ? 'totalMs' : 'cpuMs';
   const globalEnv = (template.Globals?.Function?.Environment as any)?.Variables ?? {};
   const literalEnv = literalFunctionEnv(template);
   const base = opts.baseline ? loadTemplate(join(opts.baseline, 'template.yaml')) : undefined;
@@ -645,9 +662,10 @@ export async function coldStart(opts: {
       const ratios = {
         bundle: fnBuilt.bytes / floor.bytes,
         load: per('floor', (s, f) => s.loadMs / f.loadMs),
-        coldStart: per('floor', (s, f) => s.totalMs / f.totalMs),
-        vsReference: per('reference', (s, r) => s.totalMs / r.totalMs),
-        vsBaseline: baseBuilt ? per('baseline', (s, b) => s.totalMs / b.totalMs) : undefined,
+        coldStart: per('floor', (s, f) => s[clock] / f[clock]),
+        coldStartWall: per('floor', (s, f) => s.totalMs / f.totalMs),
+        vsReference: per('reference', (s, r) => s[clock] / r[clock]),
+        vsBaseline: baseBuilt ? per('baseline', (s, b) => s[clock] / b[clock]) : undefined,
         memory: per('floor', (s, f) => s.rss / f.rss),
       };
       for (const k of ['bundle', 'coldStart', 'memory'] as const)
@@ -665,7 +683,8 @@ export async function coldStart(opts: {
       const status = samples.function[0]?.status ?? null;
       if (status !== samples.reference[0]?.status)
         problems.push(`first call answered ${status}, its old build ${samples.reference[0]?.status}`);
-      const med = (kind: Kind, k: 'loadMs' | 'totalMs' | 'rss') => median(samples[kind].map((s) => s[k]));
+      const med = (kind: Kind, k: 'loadMs' | 'totalMs' | 'cpuMs' | 'rss') =>
+        median(samples[kind].map((s) => s[k]));
       const row: ColdStartRow = {
         id: fn.id,
         floor: floorLabel(spec),
@@ -681,6 +700,8 @@ export async function coldStart(opts: {
         floorColdMs: med('floor', 'totalMs'),
         referenceColdMs: med('reference', 'totalMs'),
         baselineColdMs: baseBuilt ? med('baseline', 'totalMs') : undefined,
+        cpuMs: med('function', 'cpuMs'),
+        floorCpuMs: med('floor', 'cpuMs'),
         rss: med('function', 'rss'),
         floorRss: med('floor', 'rss'),
         referenceRss: med('reference', 'rss'),
@@ -717,6 +738,9 @@ export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: st
       'cold ms',
       'floor cold ms',
       'old build cold ms',
+      'wall ×',
+      'CPU ms',
+      'floor CPU ms',
       'cold ×',
       'vs old build ×',
       ...(baseline ? ['baseline cold ms', 'vs baseline ×'] : []),
@@ -738,6 +762,9 @@ export function coldStartTable(rows: ColdStartRow[]): { head: string[]; body: st
       r.coldMs.toFixed(1),
       r.floorColdMs.toFixed(1),
       r.referenceColdMs.toFixed(1),
+      r.ratios.coldStartWall.toFixed(2),
+      r.cpuMs.toFixed(1),
+      r.floorCpuMs.toFixed(1),
       x(r.ratios.coldStart, TARGETS.coldStart),
       r.sameCodeAsReference
         ? `${r.ratios.vsReference.toFixed(2)} (same code)`

@@ -87,9 +87,9 @@ export function readmeCold(rows: ColdStartRow[], note: string): string {
   const ratios = rows.map((r) => r.ratios.coldStart);
   const base = rows.filter((r) => r.ratios.vsBaseline !== undefined).map((r) => r.ratios.vsBaseline!);
   return [
-    `Cold start (${runLine(note)}): each function's load + first call against its **floor**, the`,
-    'fastest build of a handler that sends the same first-call requests with the raw SDK client (for',
-    "Notes: the token's rate-limit `UpdateItem`, then the caller's `Query`): target ≤",
+    `Cold start (${runLine(note)}): each function's load + first call (CPU time of the process) against`,
+    'its **floor**, the fastest build of a handler that sends the same first-call requests with the raw',
+    "SDK client (for Notes: the token's rate-limit `UpdateItem`, then the caller's `Query`): target ≤",
     `${TARGETS.coldStart}×; ${within} of ${rows.length} functions within it (median ${median(ratios).toFixed(2)}×, ` +
       `at most ${Math.max(...ratios).toFixed(2)}×)` +
       (base.length
@@ -139,7 +139,8 @@ export function docsCold(rows: ColdStartRow[], note: string): string {
   const t = coldStartTable(rows);
   const failed = rows.filter((r) => r.problems.length);
   return [
-    `From ${runLine(note)}.`,
+    `From ${runLine(note)}. "cold ×", "vs old build ×" and "vs baseline ×" compare CPU time (the`,
+    'columns "CPU ms"); "wall ×" is the same ratio in wall time, which a busy machine inflates.',
     '',
     table(t.head, t.body),
     ...(failed.length ? ['', ...failed.map((r) => `FAIL ${r.id}: ${r.problems.join('; ')}`)] : []),

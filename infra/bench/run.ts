@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     note: { type: 'string' },
     /** Another checkout (with node_modules): each function's cold start against that build too. */
     baseline: { type: 'string' },
+    /** The cold-start ratios' clock: cpu (default; the sample's CPU time) or wall. */
+    clock: { type: 'string', default: 'cpu' },
     'floor-builds': { type: 'boolean', default: false },
     'data-path': { type: 'boolean', default: false },
     'search-engines': { type: 'boolean', default: false },
@@ -106,6 +108,7 @@ async function coldStartPart(dir: string): Promise<number> {
     outdir: join(dir, 'cold'),
     pairs: Number(args.pairs),
     baseline: args.baseline,
+    clock: args.clock === 'wall' ? 'wall' : 'cpu',
     only: only && ((id) => only.some((a) => id.toLowerCase().startsWith(a))),
     progress: (r, done, total) =>
       process.stderr.write(
@@ -116,7 +119,7 @@ async function coldStartPart(dir: string): Promise<number> {
       ),
   });
   console.log(
-    `\nCold start (${args.pairs} alternating rounds per function; median; fresh node ${process.version} per sample; ` +
+    `\nCold start (${args.pairs} alternating rounds per function; ratios of ${args.clock === 'wall' ? 'wall' : 'CPU'} time, median; fresh node ${process.version} per sample; ` +
       `${((performance.now() - started) / 60_000).toFixed(1)} min)\n`,
   );
   const t = coldStartTable(rows);
