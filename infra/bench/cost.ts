@@ -126,15 +126,18 @@ export class CostCollector {
   private readonly routes = new Map<string, { write: number[]; read: number[]; ms: number[] }>();
   constructor(private readonly memoryMb: (route: string) => number) {}
 
-  /** One timed call: the runner's billed-unit headers (absent without the biller) and its duration. */
-  observe(route: string, header: (name: string) => string | undefined, ms: number): void {
+  /**
+   * One call: the runner's billed-unit headers (on a priced call; absent without the biller) and
+   * its duration (on a timed call: a priced call's duration includes the biller's own reads).
+   */
+  observe(route: string, header: (name: string) => string | undefined, ms?: number): void {
     const r = this.routes.get(route) ?? { write: [], read: [], ms: [] };
     this.routes.set(route, r);
     const w = header('x-local-dynamo-write-units');
     const rd = header('x-local-dynamo-read-units');
     if (w !== undefined && w !== '') r.write.push(Number(w));
     if (rd !== undefined && rd !== '') r.read.push(Number(rd));
-    r.ms.push(ms);
+    if (ms !== undefined) r.ms.push(ms);
   }
 
   /** Usage per route (medians), only for routes whose billed units the run measured. */
@@ -155,16 +158,24 @@ export class CostCollector {
 
 /** What the webhook pipeline does per note write in a workspace with a webhook (docs/webhooks.md). */
 export interface PipelineUsage {
-  /** The stream router's and the delivery function's duration per write, ms. */
+  /** Invocations of the stream router and of the delivery function per note write. */
+  routerInvocations: number;
+  deliveryInvocations: number;
+  /** Their median duration per invocation, ms (billed rounded up to the next ms). */
   routerMs: number;
   deliveryMs: number;
   memoryMb: number;
+  /** Billed DynamoDB units per note write, router and delivery together. */
   readUnits: number;
   writeUnits: number;
-  /** SQS requests per write: the router's send, the poller's receive and delete. */
+  /** SQS requests per write: the router's send, the poller's receive and delete of each message. */
   sqsRequests: number;
+  /** CloudWatch Logs bytes per write (PIPELINE_LOG_BYTES per invocation). */
   logBytes: number;
 }
+
+/** Log bytes of one event-driven invocation: Lambda's JSON start and report lines (no access log). */
+export const PIPELINE_LOG_BYTES = 700;
 
 /**
  * Dollars per million note writes the pipeline adds. Without a webhook it adds nothing: the
@@ -172,10 +183,80 @@ export interface PipelineUsage {
  * filtering are not billed.
  */
 export function pipelinePerMillion(p: PipelineUsage): number {
-  const lambda = (ms: number) =>
-    ((p.memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaGbSecond + PRICES.lambdaRequest) * 1e6;
+  const lambda = (invocations: number, ms: number) =>
+    invocations *
+    ((p.memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaGbSecond + PRICES.lambdaRequest) *
+    1e6;
   const dynamo = (p.writeUnits * PRICES.dynamoWriteUnit + p.readUnits * PRICES.dynamoReadUnit) * 1e6;
   const sqs = p.sqsRequests * PRICES.sqsRequest * 1e6;
   const logs = (p.logBytes / GB) * PRICES.logsIngestedGb * 1e6;
-  return lambda(p.routerMs) + lambda(p.deliveryMs) + dynamo + sqs + logs;
+  return (
+    lambda(p.routerInvocations, p.routerMs) +
+    lambda(p.deliveryInvocations, p.deliveryMs) +
+    dynamo +
+    sqs +
+    logs
+  );
 }
+
+/** The routes of the README's short table (labels as the bench prints them), in its order. */
+export const README_ROUTES = [
+  'GET /v1/me',
+  'GET /v1/notes',
+  'GET /v1/notes/{noteId} (4 KiB, reader)',
+  'GET /v1/notes/{noteId} (20 KiB, reader)',
+  'PATCH /v1/notes/{noteId} (4 KiB, content)',
+  'POST /v1/notes (4 KiB)',
+  'DELETE /v1/notes/{noteId} (4 KiB, 2 readers)',
+  'GET /v1/history',
+  'GET /api/v1/news (page 1 of 500)',
+  'POST /api/transfers (Idempotency-Key)',
+  'GET /api/transfers',
+] as const;
+
+/** A HackMD-like mix of calls (docs/architecture.md, "Cost per call"): weights sum to 1. */
+export const HACKMD_MIX: Record<string, number> = {
+  'GET /v1/notes/{noteId} (4 KiB, reader)': 0.45,
+  'PATCH /v1/notes/{noteId} (4 KiB, content)': 0.15,
+  'GET /v1/notes': 0.15,
+  'GET /v1/me': 0.1,
+  'GET /v1/history': 0.05,
+  'POST /v1/notes (4 KiB)': 0.05,
+  'DELETE /v1/notes/{noteId} (4 KiB, 2 readers)': 0.05,
+};
+
+/** The README's table: per component, behind REST; the total behind an HTTP API beside it. */
+export const README_COST_HEAD = [
+  'route',
+  'DynamoDB',
+  'API Gateway (REST)',
+  'Lambda',
+  'logs',
+  'total',
+  'total behind an HTTP API',
+];
+
+export function readmeCostRows(usage: RouteUsage[]): string[][] {
+  const byRoute = new Map(usage.map((u) => [u.route, u]));
+  return README_ROUTES.filter((r) => byRoute.has(r)).map((r) => {
+    const u = byRoute.get(r)!;
+    const rest = costPerMillion(u, 'rest');
+    return [
+      `\`${r}\``,
+      dollars(rest.dynamo),
+      dollars(rest.gateway),
+      dollars(rest.lambda),
+      dollars(rest.logs),
+      dollars(rest.total),
+      dollars(costPerMillion(u, 'http').total),
+    ];
+  });
+}
+
+/** The prices as one sentence (README and docs/benchmarks.md), with their date. */
+export const pricesLine = () =>
+  `Prices: ${PRICES.region}, on demand, as of ${PRICES.date}: DynamoDB $${(PRICES.dynamoWriteUnit * 1e6).toFixed(3)} ` +
+  `per million write units and $${(PRICES.dynamoReadUnit * 1e6).toFixed(3)} per million read units; API Gateway ` +
+  `REST $${(PRICES.restApiRequest * 1e6).toFixed(2)} (HTTP API $${(PRICES.httpApiRequest * 1e6).toFixed(2)}) per million requests; ` +
+  `Lambda arm64 $${PRICES.lambdaGbSecond} per GB-second and $${(PRICES.lambdaRequest * 1e6).toFixed(2)} per million ` +
+  `requests; CloudWatch Logs $${PRICES.logsIngestedGb.toFixed(2)} per GB; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)} per million requests.`;

@@ -12,7 +12,7 @@ interface Shot {
   request: (i: number) => BenchRequest;
 }
 
-export async function loadRun(ctx: BenchContext): Promise<number> {
+export async function loadRun(ctx: BenchContext, report?: (summary: string) => void): Promise<number> {
   const total = Number(process.env.BENCH_LOAD_REQUESTS ?? 3_000);
   const concurrency = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 20);
   const user = await ctx.newUser('Load');
@@ -112,10 +112,11 @@ export async function loadRun(ctx: BenchContext): Promise<number> {
   console.log(
     `\nLoad (loopback, ${total} requests at concurrency ${concurrency} across Notes, News and Bank, ${shots.length} kinds)\n`,
   );
-  console.log(
-    `  ${errorCount} errors, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
-      `${(total / seconds).toFixed(0)} requests/s`,
-  );
+  const summary =
+    `${errorCount} errors, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
+    `${(total / seconds).toFixed(0)} requests/s`;
+  console.log(`  ${summary}`);
+  report?.(`${total} requests at concurrency ${concurrency} (${shots.length} kinds): ${summary}.`);
   for (const [what, n] of errors) console.log(`  error: ${what} x${n}`);
   return errorCount;
 }

@@ -28,6 +28,8 @@ import { loadRun } from './load.ts';
 import { startBilling } from './biller.ts';
 import type { BenchContext, BenchRoute } from './types.ts';
 import { percentile, table } from './stats.ts';
+import { type RunFigures, writeDocs } from './report.ts';
+import { cpus, loadavg } from 'node:os';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +37,14 @@ const { values: args } = parseArgs({
     api: { type: 'string' },
     'skip-bundles': { type: 'boolean', default: false },
     'cold-only': { type: 'boolean', default: false },
+    /** Write the run's figures into README.md and docs/benchmarks.md (infra/bench/report.ts). */
+    'write-docs': { type: 'boolean', default: false },
+    /** Said beside the written figures: the machine's state (e.g. "2 cores shared, load 8"). */
+    note: { type: 'string' },
+    /** Another checkout (with node_modules): each function's cold start against that build too. */
+    baseline: { type: 'string' },
+    /** The cold-start ratios' clock: cpu (default; the sample's CPU time) or wall. */
+    clock: { type: 'string', default: 'cpu' },
     'floor-builds': { type: 'boolean', default: false },
     'data-path': { type: 'boolean', default: false },
     'search-engines': { type: 'boolean', default: false },
@@ -84,6 +94,11 @@ const opensRateWindow = (res: { header: (name: string) => string | undefined }) 
   return limit !== undefined && Number(res.header('x-ratelimit-userremaining')) === Number(limit) - 1;
 };
 
+const figures: RunFigures = {
+  note: args.note ?? `${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`,
+};
+const fullRun = !args.api && !args.route && !args.only;
+
 /** Prints the cold-start table; returns how many functions failed. */
 async function coldStartPart(dir: string): Promise<number> {
   // --only NotesGetMeFunction,Bank: those functions (an id, or the start of ids); --api notes: an API's.
@@ -92,25 +107,30 @@ async function coldStartPart(dir: string): Promise<number> {
   const rows = await coldStart({
     outdir: join(dir, 'cold'),
     pairs: Number(args.pairs),
+    baseline: args.baseline,
+    clock: args.clock === 'wall' ? 'wall' : 'cpu',
     only: only && ((id) => only.some((a) => id.toLowerCase().startsWith(a))),
     progress: (r, done, total) =>
       process.stderr.write(
         `cold start ${done}/${total} (${((performance.now() - started) / 60_000).toFixed(1)} min): ${r.id} ` +
           `${r.ratios.coldStart.toFixed(2)}× floor, ${r.ratios.vsReference.toFixed(2)}× old build, ` +
+          (r.ratios.vsBaseline === undefined ? '' : `${r.ratios.vsBaseline.toFixed(2)}× baseline, `) +
           `memory ${r.ratios.memory.toFixed(2)}×${r.problems.length ? ' FAIL' : ''}\n`,
       ),
   });
   console.log(
-    `\nCold start (${args.pairs} alternating rounds per function; median; fresh node ${process.version} per sample; ` +
+    `\nCold start (${args.pairs} alternating rounds per function; ratios of ${args.clock === 'wall' ? 'wall' : 'CPU'} time, median; fresh node ${process.version} per sample; ` +
       `${((performance.now() - started) / 60_000).toFixed(1)} min)\n`,
   );
   const t = coldStartTable(rows);
   console.log(table(t.head, t.body));
+  if (!args.only && !args.api) figures.cold = rows;
   const failed = rows.filter((r) => r.problems.length);
   for (const r of failed) console.log(`FAIL ${r.id}: ${r.problems.join('; ')}`);
   if (failed.length)
     console.log(
       `${failed.length} function(s) over a target (cold ≤ ${TARGETS.coldStart}× floor, ≤ ${TARGETS.vsReference}× old build, ` +
+        (args.baseline ? `≤ ${TARGETS.vsBaseline}× baseline, ` : '') +
         `memory ≤ ${TARGETS.memory}×, bundle ≤ ${TARGETS.bundle}×) or bundling clients they may not call`,
     );
   return failed.length;
@@ -154,6 +174,7 @@ if (args['cold-only']) {
   const failed = await coldStartPart(scratch).finally(() =>
     rmSync(scratch, { recursive: true, force: true }),
   );
+  if (args['write-docs'] && figures.cold) console.log(`\nwritten: ${writeDocs(figures).join(', ')}`);
   process.exit(failed ? 1 : 0);
 }
 
@@ -250,7 +271,13 @@ try {
         break;
       }
       if (i === 0) continue; // warm-up call: cold start and first-touch effects are not a route's cost
-      costs.observe(r.label ? `${r.route} (${r.label})` : r.route, res.header, ms);
+      // Billed units from the priced calls (the others carry 0: no biller), durations from the timed
+      // ones: the runner's own measure of the invocation (X-Local-Duration-Ms), not the HTTP round trip.
+      costs.observe(
+        r.label ? `${r.route} (${r.label})` : r.route,
+        pricing ? res.header : () => undefined,
+        pricing ? undefined : Number(res.header('x-local-duration-ms') ?? ms),
+      );
       const n = Number(res.header('x-local-dynamo-requests'));
       maxReq = Math.max(maxReq, n);
       const opens = opensRateWindow(res) ? 1 : 0;
@@ -297,24 +324,23 @@ try {
   console.log(
     `\nRoutes (${iterations} calls each after one warm-up call; latency through the local runner, in process)\n`,
   );
-  console.log(
-    table(
-      [
-        'route',
-        'calls',
-        'ddb req/call',
-        'max',
-        'budget',
-        'billed write units (max / target)',
-        'billed read units (max / target)',
-        'Local capacity units/call',
-        'p50 ms',
-        'p99 ms',
-        'result',
-      ],
-      rows,
-    ),
+  const routesTable = table(
+    [
+      'route',
+      'calls',
+      'ddb req/call',
+      'max',
+      'budget',
+      'billed write units (max / target)',
+      'billed read units (max / target)',
+      'Local capacity units/call',
+      'p50 ms',
+      'p99 ms',
+      'result',
+    ],
+    rows,
   );
+  console.log(routesTable);
   if (missing.length && !args.route) {
     console.log(`\nRoutes without a bench scenario:\n  ${missing.join('\n  ')}`);
   }
@@ -327,11 +353,25 @@ try {
     usage.length ? table(COST_HEAD, costRows(usage)) : 'no billed units measured (the biller is off)',
   );
 
+  if (fullRun) {
+    figures.routesTable = routesTable;
+    figures.usage = usage;
+  }
   if (!args.route) {
-    if (apis.includes('notes')) failures += await pipelineCost(ctx, runner);
-    failures += await loadRun(ctx);
+    if (apis.includes('notes')) {
+      const pipeline = await pipelineCost(ctx, runner, 40, memoryOf('POST /v1/notes'));
+      failures += pipeline.failures;
+      if (fullRun) figures.pipeline = pipeline.cost;
+    }
+    failures += await loadRun(ctx, (summary) => {
+      if (fullRun) figures.load = summary;
+    });
   }
   if (!args['skip-bundles']) failures += await coldStartPart(scratch);
+  if (args['write-docs']) {
+    if (fullRun) console.log(`\nwritten: ${writeDocs(figures).join(', ')}`);
+    else console.log('\n--write-docs: not written (a full run only: no --api, --route or --only)');
+  }
   console.log(
     failures
       ? `\n${failures} route(s) failed or exceeded their DynamoDB budget`

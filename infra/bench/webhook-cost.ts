@@ -5,8 +5,11 @@
 // filter passes nothing (the hooked marker, docs/architecture.md): the router is not even invoked.
 // Then the one-time cost of a workspace's first webhook, which stamps the notes it already has.
 import { createServer } from 'node:http';
+import type { PipelineStats } from '../local/pipeline.ts';
 import type { Runner } from '../local/runner.ts';
-import { table } from './stats.ts';
+import { startBilling } from './biller.ts';
+import { PIPELINE_LOG_BYTES, type PipelineUsage, pipelinePerMillion } from './cost.ts';
+import { median, table } from './stats.ts';
 import type { BenchContext } from './types.ts';
 
 const ROUTER = 'NotesRouteWebhookEventsFunction';
@@ -20,7 +23,19 @@ const FIRST_HOOK_BUDGET = (notes: number) => 3 + 4 + notes;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function pipelineCost(ctx: BenchContext, runner: Runner, writes = 40): Promise<number> {
+/** What the pipeline cost per note write, in dollars per million writes (README, docs/benchmarks.md). */
+export interface PipelineCost {
+  without: number;
+  with: number;
+  usage: PipelineUsage;
+}
+
+export async function pipelineCost(
+  ctx: BenchContext,
+  runner: Runner,
+  writes = 40,
+  memoryMb = 512,
+): Promise<{ failures: number; cost: PipelineCost }> {
   let received = 0;
   const rx = createServer((req, res) => {
     req.resume();
@@ -32,24 +47,64 @@ export async function pipelineCost(ctx: BenchContext, runner: Runner, writes = 4
   await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(rx.address() as { port: number }).port}/bench`;
   const snapshot = () => {
-    const s = (id: string) => runner.events.stats.get(id) ?? { invocations: 0, requests: 0 };
-    return { router: { ...s(ROUTER) }, delivery: { ...s(DELIVERY) } };
+    const s = (id: string): PipelineStats =>
+      runner.events.stats.get(id) ?? {
+        invocations: 0,
+        requests: 0,
+        durations: [],
+        writeUnits: 0,
+        readUnits: 0,
+      };
+    return {
+      router: { ...s(ROUTER), durations: [...s(ROUTER).durations] },
+      delivery: { ...s(DELIVERY), durations: [...s(DELIVERY).durations] },
+    };
   };
   const measure = async (token: string, expectDeliveries: number) => {
     await sleep(1500); // earlier rows' events settle
     const before = snapshot();
     const start = received;
-    for (let i = 0; i < writes; i += 1)
-      await ctx.http('POST', '/v1/notes', { token, body: { content: `# W${i}` } });
-    const deadline = Date.now() + 60_000;
-    while (received - start < expectDeliveries && Date.now() < deadline) await sleep(100);
-    await sleep(1500);
+    // The pipeline's DynamoDB requests priced as AWS bills them (the writes' own are the POST row's).
+    const stopBilling = startBilling();
+    try {
+      for (let i = 0; i < writes; i += 1)
+        await ctx.http('POST', '/v1/notes', { token, body: { content: `# W${i}` } });
+      const deadline = Date.now() + 60_000;
+      while (received - start < expectDeliveries && Date.now() < deadline) await sleep(100);
+      await sleep(1500);
+    } finally {
+      stopBilling();
+    }
     const after = snapshot();
+    const delta = (k: 'router' | 'delivery') => ({
+      invocations: after[k].invocations - before[k].invocations,
+      requests: after[k].requests - before[k].requests,
+      durations: after[k].durations.slice(before[k].durations.length),
+      writeUnits: after[k].writeUnits - before[k].writeUnits,
+      readUnits: after[k].readUnits - before[k].readUnits,
+    });
+    const router = delta('router');
+    const delivery = delta('delivery');
+    const delivered = received - start;
+    const usage: PipelineUsage = {
+      routerInvocations: router.invocations / writes,
+      deliveryInvocations: delivery.invocations / writes,
+      routerMs: router.durations.length ? median(router.durations) : 0,
+      deliveryMs: delivery.durations.length ? median(delivery.durations) : 0,
+      memoryMb,
+      writeUnits: (router.writeUnits + delivery.writeUnits) / writes,
+      readUnits: (router.readUnits + delivery.readUnits) / writes,
+      // Each delivered message: the router's send, the event source's receive and delete.
+      sqsRequests: (3 * delivered) / writes,
+      logBytes: ((router.invocations + delivery.invocations) * PIPELINE_LOG_BYTES) / writes,
+    };
     return {
-      router: (after.router.requests - before.router.requests) / writes,
-      routerCalls: after.router.invocations - before.router.invocations,
-      delivery: (after.delivery.requests - before.delivery.requests) / writes,
-      delivered: received - start,
+      router: router.requests / writes,
+      routerCalls: router.invocations,
+      delivery: delivery.requests / writes,
+      delivered,
+      usage,
+      dollars: pipelinePerMillion(usage),
     };
   };
   try {
@@ -91,6 +146,9 @@ export async function pipelineCost(ctx: BenchContext, runner: Runner, writes = 4
           'delivery req/write',
           'delivered',
           'budget',
+          'WRU / RRU per write',
+          'router / delivery ms',
+          '$ per million writes',
           'result',
         ],
         rows.map(([name, m, budget]) => {
@@ -107,6 +165,9 @@ export async function pipelineCost(ctx: BenchContext, runner: Runner, writes = 4
             m.delivery.toFixed(2),
             String(m.delivered),
             String(budget),
+            `${m.usage.writeUnits.toFixed(2)} / ${m.usage.readUnits.toFixed(2)}`,
+            `${m.usage.routerMs.toFixed(1)} / ${m.usage.deliveryMs.toFixed(1)}`,
+            `$${m.dollars.toFixed(2)}`,
             bad ? 'OVER BUDGET' : 'ok',
           ];
         }),
@@ -119,7 +180,7 @@ export async function pipelineCost(ctx: BenchContext, runner: Runner, writes = 4
         `${firstRequests} DynamoDB requests (budget ${FIRST_HOOK_BUDGET(STAMPED_NOTES)}: a later create's 3, ` +
         `+4 for the marks and the notes' Queries, +1 per note) ${firstOver ? 'OVER BUDGET' : 'ok'}`,
     );
-    return failures;
+    return { failures, cost: { without: without.dollars, with: withHook.dollars, usage: withHook.usage } };
   } finally {
     rx.closeAllConnections();
     rx.close();

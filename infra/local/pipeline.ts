@@ -15,9 +15,19 @@ import type { Template } from './template.ts';
 
 export interface EventPipeline {
   sqs: LocalSqs;
-  /** Per function: invocations by the event sources and the DynamoDB requests they made (npm run bench). */
-  stats: Map<string, { invocations: number; requests: number }>;
+  /** Per function: invocations by the event sources, their DynamoDB requests, durations and billed units (npm run bench). */
+  stats: Map<string, PipelineStats>;
   stop(): Promise<void>;
+}
+
+export interface PipelineStats {
+  invocations: number;
+  requests: number;
+  /** Each invocation's duration, ms, in order. */
+  durations: number[];
+  /** Billed DynamoDB units, counted while a biller is installed (infra/bench/biller.ts). */
+  writeUnits: number;
+  readUnits: number;
 }
 
 export async function startEventPipeline(opts: {
@@ -34,12 +44,20 @@ export async function startEventPipeline(opts: {
   });
   Object.assign(process.env, sqs.env);
   const sources = eventSourcesOf(opts.template);
-  const stats = new Map<string, { invocations: number; requests: number }>();
+  const stats = new Map<string, PipelineStats>();
   const invoke = async (id: string, handler: string, event: unknown) => {
+    const started = performance.now();
     const outcome = await opts.lambdas.invokeEvent(id, handler, event);
-    const s = stats.get(id) ?? stats.set(id, { invocations: 0, requests: 0 }).get(id)!;
+    const s =
+      stats.get(id) ??
+      stats.set(id, { invocations: 0, requests: 0, durations: [], writeUnits: 0, readUnits: 0 }).get(id)!;
     s.invocations += 1;
-    if (outcome.kind === 'ok') s.requests += outcome.meter.requests;
+    s.durations.push(performance.now() - started);
+    if (outcome.kind === 'ok') {
+      s.requests += outcome.meter.requests;
+      s.writeUnits += outcome.meter.writeUnits ?? 0;
+      s.readUnits += outcome.meter.readUnits ?? 0;
+    }
     return outcome;
   };
   const queues = startQueuePoller({ queues: sqs.queues, sources: sources.queues, invoke, log: opts.log });

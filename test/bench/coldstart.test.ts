@@ -54,7 +54,7 @@ describe('cold-start bench verdicts', { timeout: 120_000 }, () => {
     });
     rows = new Map(measured.map((r) => [r.id, r]));
     for (const r of measured) {
-      expect(r.floor).toBe('dynamodb');
+      expect(r.floor).toBe('dynamodb: GetItem');
       expect(r.loadMs).toBeGreaterThan(0);
       expect(r.floorRss).toBeGreaterThan(16 * MiB);
       expect(r.floorRss).toBeLessThan(ballast.length);

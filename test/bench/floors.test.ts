@@ -1,6 +1,7 @@
-// The cold-start bench compares each function with the floor for the AWS clients its IAM policies
-// allow (infra/bench/coldstart.ts): every function must have one, and each floor must bundle exactly
-// the clients its name says, built the way SAM builds the functions.
+// The hand-written floors of infra/bench/floors (one per set of AWS clients, which `--floor-builds`
+// and `--data-path` measure; the cold-start table generates each function's own floor from its
+// first call's requests): every function's set of clients has one, and each floor bundles exactly the
+// clients its name says, built the way SAM builds the functions.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ import { etagListed } from '../../http/conditional.ts';
 import { config } from '../../config.ts';
 import type { ApiEvent, ApiResult } from '../../http/types.ts';
 import { etagOf, type NoteWithContent } from '../kernel/model.ts';
-import { notFoundPage, notePage } from './page.ts';
+import { notFoundPage } from './shell.ts';
 import { PAGE_CSS, PAGE_CSS_VERSION } from './style.ts';
 
 /** The public base URL's path ("" at a domain's root): pages and their stylesheet live under it. */
@@ -38,7 +38,7 @@ const PAGE_CACHE = 'public, max-age=60';
 /** The ETag of a note's page: the note's version and the stylesheet's (the page names it). */
 const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-${PAGE_CSS_VERSION}"`;
 
-export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): ApiResult {
+export async function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): Promise<ApiResult> {
   if (!found) return notFound(event);
   const etag = pageEtag(found);
   const headers = { ...securityHeaders(event), ETag: etag, 'Cache-Control': PAGE_CACHE, Vary: 'Accept' };
@@ -48,7 +48,8 @@ export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined
   return {
     statusCode: 200,
     headers: { ...headers, 'Content-Type': HTML },
-    body: rendered(etag, () => notePage(basePath(), found)),
+    // The renderer (markdown-it, highlight.js, sanitize-html) loads with the first page rendered.
+    body: await rendered(etag, async () => (await import('./page.ts')).notePage(basePath(), found)),
   };
 }
 
@@ -59,11 +60,11 @@ export function pageResponse(event: ApiEvent, found: NoteWithContent | undefined
 const RENDERED_BYTES = 16 * 1024 * 1024;
 const renderedPages = new Map<string, string>();
 let renderedBytes = 0;
-function rendered(etag: string, render: () => string): string {
+async function rendered(etag: string, render: () => Promise<string>): Promise<string> {
   let html = renderedPages.get(etag);
   if (html !== undefined) renderedPages.delete(etag);
   else {
-    html = render();
+    html = await render();
     renderedBytes += html.length;
     for (const [key, old] of renderedPages) {
       if (renderedBytes <= RENDERED_BYTES) break;

@@ -31,5 +31,3 @@ const md: InstanceType<typeof MarkdownIt> = new MarkdownIt({
 
 /** The note's content as safe HTML (the inside of the page's <main>). */
 export const renderMarkdown = (content: string): string => sanitize(md.render(content));
-
-export const escapeHtml = (s: string): string => md.utils.escapeHtml(s);

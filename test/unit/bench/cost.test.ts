@@ -45,6 +45,8 @@ describe('cost per million calls', () => {
 
   it('the webhook pipeline per note write: two invocations, its units, SQS requests and logs', () => {
     const p = {
+      routerInvocations: 1,
+      deliveryInvocations: 1,
       routerMs: 15,
       deliveryMs: 100,
       memoryMb: 512,
@@ -55,5 +57,25 @@ describe('cost per million calls', () => {
     };
     const lambda = 0.5 * 0.015 * 0.0000133334 * 1e6 + 0.2 + (0.5 * 0.1 * 0.0000133334 * 1e6 + 0.2);
     expect(pipelinePerMillion(p)).toBeCloseTo(lambda + 2 * 0.125 + 0.625 + 3 * 0.4, 6);
+  });
+
+  it('a workspace without webhooks: no invocation, nothing to pay; a batch of writes shares one router call', () => {
+    const none = {
+      routerInvocations: 0,
+      deliveryInvocations: 0,
+      routerMs: 0,
+      deliveryMs: 0,
+      memoryMb: 512,
+      readUnits: 0,
+      writeUnits: 0,
+      sqsRequests: 0,
+      logBytes: 0,
+    };
+    expect(pipelinePerMillion(none)).toBe(0);
+    // Ten writes in one router batch: a tenth of its request charge per write.
+    expect(pipelinePerMillion({ ...none, routerInvocations: 0.1, routerMs: 15 })).toBeCloseTo(
+      0.1 * (0.5 * 0.015 * 0.0000133334 * 1e6 + 0.2),
+      9,
+    );
   });
 });

@@ -1,0 +1,172 @@
+// `npm run bench -- --write-docs`: the figures of one full run written into the pages that show
+// them, between markers (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`): in the README, what a
+// user pays per route and per note write, and the cold-start verdict; in docs/benchmarks.md, every
+// route's requests, billed units and p50/p99, the whole cost table, the pipeline and the load run
+// (block `routes`), and the cold-start table (block `cold`). Nothing outside the markers changes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../local/template.ts';
+import { type ColdStartRow, coldStartTable, TARGETS } from './coldstart.ts';
+import {
+  COST_HEAD,
+  costRows,
+  HACKMD_MIX,
+  mixCost,
+  pricesLine,
+  README_COST_HEAD,
+  type RouteUsage,
+  readmeCostRows,
+} from './cost.ts';
+import { median, table } from './stats.ts';
+import type { PipelineCost } from './webhook-cost.ts';
+
+/** Replaces what stands between a page's markers for `name`; throws when the page has none. */
+export function replaceBlock(text: string, name: string, content: string): string {
+  const begin = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`no ${begin} … ${end} block`);
+  return `${text.slice(0, i + begin.length)}\n${content.trim()}\n${text.slice(j)}`;
+}
+
+/** What stands between a page's markers for `name` (undefined without them). */
+export function block(text: string, name: string): string | undefined {
+  const begin = `<!-- bench:${name} -->`;
+  const i = text.indexOf(begin);
+  const j = text.indexOf(`<!-- /bench:${name} -->`);
+  return i < 0 || j < i ? undefined : text.slice(i + begin.length, j).trim();
+}
+
+const dollars = (n: number) => `$${n.toFixed(2)}`;
+
+function runLine(note: string) {
+  let commit = 'uncommitted';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    /* not a checkout */
+  }
+  return `\`npm run bench\` of ${new Date().toISOString().slice(0, 10)} at ${commit} (${note})`;
+}
+
+export interface RunFigures {
+  /** The machine's state, said with the figures (a shared 2-core machine: ratios, not absolutes). */
+  note: string;
+  routesTable?: string;
+  usage?: RouteUsage[];
+  pipeline?: PipelineCost;
+  load?: string;
+  cold?: ColdStartRow[];
+}
+
+/** The README's cost block: the short table, the mix, the pipeline per note write, the prices. */
+export function readmeCost(f: Required<Pick<RunFigures, 'usage' | 'pipeline' | 'note'>>): string {
+  const mix = (gw: 'rest' | 'http') => dollars(mixCost(f.usage, HACKMD_MIX, gw));
+  return [
+    `Dollars per million calls, from one ${runLine(f.note)}: DynamoDB at the write and read units AWS`,
+    'bills for each call (priced from the items it reads and writes), API Gateway per request, Lambda',
+    "(arm64, 512 MB) at the call's median duration through the local runner, about 1,250 bytes of logs.",
+    '',
+    table(README_COST_HEAD, readmeCostRows(f.usage)),
+    '',
+    `A HackMD-like mix (45 % note reads, 15 % edits, 15 % lists, 10 % \`me\`, 5 % history, creates and deletes):`,
+    `**${mix('rest')}** per million calls (${mix('http')} behind an HTTP API; why REST stays:`,
+    '[docs/architecture.md](docs/architecture.md#api-gateway-rest-apis-not-http-apis)). The webhook pipeline',
+    `per note write: **${dollars(f.pipeline.without)}** per million writes in a workspace without webhooks`,
+    `(no invocation), **${dollars(f.pipeline.with)}** with one (router, SQS, delivery; a slow receiver adds`,
+    "the delivery's wait). Storage and data transfer are not included.",
+    `${pricesLine()} Every route: [docs/benchmarks.md](docs/benchmarks.md#the-last-full-run).`,
+  ].join('\n');
+}
+
+/** The README's cold-start verdict: against what floor, how many within the target. */
+export function readmeCold(rows: ColdStartRow[], note: string): string {
+  const within = rows.filter((r) => r.ratios.coldStart <= TARGETS.coldStart).length;
+  const ratios = rows.map((r) => r.ratios.coldStart);
+  const base = rows.filter((r) => r.ratios.vsBaseline !== undefined).map((r) => r.ratios.vsBaseline!);
+  return [
+    `Cold start (${runLine(note)}): each function's load + first call (CPU time of the process) against`,
+    'its **floor**, the fastest build of a handler that sends the same first-call requests with the raw',
+    "SDK client (for Notes: the token's rate-limit `UpdateItem`, then the caller's `Query`): target ≤",
+    `${TARGETS.coldStart}×; ${within} of ${rows.length} functions within it (median ${median(ratios).toFixed(2)}×, ` +
+      `at most ${Math.max(...ratios).toFixed(2)}×)` +
+      (base.length
+        ? `; against the build before the cost work, median ${median(base).toFixed(2)}×, at most ${Math.max(...base).toFixed(2)}× (target ≤ ${TARGETS.vsBaseline}×).`
+        : '.'),
+  ].join('\n');
+}
+
+/** docs/benchmarks.md's routes block: the routes, what they cost, the pipeline, the load run. */
+export function docsRoutes(f: RunFigures): string {
+  const parts = [`From ${runLine(f.note)}.`];
+  if (f.routesTable)
+    parts.push(
+      '**Routes**: DynamoDB requests per call (mean of the timed calls), billed write and read units',
+      "(max of the priced calls / target), DynamoDB Local's own capacity units, p50 / p99 through the",
+      'local runner.',
+      '',
+      f.routesTable,
+    );
+  if (f.usage?.length)
+    parts.push(
+      '',
+      `**What a user pays per million calls**, by component, behind REST (the last column: behind an HTTP API). ${pricesLine()}`,
+      '',
+      table(COST_HEAD, costRows(f.usage)),
+      '',
+      `HackMD-like mix: ${dollars(mixCost(f.usage, HACKMD_MIX, 'rest'))} per million calls behind REST, ` +
+        `${dollars(mixCost(f.usage, HACKMD_MIX, 'http'))} behind an HTTP API.`,
+    );
+  if (f.pipeline) {
+    const u = f.pipeline.usage;
+    parts.push(
+      '',
+      `**Webhook pipeline per note write**: ${dollars(f.pipeline.without)} per million writes without a webhook, ` +
+        `${dollars(f.pipeline.with)} with one (per write: ${u.routerInvocations.toFixed(2)} router and ` +
+        `${u.deliveryInvocations.toFixed(2)} delivery invocations of ${u.routerMs.toFixed(1)} and ` +
+        `${u.deliveryMs.toFixed(1)} ms, ${u.writeUnits.toFixed(2)} write and ${u.readUnits.toFixed(2)} read units, ` +
+        `${u.sqsRequests.toFixed(1)} SQS requests; a loopback receiver).`,
+    );
+  }
+  if (f.load) parts.push('', `**Load run**: ${f.load}`);
+  return parts.join('\n');
+}
+
+/** docs/benchmarks.md's cold-start block: every function against its floor. */
+export function docsCold(rows: ColdStartRow[], note: string): string {
+  const t = coldStartTable(rows);
+  const failed = rows.filter((r) => r.problems.length);
+  return [
+    `From ${runLine(note)}. "cold ×", "vs old build ×" and "vs baseline ×" compare CPU time (the`,
+    'columns "CPU ms"); "wall ×" is the same ratio in wall time, which a busy machine inflates.',
+    '',
+    table(t.head, t.body),
+    ...(failed.length ? ['', ...failed.map((r) => `FAIL ${r.id}: ${r.problems.join('; ')}`)] : []),
+  ].join('\n');
+}
+
+/** Writes the run's figures into the README and docs/benchmarks.md (only the blocks it has figures for). */
+export function writeDocs(f: RunFigures, root = ROOT): string[] {
+  const written: string[] = [];
+  const update = (file: string, blocks: Array<[string, string | undefined]>) => {
+    const path = join(root, file);
+    let text = readFileSync(path, 'utf8');
+    for (const [name, content] of blocks) if (content !== undefined) text = replaceBlock(text, name, content);
+    writeFileSync(path, text);
+    written.push(file);
+  };
+  update('README.md', [
+    [
+      'cost',
+      f.usage && f.pipeline ? readmeCost({ usage: f.usage, pipeline: f.pipeline, note: f.note }) : undefined,
+    ],
+    ['cold', f.cold?.length ? readmeCold(f.cold, f.note) : undefined],
+  ]);
+  update('docs/benchmarks.md', [
+    ['routes', f.routesTable ? docsRoutes(f) : undefined],
+    ['cold', f.cold?.length ? docsCold(f.cold, f.note) : undefined],
+  ]);
+  return written;
+}
