@@ -43,6 +43,7 @@ export async function revisionRoutes(ctx: Ctx, reader: TestUserLike): Promise<Be
     await call('POST', `${notePath}/versions`, { name: `Release ${i}` });
   }
   const versions = (await call('GET', `${notePath}/versions`)).data as { id: string }[];
+  let namingNote = notePath;
   const threads: { id: string }[] = [];
   for (let i = 0; i < 10; i += 1) {
     const anchor = i % 2 ? { offset: content.indexOf(`Section ${i}`), length: 9 } : undefined;
@@ -86,9 +87,11 @@ export async function revisionRoutes(ctx: Ctx, reader: TestUserLike): Promise<Be
       'POST /v1/notes/{noteId}/versions',
       5,
       async (i) => {
+        // A note keeps at most MAX_NAMED_VERSIONS named versions: a fresh note every 25 calls.
+        if (i % 25 === 0) namingNote = `/v1/notes/${(await call('POST', '/v1/notes', { content })).id}`;
         // Each call names the system version the content change before it started.
-        await call('PATCH', notePath, { content: `${content}\nbench ${i}` });
-        return send('POST', `${notePath}/versions`, { name: `Bench ${i}` });
+        await call('PATCH', namingNote, { content: `${content}\nbench ${i}` });
+        return send('POST', `${namingNote}/versions`, { name: `Bench ${i}` });
       },
       201,
     ),

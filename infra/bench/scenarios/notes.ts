@@ -78,6 +78,13 @@ export const scenarios: BenchScenarios = async (ctx) => {
   const shared = await make({ content: '# Shared\nlong-lived', readPermission: 'signed_in' });
   const teamNote = await make({ content: '# Team note' }, team.path);
   for (let i = 0; i < 20; i += 1) await make({ content: `# Note ${i}` });
+  // The listing rows read a workspace of a fixed size, whatever the iterations (the owner's grows
+  // with the notes the delete rows need): 20 notes (and their 20 history entries), a team of 5.
+  const lister = await ctx.newUser('Bench Notes Lister');
+  const shelf = await ctx.newTeam(lister, [reader]);
+  const listing = helpersFor(ctx, lister);
+  for (let i = 0; i < 20; i += 1) await listing.make({ content: `# Listed ${i}` });
+  for (let i = 0; i < 5; i += 1) await listing.make({ content: `# Shelved ${i}` }, shelf.path);
   const doomed: { id: string }[] = [];
   const doomedTeam: { id: string }[] = [];
   for (let i = 0; i < ctx.iterations; i += 1) {
@@ -98,7 +105,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
   return [
     reading('GET /v1/me', 3, 0.5, () => get('/v1/me')),
     reading('GET /v1/teams', 3, 0.5, () => get('/v1/teams')),
-    reading('GET /v1/notes', 3, 3, () => get('/v1/notes')),
+    reading('GET /v1/notes', 3, 3, () => get('/v1/notes', lister.token)),
     route('POST /v1/notes', 3, (i) =>
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
@@ -124,7 +131,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
       headers: auth(owner.token, { 'Content-Type': form.contentType }),
       body: form.body,
     })),
-    reading('GET /v1/teams/{teamPath}/notes', 3, 2, () => get(teamNotes, reader.token)),
+    reading('GET /v1/teams/{teamPath}/notes', 3, 2, () => get(`/v1/teams/${shelf.path}/notes`, reader.token)),
     route('POST /v1/teams/{teamPath}/notes', 3, (i) =>
       send('POST', teamNotes, { content: `# Team bench ${i}` }),
     ),
@@ -147,7 +154,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
       }),
       204,
     ),
-    reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100')),
+    reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100', lister.token)),
     // Search (extension): the rate-limit UpdateItem, the caller's teams (Query), the indexes' heads
     // (BatchGetItem), then the hits shown (one BatchGetItem per 50); the index's segments are S3
     // objects, no request.
