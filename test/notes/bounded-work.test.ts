@@ -3,7 +3,7 @@
 // Each runs while another user polls GET /v1/me, which must keep answering within a second (the
 // local runner runs every function in one process, so a request that hogs it delays everyone).
 import { describe, expect, it } from 'vitest';
-import { COMPARE_MAX_EDIT_LINES } from '../../lib/notes/revisions/versions.ts';
+import { COMPARE_MAX_EDIT_LINES } from '../../lib/notes/revisions/compare.ts';
 import { http } from '../support/http.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { call, createNote } from './helpers.ts';

@@ -15,7 +15,6 @@
 //   `version:{id}` (409 version_already_named when it has a name). updateVersion renames a named one.
 // - reading needs read access to the note; naming and renaming need write access.
 import { createHash } from 'node:crypto';
-import { createTwoFilesPatch } from 'diff';
 import type { Clock } from '../../domain/clock.ts';
 import { BadInput, Conflict, Forbidden, Invalid, isConflict, NotFound } from '../../domain/errors.ts';
 import type { User } from '../../identity/model.ts';
@@ -29,16 +28,10 @@ export const MAX_VERSION_NAME = 80;
 export const MAX_VERSION_DESCRIPTION = 500;
 export const DEFAULT_VERSION_LIMIT = 50;
 /**
- * Compare's bounds (the `diff` library's own limits): at most this many lines inserted + deleted,
- * and this long (ms) diffing; past either, 422 diff_too_large, well within the function's Timeout.
- */
-/**
  * Named versions per note (kept until the note is purged, up to 300 KiB each): naming past it is 409
  * version_limit_reached. Counted in the naming's own transaction, so racing namings cannot pass it.
  */
 export const MAX_NAMED_VERSIONS = 50;
-export const COMPARE_MAX_EDIT_LINES = 10_000;
-export const COMPARE_TIMEOUT_MS = 500;
 export const MAX_VERSION_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
@@ -357,8 +350,16 @@ export class VersionService implements ContentHistory {
     return next;
   }
 
-  /** A unified diff from `base` to `target` (each note_content or version:{id}). */
-  async compare(userId: string, ref: string, base: string, target: string): Promise<string> {
+  /**
+   * The two contents a compare diffs (compare.ts): `base` and `target`, each note_content or
+   * version:{id} of the note the user may read.
+   */
+  async contentsToCompare(
+    userId: string,
+    ref: string,
+    base: string,
+    target: string,
+  ): Promise<[string, string]> {
     const { stored } = await this.open(userId, ref);
     const side = async (r: string, field: string): Promise<string> => {
       const parsed = parseRef(r);
@@ -376,21 +377,7 @@ export class VersionService implements ContentHistory {
         });
       return content;
     };
-    const [from, to] = [await side(base, 'base'), await side(target, 'target')];
-    const diff = createTwoFilesPatch(base, target, from, to, undefined, undefined, {
-      context: 3,
-      maxEditLength: COMPARE_MAX_EDIT_LINES,
-      timeout: COMPARE_TIMEOUT_MS,
-    });
-    if (diff === undefined)
-      throw new Invalid('The two contents differ too much to compare: compare closer versions', {
-        details: {
-          error_code: 'diff_too_large',
-          max_edit_lines: COMPARE_MAX_EDIT_LINES,
-          timeout_ms: COMPARE_TIMEOUT_MS,
-        },
-      });
-    return diff;
+    return [await side(base, 'base'), await side(target, 'target')];
   }
 
   /** The content of a version: the note's, read with it, while the version shares it. */

@@ -18,6 +18,7 @@ import {
   VersionService,
 } from '../../../lib/notes/revisions/versions.ts';
 import { notesWorld } from './fixture.ts';
+import { compareVersions } from '../../../lib/notes/revisions/compare.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -105,7 +106,7 @@ describe('system versions', () => {
     w.store.dropContent(w.note.note.shortId, v.id);
     expect((await w.versions.get(w.owner, w.note.note.id, v.id)).content).toBeUndefined();
     await expect(
-      w.versions.compare(w.owner, w.note.note.id, `version:${v.id}`, 'note_content'),
+      compareVersions(w.versions, w.owner, w.note.note.id, `version:${v.id}`, 'note_content'),
     ).rejects.toMatchObject({
       details: { error_code: 'version_content_unavailable' },
     });
