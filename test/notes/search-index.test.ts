@@ -18,6 +18,13 @@ import {
 } from '../../lib/notes/search/model.ts';
 import { notes } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
+import { gzipSync } from 'node:zlib';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lib/config.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { searchKeys } from '../../lib/data/keys.ts';
+import { s3Client } from '../../lib/data/s3.ts';
 
 /** The word of edit `e` of note `i`: two words of different notes or edits differ in two letters or
  * more, so a one-letter typo match never confuses them. */
@@ -178,5 +185,40 @@ describe('search indexes', () => {
       notes: 30,
     });
     await expect(admin('search', 'rebuild', 'nobody')).rejects.toThrow();
+  }, 300_000);
+
+  it('an index in the one-object layout (before segments) is rebuilt into segments by `search upgrade`, once', async () => {
+    const owner = await newUser('Legacy Index');
+    const workspace = userWorkspace(owner.id);
+    for (let i = 0; i < 12; i += 1) await notes().createNote(owner.id, { content: `legacy${i}` });
+    // The head as the one-object layout wrote it, and its object.
+    const location = `search/${encodeURIComponent(workspace)}/1-legacy.json.gz`;
+    await s3Client().send(
+      new PutObjectCommand({ Bucket: config.bucketName, Key: location, Body: gzipSync('{}') }),
+    );
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: searchKeys.index(workspace),
+        UpdateExpression: 'SET #type = :type, generation = :g, #location = :l, notes = :n',
+        ExpressionAttributeNames: { '#type': 'type', '#location': 'location' },
+        ExpressionAttributeValues: { ':type': 'search-index', ':g': 1, ':l': location, ':n': 3 },
+      }),
+    );
+
+    const out = await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'upgrade');
+    expect(out.upgraded).toContainEqual({ workspace, notes: 12 });
+    expect(sameNotes(await stored(workspace), await fromTable(workspace))).toBe(true);
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: config.tableName, Key: searchKeys.index(workspace) }),
+    );
+    expect(Item).not.toHaveProperty('location');
+    await expect(
+      s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: location })),
+    ).rejects.toThrow();
+    // Run again: nothing left in the old layout.
+    expect(
+      (await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'upgrade')).upgraded,
+    ).not.toContainEqual(expect.objectContaining({ workspace }));
   }, 300_000);
 });
