@@ -47,9 +47,13 @@ class Segments {
 
 /** The workspace's index as stored now (no segment when it has none). */
 async function stored(workspace: Workspace): Promise<Segments> {
-  const heads = (await s3IndexStore.heads([workspace])).get(workspace) ?? [];
-  const data = await Promise.all(heads.map((h) => s3IndexStore.load(h)));
-  return new Segments(data.map((d) => NoteIndex.fromJSON(d!)));
+  for (;;) {
+    const heads = (await s3IndexStore.heads([workspace])).get(workspace) ?? [];
+    const data = await Promise.all(heads.map((h) => s3IndexStore.load(h)));
+    // A writer may replace a segment (and delete its old object) between the read of the head and
+    // the read of the object, as the search's own loader knows: read the heads again.
+    if (data.every((d) => d !== undefined)) return new Segments(data.map((d) => NoteIndex.fromJSON(d)));
+  }
 }
 
 /** An index built from the table now, page by page, by nobody but this test. */
