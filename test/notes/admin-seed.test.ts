@@ -1,27 +1,10 @@
 // The Notes seeder and admin commands, against the test stack's table.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram } from '../../infra/admin/program.ts';
+import { admin } from '../support/admin-cli.ts';
 import { seedNotes } from '../../infra/seed/notes.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { http } from '../support/http.ts';
 import { call } from './helpers.ts';
-
-/** Runs an admin command against the test table; returns its JSON output. */
-async function admin(...args: string[]): Promise<any> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    const program = buildProgram().exitOverride();
-    for (const command of program.commands) command.exitOverride();
-    await program.parseAsync(['node', 'admin', '--table', process.env.TABLE_NAME!, ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  return JSON.parse(out);
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -4,7 +4,7 @@
 // resumes from its checkpoint (`npm run admin -- search rebuild`).
 import pMap from 'p-map';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram } from '../../infra/admin/program.ts';
+import { admin } from '../support/admin-cli.ts';
 import { dynamoNoteSource } from '../../lib/notes/search/adapters/dynamo-note-source.ts';
 import { s3IndexStore } from '../../lib/notes/search/adapters/s3-index-store.ts';
 import { NoteIndex } from '../../lib/notes/search/engine.ts';
@@ -80,22 +80,6 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 
 const sameNotes = (a: Segments, b: Segments) =>
   JSON.stringify([...a.versions()].sort()) === JSON.stringify([...b.versions()].sort());
-
-async function admin(...args: string[]): Promise<any> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    const program = buildProgram().exitOverride();
-    for (const command of program.commands) command.exitOverride();
-    await program.parseAsync(['node', 'admin', '--table', process.env.TABLE_NAME!, ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  return JSON.parse(out);
-}
 
 afterEach(() => vi.restoreAllMocks());
 

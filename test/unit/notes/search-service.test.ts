@@ -19,11 +19,26 @@ import {
   userWorkspace,
 } from '../../../lib/notes/search/model.ts';
 import { SearchService } from '../../../lib/notes/search/service.ts';
-import { corpus } from '../../../infra/bench/search-corpus.ts';
+import { type CorpusNote, corpus } from '../../../infra/bench/search-corpus.ts';
 import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
 import { notesWorld } from './fixture.ts';
 
 type World = Awaited<ReturnType<typeof notesWorld>>;
+
+/** A segment of the corpus's notes (`n0`, `n1`, ...), each at the version `version(i)` gives it. */
+function indexOf(notes: CorpusNote[], version: (i: number) => number): NoteIndex {
+  const index = NoteIndex.empty();
+  for (const [i, n] of notes.entries())
+    index.upsert({
+      shortId: `n${i}`,
+      title: n.title,
+      tags: n.tags,
+      content: n.content,
+      parentFolderId: null,
+      version: version(i),
+    });
+  return index;
+}
 
 async function searchWorld() {
   const world = await notesWorld();
@@ -112,16 +127,7 @@ describe('search service (in memory)', () => {
 
   it('a pathological query answers: at most MAX_QUERY_TERMS terms, a prefix expands to a bounded set of the commonest words', async () => {
     const { notes } = corpus(120, 1000);
-    const index = NoteIndex.empty();
-    for (const [i, n] of notes.entries())
-      index.upsert({
-        shortId: `n${i}`,
-        title: n.title,
-        tags: n.tags,
-        content: n.content,
-        parentFolderId: null,
-        version: 1,
-      });
+    const index = indexOf(notes, () => 1);
     const loaded = NoteIndex.fromJSON(index.toJSON());
     const k = loaded.expansions('k');
     expect(k.length).toBeGreaterThan(1);
@@ -145,16 +151,7 @@ describe('search service (in memory)', () => {
 
   it('a segment loaded from its serialized form answers every query as the one it was saved from', () => {
     const { notes, words } = corpus(60, 800);
-    const index = NoteIndex.empty();
-    for (const [i, n] of notes.entries())
-      index.upsert({
-        shortId: `n${i}`,
-        title: n.title,
-        tags: n.tags,
-        content: n.content,
-        parentFolderId: null,
-        version: i,
-      });
+    const index = indexOf(notes, (i) => i);
     index.remove('n7');
     const loaded = NoteIndex.fromJSON(index.toJSON());
     expect(loaded.versions()).toEqual(index.versions());
