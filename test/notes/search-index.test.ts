@@ -41,7 +41,20 @@ class Segments {
     return new Map(this.segments.flatMap((s) => [...s.versions()]));
   }
   search(query: Query) {
-    return this.segments.flatMap((s) => s.search(query));
+    return this.segments.flatMap((s) => s.search(query).candidates);
+  }
+  close() {
+    for (const s of this.segments) s.close();
+  }
+}
+
+/** Runs `use` on a workspace's index, then frees it. */
+async function using<T>(index: Promise<Segments>, use: (index: Segments) => T): Promise<T> {
+  const loaded = await index;
+  try {
+    return use(loaded);
+  } finally {
+    loaded.close();
   }
 }
 
@@ -52,13 +65,14 @@ async function stored(workspace: Workspace): Promise<Segments> {
     const data = await Promise.all(heads.map((h) => s3IndexStore.load(h)));
     // A writer may replace a segment (and delete its old object) between the read of the head and
     // the read of the object, as the search's own loader knows: read the heads again.
-    if (data.every((d) => d !== undefined)) return new Segments(data.map((d) => NoteIndex.fromJSON(d)));
+    if (data.every((d) => d !== undefined))
+      return new Segments(await Promise.all(data.map((d) => NoteIndex.fromBytes(d))));
   }
 }
 
 /** An index built from the table now, page by page, by nobody but this test. */
 async function fromTable(workspace: Workspace): Promise<Segments> {
-  const index = NoteIndex.empty();
+  const index = await NoteIndex.empty();
   let cursor: string | undefined;
   do {
     const page = await dynamoNoteSource.listShortIds(workspace, cursor);
@@ -78,8 +92,14 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
   return check();
 }
 
-const sameNotes = (a: Segments, b: Segments) =>
-  JSON.stringify([...a.versions()].sort()) === JSON.stringify([...b.versions()].sort());
+/** Whether the workspace's stored index holds the notes of the table, at their versions. */
+const sameNotes = async (workspace: Workspace) => {
+  const [a, b] = await Promise.all([stored(workspace), fromTable(workspace)]);
+  const same = JSON.stringify([...a.versions()].sort()) === JSON.stringify([...b.versions()].sort());
+  a.close();
+  b.close();
+  return same;
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -109,37 +129,38 @@ describe('search indexes', () => {
       },
       { concurrency: 4 },
     );
-    const expected = await fromTable(workspace);
-    expect(expected.size).toBe(20);
-    const caughtUp = await until(async () => sameNotes(await stored(workspace), expected), 120_000);
+    expect(await using(fromTable(workspace), (t) => t.size)).toBe(20);
+    const caughtUp = await until(() => sameNotes(workspace), 120_000);
     expect(caughtUp, 'the index caught up with the table').toBe(true);
-    const index = await stored(workspace);
     // Each kept note is found by its last edit's word, and by no earlier one.
-    for (const [i, { note }] of created.entries()) {
-      expect(index.search(parseQuery(marker(i, 39))).map((c) => c.shortId)).toEqual(
-        i % 5 ? [note.shortId] : [],
-      );
-      expect(index.search(parseQuery(marker(i, 38)))).toEqual([]);
-    }
+    await using(stored(workspace), (index) => {
+      for (const [i, { note }] of created.entries()) {
+        expect(index.search(parseQuery(marker(i, 39))).map((c) => c.shortId)).toEqual(
+          i % 5 ? [note.shortId] : [],
+        );
+        expect(index.search(parseQuery(marker(i, 38)))).toEqual([]);
+      }
+    });
   }, 600_000);
 
   it('two indexers of one workspace at once lose nothing (the head moves conditionally)', async () => {
     const owner = await newUser('Racer');
     const workspace = userWorkspace(owner.id);
-    const made = [];
+    const made: { shortId: string }[] = [];
     for (let i = 0; i < 12; i += 1)
       made.push((await notes().createNote(owner.id, { content: `race${i}` })).note);
     const indexer = () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource });
     // Wait for the stream's own indexing to settle, then race 12 applies of one note each.
-    await until(async () => (await stored(workspace)).size === 12, 60_000);
+    await until(async () => (await using(stored(workspace), (s) => s.size)) === 12, 60_000);
     for (const n of made)
       await notes().updateNote(owner.id, n.shortId, { content: `raced${n.shortId.toLowerCase()}` });
     await Promise.all(made.map((n) => indexer().apply(workspace, [n.shortId])));
-    const index = await stored(workspace);
-    for (const n of made)
-      expect(index.search(parseQuery(`raced${n.shortId.toLowerCase()}`)).map((c) => c.shortId)).toEqual([
-        n.shortId,
-      ]);
+    await using(stored(workspace), (index) => {
+      for (const n of made)
+        expect(index.search(parseQuery(`raced${n.shortId.toLowerCase()}`)).map((c) => c.shortId)).toEqual([
+          n.shortId,
+        ]);
+    });
   }, 300_000);
 
   it('a rebuild stopped halfway resumes from its checkpoint and ends equal to the table', async () => {
@@ -164,7 +185,7 @@ describe('search indexes', () => {
     const again = new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource, pageSize: 5 });
     await again.rebuild(workspace, (done) => resumed.push(done));
     expect(resumed[0]).toBeGreaterThan(5); // not from the start
-    expect(sameNotes(await stored(workspace), await fromTable(workspace))).toBe(true);
+    expect(await sameNotes(workspace)).toBe(true);
     expect(await s3IndexStore.loadCheckpoint(workspace)).toBeUndefined();
 
     // The admin command rebuilds any workspace, and rejects what is not one.
@@ -175,35 +196,46 @@ describe('search indexes', () => {
     await expect(admin('search', 'rebuild', 'nobody')).rejects.toThrow();
   }, 300_000);
 
-  it('an index in the one-object layout (before segments) is rebuilt into segments by `search upgrade`, once', async () => {
+  it('an index stored by an earlier engine (one object, MiniSearch segments) is rebuilt by `search upgrade`, once', async () => {
     const owner = await newUser('Legacy Index');
     const workspace = userWorkspace(owner.id);
     for (let i = 0; i < 12; i += 1) await notes().createNote(owner.id, { content: `legacy${i}` });
-    // The head as the one-object layout wrote it, and its object.
-    const location = `search/${encodeURIComponent(workspace)}/1-legacy.json.gz`;
-    await s3Client().send(
-      new PutObjectCommand({ Bucket: config.bucketName, Key: location, Body: gzipSync('{}') }),
-    );
+    // The head as the earlier layouts wrote it, and their objects: the one-object layout's
+    // `location`, and a MiniSearch segment's attribute.
+    const folder = `search/${encodeURIComponent(workspace)}/`;
+    const location = `${folder}1-legacy.json.gz`;
+    const segment = `${folder}s03-1-legacy.json.gz`;
+    for (const Key of [location, segment])
+      await s3Client().send(new PutObjectCommand({ Bucket: config.bucketName, Key, Body: gzipSync('{}') }));
     await documentClient().send(
       new UpdateCommand({
         TableName: config.tableName,
         Key: searchKeys.index(workspace),
-        UpdateExpression: 'SET #type = :type, generation = :g, #location = :l, notes = :n',
+        UpdateExpression: 'SET #type = :type, generation = :g, #location = :l, notes = :n, s03 = :s',
         ExpressionAttributeNames: { '#type': 'type', '#location': 'location' },
-        ExpressionAttributeValues: { ':type': 'search-index', ':g': 1, ':l': location, ':n': 3 },
+        ExpressionAttributeValues: {
+          ':type': 'search-index',
+          ':g': 1,
+          ':l': location,
+          ':n': 3,
+          ':s': { generation: 1, location: segment, notes: 3 },
+        },
       }),
     );
 
     const out = await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'upgrade');
     expect(out.upgraded).toContainEqual({ workspace, notes: 12 });
-    expect(sameNotes(await stored(workspace), await fromTable(workspace))).toBe(true);
+    expect(await sameNotes(workspace)).toBe(true);
     const { Item } = await documentClient().send(
       new GetCommand({ TableName: config.tableName, Key: searchKeys.index(workspace) }),
     );
     expect(Item).not.toHaveProperty('location');
-    await expect(
-      s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: location })),
-    ).rejects.toThrow();
+    expect(Item).not.toHaveProperty('s03');
+    expect(Object.keys(Item ?? {}).filter((k) => /^f\d\d$/.test(k)).length).toBeGreaterThan(0);
+    for (const Key of [location, segment])
+      await expect(
+        s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key })),
+      ).rejects.toThrow();
     // Run again: nothing left in the old layout.
     expect(
       (await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'upgrade')).upgraded,

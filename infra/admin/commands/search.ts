@@ -31,7 +31,7 @@ export function registerSearchCommands(program: Command): void {
   search
     .command('upgrade')
     .description(
-      'rebuild every index still in the one-object layout (its head names a `location`) into segments',
+      'rebuild every index stored by an earlier engine (one object, or MiniSearch segments) into SQLite segments',
     )
     .action(async () => {
       const upgraded: { workspace: string; notes: number }[] = [];
@@ -44,43 +44,64 @@ export function registerSearchCommands(program: Command): void {
     });
 }
 
+/** A head of an earlier layout: the attributes naming its objects, and the objects. */
+interface LegacyHead {
+  workspace: Workspace;
+  attributes: string[];
+  objects: string[];
+}
+
+/** The MiniSearch segments' attributes (`s00`..`s15`, each naming its object in `location`). */
+const LEGACY_SEGMENT = /^s\d\d$/;
+
 /**
- * The index heads of the one-object layout: a head item naming the whole index's S3 object in
- * `location`. Segmented heads name their segments instead (s00..s15), and an upgraded head keeps
- * no `location`, so running the upgrade again finds nothing left to do.
+ * The index heads written by an earlier engine: the one-object layout (the whole index's object in
+ * `location`) or the MiniSearch segments (`s00`..`s15`). The SQLite segments live in `f00`..`f07`,
+ * and an upgraded head keeps none of the old attributes, so running the upgrade again finds nothing.
  */
-async function legacyHeads(): Promise<{ workspace: Workspace; location: string }[]> {
+async function legacyHeads(): Promise<LegacyHead[]> {
   const prefix = searchKeys.index('').PK;
-  const out: { workspace: Workspace; location: string }[] = [];
+  const out: LegacyHead[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
       new ScanCommand({
         TableName: config.tableName,
-        FilterExpression: 'begins_with(PK, :prefix) AND attribute_exists(#location)',
-        ExpressionAttributeNames: { '#location': 'location' },
+        FilterExpression: 'begins_with(PK, :prefix)',
         ExpressionAttributeValues: { ':prefix': prefix },
         ExclusiveStartKey: start,
       }),
     );
     for (const item of page.Items ?? []) {
       const workspace = String(item.PK).slice(prefix.length);
-      if (isWorkspace(workspace)) out.push({ workspace, location: String(item.location) });
+      if (!isWorkspace(workspace)) continue;
+      const head: LegacyHead = { workspace, attributes: [], objects: [] };
+      if (item.location !== undefined) {
+        head.attributes.push('location', 'generation', 'notes');
+        head.objects.push(String(item.location));
+      }
+      for (const [name, value] of Object.entries(item))
+        if (LEGACY_SEGMENT.test(name)) {
+          head.attributes.push(name);
+          head.objects.push(String((value as { location?: unknown }).location));
+        }
+      if (head.attributes.length) out.push(head);
     }
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
 }
 
-/** After its rebuild: the head forgets the old object, then the object goes. */
-async function retire(head: { workspace: Workspace; location: string }): Promise<void> {
+/** After its rebuild: the head forgets the old objects, then the objects go. */
+async function retire(head: LegacyHead): Promise<void> {
   await documentClient().send(
     new UpdateCommand({
       TableName: config.tableName,
       Key: searchKeys.index(head.workspace),
-      UpdateExpression: 'REMOVE #location, generation, notes',
-      ExpressionAttributeNames: { '#location': 'location' },
+      UpdateExpression: `REMOVE ${head.attributes.map((_, i) => `#a${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(head.attributes.map((a, i) => [`#a${i}`, a])),
     }),
   );
-  await s3Client().send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: head.location }));
+  for (const key of head.objects)
+    await s3Client().send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: key }));
 }

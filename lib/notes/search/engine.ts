@@ -1,21 +1,22 @@
-// One segment of a workspace's full-text index: MiniSearch (docs/search.md, "Engine": chosen by
-// measurement), with this feature's terms (./text.ts). Title weighted above tags, tags above the body;
-// BM25 ranking; every term must match, the last one also as a prefix, and words of five letters or
-// more within one edit. Each note's tags, folder and version are kept beside it, for filters and for
-// comparing two indexes.
-// A prefix is expanded by the index's own vocabulary (its terms sorted, as the serialized segment
-// keeps them, with each term's count of notes): to the most common words that start with it, at most
-// MAX_PREFIX_EXPANSIONS and at most PREFIX_POSTINGS notes' worth of postings. An unbounded expansion
-// (MiniSearch's `prefix`) of a short prefix over a large vocabulary is the slowest query there is
-// (every completion's postings scored); the most common completions are the ones a reader typing a
-// word most likely means, and the bound keeps a pathological query cheap.
-import MiniSearch, {
-  type AsPlainObject,
-  type Options,
-  type Query as MsQuery,
-  type SearchResult,
-} from 'minisearch';
+// One segment of a workspace's full-text index: an SQLite database with an FTS5 table (docs/search.md,
+// "Engine": chosen by measurement), of this feature's terms (./text.ts). A serialized segment is the
+// database file itself: loading it is a copy into the engine's memory, with nothing to parse or
+// rebuild, which is what makes a cold search of a large workspace fast.
+// Title weighted above tags, tags above the body; BM25 ranking (FTS5's bm25()); every word must
+// match, a word of five letters or more also within one edit, the last word also as a prefix; a
+// quoted phrase as a phrase (FTS5 keeps each term's positions). Each note's folder, tags and version
+// are kept beside it, for filters and for comparing two indexes.
+// A prefix is expanded by the segment's own vocabulary (FTS5's fts5vocab): to the words that start
+// with it held by the most notes, at most MAX_PREFIX_EXPANSIONS and at most PREFIX_POSTINGS notes'
+// worth of postings, so a short prefix costs no more than a common word. One-edit matches of a word
+// are the words that share its first half or its second half: a range of the `words` table (every
+// word of four letters or more the segment has held since it was built) or of the `reversed` table
+// (the same words written backwards). Those two are plain tables, read as fast as any index;
+// FTS5's own vocabulary counts each word's notes as it reads it, 10 times slower for a range this
+// size. A word no note holds any more matches nothing: it costs a lookup, never a wrong hit.
+import type { Database, PreparedStatement, SqlValue } from '@sqlite.org/sqlite-wasm';
 import type { Query } from './model.ts';
+import { sqlite } from './sqlite.ts';
 import { plainText, termsOf } from './text.ts';
 
 /** A note as the index holds it. */
@@ -28,257 +29,287 @@ export interface IndexedNote {
   version: number;
 }
 
-interface Doc {
-  id: string;
-  title: string;
-  tags: string[];
-  text: string;
-  folderId: string | null;
-  version: number;
-}
-
 export interface Candidate {
   shortId: string;
+  /** Higher is better (FTS5's bm25, negated). */
   score: number;
-  /** The indexed terms the query matched (prefix and one-edit matches included). */
+}
+
+export interface Found {
+  /** The best `want` candidates, best first. */
+  candidates: Candidate[];
+  /** How many notes match in all. */
+  total: number;
+  /** The indexed terms the query may have matched (its words, their one-edit and prefix expansions). */
   matched: string[];
 }
 
 export const BOOST = { title: 4, tags: 2, text: 1 };
 /** Words at least this long also match within one edit. */
 export const FUZZY_MIN_LENGTH = 5;
-/** Words a prefix expands to, at most (the most common in the segment first). */
+/** Words a prefix expands to, at most (the ones most notes hold first). */
 export const MAX_PREFIX_EXPANSIONS = 16;
 /**
  * The notes holding a prefix's expansions, summed, at most this many times the segment's notes (the
- * most common expansion is always taken): a query's cost is the postings it scores, and a prefix of
- * common words would otherwise score several times every note's.
+ * most common expansion is always taken): a query's cost is the postings it reads, and a prefix of
+ * common words would otherwise read several times every note's.
  */
 export const PREFIX_POSTINGS = 1;
-/** MiniSearch's own weight of a prefix match (its default `weights.prefix`), applied to expansions. */
-const PREFIX_WEIGHT = 0.375;
-
-const options: Options<Doc> = {
-  fields: ['title', 'tags', 'text'],
-  storeFields: ['tags', 'folderId', 'version'],
-  extractField: (doc: Doc, field: string) => {
-    const value = doc[field as keyof Doc];
-    return Array.isArray(value) ? value.join('\n') : (value as string);
-  },
-  tokenize: termsOf,
-  processTerm: (term: string) => term,
-  // No vacuuming in the background (it would run on after a function returned, and on an index
-  // being changed): the indexer compacts before it saves (compact()).
-  autoVacuum: false,
-};
-/** Share of discarded entries at which compact() cleans the index. */
-const DIRT_FACTOR = 0.1;
-
-/** The segment's terms, sorted (UTF-16 order), with how many notes hold each. */
-interface Vocabulary {
-  terms: string[];
-  counts: number[];
-}
-
-/** One term's postings: for each field, the notes (MiniSearch's own ids) and the term's frequency in each. */
-type Postings = [term: string, fields: [field: number, notes: number[], frequencies: number[]][]];
 
 /**
- * The serialized form: MiniSearch's own (`toJSON`) without its postings, and the postings beside it,
- * sorted by term, as arrays of numbers. Loading it is twice as fast as MiniSearch's `loadJSON`, whose
- * postings are objects keyed by note id (each key read as a string and parsed) — measured on the
- * 16 segments of a 10,000-note workspace: 0.9 s against 1.8 s of CPU, and 18 % smaller; saving it
- * reads the term index once into arrays, 5 times faster than `toJSON`'s objects (80 ms against
- * 440 ms for a segment of 625 notes).
+ * The terms are this feature's (text.ts), joined by spaces: FTS5's unicode61 tokenizer only splits
+ * them again (letters, digits and marks are word characters; accents are already folded).
  */
-interface Serialized {
-  index: AsPlainObject;
-  postings: Postings[];
-}
+const SCHEMA = `
+PRAGMA auto_vacuum = FULL;
+CREATE VIRTUAL TABLE terms USING fts5(title, tags, body, content = '', contentless_delete = 1,
+  tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'");
+CREATE TABLE notes (id INTEGER PRIMARY KEY, short_id TEXT NOT NULL UNIQUE, folder TEXT, version INTEGER NOT NULL);
+CREATE TABLE tags (tag TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (tag, id)) WITHOUT ROWID;
+CREATE TABLE words (term TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE reversed (term TEXT PRIMARY KEY) WITHOUT ROWID;
+`;
+/** The vocabulary of the segment's FTS5 table (per connection, never saved). */
+const VOCABULARY = "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, terms, 'row')";
 
-/** Field → note → frequency: one term's entry in MiniSearch's term index. */
-type TermFields = Map<number, Map<number, number>>;
+/** Above every term that starts with a given prefix (UTF-8 order, as SQLite compares text). */
+const AFTER = '\u{10FFFF}';
+const reverse = (s: string) => [...s].reverse().join('');
+const quoted = (term: string) => `"${term}"`;
 
-/**
- * MiniSearch's term index, which its types keep private: term → field → note → frequency.
- * `MiniSearch.loadJS` (7.2.0, pinned) fills it the same way, from the objects of its own format, and
- * `toJSON` reads it the same way, into those objects.
- */
-interface TermIndex {
-  _index: Iterable<[string, TermFields]> & { set(term: string, fields: TermFields): void };
-}
-
-const byTerm = (a: Postings, b: Postings) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-/** The postings of a term index, sorted by term. */
-function postingsOf(index: TermIndex['_index']): Postings[] {
-  const out: Postings[] = [];
-  for (const [term, fields] of index)
-    out.push([term, [...fields].map(([field, notes]) => [field, [...notes.keys()], [...notes.values()]])]);
-  return out.sort(byTerm);
-}
-
-/** The vocabulary of postings sorted by term: a term's count is its notes in the field that has most. */
-const vocabularyOf = (postings: Postings[]): Vocabulary => ({
-  terms: postings.map((p) => p[0]),
-  counts: postings.map((p) => Math.max(0, ...p[1].map((f) => f[1].length))),
-});
-
-/** The first index of `terms` (sorted) not below `term`. */
-function lowerBound(terms: string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid] < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** Whether a and b are equal or one edit apart (insert, delete or replace one character). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 export class NoteIndex {
-  private vocabulary: Vocabulary | undefined;
+  private readonly statements = new Map<string, PreparedStatement>();
+  private notes: number;
 
-  private constructor(
-    private readonly ms: MiniSearch<Doc>,
-    vocabulary?: Vocabulary,
-  ) {
-    this.vocabulary = vocabulary;
+  private constructor(private readonly db: Database) {
+    db.exec(VOCABULARY);
+    this.notes = Number(this.value('SELECT count(*) FROM notes'));
   }
 
-  static empty(): NoteIndex {
-    return new NoteIndex(new MiniSearch<Doc>(options));
+  static async empty(): Promise<NoteIndex> {
+    const { oo1 } = await sqlite();
+    const db = new oo1.DB(':memory:');
+    db.exec(SCHEMA);
+    return new NoteIndex(db);
   }
 
-  static fromJSON(json: string): NoteIndex {
-    const data = JSON.parse(json) as Serialized;
-    const ms = MiniSearch.loadJS<Doc>(data.index, options);
-    const index = (ms as unknown as TermIndex)._index;
-    for (const [term, fields] of data.postings) {
-      const byField = new Map<number, Map<number, number>>();
-      for (const [field, notes, frequencies] of fields) {
-        const byNote = new Map<number, number>();
-        for (let i = 0; i < notes.length; i += 1) byNote.set(notes[i], frequencies[i]);
-        byField.set(field, byNote);
-      }
-      index.set(term, byField);
-    }
-    return new NoteIndex(ms, vocabularyOf(data.postings));
-  }
-
-  toJSON(): string {
-    // MiniSearch's own form of everything but the term index (its objects cost more than the rest of
-    // a save: the term index is read once, into arrays, instead).
-    const internal = this.ms as unknown as TermIndex;
-    const terms = internal._index;
-    internal._index = new Map() as unknown as TermIndex['_index'];
-    let index: AsPlainObject;
+  /** A segment from its saved bytes (toBytes). */
+  static async fromBytes(bytes: Uint8Array): Promise<NoteIndex> {
+    const { oo1, capi, wasm } = await sqlite();
+    const db = new oo1.DB(':memory:');
+    // The engine's own allocator (sqlite3_malloc), so SQLite frees the copy when it closes the database.
+    const copy = wasm.allocFromTypedArray(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const rc = capi.sqlite3_deserialize(
+      db,
+      'main',
+      copy,
+      bytes.byteLength,
+      bytes.byteLength,
+      capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE,
+    );
     try {
-      index = this.ms.toJSON();
-    } finally {
-      internal._index = terms;
+      if (rc !== capi.SQLITE_OK) throw new Error(`SQLite error ${capi.sqlite3_js_rc_str(rc)}`);
+      return new NoteIndex(db);
+    } catch (err) {
+      db.close();
+      throw new Error(`not a search segment: ${(err as Error).message}`);
     }
-    const out: Serialized = { index, postings: postingsOf(terms) };
-    return JSON.stringify(out);
+  }
+
+  /** The segment's database file. */
+  async toBytes(): Promise<Uint8Array> {
+    const { capi } = await sqlite();
+    return capi.sqlite3_js_db_export(this.db);
+  }
+
+  /** Frees the segment's memory (the engine's, outside JavaScript's heap); the index is unusable after. */
+  close(): void {
+    for (const s of this.statements.values()) s.finalize();
+    this.statements.clear();
+    this.db.close();
   }
 
   get size(): number {
-    return this.ms.documentCount;
+    return this.notes;
   }
 
   upsert(note: IndexedNote): void {
-    const doc: Doc = {
-      id: note.shortId,
-      title: note.title,
-      tags: note.tags,
-      text: plainText(note.content),
-      folderId: note.parentFolderId,
-      version: note.version,
-    };
-    this.vocabulary = undefined;
-    if (this.ms.has(doc.id)) this.ms.replace(doc);
-    else this.ms.add(doc);
-  }
-
-  /** Drops the entries of replaced and removed notes once they are a tenth of the index. */
-  async compact(): Promise<void> {
-    if (this.ms.dirtFactor >= DIRT_FACTOR) await this.ms.vacuum({ batchWait: 0 });
+    const title = termsOf(note.title);
+    const tags = note.tags.flatMap(termsOf);
+    const body = termsOf(plainText(note.content));
+    this.db.transaction(() => {
+      const id = this.value('SELECT id FROM notes WHERE short_id = ?', [note.shortId]);
+      let rowid: number;
+      if (id === undefined) {
+        rowid = Number(
+          this.value('INSERT INTO notes (short_id, folder, version) VALUES (?, ?, ?) RETURNING id', [
+            note.shortId,
+            note.parentFolderId,
+            note.version,
+          ]),
+        );
+        this.notes += 1;
+      } else {
+        rowid = Number(id);
+        this.unindex(rowid);
+        this.run('UPDATE notes SET folder = ?, version = ? WHERE id = ?', [
+          note.parentFolderId,
+          note.version,
+          rowid,
+        ]);
+      }
+      this.run('INSERT INTO terms (rowid, title, tags, body) VALUES (?, ?, ?, ?)', [
+        rowid,
+        title.join(' '),
+        tags.join(' '),
+        body.join(' '),
+      ]);
+      for (const tag of new Set(note.tags))
+        this.run('INSERT INTO tags (tag, id) VALUES (?, ?)', [tag, rowid]);
+      for (const term of new Set([...title, ...tags, ...body]))
+        if (term.length >= FUZZY_MIN_LENGTH - 1) {
+          this.run('INSERT OR IGNORE INTO words (term) VALUES (?)', [term]);
+          this.run('INSERT OR IGNORE INTO reversed (term) VALUES (?)', [reverse(term)]);
+        }
+    });
   }
 
   remove(shortId: string): void {
-    if (!this.ms.has(shortId)) return;
-    this.vocabulary = undefined;
-    this.ms.discard(shortId);
+    const id = this.value('SELECT id FROM notes WHERE short_id = ?', [shortId]);
+    if (id === undefined) return;
+    this.db.transaction(() => {
+      this.unindex(Number(id));
+      this.run('DELETE FROM notes WHERE id = ?', [id]);
+    });
+    this.notes -= 1;
+  }
+
+  private unindex(rowid: number): void {
+    this.run('DELETE FROM terms WHERE rowid = ?', [rowid]);
+    this.run('DELETE FROM tags WHERE id = ?', [rowid]);
   }
 
   /** The version of each note indexed (an index equals another when these are equal). */
   versions(): Map<string, number> {
-    const out = new Map<string, number>();
-    // Each document's stored fields: the index's own record of what it holds.
-    for (const r of this.ms.search(MiniSearch.wildcard)) out.set(String(r.id), Number(r.version));
-    return out;
+    return new Map(
+      this.rows('SELECT short_id, version FROM notes').map(([id, v]) => [String(id), Number(v)] as const),
+    );
   }
 
-  /** The words `prefix` expands to: the most common ones of the segment that start with it. */
+  /** The words `prefix` expands to: the ones of the segment that most notes hold. */
   expansions(prefix: string): string[] {
-    this.vocabulary ??= vocabularyOf(postingsOf((this.ms as unknown as TermIndex)._index));
-    const { terms, counts } = this.vocabulary;
-    const found: number[] = [];
-    for (let i = lowerBound(terms, prefix); i < terms.length && terms[i].startsWith(prefix); i += 1)
-      if (terms[i] !== prefix) found.push(i);
-    found.sort((a, b) => counts[b] - counts[a] || a - b);
-    // Each expansion's postings are scored: they may hold up to PREFIX_POSTINGS × the segment's notes.
+    const found = this.rows(
+      'SELECT term, doc FROM vocabulary WHERE term > ? AND term < ? ORDER BY doc DESC, term LIMIT ?',
+      [prefix, prefix + AFTER, MAX_PREFIX_EXPANSIONS],
+    );
     const out: string[] = [];
     let postings = 0;
-    for (const i of found) {
-      if (
-        out.length === MAX_PREFIX_EXPANSIONS ||
-        (out.length && postings + counts[i] > PREFIX_POSTINGS * this.size)
-      )
-        break;
-      out.push(terms[i]);
-      postings += counts[i];
+    for (const [term, doc] of found) {
+      if (out.length && postings + Number(doc) > PREFIX_POSTINGS * this.notes) break;
+      out.push(String(term));
+      postings += Number(doc);
     }
     return out;
   }
 
-  /** Notes matching every term (ranked best first), with the tag and folder given. */
-  search(query: Query, filter: { tag?: string; folderId?: string } = {}): Candidate[] {
-    if (query.terms.length === 0) return [];
-    const last = query.terms.at(-1)!;
-    const fuzzy = (term: string) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0);
-    // The last term: itself (within one edit) or one of its expansions, each weighted as MiniSearch
-    // weights a prefix match. A query string of terms is re-tokenized into the same terms.
-    const expanded = this.expansions(last);
-    const lastQuery: MsQuery = expanded.length
-      ? {
-          combineWith: 'OR',
-          queries: [
-            last,
-            {
-              queries: [expanded.join(' ')],
-              fuzzy: false,
-              boostTerm: (term: string) =>
-                (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * (term.length - last.length)),
-            },
-          ],
-        }
-      : last;
-    const results = this.ms.search(
-      {
-        combineWith: 'AND',
-        queries: [...query.terms.slice(0, -1), lastQuery],
-      },
-      {
-        boost: BOOST,
-        fuzzy,
-        // An edit distance of 1 is the fuzzy function's whole budget: never more.
-        maxFuzzy: 1,
-        filter: (r: SearchResult) =>
-          (filter.tag === undefined || (r.tags as string[]).includes(filter.tag)) &&
-          (filter.folderId === undefined || r.folderId === filter.folderId),
-      },
+  /** The segment's words one edit away from `word` (the word itself not included). */
+  oneEditAway(word: string): string[] {
+    const half = word.length >> 1;
+    const lengths = [word.length - 1, word.length + 1];
+    const head = word.slice(0, half);
+    const tail = reverse(word.slice(half));
+    const near = new Set<string>();
+    // An edit in the second half keeps the first half: the vocabulary's range of words starting so.
+    for (const [t] of this.rows(
+      'SELECT term FROM words WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?',
+      [head, head + AFTER, ...lengths],
+    ))
+      near.add(String(t));
+    // An edit in the first half keeps the second half: the same, over the words written backwards.
+    for (const [t] of this.rows(
+      'SELECT term FROM reversed WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?',
+      [tail, tail + AFTER, ...lengths],
+    ))
+      near.add(reverse(String(t)));
+    near.delete(word);
+    return [...near].filter((t) => withinOneEdit(word, t));
+  }
+
+  /** The best `want` notes matching the query, with the tag and folder given, and how many match. */
+  search(query: Query, filter: { tag?: string; folderId?: string } = {}, want = 50): Found {
+    if (query.words.length === 0 && query.phrases.length === 0)
+      return { candidates: [], total: 0, matched: [] };
+    const matched = new Set(query.terms);
+    const parts = query.words.map((word, i) => {
+      const alternatives = new Set([word]);
+      if (word.length >= FUZZY_MIN_LENGTH) for (const t of this.oneEditAway(word)) alternatives.add(t);
+      if (query.prefix && i === query.words.length - 1)
+        for (const t of this.expansions(word)) alternatives.add(t);
+      for (const t of alternatives) matched.add(t);
+      return alternatives.size === 1 ? quoted(word) : `(${[...alternatives].map(quoted).join(' OR ')})`;
+    });
+    for (const phrase of query.phrases) parts.push(quoted(phrase.join(' ')));
+    const where = ['terms MATCH ?'];
+    const bind: SqlValue[] = [parts.join(' AND ')];
+    if (filter.folderId !== undefined) {
+      where.push('rowid IN (SELECT id FROM notes WHERE folder = ?)');
+      bind.push(filter.folderId);
+    }
+    if (filter.tag !== undefined) {
+      where.push('rowid IN (SELECT id FROM tags WHERE tag = ?)');
+      bind.push(filter.tag);
+    }
+    const rows = this.rows(
+      `WITH hits AS MATERIALIZED (
+         SELECT rowid AS id, bm25(terms, ${BOOST.title}, ${BOOST.tags}, ${BOOST.text}) AS rank
+         FROM terms WHERE ${where.join(' AND ')})
+       SELECT notes.short_id, hits.rank, (SELECT count(*) FROM hits)
+       FROM hits JOIN notes ON notes.id = hits.id ORDER BY hits.rank, notes.short_id LIMIT ?`,
+      [...bind, want],
     );
-    return results.map((r) => ({ shortId: String(r.id), score: r.score, matched: r.terms }));
+    return {
+      candidates: rows.map(([id, rank]) => ({ shortId: String(id), score: -Number(rank) })),
+      total: rows.length ? Number(rows[0][2]) : 0,
+      matched: [...matched],
+    };
+  }
+
+  private statement(sql: string): PreparedStatement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private rows(sql: string, bind: SqlValue[] = []): SqlValue[][] {
+    const s = this.statement(sql);
+    try {
+      if (bind.length) s.bind(bind);
+      const out: SqlValue[][] = [];
+      while (s.step()) out.push(s.get([]) as SqlValue[]);
+      return out;
+    } finally {
+      s.reset(true);
+    }
+  }
+
+  private value(sql: string, bind: SqlValue[] = []): SqlValue | undefined {
+    return this.rows(sql, bind)[0]?.[0];
+  }
+
+  private run(sql: string, bind: SqlValue[]): void {
+    this.rows(sql, bind);
   }
 }

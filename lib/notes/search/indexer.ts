@@ -37,10 +37,15 @@ export interface IndexerDependencies {
 
 interface Checkpoint {
   cursor?: string;
-  /** Each segment's serialized index so far. */
+  /** Each segment's database so far, base64. */
   segments: string[];
   done: number;
 }
+
+const encode = (checkpoint: Checkpoint) => new TextEncoder().encode(JSON.stringify(checkpoint));
+const decode = (data: Uint8Array): Checkpoint => JSON.parse(new TextDecoder().decode(data));
+const base64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 export class SearchIndexer {
   constructor(private readonly deps: IndexerDependencies) {}
@@ -72,9 +77,12 @@ export class SearchIndexer {
       const head = await this.head(workspace, segment);
       const index = await this.current(head);
       if (!index) continue;
-      change(index);
-      await index.compact();
-      if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size)) return;
+      try {
+        change(index);
+        if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size)) return;
+      } finally {
+        index.close();
+      }
     }
     throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
   }
@@ -87,7 +95,7 @@ export class SearchIndexer {
   private async current(head: IndexHead | undefined): Promise<NoteIndex | undefined> {
     if (!head) return NoteIndex.empty();
     const data = await this.deps.indexes.load(head);
-    return data === undefined ? undefined : NoteIndex.fromJSON(data);
+    return data === undefined ? undefined : NoteIndex.fromBytes(data);
   }
 
   /** The notes, READ_AT_ONCE at a time. */
@@ -104,10 +112,27 @@ export class SearchIndexer {
    */
   async rebuild(workspace: Workspace, progress: (done: number) => void = () => {}): Promise<number> {
     const saved = await this.deps.indexes.loadCheckpoint(workspace);
-    const checkpoint: Checkpoint = saved ? JSON.parse(saved) : { segments: [], done: 0 };
-    const segments = Array.from({ length: SEGMENTS }, (_, s) =>
-      checkpoint.segments[s] ? NoteIndex.fromJSON(checkpoint.segments[s]) : NoteIndex.empty(),
+    const checkpoint: Checkpoint = saved ? decode(saved) : { segments: [], done: 0 };
+    const segments = await Promise.all(
+      Array.from({ length: SEGMENTS }, (_, s) =>
+        checkpoint.segments[s]
+          ? NoteIndex.fromBytes(Buffer.from(checkpoint.segments[s], 'base64'))
+          : NoteIndex.empty(),
+      ),
     );
+    try {
+      return await this.rebuildInto(workspace, segments, checkpoint, progress);
+    } finally {
+      for (const index of segments) index.close();
+    }
+  }
+
+  private async rebuildInto(
+    workspace: Workspace,
+    segments: NoteIndex[],
+    checkpoint: Checkpoint,
+    progress: (done: number) => void,
+  ): Promise<number> {
     let { cursor, done } = checkpoint;
     let sinceCheckpoint = 0;
     do {
@@ -119,8 +144,8 @@ export class SearchIndexer {
       sinceCheckpoint += page.shortIds.length;
       progress(done);
       if (cursor && sinceCheckpoint >= (this.deps.checkpointEvery ?? CHECKPOINT_EVERY)) {
-        const next: Checkpoint = { cursor, segments: segments.map((s) => s.toJSON()), done };
-        await this.deps.indexes.saveCheckpoint(workspace, JSON.stringify(next));
+        const saved = await Promise.all(segments.map(async (s) => base64(await s.toBytes())));
+        await this.deps.indexes.saveCheckpoint(workspace, encode({ cursor, segments: saved, done }));
         sinceCheckpoint = 0;
       }
     } while (cursor);
@@ -139,7 +164,7 @@ export class SearchIndexer {
       // No live segment: nothing was indexed in it while the rebuild ran (an edit the stream has not
       // applied yet is applied after this save, from the table), so nothing to read again.
       if (!head) {
-        if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size))
+        if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size))
           return index.size;
         continue;
       }
@@ -147,13 +172,13 @@ export class SearchIndexer {
       if (!live) continue;
       const mine = index.versions();
       const theirs = live.versions();
+      live.close();
       const differ = [...new Set([...mine.keys(), ...theirs.keys()])].filter(
         (id) => mine.get(id) !== theirs.get(id),
       );
       const stored = await this.read(differ);
       for (const [i, id] of differ.entries()) place(index, workspace, id, stored[i]);
-      await index.compact();
-      if (await this.deps.indexes.save(workspace, segment, head, index.toJSON(), index.size))
+      if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size))
         return index.size;
     }
     throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);

@@ -1,17 +1,18 @@
 // The search engine of this design: the segments of each workspace's index (./engine.ts), loaded from
-// the index store in parallel and kept loaded between searches (the least recently used dropped once
+// the index store in parallel and kept loaded between searches (the least recently used closed once
 // more than CACHED_BYTES of them are loaded); a head naming a newer generation than the one loaded
-// reloads that segment only. A search asks every segment of the workspaces and merges their hits.
+// reloads that segment only. A search asks every segment of the workspaces for its best candidates
+// and merges them by score.
 import { NoteIndex } from './engine.ts';
 import type { Query, Workspace } from './model.ts';
-import type { CandidateFinder, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
+import type { CandidateFinder, Candidates, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
 
 /**
- * Serialized characters of the segments kept loaded (a loaded segment's heap is up to 10 times its
- * serialized size — the 16 segments of a 10,000-note workspace: 29 MB, ~300 MB of heap, docs/search.md
- * "Sizes" — so 32 MB of them fit the search function's 512 MB with room for a search's own work).
+ * Bytes of segments kept loaded. A loaded segment is its database file in the engine's memory (no
+ * larger: docs/search.md, "Sizes"), so 128 MB of them — a workspace of 40,000 notes of 4 KB — leave
+ * the search function's 512 MB room for its own work.
  */
-const CACHED_BYTES = 32 * 2 ** 20;
+const CACHED_BYTES = 128 * 2 ** 20;
 
 interface Loaded {
   generation: number;
@@ -23,17 +24,34 @@ const keyOf = (head: Pick<IndexHead, 'workspace' | 'segment'>) => `${head.worksp
 
 export class LoadedIndexes implements CandidateFinder {
   private readonly cache = new Map<string, Loaded>();
+  /** Searches running (a segment replaced or evicted is closed once none is: one may still use it). */
+  private running = 0;
+  private readonly retired: NoteIndex[] = [];
   constructor(private readonly indexes: Pick<IndexStore, 'heads' | 'load'>) {}
 
   async find(
     workspaces: Workspace[],
     query: Query,
     filter: { tag?: string; folderId?: string },
-  ): Promise<WorkspaceCandidate[]> {
-    const out: WorkspaceCandidate[] = [];
-    for (const { workspace, index } of await this.loaded(workspaces))
-      for (const c of index.search(query, filter)) out.push({ ...c, workspace });
-    return out;
+    want: number,
+  ): Promise<Candidates> {
+    this.running += 1;
+    try {
+      const candidates: WorkspaceCandidate[] = [];
+      const matched = new Set<string>();
+      let total = 0;
+      for (const { workspace, index } of await this.loaded(workspaces)) {
+        const found = index.search(query, filter, want);
+        for (const c of found.candidates) candidates.push({ ...c, workspace });
+        for (const t of found.matched) matched.add(t);
+        total += found.total;
+      }
+      candidates.sort((a, b) => b.score - a.score || a.shortId.localeCompare(b.shortId));
+      return { candidates: candidates.slice(0, want), total, matched: [...matched] };
+    } finally {
+      this.running -= 1;
+      if (!this.running) for (const index of this.retired.splice(0)) index.close();
+    }
   }
 
   /** Each segment of the workspaces (a workspace without a head has no notes yet). */
@@ -62,13 +80,20 @@ export class LoadedIndexes implements CandidateFinder {
         ?.find((h) => h.segment === head.segment);
       return newer && !retried ? this.load(newer, true) : cached?.index;
     }
-    const index = NoteIndex.fromJSON(data);
+    const index = await NoteIndex.fromBytes(data);
+    // Another search of this function may have loaded it meanwhile: the newer one stays.
+    const now = this.cache.get(key);
+    if (now && now.generation >= head.generation) {
+      this.retired.push(index);
+      return now.index;
+    }
+    if (now) this.retired.push(now.index);
     this.cache.delete(key);
-    this.cache.set(key, { generation: head.generation, bytes: data.length, index });
+    this.cache.set(key, { generation: head.generation, bytes: data.byteLength, index });
     return index;
   }
 
-  /** Drops the least recently used segments beyond CACHED_BYTES, never one this search uses. */
+  /** Closes the least recently used segments beyond CACHED_BYTES, never one this search uses. */
   private evict(using: Set<string>): void {
     let bytes = 0;
     for (const l of this.cache.values()) bytes += l.bytes;
@@ -76,6 +101,7 @@ export class LoadedIndexes implements CandidateFinder {
       if (bytes <= CACHED_BYTES) return;
       if (using.has(key)) continue;
       this.cache.delete(key);
+      this.retired.push(l.index);
       bytes -= l.bytes;
     }
   }

@@ -11,10 +11,10 @@ export const isWorkspace = (s: string): s is Workspace => /^(user|team):.+$/.tes
 
 /**
  * Segments of a workspace's index: each note is in the one its shortId hashes to, so an edit loads
- * and stores one segment (a sixteenth of a large workspace's index), and a search loads the
- * segments in parallel (docs/search.md, "Segments").
+ * and stores one segment (an eighth of a large workspace's index), and a search loads the segments
+ * in parallel (docs/search.md, "Where the index lives").
  */
-export const SEGMENTS = 16;
+export const SEGMENTS = 8;
 /** The segment of a note: FNV-1a of its shortId, modulo SEGMENTS. */
 export function segmentOf(shortId: string): number {
   let h = 0x811c9dc5;
@@ -29,37 +29,33 @@ export const MAX_QUERY_TERMS = 16;
 /** Hits a page holds at most (and by default). */
 export const MAX_PAGE_SIZE = 50;
 export const DEFAULT_PAGE_SIZE = 20;
-/** Candidates checked in the notes' text for a quoted phrase, at most, per search. */
-export const MAX_PHRASE_CANDIDATES = 100;
 
 export interface Query {
-  /** Every term, in order (a phrase's terms too): all must match; the last one as a prefix. */
+  /** Every term, in order (the phrases' too). */
   terms: string[];
-  /** Quoted phrases, as term sequences that must appear in this order in the note. */
+  /** The terms outside quotes: each must match (itself, or within one edit from five letters). */
+  words: string[];
+  /** Quoted phrases of two terms or more: each must appear as written, its terms in this order. */
   phrases: string[][];
+  /** Whether the last word also matches as a prefix (it ends the query, outside quotes). */
+  prefix: boolean;
 }
 
-/** `one "two three" four*` → terms one two three four, phrase [two, three]; capped at MAX_QUERY_TERMS. */
+/** `one "two three" four` → words one four, phrase [two, three], four also a prefix; capped at MAX_QUERY_TERMS. */
 export function parseQuery(q: string): Query {
-  const terms: string[] = [];
-  const phrases: string[][] = [];
+  const query: Query = { terms: [], words: [], phrases: [], prefix: false };
   for (const m of q.matchAll(/"([^"]*)"?|[^"]+/g)) {
     const found = tokensOf(m[1] ?? m[0]).map((t) => t.term);
-    const room = found.slice(0, MAX_QUERY_TERMS - terms.length);
-    terms.push(...room);
-    if (m[1] !== undefined && room.length > 1) phrases.push(room);
-    if (terms.length >= MAX_QUERY_TERMS) break;
+    const room = found.slice(0, MAX_QUERY_TERMS - query.terms.length);
+    if (!room.length) continue;
+    query.terms.push(...room);
+    const isPhrase = m[1] !== undefined && room.length > 1;
+    if (isPhrase) query.phrases.push(room);
+    else query.words.push(...room);
+    query.prefix = m[1] === undefined;
+    if (query.terms.length >= MAX_QUERY_TERMS) break;
   }
-  return { terms, phrases };
-}
-
-/** Whether `terms` appear one after the other in the text's terms (bigrams of CJK runs included). */
-export function hasPhrase(textTerms: string[], phrase: string[]): boolean {
-  outer: for (let i = 0; i + phrase.length <= textTerms.length; i += 1) {
-    for (let j = 0; j < phrase.length; j += 1) if (textTerms[i + j] !== phrase[j]) continue outer;
-    return true;
-  }
-  return false;
+  return query;
 }
 
 export interface Snippet {

@@ -17,8 +17,8 @@ export interface IndexHead {
 export interface IndexStore {
   /** The heads of the segments each workspace has an index of (strongly consistent). */
   heads(workspaces: Workspace[]): Promise<Map<Workspace, IndexHead[]>>;
-  /** The serialized index of a generation; undefined when a newer generation already replaced it. */
-  load(head: IndexHead): Promise<string | undefined>;
+  /** The saved segment of a generation; undefined when a newer generation already replaced it. */
+  load(head: IndexHead): Promise<Uint8Array | undefined>;
   /**
    * Stores `data` as the generation of the segment after `previous` (undefined: the segment's first),
    * if its head is still `previous`; undefined when another writer stored a generation first
@@ -28,12 +28,12 @@ export interface IndexStore {
     workspace: Workspace,
     segment: number,
     previous: IndexHead | undefined,
-    data: string,
+    data: Uint8Array,
     notes: number,
   ): Promise<IndexHead | undefined>;
   /** A rebuild's saved progress (an opaque document), to resume it; undefined when none. */
-  loadCheckpoint(workspace: Workspace): Promise<string | undefined>;
-  saveCheckpoint(workspace: Workspace, data: string): Promise<void>;
+  loadCheckpoint(workspace: Workspace): Promise<Uint8Array | undefined>;
+  saveCheckpoint(workspace: Workspace, data: Uint8Array): Promise<void>;
   dropCheckpoint(workspace: Workspace): Promise<void>;
 }
 
@@ -53,19 +53,27 @@ export interface NoteSource {
 export interface WorkspaceCandidate {
   workspace: Workspace;
   shortId: string;
+  /** Higher is better; scores of one search compare across workspaces and segments. */
   score: number;
-  /** The indexed terms the query matched (for the snippet). */
+}
+
+/** What the engine found: the best candidates, how many match in all, and the terms a snippet marks. */
+export interface Candidates {
+  candidates: WorkspaceCandidate[];
+  total: number;
   matched: string[];
 }
 
 /**
- * The search engine as the search service sees it: today MiniSearch segments loaded from S3
+ * The search engine as the search service sees it: today SQLite FTS5 segments loaded from S3
  * (../loaded-indexes.ts); a managed engine (OpenSearch Serverless) would be another implementation.
  */
 export interface CandidateFinder {
+  /** The best `want` notes of the workspaces that match the query and filter, best first. */
   find(
     workspaces: Workspace[],
     query: Query,
     filter: { tag?: string; folderId?: string },
-  ): Promise<WorkspaceCandidate[]>;
+    want: number,
+  ): Promise<Candidates>;
 }

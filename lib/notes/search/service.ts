@@ -8,8 +8,6 @@ import type { Team } from '../../identity/model.ts';
 import type { NoteRecord } from '../kernel/model.ts';
 import type { Directory, StoredNote } from '../kernel/ports.ts';
 import {
-  hasPhrase,
-  MAX_PHRASE_CANDIDATES,
   parseQuery,
   type Snippet,
   snippetOf,
@@ -19,7 +17,7 @@ import {
   workspaceOf,
 } from './model.ts';
 import type { CandidateFinder, NoteSource, WorkspaceCandidate } from './ports.ts';
-import { plainText, termsOf } from './text.ts';
+import { plainText } from './text.ts';
 
 export interface SearchRequest {
   q: string;
@@ -36,13 +34,10 @@ export interface SearchHit {
 }
 
 export interface SearchPage {
-  /** Hits in the index that pass the filters (an upper bound with a quoted phrase: see docs/search.md). */
+  /** Notes in the index that match and pass the filters. */
   total: number;
   hits: SearchHit[];
 }
-
-/** Candidates of a phrase query read from the table at once (one BatchGetItem request). */
-const PHRASE_BATCH = 50;
 
 export interface SearchDependencies {
   directory: Pick<Directory, 'getUserWithTeams' | 'getTeam'>;
@@ -65,33 +60,22 @@ export class SearchService {
     if (!me) throw new Unauthenticated('The token belongs to a user that no longer exists');
     const workspaces = await this.scope(userId, me.teams, req.team);
 
-    const candidates = await this.deps.candidates.find(workspaces, query, {
-      tag: req.tag,
-      folderId: req.folderId,
-    });
-    candidates.sort((a, b) => b.score - a.score || a.shortId.localeCompare(b.shortId));
-
     const start = (req.page - 1) * req.limit;
-    if (query.phrases.length === 0) {
-      const page = candidates.slice(start, start + req.limit);
-      const hits = await this.check(page, req, query.phrases);
-      return { total: candidates.length, hits };
-    }
-    // A phrase is checked in each candidate's text, best first, PHRASE_BATCH at a time, until the page is full.
+    const found = await this.deps.candidates.find(
+      workspaces,
+      query,
+      { tag: req.tag, folderId: req.folderId },
+      start + req.limit,
+    );
+    const page = found.candidates.slice(start, start + req.limit);
+    const stored = await this.deps.notes.getNotes(page.map((c) => c.shortId));
+    const matched = new Set(found.matched);
     const hits: SearchHit[] = [];
-    let seen = 0;
-    let checked = 0;
-    const checkable = candidates.slice(0, MAX_PHRASE_CANDIDATES);
-    for (let i = 0; i < checkable.length && hits.length < req.limit; i += PHRASE_BATCH) {
-      const batch = checkable.slice(i, i + PHRASE_BATCH);
-      checked += batch.length;
-      for (const hit of await this.check(batch, req, query.phrases)) {
-        if (seen >= start && hits.length < req.limit) hits.push(hit);
-        seen += 1;
-      }
+    for (const [i, c] of page.entries()) {
+      const hit = this.hit(c, stored[i], req, matched);
+      if (hit) hits.push(hit);
     }
-    // Unchecked candidates may match too: counted, so `total` is an upper bound and hasNext holds.
-    return { total: hits.length === req.limit ? seen + candidates.length - checked : seen, hits };
+    return { total: found.total, hits };
   }
 
   /** The workspaces searched: the team's (the caller must be a member), else the caller's and all their teams'. */
@@ -103,36 +87,17 @@ export class SearchService {
     throw new NotFound(`Team "${team}" does not exist`);
   }
 
-  /** The candidates the table still has where they were found, matching the filters and phrases, as hits. */
-  private async check(
-    candidates: WorkspaceCandidate[],
-    req: SearchRequest,
-    phrases: string[][],
-  ): Promise<SearchHit[]> {
-    const stored = await this.deps.notes.getNotes(candidates.map((c) => c.shortId));
-    const hits: SearchHit[] = [];
-    for (const [i, c] of candidates.entries()) {
-      const hit = this.hit(c, stored[i], req, phrases);
-      if (hit) hits.push(hit);
-    }
-    return hits;
-  }
-
+  /** The candidate as a hit, if the table still has it where it was found, matching the filters. */
   private hit(
     c: WorkspaceCandidate,
     stored: StoredNote | undefined,
     req: SearchRequest,
-    phrases: string[][],
+    matched: Set<string>,
   ): SearchHit | undefined {
     if (!stored || workspaceOf(stored.note) !== c.workspace) return undefined;
     const { note } = stored;
     if (req.tag !== undefined && !note.tags.includes(req.tag)) return undefined;
     if (req.folderId !== undefined && note.parentFolderId !== req.folderId) return undefined;
-    const text = plainText(stored.content);
-    if (phrases.length) {
-      const terms = [...termsOf(note.title), ...termsOf(text)];
-      if (!phrases.every((p) => hasPhrase(terms, p))) return undefined;
-    }
-    return { note, snippet: snippetOf(text, new Set(c.matched)) };
+    return { note, snippet: snippetOf(plainText(stored.content), matched) };
   }
 }

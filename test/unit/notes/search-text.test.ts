@@ -1,9 +1,9 @@
 // What search indexes of a note and how a query reads (lib/notes/search: text.ts, model.ts, engine.ts),
 // without storage: markdown syntax is not words, accents fold, CJK is found inside sentences, a
 // snippet marks exactly the matched words, a query is capped.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoteIndex } from '../../../lib/notes/search/engine.ts';
-import { hasPhrase, MAX_QUERY_TERMS, parseQuery, snippetOf } from '../../../lib/notes/search/model.ts';
+import { MAX_QUERY_TERMS, parseQuery, snippetOf } from '../../../lib/notes/search/model.ts';
 import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
 
 const note = (shortId: string, content: string, extra: Partial<Parameters<NoteIndex['upsert']>[0]> = {}) => ({
@@ -38,12 +38,15 @@ describe('search text', () => {
   it('reads quoted phrases and caps a query at MAX_QUERY_TERMS terms', () => {
     expect(parseQuery('one "two three" four')).toEqual({
       terms: ['one', 'two', 'three', 'four'],
+      words: ['one', 'four'],
       phrases: [['two', 'three']],
+      prefix: true,
     });
+    // A query ending in a phrase has no prefix; a quoted single word is a word.
+    expect(parseQuery('"two three"').prefix).toBe(false);
+    expect(parseQuery('"two"')).toMatchObject({ words: ['two'], phrases: [], prefix: false });
     expect(parseQuery(`${'w* '.repeat(5000)}`).terms).toHaveLength(MAX_QUERY_TERMS);
     expect(parseQuery('*** ??? ---').terms).toEqual([]);
-    expect(hasPhrase(['a', 'b', 'c'], ['b', 'c'])).toBe(true);
-    expect(hasPhrase(['a', 'b', 'c'], ['c', 'b'])).toBe(false);
   });
 
   it('marks the matched words of a snippet by offset', () => {
@@ -58,10 +61,15 @@ describe('search text', () => {
 });
 
 describe('note index', () => {
-  const index = NoteIndex.empty();
-  index.upsert(note('a', 'kubernetes in production', { title: 'Cluster', tags: ['ops'] }));
-  index.upsert(note('b', 'a cluster of notes', { title: 'Kubernetes', parentFolderId: 'f1' }));
-  const found = (q: string, filter = {}) => index.search(parseQuery(q), filter).map((c) => c.shortId);
+  let index: NoteIndex;
+  beforeAll(async () => {
+    index = await NoteIndex.empty();
+    index.upsert(note('a', 'kubernetes in production', { title: 'Cluster', tags: ['ops'] }));
+    index.upsert(note('b', 'a cluster of notes', { title: 'Kubernetes', parentFolderId: 'f1' }));
+  });
+  afterAll(() => index.close());
+  const found = (q: string, filter = {}, from = index) =>
+    from.search(parseQuery(q), filter).candidates.map((c) => c.shortId);
 
   it('ranks the title above the body; matches a prefix of the last word and one edit from five letters', () => {
     expect(found('kubernetes')).toEqual(['b', 'a']);
@@ -72,28 +80,51 @@ describe('note index', () => {
     expect(found('nite')).toEqual([]); // four letters: no typo allowed ("note" is not "nite")
   });
 
-  it('filters by tag and folder; survives serialization; forgets removed notes', () => {
-    expect(found('kubernetes', { tag: 'ops' })).toEqual(['a']);
-    expect(found('kubernetes', { folderId: 'f1' })).toEqual(['b']);
-    const copy = NoteIndex.fromJSON(index.toJSON());
-    expect(copy.versions()).toEqual(
-      new Map([
-        ['a', 1],
-        ['b', 1],
-      ]),
-    );
-    copy.remove('a');
-    expect(copy.search(parseQuery('kubernetes')).map((c) => c.shortId)).toEqual(['b']);
+  it('matches a quoted phrase only as written, and counts every match', () => {
+    expect(found('"in production"')).toEqual(['a']);
+    expect(found('"production in"')).toEqual([]);
+    expect(found('"cluster of" notes')).toEqual(['b']);
+    expect(index.search(parseQuery('kubernetes'), {}, 1)).toMatchObject({
+      candidates: [{ shortId: 'b' }],
+      total: 2,
+    });
   });
 
-  it('compacts away replaced versions: a note is found by its last words only', async () => {
-    const changing = NoteIndex.empty();
+  it('filters by tag and folder; survives serialization; forgets removed notes', async () => {
+    expect(found('kubernetes', { tag: 'ops' })).toEqual(['a']);
+    expect(found('kubernetes', { folderId: 'f1' })).toEqual(['b']);
+    const copy = await NoteIndex.fromBytes(await index.toBytes());
+    try {
+      expect(copy.versions()).toEqual(
+        new Map([
+          ['a', 1],
+          ['b', 1],
+        ]),
+      );
+      copy.remove('a');
+      expect(found('kubernetes', {}, copy)).toEqual(['b']);
+      expect(found('kubernetes')).toEqual(['b', 'a']); // the original is untouched
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('keeps only the last version of a note: it is found by its last words only', async () => {
+    const changing = await NoteIndex.empty();
     for (let v = 1; v <= 20; v += 1)
       changing.upsert(note('c', `version${'abcdefghijklmnopqrst'[v - 1].repeat(3)}`, { version: v }));
-    await changing.compact();
-    const after = NoteIndex.fromJSON(changing.toJSON());
-    expect(after.search(parseQuery('versionttt')).map((c) => c.shortId)).toEqual(['c']);
-    expect(after.search(parseQuery('versionaaa'))).toEqual([]);
-    expect(after.versions()).toEqual(new Map([['c', 20]]));
+    const after = await NoteIndex.fromBytes(await changing.toBytes());
+    changing.close();
+    try {
+      expect(found('versionttt', {}, after)).toEqual(['c']);
+      expect(found('versionaaa', {}, after)).toEqual([]);
+      expect(after.versions()).toEqual(new Map([['c', 20]]));
+    } finally {
+      after.close();
+    }
+  });
+
+  it('refuses bytes that are not a segment', async () => {
+    await expect(NoteIndex.fromBytes(new TextEncoder().encode('{"index":{}}'))).rejects.toThrow();
   });
 });

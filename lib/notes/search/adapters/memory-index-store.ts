@@ -7,8 +7,8 @@ import type { IndexHead, IndexStore, NoteSource } from '../ports.ts';
 
 export class MemoryIndexStore implements IndexStore {
   private readonly heads_ = new Map<Workspace, Map<number, IndexHead>>();
-  private readonly objects = new Map<string, string>();
-  private readonly checkpoints = new Map<Workspace, string>();
+  private readonly objects = new Map<string, Uint8Array>();
+  private readonly checkpoints = new Map<Workspace, Uint8Array>();
   /** Saves that moved a head (what an edit costs the store: one object and one head write each). */
   saves = 0;
 
@@ -25,7 +25,7 @@ export class MemoryIndexStore implements IndexStore {
     return out;
   }
 
-  async load(head: IndexHead): Promise<string | undefined> {
+  async load(head: IndexHead): Promise<Uint8Array | undefined> {
     return this.objects.get(head.location);
   }
 
@@ -33,7 +33,7 @@ export class MemoryIndexStore implements IndexStore {
     workspace: Workspace,
     segment: number,
     previous: IndexHead | undefined,
-    data: string,
+    data: Uint8Array,
     notes: number,
   ): Promise<IndexHead | undefined> {
     const segments = this.heads_.get(workspace) ?? new Map<number, IndexHead>();
@@ -55,11 +55,11 @@ export class MemoryIndexStore implements IndexStore {
     return { ...head };
   }
 
-  async loadCheckpoint(workspace: Workspace): Promise<string | undefined> {
+  async loadCheckpoint(workspace: Workspace): Promise<Uint8Array | undefined> {
     return this.checkpoints.get(workspace);
   }
 
-  async saveCheckpoint(workspace: Workspace, data: string): Promise<void> {
+  async saveCheckpoint(workspace: Workspace, data: Uint8Array): Promise<void> {
     this.checkpoints.set(workspace, data);
   }
 

@@ -1,7 +1,9 @@
 // The index store on S3 and DynamoDB: each generation of a segment of a workspace's index is a gzipped
-// object under search/ in the bucket (never served: the public image path reads notes/ only); the
-// workspace's head item (lib/data/keys.ts, searchKeys) names each segment's current one, in an
-// attribute per segment (`s00`..`s15`), so a search reads every segment's head in one request. A
+// SQLite database under search/ in the bucket (never served: the public image path reads notes/ only);
+// the workspace's head item (lib/data/keys.ts, searchKeys) names each segment's current one, in an
+// attribute per segment (`f00`..`f07`), so a search reads every segment's head in one request. (The
+// `sNN` attributes of the earlier MiniSearch segments are not read: `npm run admin -- search upgrade`
+// rebuilds such a workspace and removes them.) A
 // writer puts its object under a fresh name, then moves its segment's attribute with a condition on
 // the generation it read (so of two concurrent writers of a segment one wins and the other retries
 // on the winner's index; writers of different segments never conflict), then deletes the object it
@@ -26,28 +28,28 @@ const BATCH_KEYS = 100;
 
 const folder = (workspace: Workspace) => `search/${encodeURIComponent(workspace)}/`;
 /** The head item's attribute of a segment. */
-const attribute = (segment: number) => `s${String(segment).padStart(2, '0')}`;
-const SEGMENT_ATTRIBUTE = /^s(\d\d)$/;
+export const segmentAttribute = (segment: number) => `f${String(segment).padStart(2, '0')}`;
+const SEGMENT_ATTRIBUTE = /^f(\d\d)$/;
 const checkpointKey = (workspace: Workspace) => `${folder(workspace)}rebuild.json.gz`;
 
-async function getObject(key: string): Promise<string | undefined> {
+async function getObject(key: string): Promise<Uint8Array | undefined> {
   try {
     const obj = await s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
-    return (await unzip(await obj.Body!.transformToByteArray())).toString('utf8');
+    return await unzip(await obj.Body!.transformToByteArray());
   } catch (err) {
     if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
     throw err;
   }
 }
 
-async function putObject(key: string, data: string): Promise<void> {
+async function putObject(key: string, data: Uint8Array, contentType: string): Promise<void> {
   await s3Client().send(
     new PutObjectCommand({
       Bucket: config.bucketName,
       Key: key,
       // The fastest level: a quarter of the default's CPU (part of every edit's cost), a quarter larger.
       Body: await zip(data, { level: constants.Z_BEST_SPEED }),
-      ContentType: 'application/json',
+      ContentType: contentType,
       ContentEncoding: 'gzip',
     }),
   );
@@ -95,12 +97,12 @@ export async function saveIndex(
   workspace: Workspace,
   segment: number,
   previous: IndexHead | undefined,
-  data: string,
+  data: Uint8Array,
   notes: number,
 ): Promise<IndexHead | undefined> {
   const generation = (previous?.generation ?? 0) + 1;
-  const location = `${folder(workspace)}${attribute(segment)}-${generation}-${randomBytes(6).toString('base64url')}.json.gz`;
-  await putObject(location, data);
+  const location = `${folder(workspace)}${segmentAttribute(segment)}-${generation}-${randomBytes(6).toString('base64url')}.sqlite.gz`;
+  await putObject(location, data, 'application/vnd.sqlite3');
   const head: IndexHead = { workspace, segment, generation, location, notes };
   try {
     await documentClient().send(
@@ -112,7 +114,7 @@ export async function saveIndex(
         ExpressionAttributeNames: {
           '#type': 'type',
           '#workspace': 'workspace',
-          '#segment': attribute(segment),
+          '#segment': segmentAttribute(segment),
         },
         ExpressionAttributeValues: {
           ':type': 'search-index',
@@ -139,7 +141,7 @@ export const s3IndexStore: IndexStore = {
   load: loadIndex,
   save: saveIndex,
   loadCheckpoint: (workspace) => getObject(checkpointKey(workspace)),
-  saveCheckpoint: (workspace, data) => putObject(checkpointKey(workspace), data),
+  saveCheckpoint: (workspace, data) => putObject(checkpointKey(workspace), data, 'application/json'),
   dropCheckpoint: async (workspace) => {
     await deleteObject(checkpointKey(workspace));
   },
