@@ -19,8 +19,11 @@ import { percentile, table } from './stats.ts';
 type Doc = { id: string; title: string; tags: string; text: string };
 interface Engine {
   build(docs: Doc[]): Promise<unknown>;
-  serialize(index: unknown): string;
-  load(json: string): Promise<unknown>;
+  serialize(index: unknown): string | Uint8Array | Promise<Uint8Array>;
+  // biome-ignore lint/suspicious/noExplicitAny: each engine loads its own serialized form
+  load(data: any): Promise<unknown>;
+  /** Memory a loaded index holds outside JavaScript's heap (an engine in WebAssembly), in MB. */
+  outsideHeapMb?(data: Uint8Array): Promise<number>;
   /** Ids of the top 20 hits. */
   query(index: unknown, terms: string[]): Promise<string[]>;
 }
@@ -29,6 +32,35 @@ const split = (s: string) => (s ? s.split(' ') : []);
 const BOOST = { title: 3, tags: 2, text: 1 };
 
 const engines: Record<string, () => Promise<Engine>> = {
+  async sqlite() {
+    // SQLite FTS5 (SQLite's own WebAssembly build), as lib/notes/search/engine.ts uses it: the same
+    // tables, BM25 weights, one-edit and prefix expansion. The terms go in as text of words.
+    const { NoteIndex } = await import('../../lib/notes/search/engine.ts');
+    type Index = Awaited<ReturnType<typeof NoteIndex.empty>>;
+    return {
+      async build(docs) {
+        const index = await NoteIndex.empty();
+        for (const d of docs)
+          index.upsert({
+            shortId: d.id,
+            title: d.title,
+            tags: split(d.tags),
+            content: d.text,
+            parentFolderId: null,
+            version: 1,
+          });
+        return index;
+      },
+      serialize: (index) => (index as Index).toBytes(),
+      load: (bytes: Uint8Array) => NoteIndex.fromBytes(bytes),
+      async query(index, terms) {
+        const query = { terms, words: terms, phrases: [], prefix: true };
+        return (index as Index).search(query, {}, 20).candidates.map((c: { shortId: string }) => c.shortId);
+      },
+      // A loaded segment is a copy of its bytes in the engine's memory.
+      outsideHeapMb: async (data) => data.byteLength / 2 ** 20,
+    };
+  },
   async minisearch() {
     const { default: MiniSearch } = await import('minisearch');
     const options = {
@@ -154,13 +186,16 @@ async function measure(name: string, count: number): Promise<void> {
   let t = performance.now();
   const built = await engine.build(docs);
   const buildMs = performance.now() - t;
-  const json = engine.serialize(built);
-  const sizes = { raw: Buffer.byteLength(json), gzip: gzipSync(json).length };
+  const data = await engine.serialize(built);
+  const sizes = {
+    raw: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength,
+    gzip: gzipSync(data).length,
+  };
   const before = heapMb();
   t = performance.now();
-  const loaded = await engine.load(json);
+  const loaded = await engine.load(data);
   const loadMs = performance.now() - t;
-  const heap = heapMb() - before;
+  const heap = heapMb() - before + ((await engine.outsideHeapMb?.(data as Uint8Array)) ?? 0);
   const rand = random(7);
   const queries = Array.from({ length: 200 }, (_, i) => {
     const w = () => termsOf(words[Math.floor(rand() * 2000)]);
@@ -195,16 +230,24 @@ async function measure(name: string, count: number): Promise<void> {
 }
 
 async function bundleKb(name: string, dir: string): Promise<number> {
-  const pkg = { minisearch: 'minisearch', flexsearch: 'flexsearch', orama: '@orama/orama' }[name];
+  const pkg = {
+    sqlite: '@sqlite.org/sqlite-wasm',
+    minisearch: 'minisearch',
+    flexsearch: 'flexsearch',
+    orama: '@orama/orama',
+  }[name];
   const entry = join(dir, `${name}.mjs`);
-  writeFileSync(entry, `import * as engine from '${pkg}';\nexport default engine;\n`);
+  // SQLite ships its WebAssembly beside its code: the bundle embeds it, as the functions' do.
+  const wasm = name === 'sqlite' ? `import wasm from '${pkg}/sqlite3.wasm';\nexport { wasm };\n` : '';
+  writeFileSync(entry, `import * as engine from '${pkg}';\nexport default engine;\n${wasm}`);
   const r = await build({
     entryPoints: [entry],
     bundle: true,
     minify: true,
     platform: 'node',
-    format: 'cjs',
+    format: name === 'sqlite' ? 'esm' : 'cjs',
     target: 'es2023',
+    loader: { '.wasm': 'binary' },
     write: false,
     nodePaths: [join(process.cwd(), 'node_modules')],
   });

@@ -4,8 +4,9 @@
 // (so the stream does not index them one batch at a time), then the index is built as
 // `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time; a cold
 // search in two parts, the function's own start (against GET /v1/me's first call) and the first
-// search of the workspace (its 16 segments loaded: heads, S3 GETs, gunzip, parse), wall and CPU; the
-// heap the loaded segments hold (after a full GC); warm searches' p50/p95 against a floor measured in
+// search of the workspace (its segments loaded: heads, S3 GETs, gunzip, a copy into SQLite), wall and
+// CPU; the memory the loaded segments hold (heap after a full GC, and resident memory: SQLite's
+// is outside the heap); warm searches' p50/p95 against a floor measured in
 // the same run (GET /v1/me through the same runner), overall and by kind; pathological queries; and
 // what an edit costs: write requests per edit (one at a time, and a burst), the time until it is
 // searchable, and the indexer's work for one isolated edit, priced in dollars per million.
@@ -102,11 +103,11 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const rebuildMs = performance.now() - t;
     const heads = (await s3IndexStore.heads([workspace])).get(workspace)!;
     const segments = await Promise.all(heads.map(async (h) => (await s3IndexStore.load(h))!));
-    const json = segments.reduce((n, d) => n + Buffer.byteLength(d), 0);
-    const gzipped = segments.reduce((n, d) => n + gzipSync(d).length, 0);
+    const raw = segments.reduce((n, d) => n + d.byteLength, 0);
+    const zipped = segments.map((d) => gzipSync(d, { level: 1 }).length);
     row([
       'index (admin rebuild)',
-      `${heads.length} segments: ${mb(json)} JSON, ${mb(gzipped)} gzip in S3 (largest ${mb(Math.max(...segments.map((d) => gzipSync(d).length)))})`,
+      `${heads.length} segments: ${mb(raw)} of SQLite databases, ${mb(zipped.reduce((a, b) => a + b, 0))} gzipped in S3 (largest ${mb(Math.max(...zipped))})`,
       `${(rebuildMs / 1000).toFixed(1)} s`,
     ]);
 
@@ -119,8 +120,8 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     for (let i = 0; i < 100; i += 1) floor.push((await timed(() => get(`${runner!.url}/v1/me`, token))).ms);
 
     // Cold: the search function's own start (bundle build and init, and a search of a user with no
-    // index), then the first search of the workspace: its 16 segments loaded (heads, S3 GETs in
-    // parallel, gunzip, parse) and searched, the hits read — what a cold start adds at this size.
+    // index), then the first search of the workspace: its segments loaded (heads, S3 GETs in
+    // parallel, gunzip, a copy into SQLite) and searched, the hits read — what a cold start adds.
     const empty = await identity().createUser({
       name: 'Search Bench Empty',
       userPath: `bench-empty-${port}`,
@@ -130,7 +131,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     );
     const gc = collector();
     gc();
-    const heapBefore = process.memoryUsage().heapUsed;
+    const before = process.memoryUsage();
     const cold = await timed(() => get(`${base}${encodeURIComponent(words[3])}`, token));
     gc();
     const heapAfter = process.memoryUsage();
@@ -142,12 +143,12 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     ]);
     row([
       'cold search: + loading the index',
-      `16 segments (head, S3 GETs, gunzip, parse) and the first search; ${((start.ms + cold.ms) / 1000).toFixed(2)} s with the start`,
+      `${heads.length} segments (heads, S3 GETs, gunzip, copy into SQLite) and the first search; ${((start.ms + cold.ms) / 1000).toFixed(2)} s with the start`,
       `${cold.ms.toFixed(0)} ms (${cold.cpu.toFixed(0)} ms CPU)`,
     ]);
     row([
       'memory of the loaded index',
-      `heap +${mb(heapAfter.heapUsed - heapBefore)} after GC`,
+      `heap +${mb(heapAfter.heapUsed - before.heapUsed)} after GC, resident +${mb(heapAfter.rss - before.rss)} (SQLite's memory is outside the heap)`,
       `heap ${mb(heapAfter.heapUsed)}, rss ${mb(heapAfter.rss)} (whole runner)`,
     ]);
 
@@ -249,18 +250,18 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       ]);
     }
 
-    // The indexer's work for one isolated edit, measured directly: load, change, compact and store
-    // the note's segment (what the stream function does for a batch of one note).
+    // The indexer's work for one isolated edit, measured directly: load, change and store the note's
+    // segment (what the stream function does for a batch of one note).
     const applies: { ms: number; cpu: number }[] = [];
     for (let i = 0; i < 10; i += 1)
       applies.push(await timed(() => searchIndexer().apply(workspace, [created[200 + i]])));
     const cpuS = median(applies.map((a) => a.cpu)) / 1000;
     const wallS = median(applies.map((a) => a.ms)) / 1000;
-    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M (DELETE free); the head's UpdateItem 2 WRU (the
-    // item is ~2 KB with 16 segments) $1.25/M; its BatchGetItem 1 RRU $0.125/M; the note's META and
-    // CONTENT (BatchGetItem, 2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per GB-s at 1,024 MB, billed
-    // on the wall time (at least the CPU time at 1,024/1,769 of a vCPU).
-    const requests = 5 + 1.25 + 0.4 + 0.125 + 0.25;
+    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M (DELETE free); the head's UpdateItem 1 WRU (the
+    // item is under 1 KB with 8 segments) $0.625/M; its BatchGetItem 1 RRU $0.125/M; the note's META
+    // and CONTENT (BatchGetItem, 2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per GB-s at 1,024 MB,
+    // billed on the wall time (at least the CPU time at 1,024/1,769 of a vCPU).
+    const requests = 5 + 0.625 + 0.4 + 0.125 + 0.25;
     const compute = Math.max(wallS, (cpuS * 1769) / 1024) * 1 * 0.0000133334 * 1e6;
     row([
       'an isolated edit: the indexer (load, change, store one segment)',
