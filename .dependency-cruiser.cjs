@@ -18,6 +18,8 @@ const WIRING = [
   `^lib/${API}/wiring\\.ts$`,
   `^lib/notes/${FEATURE}/wiring\\.ts$`,
   '^lib/notes/webhooks/events/wiring\\.ts$',
+  // The bundled search functions' SQLite binary (lib/notes/search/embedded.ts).
+  '^lib/notes/search/embedded\\.ts$',
 ];
 /** Adapters: an API's, and each Notes feature's. */
 const ADAPTERS = [`^lib/${API}/adapters/`, `^lib/notes/${FEATURE}/adapters/`];

@@ -1,5 +1,6 @@
 // GET /v1/search?q=[&team=&tag=&folderId=&page=&limit=] (extension): full-text search of every note
 // the caller may read (their own and their teams'), best match first, each with a snippet.
+import '#lib/notes/search/embedded.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { DEFAULT_PAGE_SIZE } from '#lib/notes/search/model.ts';
 import { searchAnswer } from '#lib/notes/search/http.ts';
