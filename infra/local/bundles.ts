@@ -16,6 +16,7 @@ import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { constants, Script } from 'node:vm';
 import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { buildPropertiesFor, bundleExtension, samEsbuildArgs } from '../deploy/build.ts';
@@ -38,13 +39,19 @@ export interface Loaded {
 const importFunction = new Function('url', 'return import(url)') as (
   url: string,
 ) => Promise<Record<string, unknown>>;
+let mainContextImport: typeof importFunction | undefined;
 async function nativeImport(url: string): Promise<Record<string, unknown>> {
   try {
     return await importFunction(url);
   } catch (err) {
-    // A vm context without an import callback (a vitest worker): the ordinary import().
+    // A vm context without an import callback (a vitest worker runs this file through its own): an
+    // import() compiled by Node's vm with the main context's loader, still Node's loader and cache
+    // (an ES module bundle must load natively, as in Lambda, not through the test runner).
     if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') throw err;
-    return import(url);
+    mainContextImport ??= new Script('(url) => import(url)', {
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    }).runInThisContext() as typeof importFunction;
+    return mainContextImport(url);
   }
 }
 
