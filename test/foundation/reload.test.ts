@@ -48,7 +48,7 @@ writeFileSync(
 );
 writeFileSync(
   join(root, 'functions', 'greet-esm.ts'),
-  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: `${word} ${typeof import.meta.url}` });\n",
+  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word + ' ' + typeof import.meta.url });\n",
 );
 writeFileSync(
   join(root, 'functions', 'other.ts'),
