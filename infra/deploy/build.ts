@@ -43,6 +43,13 @@ export const BUILD_PROPERTIES = {
  * CommonJS code in these bundles calls it (test/deploy/sam-build.test.ts fails when one does). Every
  * other function stays CommonJS, the faster cold start (BUILD_PROPERTIES).
  */
+/**
+ * The Banner an ES module bundle needs when bundled CommonJS code calls `require` (esbuild's stub
+ * throws "Dynamic require of ... is not supported" in an ES module): a `require` made for the bundle.
+ */
+export const REQUIRE_BANNER =
+  "js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
 const SQLITE_BUILD = {
   Format: 'esm',
   OutExtension: ['.js=.mjs'],
