@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { wasmBinary } from './test/support/wasm-binary.ts';
 
 // One DynamoDB Local, one S3 emulator and one local runner are started for the whole run
 // (test/support/global-setup.ts); test files share them and isolate by using fresh ids.
 // Deadlines are sized for a 2-core machine that is busy with other work (load average 6-13):
 // a function's first call there builds and loads its bundle in seconds, not milliseconds.
 export default defineConfig({
+  plugins: [wasmBinary()],
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],

@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { wasmBinary } from './test/support/wasm-binary.ts';
 
 // `npm run test:unit`: the domain against the in-memory adapters, the storage contracts on the
 // in-memory side, and the dependency rules. No global setup: no Java, no emulator, no runner.
 export default defineConfig({
+  plugins: [wasmBinary()],
   test: {
     include: [
       'test/unit/**/*.test.ts',

@@ -5,7 +5,8 @@
 // requests the function's first call sent (recorded at the stub endpoint: floorSource), built with
 // the function's BuildProperties, the fastest way a Lambda can be built (docs/deploy.md, "How
 // functions are built"). Beside them, the same function built today's old way (REFERENCE_BUILD:
-// CommonJS, `main` fields) as a reference column, and with --baseline another checkout's build.
+// CommonJS, `main` fields; an ES module function keeps its ES module keys, referenceBuild) as a
+// reference column, and with --baseline another checkout's build.
 // Which clients a function may use comes from its IAM policies in template.yaml; which clients a
 // bundle holds, from esbuild's metafile. Each sample is a fresh `node` process (this Node 24, with the
 // function's NODE_OPTIONS) that loads the bundle as Lambda's runtime does (an .mjs is imported, a .js
@@ -23,7 +24,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type * as esbuild from 'esbuild';
-import { BUILD_PROPERTIES, bundleExtension, ESBUILD, samEsbuildArgs } from '../deploy/build.ts';
+import {
+  BUILD_PROPERTIES,
+  bundleExtension,
+  ESBUILD,
+  ESM_BUILD,
+  REQUIRE_BANNER,
+  samEsbuildArgs,
+} from '../deploy/build.ts';
 import { literalFunctionEnv } from '../local/function-env.ts';
 import { listFunctions, listRoutes, loadTemplate, ROOT, type Template } from '../local/template.ts';
 import { median } from './stats.ts';
@@ -52,6 +60,15 @@ export const REFERENCE_BUILD = {
   Sourcemap: true,
   SourcesContent: 'false',
 } as const;
+
+/**
+ * A function's reference build: REFERENCE_BUILD, and for an ES module function (ESM_BUILD) its ES
+ * module keys too, which its code needs to run at all (SQLite's ES module entry, the embedded .wasm),
+ * with the `require` banner the SDK's CommonJS builds (`main` fields) call for in an ES module: the
+ * old way there differs in the `main` fields alone.
+ */
+export const referenceBuild = (entry: string): BuildProperties =>
+  ESM_BUILD[entry] ? { ...REFERENCE_BUILD, ...ESM_BUILD[entry], Banner: [REQUIRE_BANNER] } : REFERENCE_BUILD;
 
 const FLOORS_DIR = join(ROOT, 'infra/bench/floors');
 /** AWS service prefix (IAM action, SAM policy template) of each SDK client package we use. */
@@ -474,8 +491,9 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
  * Libraries a function needs for its own job, not for answering an API call (the note page's
  * markdown renderer): a function that bundles one gets a floor that bundles it too, imported when
  * used (never by the first call), as the least such function would. Package → what the floor imports.
+ * SQLite (search, indexing): its ES module entry and its engine, embedded as bytes (Loader .wasm=binary).
  */
-export const FLOOR_LIBRARIES: Record<string, string> = {
+export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'markdown-it': 'markdown-it',
   'markdown-it-anchor': 'markdown-it-anchor',
   'markdown-it-footnote': 'markdown-it-footnote',
@@ -483,6 +501,7 @@ export const FLOOR_LIBRARIES: Record<string, string> = {
   '@hackmd/markdown-it-task-lists': '@hackmd/markdown-it-task-lists',
   'highlight.js': 'highlight.js/lib/common',
   'sanitize-html': 'sanitize-html',
+  '@sqlite.org/sqlite-wasm': ['@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm'],
 };
 
 /** What a function's floor is: the clients it creates, the requests it sends, the libraries it bundles. */
@@ -573,7 +592,7 @@ export async function coldStart(opts: {
     const old = baseFunctions.get(fn.id);
     const [fnBuilt, refBuilt, baseBuilt] = await Promise.all([
       build(fn.entry, join(opts.outdir, fn.id), bp),
-      build(fn.entry, join(opts.outdir, `${fn.id}-reference`), REFERENCE_BUILD),
+      build(fn.entry, join(opts.outdir, `${fn.id}-reference`), referenceBuild(fn.entry)),
       old && opts.baseline
         ? build(
             old.entry,
@@ -624,7 +643,7 @@ export async function coldStart(opts: {
         requests: firstCall.map(({ service, op }) => ({ service, op })),
         libraries: Object.keys(FLOOR_LIBRARIES)
           .filter((pkg) => fnBuilt.packages.includes(pkg))
-          .map((pkg) => FLOOR_LIBRARIES[pkg]),
+          .flatMap((pkg) => FLOOR_LIBRARIES[pkg]),
       };
       const floor = await floorFor(spec, bp);
       const floorEvent = { requests: firstCall.map((r) => r.input) };

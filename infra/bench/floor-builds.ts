@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { BUILD_PROPERTIES } from '../deploy/build.ts';
+import { BUILD_PROPERTIES, REQUIRE_BANNER } from '../deploy/build.ts';
 import { ROOT } from '../local/template.ts';
 import { build, lambdaEnv, REFERENCE_BUILD, type Sample, sample, startStubEndpoint } from './coldstart.ts';
 import { median, table } from './stats.ts';
@@ -16,7 +16,7 @@ const ESM_BUILD = {
   ...BUILD_PROPERTIES,
   Format: 'esm',
   OutExtension: ['.js=.mjs'],
-  Banner: ["js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"],
+  Banner: [REQUIRE_BANNER],
 } as const;
 
 interface Variant {

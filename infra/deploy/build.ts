@@ -17,8 +17,8 @@ const run = promisify(execFile);
 export const ESBUILD = join(ROOT, 'node_modules', '.bin', 'esbuild');
 
 /**
- * Every function's BuildProperties but its EntryPoints, written by `npm run deploy:sync` (docs/deploy.md,
- * "How functions are built"): CommonJS (a `.js` that the runtime loads without Node's ES module
+ * Every function's BuildProperties but its EntryPoints (but ESM_BUILD's, below), written by `npm run
+ * deploy:sync` (docs/deploy.md, "How functions are built"): CommonJS (a `.js` that the runtime loads without Node's ES module
  * facades of built-in modules: an ES module importing node:http loads undici, ~25 % of a small
  * handler's cold start) made from the packages' ES builds (`module` before `main`, so esbuild
  * tree-shakes the AWS SDK). The fastest cold start measured (`npm run bench -- --floor-builds`).
@@ -31,6 +31,39 @@ export const BUILD_PROPERTIES = {
   Sourcemap: true,
   SourcesContent: 'false',
 } as const;
+
+/**
+ * The functions built as ES modules (`.mjs`), by entry point: their BuildProperties are
+ * BUILD_PROPERTIES with these keys over them (`npm run deploy:sync` writes them). They search or index
+ * the notes with SQLite's WebAssembly build (@sqlite.org/sqlite-wasm), whose Node entry is an ES module
+ * that calls `createRequire(import.meta.url)` (in a CommonJS bundle esbuild empties import.meta, and
+ * that call throws) and whose engine, sqlite3.wasm, is embedded in the bundle (Loader `.wasm=binary`:
+ * a bundle would otherwise look for the file beside itself, and no bundle ships it). Their Handler
+ * stays `<file>.handler`: Lambda's Node runtime finds `<file>.mjs`. No Banner defining `require`: no
+ * CommonJS code in these bundles calls it (test/deploy/sam-build.test.ts fails when one does). Every
+ * other function stays CommonJS, the faster cold start (BUILD_PROPERTIES).
+ */
+/**
+ * The Banner an ES module bundle needs when bundled CommonJS code calls `require` (esbuild's stub
+ * throws "Dynamic require of ... is not supported" in an ES module): a `require` made for the bundle.
+ */
+export const REQUIRE_BANNER =
+  "js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+const SQLITE_BUILD = {
+  Format: 'esm',
+  OutExtension: ['.js=.mjs'],
+  Loader: ['.wasm=binary'],
+} as const;
+export const ESM_BUILD: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  'functions/notes/search-notes.ts': SQLITE_BUILD,
+  'functions/notes/index-notes.ts': SQLITE_BUILD,
+};
+
+/** A function's BuildProperties but its EntryPoints: BUILD_PROPERTIES, with its ESM_BUILD keys over them. */
+export function buildPropertiesFor(entry: string): Record<string, unknown> {
+  return { ...BUILD_PROPERTIES, ...ESM_BUILD[entry] };
+}
 
 /** The keys aws-lambda-builders passes to esbuild, by kind (esbuild.py); EntryPoints aside. */
 export const SAM_ESBUILD_KEYS = {
@@ -105,9 +138,9 @@ const load = (fn: ReturnType<typeof listFunctions>[number], file: string, args: 
 
 /**
  * Builds every function of the template into `outRoot`. `exact`: one esbuild run per function,
- * exactly as SAM runs it (outRoot/<FunctionId>/<file>.js). `shared` (fast; tests, deploy:sync): one
- * run with every entry point and the same flags (plus --outbase=., which only places the files);
- * without code splitting each bundle is the same as its own run's.
+ * exactly as SAM runs it (outRoot/<FunctionId>/<file>.js, or .mjs). `shared` (fast; tests,
+ * deploy:sync): one run per set of flags, with every entry point that has them (plus --outbase=.,
+ * which only places the files); without code splitting each bundle is the same as its own run's.
  */
 export async function buildFunctions(
   outRoot: string,
@@ -122,19 +155,26 @@ export async function buildFunctions(
   writeFileSync(join(outRoot, 'package.json'), '{ "type": "commonjs" }\n');
   const functions = listFunctions(template);
   if (mode === 'shared') {
-    const flags = (fn: (typeof functions)[number]) =>
-      samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outRoot).filter((a) => a.startsWith('--'));
-    const common = flags(functions[0]);
-    const odd = functions.find((fn) => flags(fn).join(' ') !== common.join(' '));
-    if (odd) return buildFunctions(outRoot, 'exact', template); // different BuildProperties: one run each
-    const args = [...functions.map((fn) => fn.entry), ...common, '--outbase=.'];
-    await run(ESBUILD, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-    return functions
-      .map((fn) => {
-        const ext = bundleExtension(fn.metadata.BuildProperties ?? {});
-        return load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, ext)), args);
-      })
-      .sort((a, b) => a.id.localeCompare(b.id));
+    // One run per set of flags (the CommonJS functions, the ES module ones).
+    const groups = new Map<string, typeof functions>();
+    for (const fn of functions) {
+      const flags = samEsbuildArgs(fn.metadata.BuildProperties ?? {}, outRoot).filter((a) =>
+        a.startsWith('--'),
+      );
+      const key = JSON.stringify(flags); // a Banner item may hold spaces
+      groups.set(key, [...(groups.get(key) ?? []), fn]);
+    }
+    const built = await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        const args = [...group.map((fn) => fn.entry), ...(JSON.parse(key) as string[]), '--outbase=.'];
+        await run(ESBUILD, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+        return group.map((fn) => {
+          const ext = bundleExtension(fn.metadata.BuildProperties ?? {});
+          return load(fn, join(outRoot, fn.entry.replace(/\.[cm]?[jt]s$/, ext)), args);
+        });
+      }),
+    );
+    return built.flat().sort((a, b) => a.id.localeCompare(b.id));
   }
   const built: BuiltFunction[] = [];
   const queue = [...functions];

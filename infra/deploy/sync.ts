@@ -1,6 +1,7 @@
 // npm run deploy:sync — rewrites the generated parts of template.yaml from the code:
-//   - each function's Metadata.BuildProperties but its EntryPoints (BUILD_PROPERTIES, infra/deploy/build.ts),
-//     so every function, new ones included, is built the one way the cold-start bench measures;
+//   - each function's Metadata.BuildProperties but its EntryPoints (BUILD_PROPERTIES, infra/deploy/build.ts,
+//     with the ES module keys of ESM_BUILD for the functions it names), so every function, new ones
+//     included, is built the way the cold-start bench measures;
 //   - each function's Policies (from the SDK commands its bundle can send, infra/deploy/iam.ts) and
 //     its LoggingConfig.LogGroup;
 //   - each function's log group (retention: LogRetentionDays) in the generated block at the end of
@@ -12,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate, baseName, parentResources } from './alarms.ts';
-import { BUILD_PROPERTIES, buildFunctions, type BuiltFunction } from './build.ts';
+import { type BuiltFunction, buildFunctions, buildPropertiesFor } from './build.ts';
 import { derivePolicy, type Resource, type Statement } from './iam.ts';
 
 export const GENERATED_START =
@@ -57,8 +58,8 @@ export function policyBlock(id: string, statements: Statement[]): string[] {
   return lines;
 }
 
-/** BUILD_PROPERTIES as the YAML lines under a function's EntryPoints. */
-export function buildPropertyLines(): string[] {
+/** A function's BuildProperties (buildPropertiesFor) as the YAML lines under its EntryPoints. */
+export function buildPropertyLines(entry: string): string[] {
   const value = (v: unknown): string =>
     Array.isArray(v)
       ? `[${v.map((item) => value(item)).join(', ')}]`
@@ -69,12 +70,13 @@ export function buildPropertyLines(): string[] {
             ? JSON.stringify(v)
             : `'${v}'`
         : String(v);
-  return Object.entries(BUILD_PROPERTIES).map(([k, v]) => `        ${k}: ${value(v)}`);
+  return Object.entries(buildPropertiesFor(entry)).map(([k, v]) => `        ${k}: ${value(v)}`);
 }
 
 /**
  * template.yaml's text with every function's BuildProperties (but its EntryPoints) set to
- * BUILD_PROPERTIES: what `sam build` passes to esbuild is what the cold-start bench measured.
+ * buildPropertiesFor its entry point: what `sam build` passes to esbuild is what the cold-start bench
+ * measured.
  */
 export function syncBuildProperties(text: string): string {
   const lines = text.split('\n');
@@ -88,8 +90,10 @@ export function syncBuildProperties(text: string): string {
       i += 1;
       if (lines[i].startsWith('        EntryPoints:')) entry.push(lines[i]);
     }
-    if (entry.length !== 1) throw new Error(`BuildProperties without one EntryPoints line near line ${i}`);
-    out.push(entry[0], ...buildPropertyLines());
+    const path = /^ {8}EntryPoints: \[([^,\]]+)\]$/.exec(entry[0] ?? '')?.[1];
+    if (entry.length !== 1 || !path)
+      throw new Error(`BuildProperties without one EntryPoints line of one entry point near line ${i}`);
+    out.push(entry[0], ...buildPropertyLines(path));
   }
   return out.join('\n');
 }

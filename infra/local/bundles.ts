@@ -1,11 +1,13 @@
 // Bundles functions with esbuild, lazily: a function is built on its first request, into a folder
 // under the data dir (or the OS temp dir) that is removed on stop. Each bundle is what `sam build`
-// makes of the function (template.yaml's BuildProperties, infra/deploy/build.ts: CommonJS from the
-// packages' ES builds, minified, a linked source map without sources) and is loaded as the runtime
-// loads a `.js` handler: as a CommonJS module, compiled and run by Node's module system. One thing
-// differs, for memory: npm packages are not bundled in but shared (sharedPackages). In watch mode a
-// change to a source file rebuilds the loaded functions that include it, in one esbuild run, and
-// drops their loaded copies, so the next request runs the new code. Watching is chokidar's: it hears
+// makes of the function (its BuildProperties in template.yaml, infra/deploy/build.ts: CommonJS from
+// the packages' ES builds, minified, a linked source map without sources; an ES module `.mjs` with
+// its `.wasm` embedded for the functions of ESM_BUILD) and is loaded as the runtime loads its handler:
+// a `.js` as a CommonJS module, compiled and run by Node's module system; an `.mjs` with Node's own
+// import(). One thing differs, for memory: npm packages are not bundled in but shared
+// (sharedPackages). In watch mode a change to a source file rebuilds the loaded functions that
+// include it (one esbuild run per set of BuildProperties), and drops their loaded copies, so the next
+// request runs the new code. Watching is chokidar's: it hears
 // every way editors save (in place, a temporary file renamed over the original, delete and create
 // again), where Node's recursive fs.watch lost a file for good after one atomic rename.
 import { randomBytes } from 'node:crypto';
@@ -14,14 +16,17 @@ import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { constants, Script } from 'node:vm';
 import { type FSWatcher, watch } from 'chokidar';
 import * as esbuild from 'esbuild';
-import { BUILD_PROPERTIES } from '../deploy/build.ts';
+import { buildPropertiesFor, bundleExtension, samEsbuildArgs } from '../deploy/build.ts';
 import { ROOT } from './template.ts';
 
 export interface FunctionEntry {
   id: string;
   entry: string;
+  /** template.yaml's Metadata (listFunctions); without BuildProperties, buildPropertiesFor(entry). */
+  metadata?: { BuildProperties?: Record<string, unknown> };
 }
 export type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 export interface Loaded {
@@ -34,13 +39,19 @@ export interface Loaded {
 const importFunction = new Function('url', 'return import(url)') as (
   url: string,
 ) => Promise<Record<string, unknown>>;
+let mainContextImport: typeof importFunction | undefined;
 async function nativeImport(url: string): Promise<Record<string, unknown>> {
   try {
     return await importFunction(url);
   } catch (err) {
-    // A vm context without an import callback (a vitest worker): the ordinary import().
+    // A vm context without an import callback (a vitest worker runs this file through its own): an
+    // import() compiled by Node's vm with the main context's loader, still Node's loader and cache
+    // (an ES module bundle must load natively, as in Lambda, not through the test runner).
     if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING') throw err;
-    return import(url);
+    mainContextImport ??= new Script('(url) => import(url)', {
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    }).runInThisContext() as typeof importFunction;
+    return mainContextImport(url);
   }
 }
 
@@ -126,7 +137,9 @@ export class Bundles {
     const t1 = performance.now();
     let mod: Record<string, unknown>;
     try {
-      mod = scope(() => loadCommonJs(built.file));
+      mod = built.file.endsWith('.mjs')
+        ? await scope(() => loadEsModule(built.file))
+        : scope(() => loadCommonJs(built.file));
     } catch (err) {
       throw new InitError(id, err);
     }
@@ -187,32 +200,50 @@ export class Bundles {
     return job;
   }
 
-  /** One esbuild run for the given functions; replaces their bundles and drops their loaded copies. */
+  /** A function's BuildProperties, as `sam build` reads them (template.yaml's, else build.ts's). */
+  private buildProperties(id: string): Record<string, unknown> {
+    const fn = this.entries.get(id)!;
+    const { EntryPoints: _, ...bp } = fn.metadata?.BuildProperties ?? buildPropertiesFor(fn.entry);
+    return bp;
+  }
+
+  /**
+   * The given functions built, one esbuild run per set of BuildProperties; replaces their bundles and
+   * drops their loaded copies.
+   */
   private async build(ids: string[]): Promise<Map<string, Built>> {
     const missing = ids.filter((id) => !this.has(id));
     if (missing.length) throw new Error(`${missing.join(', ')} has no source file`);
     const serial = (this.serial += 1);
     const out = (id: string) => `${id}-${serial}`;
-    const result = await esbuild.build({
-      entryPoints: ids.map((id) => ({ in: join(this.root, this.entries.get(id)!.entry), out: out(id) })),
-      outdir: this.outdir,
-      bundle: true,
-      platform: 'node',
-      // template.yaml's BuildProperties, as `sam build` passes them (docs/deploy.md).
-      format: BUILD_PROPERTIES.Format,
-      mainFields: BUILD_PROPERTIES.MainFields.split(','),
-      target: BUILD_PROPERTIES.Target,
-      minify: BUILD_PROPERTIES.Minify,
-      sourcemap: BUILD_PROPERTIES.Sourcemap ? 'linked' : false,
-      sourcesContent: BUILD_PROPERTIES.SourcesContent !== 'false',
-      plugins: [sharedPackages(this.root)],
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const groups = new Map<string, string[]>();
+    for (const id of ids) {
+      const key = JSON.stringify(this.buildProperties(id));
+      groups.set(key, [...(groups.get(key) ?? []), id]);
+    }
+    const results = await Promise.all(
+      [...groups].map(([key, group]) =>
+        esbuild.build({
+          entryPoints: group.map((id) => ({
+            in: join(this.root, this.entries.get(id)!.entry),
+            out: out(id),
+          })),
+          outdir: this.outdir,
+          ...esbuildOptions(JSON.parse(key)),
+          plugins: [sharedPackages(this.root)],
+          metafile: true,
+          logLevel: 'silent',
+        }),
+      ),
+    );
+    const outputs = Object.assign(
+      {},
+      ...results.map((r) => r.metafile.outputs),
+    ) as esbuild.Metafile['outputs'];
     const fresh = new Map<string, Built>();
     for (const id of ids) {
-      const file = join(this.outdir, `${out(id)}.js`);
-      const output = Object.entries(result.metafile.outputs).find(([k]) => resolve(k) === file)?.[1];
+      const file = join(this.outdir, `${out(id)}${bundleExtension(this.buildProperties(id))}`);
+      const output = Object.entries(outputs).find(([k]) => resolve(k) === file)?.[1];
       const inputs = new Set(Object.keys(output?.inputs ?? {}).map((k) => resolve(k)));
       this.drop(id);
       fresh.set(id, { file, inputs });
@@ -289,14 +320,44 @@ export class Bundles {
 }
 
 /**
+ * The esbuild options of SAM's flags for these BuildProperties (samEsbuildArgs, infra/deploy/build.ts:
+ * its defaults, then each key it passes); a key SAM would drop is refused there.
+ */
+export function esbuildOptions(bp: Record<string, unknown>): esbuild.BuildOptions {
+  samEsbuildArgs(bp, '.');
+  const list = (key: string) => (bp[key] as string[] | undefined) ?? [];
+  // `--loader:.wasm=binary`, `--out-extension:.js=.mjs`, `--banner:js=...`: name=value, the value may hold `=`.
+  const pairs = (key: string) =>
+    Object.fromEntries(
+      list(key).map((item) => [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]),
+    );
+  return {
+    bundle: true,
+    platform: 'node',
+    format: (bp.Format as esbuild.Format | undefined) ?? 'cjs',
+    target: (bp.Target as string | undefined) ?? 'es2020',
+    minify: bp.Minify === undefined ? true : bp.Minify === true,
+    ...(bp.MainFields ? { mainFields: String(bp.MainFields).split(',') } : {}),
+    sourcemap: bp.Sourcemap === true ? 'linked' : false,
+    ...(bp.SourcesContent !== undefined ? { sourcesContent: String(bp.SourcesContent) !== 'false' } : {}),
+    ...(bp.External ? { external: list('External') } : {}),
+    ...(bp.Loader ? { loader: pairs('Loader') as Record<string, esbuild.Loader> } : {}),
+    ...(bp.OutExtension ? { outExtension: pairs('OutExtension') } : {}),
+    ...(bp.Banner ? { banner: pairs('Banner') } : {}),
+  };
+}
+
+/**
  * npm packages are not bundled into each function here: all functions share one loaded copy of the
  * AWS SDK, middy, valibot and the rest (one process serves every function; a copy per function cost
  * ~27 MB each). Each package is imported once, as Node resolves an `import` from the repository root
  * (the ES builds that `MainFields: module,main` bundles in Lambda), and a bundle reaches it through a
- * small ES module of its exports (below) that `require`s it by URL: the bundle stays CommonJS, and
- * its default and named imports mean what they mean in the deployed bundle. The functions' own code
- * (functions/, lib/) is bundled per function, as in Lambda. A package Node cannot resolve from the
- * root is bundled after all.
+ * small ES module of its exports (below) that `require`s it by URL (an ES module bundle: `import`s
+ * it, and Node's module cache hands it the same copy): the bundle keeps its format, and its default
+ * and named imports mean what they mean in the deployed bundle. The functions' own code (functions/,
+ * lib/) is bundled per function, as in Lambda, and so is a package's `.wasm` file (esbuild's binary
+ * loader embeds it, as in Lambda; Node cannot import it). A package Node cannot resolve from the root
+ * is bundled after all.
  */
 function sharedPackages(root: string): esbuild.Plugin {
   const fromRoot = createRequire(join(root, 'package.json'));
@@ -309,8 +370,10 @@ function sharedPackages(root: string): esbuild.Plugin {
         path: args.path,
         external: true,
       }));
+      const esm = build.initialOptions.format === 'esm';
       build.onResolve({ filter: /^[^./#]/ }, (args) => {
         if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        if (args.path.endsWith('.wasm')) return undefined;
         try {
           return { path: resolveImport(args.path), namespace: 'shared-package', sideEffects: false };
         } catch {
@@ -324,7 +387,7 @@ function sharedPackages(root: string): esbuild.Plugin {
         return {
           loader: 'js',
           contents: [
-            `const pkg = require(${url});`,
+            esm ? `import * as pkg from ${url};` : `const pkg = require(${url});`,
             'const pick = (name) => pkg[name];',
             ...names.map((name, i) => `const e${i} = /* @__PURE__ */ pick(${JSON.stringify(name)});`),
             `export { ${names.map((name, i) => `e${i} as ${JSON.stringify(name)}`).join(', ')} };`,
@@ -341,6 +404,20 @@ async function sharedPackage(url: string): Promise<Record<string, unknown>> {
   const loaded = shared.get(url) ?? (await nativeImport(url));
   shared.set(url, loaded);
   return loaded;
+}
+
+/** How many times an ES module bundle was loaded: each load its own URL, so a fresh module. */
+let esmLoads = 0;
+
+/**
+ * Loads an ES module bundle as Lambda loads an `.mjs` handler, with Node's own import() (a fresh
+ * module every time, as loadCommonJs; its imports of shared packages resolve, by URL, to the copies
+ * sharedPackage imported). Node never unloads an ES module: a function loaded again after eviction
+ * or a crash leaves its former instance in memory.
+ */
+function loadEsModule(file: string): Promise<Record<string, unknown>> {
+  esmLoads += 1;
+  return nativeImport(`${pathToFileURL(file).href}?load=${esmLoads}`);
 }
 
 /**

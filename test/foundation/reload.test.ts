@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { buildPropertiesFor } from '../../infra/deploy/build.ts';
 import { Bundles } from '../../infra/local/bundles.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tri-api-reload-'));
@@ -25,6 +26,12 @@ const bundles = new Bundles(
   [
     { id: 'Greeter', entry: 'functions/greet.ts' },
     { id: 'Other', entry: 'functions/other.ts' },
+    // An ES module function (the BuildProperties of those that run SQLite: .mjs, loaded with import()).
+    {
+      id: 'GreeterEsm',
+      entry: 'functions/greet-esm.ts',
+      metadata: { BuildProperties: buildPropertiesFor('functions/notes/search-notes.ts') },
+    },
   ],
   { root, buildDir: join(root, 'build'), log: (l) => lines.push(l) },
 );
@@ -40,6 +47,10 @@ writeFileSync(
   "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word });\n",
 );
 writeFileSync(
+  join(root, 'functions', 'greet-esm.ts'),
+  "import { word } from '../lib/word.ts';\nexport const handler = async () => ({ statusCode: 200, body: word + ' ' + typeof import.meta.url });\n",
+);
+writeFileSync(
   join(root, 'functions', 'other.ts'),
   'export const handler = async () => ({ statusCode: 204 });\n',
 );
@@ -48,6 +59,8 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   await bundles.start(true);
   const first = await bundles.load('Greeter');
   expect(await first.handler({}, {})).toEqual({ statusCode: 200, body: 'first' });
+  const esm = await bundles.load('GreeterEsm');
+  expect(await esm.handler({}, {})).toEqual({ statusCode: 200, body: 'first string' });
   expect(readdirSync(bundles.outdir).filter((f) => f.startsWith('Other'))).toEqual([]);
   expect(readdirSync(bundles.outdir).some((f) => f.endsWith('.js.map'))).toBe(true);
 
@@ -57,8 +70,12 @@ it('rebuilds what a saved file is part of, says so, and serves the new code with
   while (bundles.generation === generation && Date.now() - saved < 5_000)
     await new Promise((r) => setTimeout(r, 25));
   expect(await (await bundles.load('Greeter')).handler({}, {})).toEqual({ statusCode: 200, body: 'second' });
+  expect(await (await bundles.load('GreeterEsm')).handler({}, {})).toEqual({
+    statusCode: 200,
+    body: 'second string',
+  });
   expect(Date.now() - saved).toBeLessThan(5_000);
-  expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter in \d+ ms/);
+  expect(lines.join('\n')).toMatch(/changed lib\/word\.ts: rebuilt Greeter, GreeterEsm in \d+ ms/);
 });
 
 /** Saves the scratch root's word module the given way; resolves with the word Greeter then answers (within 5 s). */
