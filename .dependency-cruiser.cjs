@@ -10,7 +10,8 @@ const FEATURE = '(kernel|notes|folders|trash|revisions|webhooks|images|pages|sea
 /** The domain of an API or of a Notes feature: its top-level modules, but not its wiring or HTTP. */
 const DOMAIN = [
   `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`,
-  `^lib/notes/${FEATURE}/(?!(wiring|http)\\.ts$)[^/]+\\.ts$`,
+  // (search/embedded.ts is wiring: it hands the bundled functions' SQLite binary to the engine)
+  `^lib/notes/${FEATURE}/(?!(wiring|http|embedded)\\.ts$)[^/]+\\.ts$`,
   '^lib/notes/webhooks/events/(?!wiring\\.ts$)[^/]+\\.ts$',
 ];
 /** Where adapters are chosen: an API's wiring, and its Notes features' (pages, search, the event pipeline). */
