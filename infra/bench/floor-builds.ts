@@ -12,7 +12,7 @@ import { build, lambdaEnv, REFERENCE_BUILD, type Sample, sample, startStubEndpoi
 import { median, table } from './stats.ts';
 
 /** The ES module build (the first one tried): `.mjs`, a `require` for CommonJS code in the bundle. */
-const ESM_BUILD = {
+const ESM_FLOOR_BUILD = {
   ...BUILD_PROPERTIES,
   Format: 'esm',
   OutExtension: ['.js=.mjs'],
@@ -53,10 +53,10 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
       const entry = join(ROOT, 'infra/bench/floors', `${floor}.ts`);
       const cjs = await build(entry, join(dir, 'cjs'), REFERENCE_BUILD);
       const cjsModule = await build(entry, join(dir, 'cjs-module'), BUILD_PROPERTIES);
-      const esm = await build(entry, join(dir, 'esm'), ESM_BUILD);
-      const esmMain = await build(entry, join(dir, 'esm-main'), { ...ESM_BUILD, MainFields: 'main,module' });
+      const esm = await build(entry, join(dir, 'esm'), ESM_FLOOR_BUILD);
+      const esmMain = await build(entry, join(dir, 'esm-main'), { ...ESM_FLOOR_BUILD, MainFields: 'main,module' });
       // Awaiting the primed request at init needs top-level await: an ES module.
-      const primed = await build(primedSource(floor), join(dir, 'primed'), ESM_BUILD);
+      const primed = await build(primedSource(floor), join(dir, 'primed'), ESM_FLOOR_BUILD);
       // Code splitting: esbuild's --splitting, which aws-lambda-builders does not pass (esbuild.py).
       // Every dynamic import of the SDK (credential providers, ...) becomes a chunk loaded on first use.
       const splitDir = join(dir, 'split');
@@ -69,7 +69,7 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
         splitting: true,
         outExtension: { '.js': '.mjs' },
         mainFields: ['module', 'main'],
-        banner: { js: ESM_BUILD.Banner[0].slice(3) },
+        banner: { js: ESM_FLOOR_BUILD.Banner[0].slice(3) },
         target: BUILD_PROPERTIES.Target,
         minify: true,
         sourcemap: true,

@@ -17,10 +17,10 @@ const run = promisify(execFile);
 export const ESBUILD = join(ROOT, 'node_modules', '.bin', 'esbuild');
 
 /**
- * Every function's BuildProperties but its EntryPoints (but ESM_BUILD's, below), written by `npm run
- * deploy:sync` (docs/deploy.md, "How functions are built"): CommonJS (a `.js` that the runtime loads without Node's ES module
- * facades of built-in modules: an ES module importing node:http loads undici, ~25 % of a small
- * handler's cold start) made from the packages' ES builds (`module` before `main`, so esbuild
+ * Every function's BuildProperties but its EntryPoints (ESM_BUILD's, below, with keys of their own),
+ * written by `npm run deploy:sync` (docs/deploy.md, "How functions are built"): CommonJS (a `.js`
+ * that the runtime loads without Node's ES module facades of built-in modules: an ES module
+ * importing node:http loads undici, ~25 % of a small handler's cold start) made from the packages' ES builds (`module` before `main`, so esbuild
  * tree-shakes the AWS SDK). The fastest cold start measured (`npm run bench -- --floor-builds`).
  */
 export const BUILD_PROPERTIES = {

@@ -74,7 +74,7 @@ if (count > 500) fail("the stack is over CloudFormation's 500 resources");
 step('build properties of template.yaml (npm run deploy:sync)');
 if (syncBuildProperties(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
   fail('BuildProperties are not the ones of infra/deploy/build.ts: run npm run deploy:sync');
-console.log('every function is built the one way the cold-start bench measures');
+console.log('every function has its BuildProperties of infra/deploy/build.ts (the bench measures these)');
 
 step("esbuild, one run per function with SAM's flags");
 const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');

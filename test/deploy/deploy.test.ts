@@ -323,4 +323,21 @@ describe('one source of truth for IAM', () => {
     );
     expect(out).toBe('function');
   });
+
+  it('the functions that run SQLite are ES modules (.mjs) that a fresh Node process imports, and export their handlers', () => {
+    for (const id of ['NotesSearchNotesFunction', 'NotesIndexNotesFunction']) {
+      const fn = built.find((f) => f.id === id)!;
+      expect(fn.file.endsWith('.mjs'), id).toBe(true);
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(fn.file)}); process.stdout.write(typeof m.${fn.handler})`,
+        ],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+      );
+      expect(out, id).toBe('function');
+    }
+  });
 });
