@@ -22,7 +22,23 @@ export const PRICES = {
   logsIngestedGb: 0.5,
   /** SQS standard queue, per request (each 64 KB of a payload a request). */
   sqsRequest: 0.4 / 1e6,
+  /** S3 Standard, per PUT and per GET request (DELETE is free). */
+  s3PutRequest: 5 / 1e6,
+  s3GetRequest: 0.4 / 1e6,
 } as const;
+
+/**
+ * An isolated note edit's way into the search index, in requests (docs/search.md): the stream
+ * function's invocation, the note read (META and CONTENT, 2 read units), the head read (1), the
+ * segment's S3 GET and PUT, the head's conditional UpdateItem (1 write unit: the head is under 1 KB).
+ * Its compute grows with the workspace; the search bench measures it (`npm run bench -- --search`).
+ */
+export const searchEditRequests = () =>
+  PRICES.lambdaRequest +
+  3 * PRICES.dynamoReadUnit +
+  PRICES.s3GetRequest +
+  PRICES.s3PutRequest +
+  PRICES.dynamoWriteUnit;
 
 /** One route's measured usage per call. */
 export interface RouteUsage {
@@ -209,6 +225,7 @@ export const README_ROUTES = [
   'POST /v1/notes (4 KiB)',
   'DELETE /v1/notes/{noteId} (4 KiB, 2 readers)',
   'GET /v1/history',
+  'GET /v1/search',
   'GET /api/v1/news (page 1 of 500)',
   'POST /api/transfers (Idempotency-Key)',
   'GET /api/transfers',
@@ -259,4 +276,5 @@ export const pricesLine = () =>
   `per million write units and $${(PRICES.dynamoReadUnit * 1e6).toFixed(3)} per million read units; API Gateway ` +
   `REST $${(PRICES.restApiRequest * 1e6).toFixed(2)} (HTTP API $${(PRICES.httpApiRequest * 1e6).toFixed(2)}) per million requests; ` +
   `Lambda arm64 $${PRICES.lambdaGbSecond} per GB-second and $${(PRICES.lambdaRequest * 1e6).toFixed(2)} per million ` +
-  `requests; CloudWatch Logs $${PRICES.logsIngestedGb.toFixed(2)} per GB; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)} per million requests.`;
+  `requests; CloudWatch Logs $${PRICES.logsIngestedGb.toFixed(2)} per GB; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)} per million requests; ` +
+  `S3 $${(PRICES.s3PutRequest * 1e6).toFixed(2)} per million PUTs and $${(PRICES.s3GetRequest * 1e6).toFixed(2)} per million GETs.`;

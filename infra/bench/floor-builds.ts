@@ -54,7 +54,10 @@ export async function floorBuilds(opts: { outdir: string; rounds: number; floors
       const cjs = await build(entry, join(dir, 'cjs'), REFERENCE_BUILD);
       const cjsModule = await build(entry, join(dir, 'cjs-module'), BUILD_PROPERTIES);
       const esm = await build(entry, join(dir, 'esm'), ESM_FLOOR_BUILD);
-      const esmMain = await build(entry, join(dir, 'esm-main'), { ...ESM_FLOOR_BUILD, MainFields: 'main,module' });
+      const esmMain = await build(entry, join(dir, 'esm-main'), {
+        ...ESM_FLOOR_BUILD,
+        MainFields: 'main,module',
+      });
       // Awaiting the primed request at init needs top-level await: an ES module.
       const primed = await build(primedSource(floor), join(dir, 'primed'), ESM_FLOOR_BUILD);
       // Code splitting: esbuild's --splitting, which aws-lambda-builders does not pass (esbuild.py).

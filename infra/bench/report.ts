@@ -17,6 +17,7 @@ import {
   README_COST_HEAD,
   type RouteUsage,
   readmeCostRows,
+  searchEditRequests,
 } from './cost.ts';
 import { median, table } from './stats.ts';
 import type { PipelineCost } from './webhook-cost.ts';
@@ -76,7 +77,10 @@ export function readmeCost(f: Required<Pick<RunFigures, 'usage' | 'pipeline' | '
     '[docs/architecture.md](docs/architecture.md#api-gateway-rest-apis-not-http-apis)). The webhook pipeline',
     `per note write: **${dollars(f.pipeline.without)}** per million writes in a workspace without webhooks`,
     `(no invocation), **${dollars(f.pipeline.with)}** with one (router, SQS, delivery; a slow receiver adds`,
-    "the delivery's wait). Storage and data transfer are not included.",
+    "the delivery's wait). Full-text search: a search is the `GET /v1/search` row (a workspace of a few",
+    `notes); a note edit reaches the search index for **${dollars(searchEditRequests() * 1e6)}** per million edits in`,
+    "requests (one S3 PUT, one head UpdateItem; docs/search.md), plus the indexer's compute, which grows",
+    'with the workspace. Storage and data transfer are not included.',
     `${pricesLine()} Every route: [docs/benchmarks.md](docs/benchmarks.md#the-last-full-run).`,
   ].join('\n');
 }

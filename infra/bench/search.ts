@@ -4,7 +4,7 @@
 // (so the stream does not index them one batch at a time), then the index is built as
 // `npm run admin -- search rebuild` builds it. Figures: the index's size, the rebuild's time; a cold
 // search in two parts, the function's own start (against GET /v1/me's first call) and the first
-// search of the workspace (its segments loaded: heads, S3 GETs, gunzip, a copy into SQLite), wall and
+// search of the workspace (its segments loaded: heads, S3 GETs, a copy into SQLite), wall and
 // CPU; the memory the loaded segments hold (heap after a full GC, and resident memory: SQLite's
 // is outside the heap); warm searches' p50/p95 against a floor measured in
 // the same run (GET /v1/me through the same runner), overall and by kind; pathological queries; and
@@ -18,6 +18,7 @@ import pMap from 'p-map';
 import { startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
+import { searchEditRequests } from './cost.ts';
 import { corpus } from './search-corpus.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -107,7 +108,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const zipped = segments.map((d) => gzipSync(d, { level: 1 }).length);
     row([
       'index (admin rebuild)',
-      `${heads.length} segments: ${mb(raw)} of SQLite databases, ${mb(zipped.reduce((a, b) => a + b, 0))} gzipped in S3 (largest ${mb(Math.max(...zipped))})`,
+      `${heads.length} segments: ${mb(raw)} of SQLite databases in S3, stored as they are (largest ${mb(Math.max(...segments.map((d) => d.byteLength)))}; ${mb(zipped.reduce((a, b) => a + b, 0))} if gzipped)`,
       `${(rebuildMs / 1000).toFixed(1)} s`,
     ]);
 
@@ -121,7 +122,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
 
     // Cold: the search function's own start (bundle build and init, and a search of a user with no
     // index), then the first search of the workspace: its segments loaded (heads, S3 GETs in
-    // parallel, gunzip, a copy into SQLite) and searched, the hits read — what a cold start adds.
+    // parallel, a copy into SQLite) and searched, the hits read — what a cold start adds.
     const empty = await identity().createUser({
       name: 'Search Bench Empty',
       userPath: `bench-empty-${port}`,
@@ -143,7 +144,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     ]);
     row([
       'cold search: + loading the index',
-      `${heads.length} segments (heads, S3 GETs, gunzip, copy into SQLite) and the first search; ${((start.ms + cold.ms) / 1000).toFixed(2)} s with the start`,
+      `${heads.length} segments (heads, S3 GETs, a copy into SQLite) and the first search; ${((start.ms + cold.ms) / 1000).toFixed(2)} s with the start`,
       `${cold.ms.toFixed(0)} ms (${cold.cpu.toFixed(0)} ms CPU)`,
     ]);
     row([
@@ -257,11 +258,10 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       applies.push(await timed(() => searchIndexer().apply(workspace, [created[200 + i]])));
     const cpuS = median(applies.map((a) => a.cpu)) / 1000;
     const wallS = median(applies.map((a) => a.ms)) / 1000;
-    // us-east-1 list prices: S3 PUT $5/M, GET $0.40/M (DELETE free); the head's UpdateItem 1 WRU (the
-    // item is under 1 KB with 8 segments) $0.625/M; its BatchGetItem 1 RRU $0.125/M; the note's META
-    // and CONTENT (BatchGetItem, 2 RRU) $0.25/M; Lambda arm64 $0.0000133334 per GB-s at 1,024 MB,
-    // billed on the wall time (at least the CPU time at 1,024/1,769 of a vCPU).
-    const requests = 5 + 0.625 + 0.4 + 0.125 + 0.25;
+    // The requests at list prices (infra/bench/cost.ts, searchEditRequests); Lambda arm64
+    // $0.0000133334 per GB-s at 1,024 MB, billed on the wall time (at least the CPU time at 1,024/1,769
+    // of a vCPU).
+    const requests = searchEditRequests() * 1e6;
     const compute = Math.max(wallS, (cpuS * 1769) / 1024) * 1 * 0.0000133334 * 1e6;
     row([
       'an isolated edit: the indexer (load, change, store one segment)',

@@ -156,8 +156,8 @@ export const scenarios: BenchScenarios = async (ctx) => {
     ),
     reading('GET /v1/history', 3, 5, () => get('/v1/history?limit=100', lister.token)),
     // Search (extension): the rate-limit UpdateItem, the caller's teams (Query), the indexes' heads
-    // (BatchGetItem), then the hits shown (one BatchGetItem per 50); the index's segments are S3
-    // objects, no request.
+    // (BatchGetItem, at most once a second per function), then the hits shown (one BatchGetItem per
+    // 50); the index's segments are S3 objects, no request.
     route('GET /v1/search', 4, () => get('/v1/search?q=note&limit=5')),
     // Folders and the trash in a workspace of their own, so that the rows above measure a workspace
     // without folders (as before folders existed) and the rows below the cost folders add.

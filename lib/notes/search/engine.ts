@@ -48,7 +48,7 @@ export const BOOST = { title: 4, tags: 2, text: 1 };
 /** Words at least this long also match within one edit. */
 export const FUZZY_MIN_LENGTH = 5;
 /** Words a prefix expands to, at most (the ones most notes hold first). */
-export const MAX_PREFIX_EXPANSIONS = 16;
+export const MAX_PREFIX_EXPANSIONS = 8;
 /**
  * The notes holding a prefix's expansions, summed, at most this many times the segment's notes (the
  * most common expansion is always taken): a query's cost is the postings it reads, and a prefix of
@@ -176,11 +176,11 @@ export class NoteIndex {
       ]);
       for (const tag of new Set(note.tags))
         this.run('INSERT INTO tags (tag, id) VALUES (?, ?)', [tag, rowid]);
-      for (const term of new Set([...title, ...tags, ...body]))
-        if (term.length >= FUZZY_MIN_LENGTH - 1) {
-          this.run('INSERT OR IGNORE INTO words (term) VALUES (?)', [term]);
+      for (const term of new Set([...title, ...tags, ...body])) {
+        this.run('INSERT OR IGNORE INTO words (term) VALUES (?)', [term]);
+        if (term.length >= FUZZY_MIN_LENGTH - 1)
           this.run('INSERT OR IGNORE INTO reversed (term) VALUES (?)', [reverse(term)]);
-        }
+      }
     });
   }
 
@@ -245,22 +245,34 @@ export class NoteIndex {
     return [...near].filter((t) => withinOneEdit(word, t));
   }
 
+  /** Whether a note of the segment holds (or held, since the segment was built) this word. */
+  holds(word: string): boolean {
+    return this.value('SELECT 1 FROM words WHERE term = ?', [word]) !== undefined;
+  }
+
+  /** Up to `limit` of the segment's words that start with `prefix` (the prefix itself not included). */
+  completions(prefix: string, limit: number): string[] {
+    return this.rows('SELECT term FROM words WHERE term > ? AND term < ? LIMIT ?', [
+      prefix,
+      prefix + AFTER,
+      limit,
+    ]).map(([t]) => String(t));
+  }
+
   /** The best `want` notes matching the query, with the tag and folder given, and how many match. */
   search(query: Query, filter: { tag?: string; folderId?: string } = {}, want = 50): Found {
-    if (query.words.length === 0 && query.phrases.length === 0)
-      return { candidates: [], total: 0, matched: [] };
-    const matched = new Set(query.terms);
-    const parts = query.words.map((word, i) => {
-      const alternatives = new Set([word]);
-      if (word.length >= FUZZY_MIN_LENGTH) for (const t of this.oneEditAway(word)) alternatives.add(t);
-      if (query.prefix && i === query.words.length - 1)
-        for (const t of this.expansions(word)) alternatives.add(t);
-      for (const t of alternatives) matched.add(t);
-      return alternatives.size === 1 ? quoted(word) : `(${[...alternatives].map(quoted).join(' OR ')})`;
-    });
-    for (const phrase of query.phrases) parts.push(quoted(phrase.join(' ')));
+    const plan = planQuery([this], query);
+    return plan ? { ...this.match(plan.match, filter, want), matched: plan.matched } : NOTHING;
+  }
+
+  /** The best `want` notes matching an FTS5 expression (planQuery's), and how many match. */
+  match(
+    expression: string,
+    filter: { tag?: string; folderId?: string },
+    want: number,
+  ): Omit<Found, 'matched'> {
     const where = ['terms MATCH ?'];
-    const bind: SqlValue[] = [parts.join(' AND ')];
+    const bind: SqlValue[] = [expression];
     if (filter.folderId !== undefined) {
       where.push('rowid IN (SELECT id FROM notes WHERE folder = ?)');
       bind.push(filter.folderId);
@@ -280,7 +292,6 @@ export class NoteIndex {
     return {
       candidates: rows.map(([id, rank]) => ({ shortId: String(id), score: -Number(rank) })),
       total: rows.length ? Number(rows[0][2]) : 0,
-      matched: [...matched],
     };
   }
 
@@ -312,4 +323,59 @@ export class NoteIndex {
   private run(sql: string, bind: SqlValue[]): void {
     this.rows(sql, bind);
   }
+}
+
+const NOTHING: Found = { candidates: [], total: 0, matched: [] };
+
+/** What a query asks of each segment it searches: one FTS5 expression, and the terms a snippet marks. */
+export interface Plan {
+  match: string;
+  matched: string[];
+}
+
+/**
+ * The query as one FTS5 expression for every segment searched (of one workspace or several): each
+ * word or its one-edit neighbours in any of the segments, the last word or its completions, every
+ * phrase as a phrase. Worked out once per search, not once per segment: the vocabulary lookups are
+ * most of a search's work after the matching itself.
+ */
+export function planQuery(segments: NoteIndex[], query: Query): Plan | undefined {
+  if (query.words.length === 0 && query.phrases.length === 0) return undefined;
+  const matched = new Set(query.terms);
+  const parts = query.words.map((word, i) => {
+    const alternatives = new Set([word]);
+    // A word no note holds is taken for a misspelling: its one-edit neighbours stand in for it. A
+    // word the notes hold is taken as written (its neighbours would be noise, and each one more
+    // alternative costs ranking as much again).
+    if (word.length >= FUZZY_MIN_LENGTH && !segments.some((s) => s.holds(word)))
+      for (const s of segments) for (const t of s.oneEditAway(word)) alternatives.add(t);
+    // A prefix stands for its commonest completions, not for every one (FTS5's own `word *`): a short
+    // prefix of a large vocabulary merges thousands of words' postings (5 times slower at 10,000
+    // notes, measured), and ranking costs as much per row as there are alternatives.
+    if (query.prefix && i === query.words.length - 1)
+      for (const t of expansionsOf(segments, word)) alternatives.add(t);
+    for (const t of alternatives) matched.add(t);
+    return alternatives.size === 1 ? quoted(word) : `(${[...alternatives].map(quoted).join(' OR ')})`;
+  });
+  for (const phrase of query.phrases) parts.push(quoted(phrase.join(' ')));
+  return { match: parts.join(' AND '), matched: [...matched] };
+}
+
+/**
+ * The words a prefix expands to across segments: all of its completions when they are at most
+ * MAX_PREFIX_EXPANSIONS; else the ones most notes hold, counted in the segment that has the most
+ * completions (each segment holds a random share of a workspace's notes, so its counts rank words
+ * as the workspace's would), within its PREFIX_POSTINGS bound.
+ */
+export function expansionsOf(segments: NoteIndex[], prefix: string): string[] {
+  const all = new Set<string>();
+  let sample: NoteIndex | undefined;
+  let most = 0;
+  for (const s of segments) {
+    const found = s.completions(prefix, MAX_PREFIX_EXPANSIONS + 1);
+    for (const t of found) all.add(t);
+    if (found.length > most) [sample, most] = [s, found.length];
+  }
+  if (all.size <= MAX_PREFIX_EXPANSIONS) return [...all];
+  return sample ? sample.expansions(prefix) : [];
 }

@@ -1,9 +1,9 @@
 // The search engine of this design: the segments of each workspace's index (./engine.ts), loaded from
 // the index store in parallel and kept loaded between searches (the least recently used closed once
 // more than CACHED_BYTES of them are loaded); a head naming a newer generation than the one loaded
-// reloads that segment only. A search asks every segment of the workspaces for its best candidates
-// and merges them by score.
-import { NoteIndex } from './engine.ts';
+// reloads that segment only. A search works out its FTS5 expression once over all the segments
+// (engine.ts, planQuery), asks every segment for its best candidates and merges them by score.
+import { NoteIndex, planQuery } from './engine.ts';
 import type { Query, Workspace } from './model.ts';
 import type { CandidateFinder, Candidates, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
 
@@ -13,6 +13,9 @@ import type { CandidateFinder, Candidates, IndexHead, IndexStore, WorkspaceCandi
  * the search function's 512 MB room for its own work.
  */
 const CACHED_BYTES = 128 * 2 ** 20;
+
+/** Workspaces whose heads are kept beyond their freshness, at most. */
+const MAX_KNOWN_HEADS = 1000;
 
 interface Loaded {
   generation: number;
@@ -27,7 +30,19 @@ export class LoadedIndexes implements CandidateFinder {
   /** Searches running (a segment replaced or evicted is closed once none is: one may still use it). */
   private running = 0;
   private readonly retired: NoteIndex[] = [];
-  constructor(private readonly indexes: Pick<IndexStore, 'heads' | 'load'>) {}
+  /** Each workspace's heads, and when they were read. */
+  private readonly heads = new Map<Workspace, { at: number; heads: IndexHead[] }>();
+
+  /**
+   * `headsFreshMs`: how long heads read once are used again before they are read again (0: every
+   * search reads them). An edit is found once its segment is saved and the heads are read again, so
+   * this adds at most that much to an edit's way into results (docs/search.md, "Fresh"); what a
+   * search shows is checked against the table whatever the heads say.
+   */
+  constructor(
+    private readonly indexes: Pick<IndexStore, 'heads' | 'load'>,
+    private readonly headsFreshMs = 0,
+  ) {}
 
   async find(
     workspaces: Workspace[],
@@ -37,17 +52,21 @@ export class LoadedIndexes implements CandidateFinder {
   ): Promise<Candidates> {
     this.running += 1;
     try {
+      const loaded = await this.loaded(workspaces);
+      const plan = planQuery(
+        loaded.map((l) => l.index),
+        query,
+      );
+      if (!plan) return { candidates: [], total: 0, matched: [] };
       const candidates: WorkspaceCandidate[] = [];
-      const matched = new Set<string>();
       let total = 0;
-      for (const { workspace, index } of await this.loaded(workspaces)) {
-        const found = index.search(query, filter, want);
+      for (const { workspace, index } of loaded) {
+        const found = index.match(plan.match, filter, want);
         for (const c of found.candidates) candidates.push({ ...c, workspace });
-        for (const t of found.matched) matched.add(t);
         total += found.total;
       }
       candidates.sort((a, b) => b.score - a.score || a.shortId.localeCompare(b.shortId));
-      return { candidates: candidates.slice(0, want), total, matched: [...matched] };
+      return { candidates: candidates.slice(0, want), total, matched: plan.matched };
     } finally {
       this.running -= 1;
       if (!this.running) for (const index of this.retired.splice(0)) index.close();
@@ -56,12 +75,25 @@ export class LoadedIndexes implements CandidateFinder {
 
   /** Each segment of the workspaces (a workspace without a head has no notes yet). */
   private async loaded(workspaces: Workspace[]): Promise<{ workspace: Workspace; index: NoteIndex }[]> {
-    const heads = [...(await this.indexes.heads(workspaces)).values()].flat();
+    const heads = await this.headsOf(workspaces);
     const loaded = await Promise.all(
       heads.map(async (head) => ({ workspace: head.workspace, index: await this.load(head) })),
     );
     this.evict(new Set(heads.map(keyOf)));
     return loaded.filter((l): l is { workspace: Workspace; index: NoteIndex } => l.index !== undefined);
+  }
+
+  /** The workspaces' segment heads: read again unless all were read less than headsFreshMs ago. */
+  private async headsOf(workspaces: Workspace[]): Promise<IndexHead[]> {
+    const now = Date.now();
+    const known = workspaces.map((w) => this.heads.get(w));
+    if (known.every((k) => k && now - k.at < this.headsFreshMs)) return known.flatMap((k) => k!.heads);
+    const read = await this.indexes.heads(workspaces);
+    // Heads no longer fresh are only worth their memory while few: a function serves many users.
+    if (this.heads.size > MAX_KNOWN_HEADS)
+      for (const [w, k] of this.heads) if (now - k.at >= this.headsFreshMs) this.heads.delete(w);
+    for (const w of workspaces) this.heads.set(w, { at: now, heads: read.get(w) ?? [] });
+    return [...read.values()].flat();
   }
 
   private async load(head: IndexHead, retried = false): Promise<NoteIndex | undefined> {

@@ -1,5 +1,5 @@
 // Search as the domain sees it: workspaces (whose notes one index holds), queries, hits and snippets.
-import { fold, type Span, spans, tokensOf } from './text.ts';
+import { fold, plainText, type Span, spans, tokensOf } from './text.ts';
 
 /** A workspace: a user's personal notes (`user:<userId>`) or a team's notes (`team:<teamPath>`). */
 export type Workspace = `user:${string}` | `team:${string}`;
@@ -68,8 +68,8 @@ export interface Snippet {
 /** Characters of text a snippet holds at most. */
 export const SNIPPET_LENGTH = 200;
 
-/** A passage around the first matched term of `text` (its start if none matches), matches marked. */
-export function snippetOf(text: string, matched: Set<string>): Snippet {
+/** Where the passage around the first matched term of `text` is, and the matched terms read. */
+function passage(text: string, matched: Set<string>): { start: number; end: number; hits: Span[] } {
   // The text's terms are read up to the passage's end only (a match is usually early in a note).
   const hits: Span[] = [];
   let start = 0;
@@ -88,6 +88,10 @@ export function snippetOf(text: string, matched: Set<string>): Snippet {
     }
     hits.push(t);
   }
+  return { start, end, hits };
+}
+
+function snippetAt(text: string, { start, end, hits }: ReturnType<typeof passage>): Snippet {
   const highlights: Snippet['highlights'] = [];
   for (const h of hits) {
     if (h.offset < start || h.offset + h.length > end) continue;
@@ -98,6 +102,32 @@ export function snippetOf(text: string, matched: Set<string>): Snippet {
     else highlights.push({ offset, length: h.length });
   }
   return { text: text.slice(start, end), highlights };
+}
+
+/** A passage around the first matched term of `text` (its start if none matches), matches marked. */
+export const snippetOf = (text: string, matched: Set<string>): Snippet =>
+  snippetAt(text, passage(text, matched));
+
+/** Characters of a note's markdown first read for its snippet (then four times more, until it fits). */
+export const SNIPPET_READ = 2048;
+/** A reference-style link's definition: it may come after the link, so only the whole note reads right. */
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+
+/**
+ * snippetOf the note's text, reading only as much of its markdown as the passage needs: the first
+ * SNIPPET_READ characters up to a blank line, then four times more, until the passage around the
+ * first match ends before the text read does. Blocks end at blank lines, so the text of the markdown
+ * read is the start of the whole note's text (a fence or an HTML block left open reads the same).
+ * Matches are mostly early: most snippets parse a part of their note, not all of it.
+ */
+export function snippetOfMarkdown(markdown: string, matched: Set<string>, text = plainText): Snippet {
+  const whole = REFERENCE_DEFINITION.test(markdown);
+  for (let size = SNIPPET_READ; ; size *= 4) {
+    const blank = whole || size >= markdown.length ? -1 : markdown.lastIndexOf('\n\n', size);
+    const read = text(blank > 0 ? markdown.slice(0, blank) : markdown);
+    const at = passage(read, matched);
+    if (blank <= 0 || (at.hits.length > 0 && at.end < read.length)) return snippetAt(read, at);
+  }
 }
 
 export { fold };

@@ -10,14 +10,13 @@ import type { Directory, StoredNote } from '../kernel/ports.ts';
 import {
   parseQuery,
   type Snippet,
-  snippetOf,
+  snippetOfMarkdown,
   teamWorkspace,
   userWorkspace,
   type Workspace,
   workspaceOf,
 } from './model.ts';
 import type { CandidateFinder, NoteSource, WorkspaceCandidate } from './ports.ts';
-import { plainText } from './text.ts';
 
 export interface SearchRequest {
   q: string;
@@ -98,6 +97,6 @@ export class SearchService {
     const { note } = stored;
     if (req.tag !== undefined && !note.tags.includes(req.tag)) return undefined;
     if (req.folderId !== undefined && note.parentFolderId !== req.folderId) return undefined;
-    return { note, snippet: snippetOf(plainText(stored.content), matched) };
+    return { note, snippet: snippetOfMarkdown(stored.content, matched) };
   }
 }

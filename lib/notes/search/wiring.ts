@@ -14,7 +14,8 @@ export const noteSearch = /* @__PURE__ */ once(
   () =>
     new SearchService({
       directory: directory(),
-      candidates: new LoadedIndexes(s3IndexReader),
+      // Heads read once serve the searches of the next second (docs/search.md, "Fresh").
+      candidates: new LoadedIndexes(s3IndexReader, 1000),
       notes: { getNotes },
     }),
 );

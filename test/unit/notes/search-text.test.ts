@@ -3,7 +3,14 @@
 // snippet marks exactly the matched words, a query is capped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoteIndex } from '../../../lib/notes/search/engine.ts';
-import { MAX_QUERY_TERMS, parseQuery, snippetOf } from '../../../lib/notes/search/model.ts';
+import {
+  MAX_QUERY_TERMS,
+  parseQuery,
+  SNIPPET_READ,
+  snippetOf,
+  snippetOfMarkdown,
+} from '../../../lib/notes/search/model.ts';
+import { corpus } from '../../../infra/bench/search-corpus.ts';
 import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
 
 const note = (shortId: string, content: string, extra: Partial<Parameters<NoteIndex['upsert']>[0]> = {}) => ({
@@ -57,6 +64,38 @@ describe('search text', () => {
       'résumé',
     ]);
     expect(s.text.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('snippet of a note', () => {
+  it('is the snippet of the whole text, however little of the markdown it reads', () => {
+    const { notes, words } = corpus(60, 12_000, 7);
+    let partial = 0;
+    for (const [i, n] of notes.entries()) {
+      // A common word (found early), a rare one (found late or not at all).
+      for (const word of [words[i % 5], words[1000 + i]]) {
+        const matched = new Set(termsOf(word));
+        const read: number[] = [];
+        const fast = snippetOfMarkdown(n.content, matched, (md) => {
+          read.push(md.length);
+          return plainText(md);
+        });
+        expect(fast).toEqual(snippetOf(plainText(n.content), matched));
+        if (read[0] < n.content.length && read.length === 1) partial += 1;
+      }
+    }
+    expect(partial).toBeGreaterThan(30); // early matches read a part of their note
+  });
+
+  it('reads on past a fence left open, and reads all of a note with reference-style links', () => {
+    const fence = `${'intro words here\n\n'.repeat(100)}\`\`\`\n${'code line\n\n'.repeat(300)}\`\`\`\n\nfinal needle`;
+    expect(snippetOfMarkdown(fence, new Set(['needle']))).toEqual(
+      snippetOf(plainText(fence), new Set(['needle'])),
+    );
+    const reference = `see [the needle][n] ${'filler '.repeat(10)}\n\n${'more text\n\n'.repeat(SNIPPET_READ / 5)}[n]: https://example.com/hidden`;
+    const s = snippetOfMarkdown(reference, new Set(['needle']));
+    expect(s).toEqual(snippetOf(plainText(reference), new Set(['needle'])));
+    expect(s.text).toContain('see the needle'); // the link's text, not its brackets
   });
 });
 
