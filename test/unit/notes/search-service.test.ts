@@ -125,6 +125,34 @@ describe('search service (in memory)', () => {
     expect(await w.ids(w.owner, 'before')).toEqual([]);
   });
 
+  it('reads the heads at most once per freshness window, and finds an edit once the window has passed', async () => {
+    const id = await write(w, w.owner, 'window before');
+    let reads = 0;
+    const counting = {
+      heads: (ws: Workspace[]) => {
+        reads += 1;
+        return w.indexes.heads(ws);
+      },
+      load: w.indexes.load.bind(w.indexes),
+    };
+    const windowed = new SearchService({
+      directory: w.identity,
+      candidates: new LoadedIndexes(counting, 300),
+      notes: storeNoteSource(w.store),
+    });
+    const ids = async (q: string) =>
+      (await windowed.search(w.owner, { q, page: 1, limit: 20 })).hits.map((h) => h.note.shortId);
+    expect(await ids('before')).toEqual([id]);
+    expect(await ids('window')).toEqual([id]);
+    expect(reads).toBe(1); // the second search used the heads the first one read
+    await w.notes.updateNote(w.owner, id, { content: 'window after' });
+    await w.indexer.apply(userWorkspace(w.owner), [id]);
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await ids('after')).toEqual([id]);
+    expect(await ids('before')).toEqual([]);
+    expect(reads).toBe(2);
+  });
+
   it('a pathological query answers: at most MAX_QUERY_TERMS terms, a prefix expands to a bounded set of the commonest words', async () => {
     const { notes } = corpus(120, 1000);
     const index = await indexOf(notes, () => 1);
