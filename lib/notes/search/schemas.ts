@@ -41,7 +41,7 @@ export const searchResults = v.strictObject({
   pagination: v.strictObject({
     page: int(),
     limit: int(),
-    total: v.pipe(int(), v.description('matching notes (an upper bound for a quoted phrase)')),
+    total: v.pipe(int(), v.description('matching notes')),
     hasNext: v.boolean(),
   }),
 });
