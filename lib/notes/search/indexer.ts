@@ -171,8 +171,12 @@ export class SearchIndexer {
       const live = await this.current(head);
       if (!live) continue;
       const mine = index.versions();
-      const theirs = live.versions();
-      live.close();
+      let theirs: Map<string, number>;
+      try {
+        theirs = live.versions();
+      } finally {
+        live.close();
+      }
       const differ = [...new Set([...mine.keys(), ...theirs.keys()])].filter(
         (id) => mine.get(id) !== theirs.get(id),
       );

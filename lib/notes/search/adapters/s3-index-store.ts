@@ -1,13 +1,12 @@
 // The index store on S3 and DynamoDB: each generation of a segment of a workspace's index is an
-// SQLite database file under search/ in the bucket (never served: the public image path reads notes/ only);
-// the workspace's head item (lib/data/keys.ts, searchKeys) names each segment's current one, in an
-// attribute per segment (`f00`..`f07`), so a search reads every segment's head in one request. (The
+// SQLite database file under search/ in the bucket (never served: the public image path reads notes/
+// only); the workspace's head item (lib/data/keys.ts, searchKeys) names each segment's current one, in
+// an attribute per segment (`f00`..`f07`), so a search reads every segment's head in one request (the
 // `sNN` attributes of the earlier MiniSearch segments are not read: `npm run admin -- search upgrade`
-// rebuilds such a workspace and removes them.) A
-// writer puts its object under a fresh name, then moves its segment's attribute with a condition on
-// the generation it read (so of two concurrent writers of a segment one wins and the other retries
-// on the winner's index; writers of different segments never conflict), then deletes the object it
-// replaced.
+// rebuilds such a workspace and removes them). A writer puts its object under a fresh name, then
+// moves its segment's attribute with a condition on the generation it read (so of two concurrent
+// writers of a segment one wins and the other retries on the winner's index; writers of different
+// segments never conflict), then deletes the object it replaced.
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
@@ -28,7 +27,7 @@ const BATCH_KEYS = 100;
 
 const folder = (workspace: Workspace) => `search/${encodeURIComponent(workspace)}/`;
 /** The head item's attribute of a segment. */
-export const segmentAttribute = (segment: number) => `f${String(segment).padStart(2, '0')}`;
+const attribute = (segment: number) => `f${String(segment).padStart(2, '0')}`;
 const SEGMENT_ATTRIBUTE = /^f(\d\d)$/;
 const checkpointKey = (workspace: Workspace) => `${folder(workspace)}rebuild.json.gz`;
 
@@ -117,7 +116,7 @@ export async function saveIndex(
   notes: number,
 ): Promise<IndexHead | undefined> {
   const generation = (previous?.generation ?? 0) + 1;
-  const location = `${folder(workspace)}${segmentAttribute(segment)}-${generation}-${randomBytes(6).toString('base64url')}.sqlite`;
+  const location = `${folder(workspace)}${attribute(segment)}-${generation}-${randomBytes(6).toString('base64url')}.sqlite`;
   await putSegment(location, data);
   const head: IndexHead = { workspace, segment, generation, location, notes };
   try {
@@ -130,7 +129,7 @@ export async function saveIndex(
         ExpressionAttributeNames: {
           '#type': 'type',
           '#workspace': 'workspace',
-          '#segment': segmentAttribute(segment),
+          '#segment': attribute(segment),
         },
         ExpressionAttributeValues: {
           ':type': 'search-index',
