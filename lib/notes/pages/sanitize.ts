@@ -57,6 +57,7 @@ const options: sanitizeHtml.IOptions = {
       'footnote*',
       'footnotes*',
       'table-of-contents',
+      'tags',
       'align-left',
       'align-right',
       'align-center',
