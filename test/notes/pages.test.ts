@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, type HttpResponse } from '../support/http.ts';
 import { newTeam, newUser, type TestUser } from '../support/identity.ts';
-import { call, createNote } from './helpers.ts';
+import { call, createNote, local } from './helpers.ts';
 
 const BROWSER = { Accept: 'text/html,application/xhtml+xml' };
 /** The path of an absolute link (the runner's origin is the public base URL locally). */
@@ -152,6 +152,35 @@ describe('every other address', () => {
     expect(answers[0].text).not.toContain('Private');
   });
 
+  it('a private note and an absent one answer the same bytes and headers, billed reads included', async () => {
+    const team = await newTeam(me);
+    const big = `# Secret\n${'A private line of a large note.\n'.repeat(9_000)}`; // 280 KB
+    const mine = await createNote(me.token, { content: big, permalink: 'secret-plan' });
+    const ours = await createNote(me.token, { content: big, permalink: 'secret-plan' }, team.path);
+    const base = new URL(mine.publishLink).origin;
+    // Each pair: a private note's address, and the same shape of address with no note at it.
+    const pairs = [
+      [mine.publishLink, `${base}/@${me.userPath}/secret-plam`],
+      [ours.publishLink, `${base}/@${team.path}/secret-plam`],
+      [`${base}/${mine.shortId}`, `${base}/${mine.shortId.replace(/^./, (c) => (c === 'x' ? 'y' : 'x'))}`],
+    ];
+    // What differs between any two responses: the request's id and date, the runner's timing.
+    const VARYING = new Set(['x-request-id', 'date', 'x-local-duration-ms']);
+    const shape = (res: HttpResponse) => ({
+      status: res.status,
+      body: res.text,
+      headers: [...res.headers].filter(([name]) => !VARYING.has(name)),
+    });
+    for (const [privateLink, absentLink] of pairs) {
+      for (const headers of [BROWSER, {}]) {
+        const [hidden, absent] = [await page(privateLink, headers), await page(absentLink, headers)];
+        expect(hidden.status, privateLink).toBe(404);
+        expect(shape(hidden), privateLink).toEqual(shape(absent));
+        if (local) expect(hidden.headers.get('x-local-dynamo-capacity')).toMatch(/^[1-9]/);
+      }
+    }
+  });
+
   it('a page answers GET only: another method is 405 with Allow', async () => {
     const note = await createNote(me.token, { content: 'read only', readPermission: 'guest' });
     const res = await http('POST', pathOf(note.publishLink), { body: {} });
@@ -163,5 +192,58 @@ describe('every other address', () => {
     const res = await http('GET', '/v1/no-such-thing');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 40400, message: 'Not found' });
+  });
+});
+
+describe('a note too complex to render within the budget', () => {
+  // The reproductions of issue 36: each stalled every reader (or went past Lambda's 6 MB response
+  // limit) before the render had a budget. Now each answers promptly with the note's text, while
+  // another user's GET /v1/me keeps answering beside it.
+  const HEAVY = [
+    ['[TOC] and a heading x 700 (7 KB)', '[TOC]\n# h\n'.repeat(700)],
+    ['a repeated heading x 20,000 (80 KB)', '# a\n'.repeat(20_000)],
+    ['35,000 task-list items', '- [ ] x\n'.repeat(35_000)],
+    ['70,000 footnote references', `${'[^a]'.repeat(70_000)}\n\n[^a]: x\n`],
+  ];
+  let other: TestUser;
+  beforeAll(async () => {
+    other = await newUser('Bystander');
+  });
+
+  /** Opens the page while the other user calls GET /v1/me again and again; the slowest of those. */
+  async function besideMe(link: string): Promise<{ res: HttpResponse; slowestMe: number }> {
+    let done = false;
+    const opening = page(link).finally(() => {
+      done = true;
+    });
+    let slowestMe = 0;
+    while (!done) {
+      const started = performance.now();
+      expect((await http('GET', '/v1/me', { token: other.token })).status).toBe(200);
+      slowestMe = Math.max(slowestMe, performance.now() - started);
+    }
+    return { res: await opening, slowestMe };
+  }
+
+  it.each(HEAVY)('%s: its text in a <pre>, while /v1/me answers within 1 s', async (_, content) => {
+    const note = await createNote(me.token, { content, readPermission: 'guest' });
+    const { res, slowestMe } = await besideMe(note.publishLink);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('too complex to show formatted');
+    const shown = /<pre class="plain-text">([^<]*)<\/pre>/.exec(res.text)?.[1];
+    expect(shown).toBe(content);
+    expect(res.text.length).toBeLessThan(2 * 1024 * 1024);
+    expect(slowestMe).toBeLessThan(1000);
+  });
+
+  it('a 300 KB ```json block of "[" shows as plain code, well under the response limit', async () => {
+    const content = `\`\`\`json\n${'['.repeat(300 * 1024 - 20)}\n\`\`\``;
+    const note = await createNote(me.token, { content, readPermission: 'guest' });
+    const { res, slowestMe } = await besideMe(note.publishLink);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`<pre><code class="language-json">${'['.repeat(1000)}`);
+    expect(res.text).not.toContain('hljs');
+    expect(res.text.length).toBeLessThan(1024 * 1024);
+    expect(slowestMe).toBeLessThan(1000);
   });
 });

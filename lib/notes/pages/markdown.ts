@@ -194,8 +194,8 @@ md.renderer.rules.footnote_block_open = () => '<section class="footnotes">\n<ol 
 const tocBody = md.renderer.rules.toc_body!;
 const tocOf = new WeakMap<Token[], string>();
 md.renderer.rules.toc_body = (tokens, ...rest) => {
-  let html = tocOf.get(tokens);
-  if (html === undefined) tocOf.set(tokens, (html = tocBody(tokens, ...rest)));
+  const html = tocOf.get(tokens) ?? tocBody(tokens, ...rest);
+  tocOf.set(tokens, html);
   return html;
 };
 

@@ -1,9 +1,16 @@
-// What note pages need from storage (./adapters/dynamo-pages.ts).
-import type { NoteWithContent } from '../kernel/model.ts';
+// What note pages need from storage (./adapters/dynamo-pages.ts). A page first reads a note's
+// metadata (a small item) to decide whether it may show it, and reads the content only then: a
+// private note and an absent one cost the same reads (see the adapter).
+import type { NoteRecord, NoteWithContent } from '../kernel/model.ts';
 
 export interface PageSource {
-  /** The note with this shortId (not trashed), if any. */
-  byShortId(shortId: string): Promise<NoteWithContent | undefined>;
-  /** The note of the user or team with this path holding this permalink (not trashed), if any. */
-  byPermalink(ownerPath: string, permalink: string): Promise<NoteWithContent | undefined>;
+  /** The metadata of the note with this shortId (not trashed), if any. */
+  metaByShortId(shortId: string): Promise<NoteRecord | undefined>;
+  /**
+   * The metadata of the note of the user or team with this path holding this permalink (not
+   * trashed), if any: the same reads whether there is one or not.
+   */
+  metaByPermalink(ownerPath: string, permalink: string): Promise<NoteRecord | undefined>;
+  /** The note with this shortId and its content (not trashed), if any. */
+  note(shortId: string): Promise<NoteWithContent | undefined>;
 }

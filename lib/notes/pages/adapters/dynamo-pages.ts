@@ -1,34 +1,53 @@
-// Note pages' reads in the single table: a note by its shortId (the Notes store's read), or through
-// its owner's permalink guard: the user path (USERPATH# → user id) or the team path, then the guard
-// (PERMALINK#<owner> → note id). A user's path is tried before a team's.
+// Note pages' reads in the single table. A page reads the note's META item (strongly consistent)
+// before anything large: by its shortId, or through its owner's permalink guards: the user path
+// (USERPATH# → user id), then the guards of that user and of the team with that path together
+// (PERMALINK#<owner> → note id; a user's guard wins over a team's), then META. When no guard names a
+// note, META is read at a key no note has, so an absent permalink and a private note's cost the
+// same reads and the same billed units (1 for META, while a note's metadata stays under 4 KB).
+// Only a note guests may read is then read whole, through the Notes store's `getNote`.
 import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
-import { identityKeys, type Key, notesKeys, type NoteOwnerKey } from '../../../data/keys.ts';
+import { identityKeys, type Key, notesKeys } from '../../../data/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { shortIdOf, type NoteWithContent } from '../../kernel/model.ts';
+import { type NoteRecord, shortIdOf, type NoteWithContent } from '../../kernel/model.ts';
+import { toRecord } from '../../kernel/adapters/note-items.ts';
 import type { NotesStore } from '../../kernel/ports.ts';
 import type { PageSource } from '../ports.ts';
 
-const item = async (key: Key) =>
-  (await documentClient().send(new GetCommand({ TableName: config.tableName, Key: key }))).Item;
+/** No shortId has this character: the META read of a permalink that names no note finds nothing. */
+const NO_NOTE = '~';
 
-/** The pages' reads, reading a note through the Notes store's `getNote` (given by the wiring). */
+const item = async (key: Key, consistent = false) =>
+  (
+    await documentClient().send(
+      new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: consistent }),
+    )
+  ).Item;
+
+const noteId = (guard: Record<string, unknown> | undefined) =>
+  typeof guard?.noteId === 'string' ? guard.noteId : undefined;
+
+/** The pages' reads, reading a whole note through the Notes store's `getNote` (given by the wiring). */
 export function dynamoPages(getNote: NotesStore['getNote']): PageSource {
-  const byShortId = async (shortId: string): Promise<NoteWithContent | undefined> => {
-    const stored = await getNote(shortId);
-    return stored && { note: stored.note, content: stored.content };
-  };
-  const inOwner = async (owner: NoteOwnerKey, permalink: string) => {
-    const guard = await item(notesKeys.permalink(owner, permalink));
-    return typeof guard?.noteId === 'string' ? byShortId(shortIdOf(guard.noteId)) : undefined;
+  const metaByShortId = async (shortId: string): Promise<NoteRecord | undefined> => {
+    const meta = await item(notesKeys.noteMeta(shortId), true);
+    return meta && meta.deletedAt === undefined ? toRecord(meta) : undefined;
   };
   return {
-    byShortId,
-    async byPermalink(ownerPath, permalink) {
+    metaByShortId,
+    async metaByPermalink(ownerPath, permalink) {
       const user = await item(identityKeys.userPath(ownerPath));
-      const mine =
-        typeof user?.userId === 'string' ? await inOwner({ userId: user.userId }, permalink) : undefined;
-      return mine ?? inOwner({ teamPath: ownerPath }, permalink);
+      const userId = typeof user?.userId === 'string' ? user.userId : undefined;
+      const [mine, ours] = await Promise.all([
+        userId === undefined ? undefined : item(notesKeys.permalink({ userId }, permalink)),
+        item(notesKeys.permalink({ teamPath: ownerPath }, permalink)),
+      ]);
+      const id = noteId(mine) ?? noteId(ours);
+      return metaByShortId(id === undefined ? NO_NOTE : shortIdOf(id));
+    },
+    async note(shortId): Promise<NoteWithContent | undefined> {
+      const stored = await getNote(shortId);
+      return stored && { note: stored.note, content: stored.content };
     },
   };
 }
