@@ -1,9 +1,9 @@
 // GET /{shortId}, GET /{owner}/{permalink} (owner: @<userPath|teamPath>): the read-only page of a note
-// anonymous readers may see, at its publishLink; GET /_page/{asset}: the pages' stylesheet.
+// anonymous readers may see, at its publishLink; GET /_page/{asset}: the pages' stylesheet and icon.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { ApiEvent, ApiResult } from '#lib/http/types.ts';
-import { pageError, pageResponse, stylesheet } from '#lib/notes/pages/http.ts';
+import { pageAsset, pageError, pageResponse } from '#lib/notes/pages/http.ts';
 import { addressOf } from '#lib/notes/pages/model.ts';
 import { pages } from '#lib/notes/pages/wiring.ts';
 
@@ -11,7 +11,7 @@ export const handler = middy<ApiEvent, ApiResult>()
   .use(httpHeaderNormalizer())
   .handler(async (event) =>
     event.resource.startsWith('/_page/')
-      ? stylesheet(event)
+      ? pageAsset(event)
       : pageResponse(event, await pages().find(addressOf(event.pathParameters ?? {}))),
   )
   .onError(async (request) => {

@@ -38,6 +38,36 @@ const WIDE = [
   'The last paragraph.',
 ].join('\n');
 
+/** A note with every kind of markdown a page renders, a wide table of long cells among them. */
+const RICH = [
+  '# A rich note',
+  '###### tags: `release` `docs`',
+  '[TOC]',
+  '## Checklist',
+  '- [x] shipped',
+  '- [ ] announced',
+  '',
+  '## Table',
+  `| ${Array.from({ length: 8 }, (_, i) => `heading of column ${i}`).join(' | ')} |`,
+  `|${' :--- |'.repeat(8)}`,
+  ...Array.from(
+    { length: 3 },
+    (_, r) => `| ${Array.from({ length: 8 }, (_, i) => `a cell of several words ${r}.${i}`).join(' | ')} |`,
+  ),
+  '',
+  '## Code',
+  '```js',
+  'const answer = 42; // the answer',
+  '```',
+  '',
+  '> A quote with **bold**, *emphasis*, `code` and a link: https://example.org/.',
+  '',
+  'A claim.[^1] Another.[^2]',
+  '',
+  '[^1]: The first source.',
+  '[^2]: The second source.',
+].join('\n');
+
 describe.skipIf(missing || !local)('note pages in Chromium', () => {
   let browser: import('playwright-core').Browser;
   let me: TestUser;
@@ -68,6 +98,61 @@ describe.skipIf(missing || !local)('note pages in Chromium', () => {
       await expect(page.locator('h1').first().innerText()).resolves.toBe('A note that must fit a phone');
       expect(await page.locator('main').innerText()).toContain('The last paragraph.');
       await page.screenshot({ path: join(ROOT, 'test-results', `note-page-${width}.png`), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it('a rich note at 390 and 1280 px: no console error, tags as chips, one rule, the table scrolls in its box', async () => {
+    const note = await createNote(me.token, { content: RICH, readPermission: 'guest' });
+    const origin = new URL(note.publishLink).origin;
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 844 } });
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+      page.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`${r.status()}: ${r.url()}`);
+      });
+      const foreign: string[] = [];
+      page.on('request', (r) => {
+        if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) foreign.push(r.url());
+      });
+      await page.goto(note.publishLink, { waitUntil: 'load' });
+      // The browser asks for an icon after the load: give it the time to, and to complain.
+      await page.waitForTimeout(500);
+      expect(problems, `${width}px`).toEqual([]);
+      expect(foreign).toEqual([]);
+      const overflow = (await page.evaluate(
+        '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+      )) as { scroll: number; client: number };
+      expect(overflow.scroll, `${width}px`).toBeLessThanOrEqual(overflow.client);
+      // The tags line is chips, not a heading; one rule above the footnotes.
+      expect(await page.locator('h6').count()).toBe(0);
+      expect(await page.locator('main ul.tags li').allInnerTexts()).toEqual(['release', 'docs']);
+      expect(await page.locator('main hr').count()).toBe(0);
+      const rule = await page.evaluate(
+        "getComputedStyle(document.querySelector('section.footnotes')).borderTopStyle",
+      );
+      expect(rule).toBe('solid');
+      // The wide table scrolls inside its own box (at 390 px), its rows one line high.
+      const table = (await page.evaluate(`(() => {
+        const t = document.querySelector('main table');
+        return {
+          scroll: t.scrollWidth,
+          client: t.clientWidth,
+          row: t.querySelector('tbody tr').getBoundingClientRect().height,
+          line: parseFloat(getComputedStyle(t.querySelector('td')).lineHeight),
+        };
+      })()`)) as { scroll: number; client: number; row: number; line: number };
+      if (width === 390) expect(table.scroll).toBeGreaterThan(table.client);
+      expect(table.row).toBeLessThan(3 * table.line + 16);
+      await page.screenshot({
+        path: join(ROOT, 'test-results', `note-page-rich-${width}.png`),
+        fullPage: true,
+      });
       await page.close();
     }
   });

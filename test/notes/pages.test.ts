@@ -162,7 +162,10 @@ describe('every other address', () => {
     const pairs = [
       [mine.publishLink, `${base}/@${me.userPath}/secret-plam`],
       [ours.publishLink, `${base}/@${team.path}/secret-plam`],
-      [`${base}/${mine.shortId}`, `${base}/${mine.shortId.replace(/^./, (c) => (c === 'x' ? 'y' : 'x'))}`],
+      [
+        `${base}/${mine.shortId}`,
+        `${base}/${mine.shortId.replace(/^./, (c: string) => (c === 'x' ? 'y' : 'x'))}`,
+      ],
     ];
     // What differs between any two responses: the request's id and date, the runner's timing.
     const VARYING = new Set(['x-request-id', 'date', 'x-local-duration-ms']);

@@ -1,13 +1,13 @@
 // Note pages over HTTP: a page (200, or 304 when If-None-Match lists its ETag), the one 404 (HTML
-// for a browser, the Notes dialect's JSON for an API client), the stylesheet. Every response
-// carries a strict Content-Security-Policy (nothing inline, no script, styles from the page's
-// origin, images from it and the image host), a sandbox, and refuses to be framed.
+// for a browser, the Notes dialect's JSON for an API client), the stylesheet and the icon. Every
+// response carries a strict Content-Security-Policy (nothing inline, no script, styles from the
+// page's origin, images from it and the image host), a sandbox, and refuses to be framed.
 import { etagListed } from '../../http/conditional.ts';
 import { config } from '../../config.ts';
 import type { ApiEvent, ApiResult } from '../../http/types.ts';
 import { etagOf, type NoteWithContent } from '../kernel/model.ts';
 import { notFoundPage } from './shell.ts';
-import { PAGE_CSS, PAGE_CSS_VERSION } from './style.ts';
+import { PAGE_ASSETS, PAGE_ASSETS_VERSION } from './style.ts';
 
 /** The public base URL's path ("" at a domain's root): pages and their stylesheet live under it. */
 const basePath = () => new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
@@ -35,8 +35,8 @@ const HTML = 'text/html; charset=utf-8';
 /** Pages are public: a reader's cache or a CDN may keep one a minute, then asks again (ETag). */
 const PAGE_CACHE = 'public, max-age=60';
 
-/** The ETag of a note's page: the note's version and the stylesheet's (the page names it). */
-const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-${PAGE_CSS_VERSION}"`;
+/** The ETag of a note's page: the note's version and its files' (the page names them). */
+const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-${PAGE_ASSETS_VERSION}"`;
 
 export async function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): Promise<ApiResult> {
   if (!found) return notFound(event);
@@ -98,18 +98,19 @@ export function notFound(event: ApiEvent): ApiResult {
   };
 }
 
-/** The stylesheet at its versioned address (cached for a year: a new version has a new address). */
-export function stylesheet(event: ApiEvent): ApiResult {
-  if (event.pathParameters?.asset !== `notes-${PAGE_CSS_VERSION}.css`) return notFound(event);
+/** The stylesheet or the icon at its versioned address (cached for a year: a new version has a new address). */
+export function pageAsset(event: ApiEvent): ApiResult {
+  const asset = Object.values(PAGE_ASSETS).find((a) => a.name === event.pathParameters?.asset);
+  if (!asset) return notFound(event);
   return {
     statusCode: 200,
     headers: {
       ...securityHeaders(event),
-      'Content-Type': 'text/css; charset=utf-8',
+      'Content-Type': asset.type,
       'Cache-Control': 'public, max-age=31536000, immutable',
-      ETag: `"${PAGE_CSS_VERSION}"`,
+      ETag: `"${asset.name}"`,
     },
-    body: PAGE_CSS,
+    body: asset.body,
   };
 }
 

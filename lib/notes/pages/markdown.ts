@@ -13,14 +13,13 @@
 // unique in one pass (markdown-it-anchor's search restarts for each repeated heading: quadratic),
 // the table of contents is rendered once and reused by every `[TOC]`, and task lists find their list
 // in one pass (the task-list plugin walks back to it for every item: quadratic).
-import MarkdownIt from 'markdown-it';
+import MarkdownIt, { type StateBlock, type StateCore, type Token } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import toc from 'markdown-it-table-of-contents';
 import { highlight } from './highlight.js';
 import { sanitize } from './sanitize.ts';
 
-type Token = ReturnType<MarkdownIt['parse']>[number];
-type CoreRule = Parameters<MarkdownIt['core']['ruler']['push']>[1];
+type CoreRule = (state: StateCore) => void;
 
 /**
  * What one render may use, chosen from measurement (`npm run bench -- --api notes --route "GET /{"`
@@ -60,7 +59,7 @@ class TooComplex extends Error {
 /** The highlighting left for the page being rendered (renders are synchronous: one at a time). */
 let highlightLeft = 0;
 
-const md: MarkdownIt = new MarkdownIt({
+const md: InstanceType<typeof MarkdownIt> = new MarkdownIt({
   html: true,
   linkify: true,
   breaks: true,
@@ -148,14 +147,14 @@ const tagsLine: CoreRule = (state) => {
     const code = (inline.children ?? []).filter((c) => c.type === 'code_inline').map((c) => c.content);
     const tags = (code.length ? code : line[1].split(/[\s,]+/)).map((s) => s.trim()).filter(Boolean);
     const chips = new state.Token('note_tags', 'ul', 0);
-    chips.meta = tags;
+    chips.meta = { tags };
     chips.block = true;
     tokens.splice(i, 3, chips);
     (state.env as { tagsLine?: boolean }).tagsLine = true;
   }
 };
 md.renderer.rules.note_tags = (tokens, idx) =>
-  `<ul class="tags">${(tokens[idx].meta as string[]).map((t) => `<li>${md.utils.escapeHtml(t)}</li>`).join('')}</ul>\n`;
+  `<ul class="tags">${(tokens[idx].meta?.tags as string[]).map((t) => `<li>${md.utils.escapeHtml(t)}</li>`).join('')}</ul>\n`;
 
 /** Counts checked after the block stage (before inline parsing) and after the inline stage. */
 const blockBudget: CoreRule = (state) => {
@@ -178,7 +177,7 @@ const inlineBudget: CoreRule = (state) => {
 md.core.ruler.after('block', 'render_budget_block', blockBudget);
 // A block nested at markdown-it's limit: markdown-it would drop it and the rest of the note.
 const tokenize = md.block.tokenize.bind(md.block);
-md.block.tokenize = (state, startLine, endLine) => {
+md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
   if (state.level >= RENDER_LIMITS.nesting) throw new TooComplex('nesting');
   tokenize(state, startLine, endLine);
 };
