@@ -17,6 +17,7 @@ header h1{font-size:2em;line-height:1.25;margin:0 0 .25em}
 .meta{color:var(--muted);font-size:.9em;margin:0}
 .tags{display:flex;flex-wrap:wrap;gap:.35em;list-style:none;margin:.5em 0 0;padding:0}
 .tags li{border:1px solid var(--line);border-radius:1em;padding:0 .6em;font-size:.85em}
+main .tags{margin-bottom:1em}
 a{color:var(--link)}
 img{max-width:100%;height:auto}
 pre{background:var(--code);border-radius:6px;padding:.8em 1em;overflow-x:auto;overflow-wrap:normal}
