@@ -211,6 +211,10 @@ describe('a note too complex to render within the budget', () => {
   let other: TestUser;
   beforeAll(async () => {
     other = await newUser('Bystander');
+    // Both functions warm (loaded, the renderer too): what is timed is a render beside a call.
+    expect((await http('GET', '/v1/me', { token: other.token })).status).toBe(200);
+    const warm = await createNote(me.token, { content: '# Warm', readPermission: 'guest' });
+    expect((await page(warm.publishLink)).status).toBe(200);
   });
 
   /** Opens the page while the other user calls GET /v1/me again and again; the slowest of those. */

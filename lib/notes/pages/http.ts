@@ -5,7 +5,8 @@
 import { etagListed } from '../../http/conditional.ts';
 import { config } from '../../config.ts';
 import type { ApiEvent, ApiResult } from '../../http/types.ts';
-import { etagOf, type NoteWithContent } from '../kernel/model.ts';
+import { etagOf, type NoteRecord } from '../kernel/model.ts';
+import type { PublicNote } from './model.ts';
 import { notFoundPage } from './shell.ts';
 import { PAGE_ASSETS, PAGE_ASSETS_VERSION } from './style.ts';
 
@@ -36,21 +37,34 @@ const HTML = 'text/html; charset=utf-8';
 const PAGE_CACHE = 'public, max-age=60';
 
 /** The ETag of a note's page: the note's version and its files' (the page names them). */
-const pageEtag = (n: NoteWithContent) => `"page-${etagOf(n.note).slice(1, -1)}-${PAGE_ASSETS_VERSION}"`;
+const pageEtag = (note: NoteRecord) => `"page-${etagOf(note).slice(1, -1)}-${PAGE_ASSETS_VERSION}"`;
 
-export async function pageResponse(event: ApiEvent, found: NoteWithContent | undefined): Promise<ApiResult> {
+/**
+ * A note's page: 304 when If-None-Match lists its ETag, else the page this instance keeps for that
+ * ETag, else the page rendered from the note read with its content (only then is the content read).
+ */
+export async function pageResponse(event: ApiEvent, found: PublicNote | undefined): Promise<ApiResult> {
   if (!found) return notFound(event);
-  const etag = pageEtag(found);
-  const headers = { ...securityHeaders(event), ETag: etag, 'Cache-Control': PAGE_CACHE, Vary: 'Accept' };
+  const headers = (etag: string) => ({
+    ...securityHeaders(event),
+    ETag: etag,
+    'Cache-Control': PAGE_CACHE,
+    Vary: 'Accept',
+  });
+  const etag = pageEtag(found.note);
   const ifNoneMatch = event.headers?.['if-none-match'];
   if (ifNoneMatch !== undefined && etagListed(ifNoneMatch, etag, true))
-    return { statusCode: 304, headers, body: '' };
-  return {
-    statusCode: 200,
-    headers: { ...headers, 'Content-Type': HTML },
-    // The renderer (markdown-it, highlight.js, sanitize-html) loads with the first page rendered.
-    body: await rendered(etag, async () => (await import('./page.ts')).notePage(basePath(), found)),
-  };
+    return { statusCode: 304, headers: headers(etag), body: '' };
+  const kept = keptPage(etag);
+  if (kept !== undefined)
+    return { statusCode: 200, headers: { ...headers(etag), 'Content-Type': HTML }, body: kept };
+  const full = await found.withContent();
+  if (!full) return notFound(event);
+  // The renderer (markdown-it, highlight.js, sanitize-html) loads with the first page rendered.
+  const page = (await import('./page.ts')).notePage(basePath(), full);
+  const fullEtag = pageEtag(full.note);
+  keep(fullEtag, page);
+  return { statusCode: 200, headers: { ...headers(fullEtag), 'Content-Type': HTML }, body: page };
 }
 
 /**
@@ -60,20 +74,23 @@ export async function pageResponse(event: ApiEvent, found: NoteWithContent | und
 const RENDERED_BYTES = 16 * 1024 * 1024;
 const renderedPages = new Map<string, string>();
 let renderedBytes = 0;
-async function rendered(etag: string, render: () => Promise<string>): Promise<string> {
-  let html = renderedPages.get(etag);
-  if (html !== undefined) renderedPages.delete(etag);
-  else {
-    html = await render();
-    renderedBytes += html.length;
-    for (const [key, old] of renderedPages) {
-      if (renderedBytes <= RENDERED_BYTES) break;
-      renderedPages.delete(key);
-      renderedBytes -= old.length;
-    }
+function keptPage(etag: string): string | undefined {
+  const html = renderedPages.get(etag);
+  if (html !== undefined) {
+    renderedPages.delete(etag);
+    renderedPages.set(etag, html);
   }
-  renderedPages.set(etag, html);
   return html;
+}
+function keep(etag: string, html: string): void {
+  if (renderedPages.has(etag)) return;
+  renderedPages.set(etag, html);
+  renderedBytes += html.length;
+  for (const [key, old] of renderedPages) {
+    if (renderedBytes <= RENDERED_BYTES) break;
+    renderedPages.delete(key);
+    renderedBytes -= old.length;
+  }
 }
 
 /**

@@ -154,34 +154,43 @@ const tagsLine: CoreRule = (state) => {
   }
 };
 md.renderer.rules.note_tags = (tokens, idx) =>
-  `<ul class="tags">${(tokens[idx].meta?.tags as string[]).map((t) => `<li>${md.utils.escapeHtml(t)}</li>`).join('')}</ul>\n`;
+  `<ul class="tags">${((tokens[idx].meta?.tags ?? []) as string[]).map((t) => `<li>${md.utils.escapeHtml(t)}</li>`).join('')}</ul>\n`;
 
-/** Counts checked after the block stage (before inline parsing) and after the inline stage. */
-const blockBudget: CoreRule = (state) => {
+/** What a render has made so far (in markdown-it's env): checked as it goes, so a note past a limit stops early. */
+type Budget = { tokens: number };
+const spend = (env: unknown, tokens: number) => {
+  // The table of contents renders its entries' text apart (no budget: its headings were counted).
+  const budget = (env as { budget?: Budget } | undefined)?.budget;
+  if (budget === undefined) return;
+  budget.tokens += tokens;
+  if (budget.tokens > RENDER_LIMITS.tokens) throw new TooComplex('tokens');
+};
+
+// Block tokens, checked before each block (a note of 35,000 list items stops at the limit, not after).
+md.block.ruler.before('table', 'render_budget', (state) => {
   if (state.tokens.length > RENDER_LIMITS.tokens) throw new TooComplex('tokens');
-  let headings = 0;
-  for (const t of state.tokens) if (t.type === 'heading_open') headings++;
-  if (headings > RENDER_LIMITS.headings) throw new TooComplex('headings');
-};
-const inlineBudget: CoreRule = (state) => {
-  let tokens = state.tokens.length;
-  let refs = 0;
-  for (const t of state.tokens) {
-    tokens += t.children?.length ?? 0;
-    for (const c of t.children ?? []) if (c.type === 'footnote_ref') refs++;
-  }
-  if (tokens > RENDER_LIMITS.tokens) throw new TooComplex('tokens');
-  if (refs > RENDER_LIMITS.footnoteRefs) throw new TooComplex('footnoteRefs');
-};
-
-md.core.ruler.after('block', 'render_budget_block', blockBudget);
+  return false;
+});
 // A block nested at markdown-it's limit: markdown-it would drop it and the rest of the note.
 const tokenize = md.block.tokenize.bind(md.block);
 md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
   if (state.level >= RENDER_LIMITS.nesting) throw new TooComplex('nesting');
   tokenize(state, startLine, endLine);
 };
-md.core.ruler.after('inline', 'render_budget_inline', inlineBudget);
+// After the block stage: the headings; the block tokens start the count of all tokens.
+md.core.ruler.after('block', 'render_budget_block', (state) => {
+  let headings = 0;
+  for (const t of state.tokens) if (t.type === 'heading_open') headings++;
+  if (headings > RENDER_LIMITS.headings) throw new TooComplex('headings');
+  spend(state.env, state.tokens.length);
+});
+// Each inline's tokens, counted as each is parsed; after the inline stage, the footnote references.
+md.inline.ruler2.push('render_budget', (state) => spend(state.env, state.tokens.length));
+md.core.ruler.after('inline', 'render_budget_inline', (state) => {
+  let refs = 0;
+  for (const t of state.tokens) for (const c of t.children ?? []) if (c.type === 'footnote_ref') refs++;
+  if (refs > RENDER_LIMITS.footnoteRefs) throw new TooComplex('footnoteRefs');
+});
 md.core.ruler.push('note_tags', tagsLine);
 md.core.ruler.push('heading_ids', headingIds);
 md.core.ruler.push('task_lists', taskLists);
@@ -200,7 +209,7 @@ md.renderer.rules.toc_body = (tokens, ...rest) => {
 
 /** The note's content as safe HTML (the inside of the page's <main>), or the limit it is past. */
 export function renderMarkdown(content: string): Rendered {
-  const env: { tagsLine?: boolean } = {};
+  const env: { tagsLine?: boolean; budget: Budget } = { budget: { tokens: 0 } };
   highlightLeft = RENDER_LIMITS.highlightHtmlChars;
   try {
     const raw = md.renderer.render(md.parse(content, env), md.options, env);

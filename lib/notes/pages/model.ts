@@ -27,6 +27,13 @@ export function addressOf(params: Record<string, string | undefined>): PageAddre
  */
 export const isPublic = (note: NoteRecord): boolean => note.readPermission === 'guest';
 
+/** A note whose page may be shown: its metadata, and its content when the page is rendered. */
+export interface PublicNote {
+  note: NoteRecord;
+  /** The note with its content, read now; undefined if it is no longer public (or gone). */
+  withContent(): Promise<NoteWithContent | undefined>;
+}
+
 /** The note at an address, if its page may be shown. */
 export const visible = (found: NoteWithContent | undefined): NoteWithContent | undefined =>
   found && isPublic(found.note) ? found : undefined;

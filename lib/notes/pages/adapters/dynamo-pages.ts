@@ -1,10 +1,12 @@
 // Note pages' reads in the single table. A page reads the note's META item (strongly consistent)
 // before anything large: by its shortId, or through its owner's permalink guards: the user path
 // (USERPATH# → user id), then the guards of that user and of the team with that path together
-// (PERMALINK#<owner> → note id; a user's guard wins over a team's), then META. When no guard names a
-// note, META is read at a key no note has, so an absent permalink and a private note's cost the
-// same reads and the same billed units (1 for META, while a note's metadata stays under 4 KB).
-// Only a note guests may read is then read whole, through the Notes store's `getNote`.
+// (PERMALINK#<owner> → note id; a user's guard wins over a team's), then META. When no guard names
+// a note, META is read at a key no note has, so an absent permalink and a private note's cost the
+// same reads and the same billed units (1 for META, while a note's metadata stays under 4 KB). Each
+// read is a GetItem, which bills its minimum whether or not the item exists (DynamoDB Local's
+// BatchGetItem bills only the items it found). Only a note guests may read is then read whole,
+// through the Notes store's `getNote`, and only when its page is rendered.
 import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
 import { identityKeys, type Key, notesKeys } from '../../../data/keys.ts';
