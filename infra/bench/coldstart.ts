@@ -495,10 +495,8 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
  */
 export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'markdown-it': 'markdown-it',
-  'markdown-it-anchor': 'markdown-it-anchor',
   'markdown-it-footnote': 'markdown-it-footnote',
   'markdown-it-table-of-contents': 'markdown-it-table-of-contents',
-  '@hackmd/markdown-it-task-lists': '@hackmd/markdown-it-task-lists',
   'highlight.js': 'highlight.js/lib/common',
   'sanitize-html': 'sanitize-html',
   '@sqlite.org/sqlite-wasm': ['@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm'],

@@ -4,8 +4,3 @@ declare module 'markdown-it-table-of-contents' {
   const toc: PluginWithOptions<Record<string, unknown>>;
   export default toc;
 }
-declare module '@hackmd/markdown-it-task-lists' {
-  import type { PluginWithOptions } from 'markdown-it';
-  const taskLists: PluginWithOptions<{ enabled?: boolean; label?: boolean }>;
-  export default taskLists;
-}
