@@ -328,7 +328,11 @@ export function pageMarkdown(bytes = 20 * 1024): string {
   return out;
 }
 
-/** The read-only page of a guest-readable 20 KiB note, at its shortId and its permalink; 304; the stylesheet. */
+/**
+ * The read-only page of a guest-readable 20 KiB note, at its shortId and its permalink; 304; the
+ * stylesheet. A page reads the note's metadata, and its content only to render it. A private 280 KiB
+ * note's address and an address with no note read the same (the 404 rows: same requests and units).
+ */
 async function pageRoutes(
   ctx: Parameters<BenchScenarios>[0],
   make: (body: unknown) => Promise<{ id: string; shortId: string }>,
@@ -340,8 +344,22 @@ async function pageRoutes(
   })) as unknown as { shortId: string; userPath: string };
   // A fresh note per call: its first view, rendered (the row above reads a page rendered before).
   const fresh: { shortId: string }[] = [];
-  for (let i = 0; i <= ctx.iterations; i += 1)
+  // The worst notes for the renderer (lib/notes/pages/markdown.ts, RENDER_LIMITS), each viewed
+  // first: one within the budget (150 tables of contents of 150 headings: 0.7 MB of HTML) and one
+  // past it (35,000 task-list items: its text in a <pre>). Their p50 against the first view of the
+  // 20 KiB note above, in the same run, is the cost of the worst case.
+  const worst: { shortId: string }[] = [];
+  const past: { shortId: string }[] = [];
+  for (let i = 0; i <= ctx.iterations; i += 1) {
     fresh.push(await make({ content: pageMarkdown(), readPermission: 'guest' }));
+    worst.push(await make({ content: `${i}\n${'[TOC]\n# h\n'.repeat(150)}`, readPermission: 'guest' }));
+    past.push(await make({ content: `${i}\n${'- [ ] x\n'.repeat(35_000)}`, readPermission: 'guest' }));
+  }
+  const secret = (await make({
+    content: pageMarkdown(280 * 1024),
+    readPermission: 'owner',
+    permalink: 'bench-secret',
+  })) as unknown as { shortId: string; userPath: string };
   const html = { Accept: 'text/html' };
   const first = await ctx.http('GET', `/${note.shortId}`, { headers: html });
   const etag = first.headers.get('etag') ?? '';
@@ -357,9 +375,23 @@ async function pageRoutes(
     {
       route: 'GET /{shortId}',
       label: '20 KiB note, first view',
-      budget: 1,
+      budget: 2,
       expectStatus: 200,
       request: (i) => ({ method: 'GET', path: `/${fresh[i].shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: 'worst note within the render budget, first view',
+      budget: 2,
+      expectStatus: 200,
+      request: (i) => ({ method: 'GET', path: `/${worst[i].shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: 'note past the render budget, first view',
+      budget: 2,
+      expectStatus: 200,
+      request: (i) => ({ method: 'GET', path: `/${past[i].shortId}`, headers: html }),
     },
     {
       route: 'GET /{shortId}',
@@ -375,9 +407,41 @@ async function pageRoutes(
     {
       route: 'GET /{owner}/{permalink}',
       label: '20 KiB note',
-      budget: 3,
+      budget: 4,
       expectStatus: 200,
       request: () => ({ method: 'GET', path: `/@${note.userPath}/bench-page`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: 'private 280 KiB note, 404',
+      budget: 1,
+      expectStatus: 404,
+      request: () => ({ method: 'GET', path: `/${secret.shortId}`, headers: html }),
+    },
+    {
+      route: 'GET /{shortId}',
+      label: 'no note, 404',
+      budget: 1,
+      expectStatus: 404,
+      request: () => ({
+        method: 'GET',
+        path: `/${secret.shortId.replace(/.$/, (c: string) => (c === 'x' ? 'y' : 'x'))}`,
+        headers: html,
+      }),
+    },
+    {
+      route: 'GET /{owner}/{permalink}',
+      label: 'private 280 KiB note, 404',
+      budget: 4,
+      expectStatus: 404,
+      request: () => ({ method: 'GET', path: `/@${secret.userPath}/bench-secret`, headers: html }),
+    },
+    {
+      route: 'GET /{owner}/{permalink}',
+      label: 'no note, 404',
+      budget: 4,
+      expectStatus: 404,
+      request: () => ({ method: 'GET', path: `/@${secret.userPath}/bench-secres`, headers: html }),
     },
     {
       route: 'GET /_page/{asset}',
