@@ -6,8 +6,8 @@
 // here is trusted.
 //
 // Every render has a budget (RENDER_LIMITS), so no note of any shape can hold the function's thread:
-// markdown-it's own nesting limit; a count of tokens, headings and footnote references checked
-// between markdown-it's stages (a note past one stops there, before the costly stages run); a cap on
+// markdown-it's own nesting limit; a count of tokens (as markdown-it makes them), headings and
+// footnote references (between its stages), so a note past one stops there, early; a cap on
 // the code highlight.js colours; and the HTML's size, checked before sanitize-html reads it and
 // after. Past a limit the page shows the note's text instead (./page.ts). Heading ids are made
 // unique in one pass (markdown-it-anchor's search restarts for each repeated heading: quadratic),
@@ -32,7 +32,7 @@ export const RENDER_LIMITS = {
    * markdown-it drops the rest of a note whose blocks nest this deep: such a note is too complex.
    */
   nesting: 32,
-  /** Block tokens, then block and inline tokens together (a 300 KiB note of prose: about 30,000). */
+  /** Block and inline tokens together, counted as they are made (300 KiB of prose: 12,000-19,000). */
   tokens: 60_000,
   /** Headings (each gets an id; those of levels 1-3 are entries of the table of contents). */
   headings: 2_000,
@@ -49,7 +49,7 @@ export const RENDER_LIMITS = {
 export type RenderLimit = Exclude<keyof typeof RENDER_LIMITS, `highlight${string}`>;
 export type Rendered = { html: string; tagsLine: boolean } | { tooComplex: RenderLimit };
 
-/** Thrown between markdown-it's stages when a note is past a limit; caught by renderMarkdown only. */
+/** Thrown while markdown-it parses a note past a limit; caught by renderMarkdown only. */
 class TooComplex extends Error {
   constructor(readonly limit: RenderLimit) {
     super(`past the render limit ${limit}`);
