@@ -37,7 +37,8 @@ const HTML = 'text/html; charset=utf-8';
 const PAGE_CACHE = 'public, max-age=60';
 
 /** The ETag of a note's page: the note's version and its files' (the page names them). */
-const pageEtag = (note: NoteRecord) => `"page-${etagOf(note).slice(1, -1)}-${PAGE_ASSETS_VERSION}"`;
+const pageEtag = (note: Pick<NoteRecord, 'shortId' | 'version'>) =>
+  `"page-${etagOf(note).slice(1, -1)}-${PAGE_ASSETS_VERSION}"`;
 
 /**
  * A note's page: 304 when If-None-Match lists its ETag, else the page this instance keeps for that

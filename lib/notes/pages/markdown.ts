@@ -33,7 +33,7 @@ export const RENDER_LIMITS = {
    */
   nesting: 32,
   /** Block and inline tokens together, counted as they are made (300 KiB of prose: 12,000-19,000). */
-  tokens: 60_000,
+  tokens: 40_000,
   /** Headings (each gets an id; those of levels 1-3 are entries of the table of contents). */
   headings: 2_000,
   /** Footnote references (each renders a back-link in the footnotes). */
@@ -158,12 +158,13 @@ md.renderer.rules.note_tags = (tokens, idx) =>
 
 /** What a render has made so far (in markdown-it's env): checked as it goes, so a note past a limit stops early. */
 type Budget = { tokens: number };
-const spend = (env: unknown, tokens: number) => {
+/** Counts `tokens` made, and throws when they and `pending` more are past the limit. */
+const spend = (env: unknown, tokens: number, pending = 0) => {
   // The table of contents renders its entries' text apart (no budget: its headings were counted).
   const budget = (env as { budget?: Budget } | undefined)?.budget;
   if (budget === undefined) return;
   budget.tokens += tokens;
-  if (budget.tokens > RENDER_LIMITS.tokens) throw new TooComplex('tokens');
+  if (budget.tokens + pending > RENDER_LIMITS.tokens) throw new TooComplex('tokens');
 };
 
 // Block tokens, checked before each block (a note of 35,000 list items stops at the limit, not after).
@@ -184,7 +185,13 @@ md.core.ruler.after('block', 'render_budget_block', (state) => {
   if (headings > RENDER_LIMITS.headings) throw new TooComplex('headings');
   spend(state.env, state.tokens.length);
 });
-// Each inline's tokens, counted as each is parsed; after the inline stage, the footnote references.
+// Each inline's tokens: checked as they are made (one paragraph of 70,000 footnote references stops
+// at the limit, not at its end), and counted once it is parsed; after the inline stage, the footnote
+// references.
+md.inline.ruler.before('text', 'render_budget', (state) => {
+  spend(state.env, 0, state.tokens.length);
+  return false;
+});
 md.inline.ruler2.push('render_budget', (state) => spend(state.env, state.tokens.length));
 md.core.ruler.after('inline', 'render_budget_inline', (state) => {
   let refs = 0;

@@ -25,11 +25,15 @@ export function addressOf(params: Record<string, string | undefined>): PageAddre
  * readable by the owner or by signed-in users only, trashed or deleted notes, and unknown addresses
  * all get the same 404, so a page never tells whether a note exists.
  */
-export const isPublic = (note: NoteRecord): boolean => note.readPermission === 'guest';
+export const isPublic = (note: Pick<NoteRecord, 'readPermission'>): boolean =>
+  note.readPermission === 'guest';
+
+/** What a page reads first of a note: whether guests may read it, and its version (the page's ETag). */
+export type PageMeta = Pick<NoteRecord, 'shortId' | 'version' | 'readPermission'>;
 
 /** A note whose page may be shown: its metadata, and its content when the page is rendered. */
 export interface PublicNote {
-  note: NoteRecord;
+  note: PageMeta;
   /** The note with its content, read now; undefined if it is no longer public (or gone). */
   withContent(): Promise<NoteWithContent | undefined>;
 }

@@ -2,8 +2,7 @@
 // they may is decided from the note's metadata alone, before its content is read: a private note
 // costs the same reads (and time) as no note at all, so a page never tells one from the other. The
 // content is read only when the page is rendered (not for a 304, nor a page this instance keeps).
-import type { NoteRecord } from '../kernel/model.ts';
-import { isPublic, type PageAddress, type PublicNote, visible } from './model.ts';
+import { isPublic, type PageAddress, type PageMeta, type PublicNote, visible } from './model.ts';
 import type { PageSource } from './ports.ts';
 
 export class PageService {
@@ -11,7 +10,7 @@ export class PageService {
 
   async find(address: PageAddress | undefined): Promise<PublicNote | undefined> {
     if (!address) return undefined;
-    const meta: NoteRecord | undefined =
+    const meta: PageMeta | undefined =
       address.kind === 'short'
         ? await this.source.metaByShortId(address.shortId)
         : await this.source.metaByPermalink(address.ownerPath, address.permalink);

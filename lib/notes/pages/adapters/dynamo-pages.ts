@@ -11,29 +11,45 @@ import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
 import { identityKeys, type Key, notesKeys } from '../../../data/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type NoteRecord, shortIdOf, type NoteWithContent } from '../../kernel/model.ts';
-import { toRecord } from '../../kernel/adapters/note-items.ts';
+import { shortIdOf, type NoteWithContent } from '../../kernel/model.ts';
 import type { NotesStore } from '../../kernel/ports.ts';
+import type { PageMeta } from '../model.ts';
 import type { PageSource } from '../ports.ts';
 
 /** No shortId has this character: the META read of a permalink that names no note finds nothing. */
 const NO_NOTE = '~';
 
-const item = async (key: Key, consistent = false) =>
+const item = async (key: Key, consistent = false, attributes?: string[]) =>
   (
     await documentClient().send(
-      new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: consistent }),
+      new GetCommand({
+        TableName: config.tableName,
+        Key: key,
+        ConsistentRead: consistent,
+        ...(attributes && {
+          ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+        }),
+      }),
     )
   ).Item;
+
+/** What a page needs of META to decide (the item is billed whole; the answer carries only these). */
+const META_ATTRIBUTES = ['shortId', 'version', 'readPermission', 'deletedAt'];
 
 const noteId = (guard: Record<string, unknown> | undefined) =>
   typeof guard?.noteId === 'string' ? guard.noteId : undefined;
 
 /** The pages' reads, reading a whole note through the Notes store's `getNote` (given by the wiring). */
 export function dynamoPages(getNote: NotesStore['getNote']): PageSource {
-  const metaByShortId = async (shortId: string): Promise<NoteRecord | undefined> => {
-    const meta = await item(notesKeys.noteMeta(shortId), true);
-    return meta && meta.deletedAt === undefined ? toRecord(meta) : undefined;
+  const metaByShortId = async (shortId: string): Promise<PageMeta | undefined> => {
+    const meta = await item(notesKeys.noteMeta(shortId), true, META_ATTRIBUTES);
+    if (!meta || meta.deletedAt !== undefined) return undefined;
+    return {
+      shortId: String(meta.shortId),
+      version: Number(meta.version),
+      readPermission: meta.readPermission as PageMeta['readPermission'],
+    };
   };
   return {
     metaByShortId,
@@ -41,8 +57,10 @@ export function dynamoPages(getNote: NotesStore['getNote']): PageSource {
       const user = await item(identityKeys.userPath(ownerPath));
       const userId = typeof user?.userId === 'string' ? user.userId : undefined;
       const [mine, ours] = await Promise.all([
-        userId === undefined ? undefined : item(notesKeys.permalink({ userId }, permalink)),
-        item(notesKeys.permalink({ teamPath: ownerPath }, permalink)),
+        userId === undefined
+          ? undefined
+          : item(notesKeys.permalink({ userId }, permalink), false, ['noteId']),
+        item(notesKeys.permalink({ teamPath: ownerPath }, permalink), false, ['noteId']),
       ]);
       const id = noteId(mine) ?? noteId(ours);
       return metaByShortId(id === undefined ? NO_NOTE : shortIdOf(id));
