@@ -150,6 +150,44 @@ export class Bundles {
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
   }
 
+  /**
+   * A function's bundle, built if needed (what an environment of lambdas.ts loads in its worker):
+   * its file (a new one after each rebuild) and how long the build took, 0 if it was built already.
+   */
+  async bundle(id: string): Promise<{ file: string; buildMs: number }> {
+    const t0 = performance.now();
+    await this.rebuilding;
+    const ready = this.built.get(id);
+    if (ready) return { file: ready.file, buildMs: 0 };
+    const built = await this.buildOne(id);
+    return { file: built.file, buildMs: performance.now() - t0 };
+  }
+
+  /** The current bundle of a function, if built: an environment that loaded another is stale. */
+  currentFile(id: string): string | undefined {
+    return this.built.get(id)?.file;
+  }
+
+  /** Bundles one more entry (not a function of the template: the bench's biller), as an ES module. */
+  async bundleModule(entry: string, name: string): Promise<string> {
+    const outfile = join(this.outdir, `${name}.mjs`);
+    if (!existsSync(outfile))
+      await esbuild.build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'silent',
+        // CommonJS dependencies bundled into an ES module call require(): give them Node's.
+        banner: {
+          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+      });
+    return outfile;
+  }
+
   /** Drops a function's loaded module (its environment): the next request initialises it again. */
   discard(id: string): void {
     this.loaded.delete(id);

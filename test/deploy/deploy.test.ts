@@ -265,7 +265,7 @@ describe('the images distribution serves notes/ and nothing else', () => {
     expect(behaviour.FunctionAssociations).toEqual([
       {
         EventType: 'viewer-request',
-        FunctionARN: { 'Fn::GetAtt': ['ImagesKeyFilter', 'FunctionMetadata.FunctionARN'] },
+        FunctionARN: { 'Fn::GetAtt': ['ImagesKeyFilter', 'FunctionMetadata', 'FunctionARN'] },
       },
     ]);
     expect(resources.ImagesDistribution.Properties.DistributionConfig.CacheBehaviors).toBeUndefined();
