@@ -99,6 +99,11 @@ export class Lambdas {
     return { kind: 'error', reason: `${id} returned a malformed Lambda proxy response` };
   }
 
+  /** What the runner says about a function's invocation goes with the function's own output (stderr). */
+  report(functionId: string, text: string): void {
+    for (const line of text.split('\n')) this.output({ functionId, stream: 'stderr', text: line });
+  }
+
   /** Ends every environment (the runner stops). */
   async close(): Promise<void> {
     this.closed = true;
@@ -177,9 +182,8 @@ export class Lambdas {
   private crashed(environment: Environment, error: unknown, when: string): void {
     const id = environment.functionId;
     const reason = `${id} crashed ${when}: ${(error as Error)?.stack ?? String(error)}`;
-    console.error(
-      `[runner] ${reason}\n[runner] ${id}: environment discarded; the next request initialises it again`,
-    );
+    this.report(id, `[runner] ${reason}`);
+    this.report(id, `[runner] ${id}: environment discarded; the next request initialises it again`);
     this.log(`${id} crashed ${when}: environment discarded`);
     this.drop(environment);
   }

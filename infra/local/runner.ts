@@ -189,7 +189,7 @@ class LocalGateway {
     });
     if (payloadBytes(event) > PAYLOAD_LIMIT_BYTES) {
       // Lambda refuses the invocation (RequestEntityTooLargeException); API Gateway answers 413.
-      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.request}`);
+      this.lambdas.report(route.functionId, `[runner] ${route.functionId}: ${LAMBDA_REFUSES.request}`);
       return this.refuse(r, {
         apiId: route.apiId,
         type: 'REQUEST_TOO_LARGE',
@@ -202,7 +202,7 @@ class LocalGateway {
     if (outcome.kind === 'ok' && payloadBytes(outcome.result) > PAYLOAD_LIMIT_BYTES) {
       // The function answered, but Lambda cannot return it: API Gateway's INTEGRATION_FAILURE, 502
       // (or the API's gateway response for it).
-      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.response}`);
+      this.lambdas.report(route.functionId, `[runner] ${route.functionId}: ${LAMBDA_REFUSES.response}`);
       return this.refuse(r, {
         apiId: route.gatewayApiId,
         type: 'INTEGRATION_FAILURE',
@@ -214,8 +214,12 @@ class LocalGateway {
     }
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
     if (outcome.kind === 'timeout')
-      console.error(`[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`);
-    else if (!(outcome.kind === 'error' && outcome.crash)) console.error(`[runner] ${outcome.reason}`); // a crash was logged as it happened
+      this.lambdas.report(
+        route.functionId,
+        `[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`,
+      );
+    else if (!(outcome.kind === 'error' && outcome.crash))
+      this.lambdas.report(route.functionId, `[runner] ${outcome.reason}`); // a crash was reported as it happened
     const type = OUTCOME_RESPONSE[outcome.kind];
     if (r.res.headersSent || r.res.destroyed) return;
     return this.refuse(r, {
