@@ -117,8 +117,9 @@ export class Bundles {
   }
 
   /**
-   * Lambda's init phase for a function: build it if needed, then load its module (inside `scope`,
-   * crash-guard.ts's function scope). A module that throws while loading: InitError.
+   * A function built if needed and loaded in this process (inside `scope`), as an environment loads
+   * it in its worker (function-worker.mjs; the runner's own path: bundle()). For the tests of the
+   * bundles' format and reloads. A module that throws while loading: InitError.
    */
   async load(
     id: string,
@@ -386,9 +387,9 @@ export function esbuildOptions(bp: Record<string, unknown>): esbuild.BuildOption
 }
 
 /**
- * npm packages are not bundled into each function here: all functions share one loaded copy of the
- * AWS SDK, middy, valibot and the rest (one process serves every function; a copy per function cost
- * ~27 MB each). Each package is imported once, as Node resolves an `import` from the repository root
+ * npm packages are not bundled into each function here: a bundle imports the AWS SDK, middy, valibot
+ * and the rest from node_modules (each environment, a worker thread, loads its own copy once; the
+ * bundles stay small and build fast). Each package is imported as Node resolves an `import` from the repository root
  * (the ES builds that `MainFields: module,main` bundles in Lambda), and a bundle reaches it through a
  * small ES module of its exports (below) that `require`s it by URL (an ES module bundle: `import`s
  * it, and Node's module cache hands it the same copy): the bundle keeps its format, and its default

@@ -5,7 +5,7 @@
 // Each environment is a worker thread (environments.ts) with the function's own process.env, a heap
 // limit from its MemorySize and its own event loop; it handles one invocation at a time, as in
 // Lambda: concurrent requests to one function get more environments (up to MAX_CONCURRENCY, then
-// they wait for one), and idle ones are reused, least recently used dropped beyond MAX_WARM. A
+// they wait for one), and idle ones are reused, least recently used ended beyond MAX_WARM_ENVIRONMENTS. A
 // function's crash (an uncaught exception or unhandled rejection of its code, during init or after
 // it answered, or its heap exhausted) ends its environment only: that invocation, if still open, is
 // a function error (502), and the next request initialises a new environment, as in Lambda. An
@@ -14,7 +14,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { pathToFileURL } from 'node:url';
 import { installedBillerModule } from '../../lib/data/metering.ts';
-import { buildErrors, type Bundles, MAX_WARM_FUNCTIONS } from './bundles.ts';
+import { buildErrors, type Bundles } from './bundles.ts';
 import {
   Environment,
   type FunctionOutput,
@@ -45,12 +45,21 @@ interface Limits {
 
 interface Pool {
   all: Set<Environment>;
+  /** Environments in their init phase. */
+  starting: number;
   /** Requests waiting for an environment (the function is at MAX_CONCURRENCY). */
   waiting: Array<() => void>;
 }
 
 /** Most environments of one function at once (Lambda's reserved concurrency, kept small here). */
 export const MAX_CONCURRENCY = Number(process.env.LOCAL_FUNCTION_CONCURRENCY ?? 4);
+
+/**
+ * Most idle environments kept warm, all functions together; beyond it the least recently used are
+ * ended, as Lambda reclaims idle environments, and start cold again on their next request (about
+ * 50 ms: the bundle stays built). Each holds its own copy of the packages it loaded, ~30 MB.
+ */
+export const MAX_WARM_ENVIRONMENTS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
 
 export class Lambdas {
   private readonly env: Map<string, Record<string, string>>;
@@ -65,7 +74,7 @@ export class Lambdas {
     private readonly bundles: Bundles,
     private readonly log: (line: string) => void,
     private readonly output: FunctionOutput = printFunctionOutput,
-    private readonly maxWarm = MAX_WARM_FUNCTIONS,
+    private readonly maxWarm = MAX_WARM_ENVIRONMENTS,
   ) {
     this.env = literalFunctionEnv(template);
     const globals = template.Globals?.Function ?? {};
@@ -118,7 +127,7 @@ export class Lambdas {
 
   private pool(id: string): Pool {
     let pool = this.pools.get(id);
-    if (!pool) this.pools.set(id, (pool = { all: new Set(), waiting: [] }));
+    if (!pool) this.pools.set(id, (pool = { all: new Set(), starting: 0, waiting: [] }));
     return pool;
   }
 
@@ -144,7 +153,10 @@ export class Lambdas {
         e.busy = true;
         return e;
       }
-      if (pool.all.size < MAX_CONCURRENCY) return this.start(id, handler, built);
+      // One cold start at a time per function: a request that comes while one initialises waits for
+      // it (or for a busy environment to be free) instead of loading yet another copy beside it,
+      // which on a small machine would slow every one of them down.
+      if (pool.all.size < MAX_CONCURRENCY && pool.starting === 0) return this.start(id, handler, built);
       await new Promise<void>((wake) => pool.waiting.push(wake));
     }
   }
@@ -167,8 +179,14 @@ export class Lambdas {
       crashed: (e, error, when) => this.crashed(e, error, when),
     });
     environment.busy = true;
-    this.pool(id).all.add(environment);
-    const init = await environment.init();
+    const pool = this.pool(id);
+    pool.all.add(environment);
+    pool.starting += 1;
+    const init = await environment.init().finally(() => {
+      pool.starting -= 1;
+    });
+    // Another request waiting may start the next environment now (this one is this request's).
+    if (init.kind === 'ready') pool.waiting.shift()?.();
     if (init.kind !== 'ready') {
       this.release(environment);
       return init;
