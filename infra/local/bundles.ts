@@ -439,6 +439,9 @@ function sharedPackages(root: string): esbuild.Plugin {
 
 /** The packages the bundles share, by URL: each imported once, on the build that first needs it. */
 const shared = new Map<string, Record<string, unknown>>();
+
+/** The packages the bundles built so far import, by URL (an environment's spare preloads them). */
+export const sharedPackageUrls = (): string[] => [...shared.keys()];
 async function sharedPackage(url: string): Promise<Record<string, unknown>> {
   const loaded = shared.get(url) ?? (await nativeImport(url));
   shared.set(url, loaded);

@@ -59,6 +59,85 @@ type Message =
 /** A settled phase (init or invoke) of the environment. */
 type Waiter = (m: Message | { type: 'crash'; error: unknown } | { type: 'exit'; code: number }) => void;
 
+/**
+ * Workers started ahead of need, with the packages the bundles share already imported (what makes a
+ * cold start slow: hundreds of module files; in Lambda each bundle holds its packages, and Lambda's
+ * runtime is up before the function's init). A new environment takes one whose heap limit fits,
+ * so its init is its own bundle's load; another spare is started in its place.
+ */
+export class Spares {
+  private readonly ready = new Map<number, Worker[]>();
+  /** Spares still importing, by heap limit: resolve with the worker once it is ready. */
+  private readonly starting = new Map<number, Array<Promise<Worker | undefined>>>();
+  /** Every spare started and not taken yet. */
+  private readonly untaken = new Set<Worker>();
+  private closed = false;
+
+  constructor(
+    private readonly preload: () => string[],
+    private readonly perSize = Number(process.env.LOCAL_SPARE_ENVIRONMENTS ?? 1),
+  ) {}
+
+  /**
+   * A spare with this heap limit: a ready one, else the one furthest along (it started before this
+   * request, so it is ready sooner than a new worker would be); undefined if none. Refilled either way.
+   */
+  async take(memoryMb: number): Promise<Worker | undefined> {
+    const ready = this.ready.get(memoryMb) ?? [];
+    const spare = ready.shift();
+    const pending = spare ? undefined : this.starting.get(memoryMb)?.shift();
+    this.fill(memoryMb);
+    const taken = spare ?? (await pending);
+    if (taken) this.untaken.delete(taken);
+    return this.closed ? undefined : taken;
+  }
+
+  /** Starts spares with this heap limit until `perSize` are ready or on their way. */
+  fill(memoryMb: number): void {
+    const ready = this.ready.get(memoryMb) ?? [];
+    const starting = this.starting.get(memoryMb) ?? [];
+    this.ready.set(memoryMb, ready);
+    this.starting.set(memoryMb, starting);
+    while (!this.closed && ready.length + starting.length < this.perSize) {
+      const worker = startWorker({ spare: true, preload: this.preload() }, process.env, memoryMb);
+      worker.unref();
+      this.untaken.add(worker);
+      const started: Promise<Worker | undefined> = new Promise((resolve) => {
+        worker.once('message', () => resolve(worker));
+        worker.once('error', () => resolve(undefined));
+      });
+      starting.push(started);
+      void started.then((w) => {
+        const i = starting.indexOf(started);
+        if (i < 0) return; // taken while starting
+        starting.splice(i, 1);
+        if (w && this.closed) void w.terminate();
+        else if (w) ready.push(w);
+      });
+    }
+  }
+
+  /** Ends every spare not taken, ready or still importing, at once. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.ready.clear();
+    this.starting.clear();
+    const all = [...this.untaken];
+    this.untaken.clear();
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+}
+
+const startWorker = (workerData: unknown, env: NodeJS.ProcessEnv, memoryMb: number): Worker =>
+  new Worker(WORKER, {
+    workerData,
+    env,
+    // Lambda's MemorySize bounds the function's heap (a function that exhausts it crashes).
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    stdout: true,
+    stderr: true,
+  });
+
 export class Environment {
   readonly functionId: string;
   readonly file: string;
@@ -67,23 +146,23 @@ export class Environment {
   private readonly worker: Worker;
   private waiter?: Waiter;
 
-  constructor(private readonly o: EnvironmentOptions) {
+  /** A new environment: in `spare` (Spares) if given, else in a worker of its own. */
+  constructor(
+    private readonly o: EnvironmentOptions,
+    spare?: Worker,
+  ) {
     this.functionId = o.functionId;
     this.file = o.file;
-    this.worker = new Worker(WORKER, {
-      workerData: {
-        functionId: o.functionId,
-        file: o.file,
-        exportName: o.exportName,
-        timeoutMs: o.timeoutMs,
-        memoryMb: o.memoryMb,
-      },
-      env: o.env,
-      // Lambda's MemorySize bounds the function's heap (a function that exhausts it crashes).
-      resourceLimits: { maxOldGenerationSizeMb: o.memoryMb },
-      stdout: true,
-      stderr: true,
-    });
+    const assignment = {
+      functionId: o.functionId,
+      file: o.file,
+      exportName: o.exportName,
+      timeoutMs: o.timeoutMs,
+      memoryMb: o.memoryMb,
+    };
+    if (spare) spare.postMessage({ ...assignment, env: o.env });
+    this.worker = spare ?? startWorker(assignment, o.env, o.memoryMb);
+    this.worker.ref();
     lines(this.worker.stdout, (text) => o.output({ functionId: o.functionId, stream: 'stdout', text }));
     lines(this.worker.stderr, (text) => o.output({ functionId: o.functionId, stream: 'stderr', text }));
     this.worker.on('message', (m: Message) => this.settle(m));

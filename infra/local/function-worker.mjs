@@ -4,6 +4,7 @@
 // meter (lib/data/metering.ts's AsyncLocalStorage on globalThis, which every bundle shares). The
 // runner ends it with terminate() when an invocation runs past its Timeout or its code crashes,
 // whatever it is doing (a synchronous loop included), and starts a new one for the next request.
+// The init phase measured (initMs) is the function's own: loading its bundle.
 // Plain JavaScript, so any host (tsx, vitest, plain Node) starts it without a loader.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +14,17 @@ import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { functionId, file, exportName, timeoutMs, memoryMb } = workerData;
+// A spare (environments.ts, Spares) imports the packages the bundles share while no request waits,
+// then becomes the environment of the function it is given: its variables, its bundle.
+let assignment = workerData;
+if (workerData.spare) {
+  for (const url of workerData.preload) await import(url).catch(() => {});
+  parentPort.postMessage({ type: 'spare' });
+  assignment = await new Promise((resolve) => parentPort.once('message', resolve));
+  for (const key of Object.keys(process.env)) if (!(key in assignment.env)) delete process.env[key];
+  Object.assign(process.env, assignment.env);
+}
+const { functionId, file, exportName, timeoutMs, memoryMb } = assignment;
 const meterKey = Symbol.for('tri-api.dynamo-meter');
 globalThis[meterKey] ??= new AsyncLocalStorage();
 const meters = globalThis[meterKey];

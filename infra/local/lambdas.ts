@@ -14,13 +14,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { pathToFileURL } from 'node:url';
 import { installedBillerModule } from '../../lib/data/metering.ts';
-import { buildErrors, type Bundles } from './bundles.ts';
+import { buildErrors, type Bundles, sharedPackageUrls } from './bundles.ts';
 import {
   Environment,
   type FunctionOutput,
   INIT_LIMIT_MS,
   type Outcome,
   printFunctionOutput,
+  Spares,
 } from './environments.ts';
 import { literalFunctionEnv } from './function-env.ts';
 import type { CompiledRoute } from './routes.ts';
@@ -59,7 +60,7 @@ export const MAX_CONCURRENCY = Number(process.env.LOCAL_FUNCTION_CONCURRENCY ?? 
  * ended, as Lambda reclaims idle environments, and start cold again on their next request (about
  * 50 ms: the bundle stays built). Each holds its own copy of the packages it loaded, ~30 MB.
  */
-export const MAX_WARM_ENVIRONMENTS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 12);
+export const MAX_WARM_ENVIRONMENTS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 8);
 
 export class Lambdas {
   private readonly env: Map<string, Record<string, string>>;
@@ -67,6 +68,7 @@ export class Lambdas {
   private readonly pools = new Map<string, Pool>();
   /** Idle environments of every function, least recently used first. */
   private readonly idle = new Set<Environment>();
+  private readonly spares = new Spares(sharedPackageUrls);
   private closed = false;
 
   constructor(
@@ -108,6 +110,14 @@ export class Lambdas {
     return { kind: 'error', reason: `${id} returned a malformed Lambda proxy response` };
   }
 
+  /** Starts the spare environments (npm start, once the functions are built): cold starts are quick from then on. */
+  warm(): void {
+    const sizes = [...this.limits.values()].map((l) => l.memoryMb);
+    const count = (m: number) => sizes.filter((n) => n === m).length;
+    const common = sizes.reduce((a, b) => (count(b) > count(a) ? b : a), sizes[0]);
+    if (common) this.spares.fill(common); // the most common MemorySize; the others get theirs on first use
+  }
+
   /** What the runner says about a function's invocation goes with the function's own output (stderr). */
   report(functionId: string, text: string): void {
     for (const line of text.split('\n')) this.output({ functionId, stream: 'stderr', text: line });
@@ -118,7 +128,7 @@ export class Lambdas {
     this.closed = true;
     const all = [...this.pools.values()].flatMap((p) => [...p.all]);
     for (const pool of this.pools.values()) for (const wake of pool.waiting.splice(0)) wake();
-    await Promise.all(all.map((e) => e.end()));
+    await Promise.all([...all.map((e) => e.end()), this.spares.close()]);
   }
 
   private limitsOf(id: string): Limits {
@@ -168,16 +178,19 @@ export class Lambdas {
     built: { file: string; buildMs: number },
   ): Promise<Environment | Outcome> {
     const { timeoutMs, memoryMb } = this.limitsOf(id);
-    const environment = new Environment({
-      functionId: id,
-      file: built.file,
-      exportName: handler,
-      env: { ...process.env, ...this.env.get(id) } as Record<string, string>,
-      timeoutMs,
-      memoryMb,
-      output: this.output,
-      crashed: (e, error, when) => this.crashed(e, error, when),
-    });
+    const environment = new Environment(
+      {
+        functionId: id,
+        file: built.file,
+        exportName: handler,
+        env: { ...process.env, ...this.env.get(id) } as Record<string, string>,
+        timeoutMs,
+        memoryMb,
+        output: this.output,
+        crashed: (e, error, when) => this.crashed(e, error, when),
+      },
+      await this.spares.take(memoryMb),
+    );
     environment.busy = true;
     const pool = this.pool(id);
     pool.all.add(environment);

@@ -58,7 +58,10 @@ export default async function setup() {
         : undefined,
     });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
-    if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();
+    if (!process.env.TRI_API_TEST_NO_PREBUILD) {
+      const r = runner;
+      void r.bundles.buildAll().then(() => r.warm());
+    }
   } catch (err) {
     await teardown();
     throw err;
