@@ -86,14 +86,14 @@ export class Spares {
     const ready = this.ready.get(memoryMb) ?? [];
     const spare = ready.shift();
     const pending = spare ? undefined : this.starting.get(memoryMb)?.shift();
-    this.fill(memoryMb);
+    void this.fill(memoryMb);
     const taken = spare ?? (await pending);
     if (taken) this.untaken.delete(taken);
     return this.closed ? undefined : taken;
   }
 
-  /** Starts spares with this heap limit until `perSize` are ready or on their way. */
-  fill(memoryMb: number): void {
+  /** Starts spares with this heap limit until `perSize` are ready or on their way; resolves when they are ready. */
+  fill(memoryMb: number): Promise<void> {
     const ready = this.ready.get(memoryMb) ?? [];
     const starting = this.starting.get(memoryMb) ?? [];
     this.ready.set(memoryMb, ready);
@@ -115,6 +115,7 @@ export class Spares {
         else if (w) ready.push(w);
       });
     }
+    return Promise.all(starting).then(() => {});
   }
 
   /** Ends every spare not taken, ready or still importing, at once. */

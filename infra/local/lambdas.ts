@@ -111,11 +111,12 @@ export class Lambdas {
   }
 
   /** Starts the spare environments (npm start, once the functions are built): cold starts are quick from then on. */
-  warm(): void {
+  warm(): Promise<void> {
     const sizes = [...this.limits.values()].map((l) => l.memoryMb);
     const count = (m: number) => sizes.filter((n) => n === m).length;
     const common = sizes.reduce((a, b) => (count(b) > count(a) ? b : a), sizes[0]);
-    if (common) this.spares.fill(common); // the most common MemorySize; the others get theirs on first use
+    // The most common MemorySize; the others get theirs on first use.
+    return common ? this.spares.fill(common) : Promise.resolve();
   }
 
   /** What the runner says about a function's invocation goes with the function's own output (stderr). */

@@ -74,7 +74,7 @@ export interface Runner {
   /** Takes the port and answers from then on (RunnerOptions.listenLater; done already without it). */
   listen(): Promise<void>;
   /** Starts a spare function environment, its packages imported (after buildAll: quick cold starts). */
-  warm(): void;
+  warm(): Promise<void>;
 }
 
 interface Request {
