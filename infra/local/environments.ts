@@ -53,6 +53,7 @@ export interface EnvironmentOptions {
 type Message =
   | { type: 'ready'; initMs: number }
   | { type: 'init-error'; error: unknown }
+  | { type: 'started' }
   | { type: 'result'; json: string; meter: DynamoMeter }
   | { type: 'failed'; error: string };
 
@@ -133,6 +134,9 @@ const startWorker = (workerData: unknown, env: NodeJS.ProcessEnv, memoryMb: numb
   new Worker(WORKER, {
     workerData,
     env,
+    // Plain Node, as Lambda's runtime: none of the host's flags (tsx's or vitest's loader hooks,
+    // which would run on every module the function loads, and their signal handling).
+    execArgv: [],
     // Lambda's MemorySize bounds the function's heap (a function that exhausts it crashes).
     resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     stdout: true,
@@ -146,6 +150,7 @@ export class Environment {
   ended = false;
   private readonly worker: Worker;
   private waiter?: Waiter;
+  private readonly inbox: Array<Parameters<Waiter>[0]> = [];
 
   /** A new environment: in `spare` (Spares) if given, else in a worker of its own. */
   constructor(
@@ -198,7 +203,10 @@ export class Environment {
   async invoke(event: unknown, timeoutMs: number, biller?: string): Promise<Outcome> {
     const id = this.functionId;
     this.worker.postMessage({ event, biller });
-    const m = await this.next(timeoutMs);
+    // The Timeout counts from the invocation's start in the environment (as the deadline its
+    // context reports); an environment that never starts it is ended at the Timeout all the same.
+    let m = await this.next(timeoutMs);
+    if (m.type === 'started') m = await this.next(timeoutMs);
     if (m.type === 'result') return { kind: 'ok', result: JSON.parse(m.json), meter: m.meter };
     if (m.type === 'failed') return { kind: 'error', reason: `${id} failed: ${m.error}` };
     if (m.type === 'crash') return this.crash(m.error);
@@ -223,6 +231,8 @@ export class Environment {
   }
 
   private next(timeoutMs: number): Promise<Parameters<Waiter>[0] | { type: 'timeout' }> {
+    const queued = this.inbox.shift();
+    if (queued) return Promise.resolve(queued);
     if (this.ended) return Promise.resolve({ type: 'exit', code: -1 });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -238,7 +248,8 @@ export class Environment {
   }
 
   private settle(m: Parameters<Waiter>[0]): void {
-    this.waiter?.(m);
+    if (this.waiter) this.waiter(m);
+    else if (!this.ended) this.inbox.push(m); // the worker's next message, read by the next next()
   }
 }
 

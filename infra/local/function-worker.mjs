@@ -89,10 +89,11 @@ await new Promise((resolve) => setImmediate(resolve));
 parentPort.postMessage({ type: 'ready', initMs });
 
 parentPort.on('message', async ({ event, biller }) => {
+  parentPort.postMessage({ type: 'started' }); // the runner counts the Timeout from here
+  const deadline = Date.now() + timeoutMs;
   const stopBilling = await startBilling(biller);
   const meter = { requests: 0, capacity: 0, operations: [], writeUnits: 0, readUnits: 0 };
   try {
-    const deadline = Date.now() + timeoutMs;
     const result = await meters.run(meter, () => handler(event, context(deadline)));
     // As Lambda returns it: the result's JSON (undefined: null).
     parentPort.postMessage({ type: 'result', json: JSON.stringify(result) ?? 'null', meter });
