@@ -93,6 +93,14 @@ export class Spares {
     return this.closed ? undefined : taken;
   }
 
+  /** A ready spare with this heap limit, if there is one (refilled either way). */
+  takeReady(memoryMb: number): Worker | undefined {
+    const spare = this.ready.get(memoryMb)?.shift();
+    if (spare) this.untaken.delete(spare);
+    void this.fill(memoryMb);
+    return this.closed ? undefined : spare;
+  }
+
   /** Starts spares with this heap limit until `perSize` are ready or on their way; resolves when they are ready. */
   fill(memoryMb: number): Promise<void> {
     const ready = this.ready.get(memoryMb) ?? [];

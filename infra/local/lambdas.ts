@@ -13,6 +13,7 @@
 // worker is terminated) and answered with the timeout outcome; its environment is gone too.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { installedBillerModule } from '../../lib/data/metering.ts';
 import { buildErrors, type Bundles, sharedPackageUrls } from './bundles.ts';
 import {
@@ -54,6 +55,9 @@ interface Pool {
 
 /** Most environments of one function at once (Lambda's reserved concurrency, kept small here). */
 export const MAX_CONCURRENCY = Number(process.env.LOCAL_FUNCTION_CONCURRENCY ?? 4);
+
+/** How often a request waiting for an environment looks again (a spare may be ready). */
+const WAIT_POLL_MS = 50;
 
 /**
  * Most idle environments kept warm, all functions together; beyond it the least recently used are
@@ -167,8 +171,25 @@ export class Lambdas {
       // One cold start at a time per function: a request that comes while one initialises waits for
       // it (or for a busy environment to be free) instead of loading yet another copy beside it,
       // which on a small machine would slow every one of them down.
-      if (pool.all.size < MAX_CONCURRENCY && pool.starting === 0) return this.start(id, handler, built);
-      await new Promise<void>((wake) => pool.waiting.push(wake));
+      // The first environment takes a spare, waiting for one still importing if need be (sooner
+      // than a new worker); another one beside busy ones only a ready spare: else this request waits
+      // for an environment to be free or a spare to be ready, whichever comes first.
+      if (pool.all.size < MAX_CONCURRENCY && pool.starting === 0) {
+        const { memoryMb } = this.limitsOf(id);
+        if (pool.all.size === 0) return this.start(id, handler, built, await this.spares.take(memoryMb));
+        const spare = this.spares.takeReady(memoryMb);
+        if (spare) return this.start(id, handler, built, spare);
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          const i = pool.waiting.indexOf(wake);
+          if (i >= 0) pool.waiting.splice(i, 1);
+          resolve();
+        };
+        const timer = setTimeout(wake, WAIT_POLL_MS);
+        pool.waiting.push(wake);
+      });
     }
   }
 
@@ -177,6 +198,7 @@ export class Lambdas {
     id: string,
     handler: string,
     built: { file: string; buildMs: number },
+    spare: Worker | undefined,
   ): Promise<Environment | Outcome> {
     const { timeoutMs, memoryMb } = this.limitsOf(id);
     const environment = new Environment(
@@ -190,7 +212,7 @@ export class Lambdas {
         output: this.output,
         crashed: (e, error, when) => this.crashed(e, error, when),
       },
-      await this.spares.take(memoryMb),
+      spare,
     );
     environment.busy = true;
     const pool = this.pool(id);
