@@ -5,7 +5,7 @@
 // Each environment is a worker thread (environments.ts) with the function's own process.env, a heap
 // limit from its MemorySize and its own event loop; it handles one invocation at a time, as in
 // Lambda: concurrent requests to one function get more environments (up to MAX_CONCURRENCY, then
-// they wait for one), and idle ones are reused, least recently used ended beyond MAX_WARM_ENVIRONMENTS. A
+// they wait for one), and idle ones are reused, least recently used ended beyond maxWarmEnvironments(). A
 // function's crash (an uncaught exception or unhandled rejection of its code, during init or after
 // it answered, or its heap exhausted) ends its environment only: that invocation, if still open, is
 // a function error (502), and the next request initialises a new environment, as in Lambda. An
@@ -64,7 +64,7 @@ const WAIT_POLL_MS = 50;
  * ended, as Lambda reclaims idle environments, and start cold again on their next request (about
  * 50 ms: the bundle stays built). Each holds its own copy of the packages it loaded, ~30 MB.
  */
-export const MAX_WARM_ENVIRONMENTS = Number(process.env.LOCAL_WARM_FUNCTIONS ?? 8);
+export const maxWarmEnvironments = (): number => Number(process.env.LOCAL_WARM_FUNCTIONS ?? 8);
 
 export class Lambdas {
   private readonly env: Map<string, Record<string, string>>;
@@ -80,7 +80,7 @@ export class Lambdas {
     private readonly bundles: Bundles,
     private readonly log: (line: string) => void,
     private readonly output: FunctionOutput = printFunctionOutput,
-    private readonly maxWarm = MAX_WARM_ENVIRONMENTS,
+    private readonly maxWarm = maxWarmEnvironments(),
   ) {
     this.env = literalFunctionEnv(template);
     const globals = template.Globals?.Function ?? {};

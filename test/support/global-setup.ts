@@ -37,6 +37,9 @@ export default async function setup() {
     process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,2';
     process.env.WEBHOOK_ATTEMPT_TIMEOUT_MS ??= '1500';
     process.env.LOCAL_QUEUE_VISIBILITY_SECONDS ??= '3';
+    // More warm function environments than npm start's 8 (about 30 MB each): the suite calls every
+    // function, most of them many times, and each cold start imports the packages again.
+    process.env.LOCAL_WARM_FUNCTIONS ??= '16';
     process.env[FUNCTION_LOG_ENV] = join(scratch, 'function-logs.tsv');
     const env = functionEnvironment(stack, `http://localhost:${port}`);
     Object.assign(process.env, env, {
