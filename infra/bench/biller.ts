@@ -2,6 +2,7 @@
 // recorder that reads each written item before and after the request, and the items a read returns
 // as stored, through the same client outside the meter (those reads are not the route's). Installed
 // by `npm run bench` and by tests; the invocations it prices take a few more local requests each.
+import { fileURLToPath } from 'node:url';
 import {
   DescribeTableCommand,
   type DynamoDBClient,
@@ -188,4 +189,5 @@ const biller: Biller = async (call) => {
 };
 
 /** Prices every metered DynamoDB request until the returned function is called. */
-export const startBilling = (): (() => void) => installBiller(biller);
+/** Installs the biller here and, for the local runner's functions, in their environments. */
+export const startBilling = (): (() => void) => installBiller(biller, fileURLToPath(import.meta.url));

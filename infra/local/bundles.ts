@@ -117,8 +117,9 @@ export class Bundles {
   }
 
   /**
-   * Lambda's init phase for a function: build it if needed, then load its module (inside `scope`,
-   * crash-guard.ts's function scope). A module that throws while loading: InitError.
+   * A function built if needed and loaded in this process (inside `scope`), as an environment loads
+   * it in its worker (function-worker.mjs; the runner's own path: bundle()). For the tests of the
+   * bundles' format and reloads. A module that throws while loading: InitError.
    */
   async load(
     id: string,
@@ -148,6 +149,44 @@ export class Bundles {
     this.loaded.set(id, handler);
     this.evictColdest();
     return { handler, buildMs: t1 - t0, initMs: performance.now() - t1 };
+  }
+
+  /**
+   * A function's bundle, built if needed (what an environment of lambdas.ts loads in its worker):
+   * its file (a new one after each rebuild) and how long the build took, 0 if it was built already.
+   */
+  async bundle(id: string): Promise<{ file: string; buildMs: number }> {
+    const t0 = performance.now();
+    await this.rebuilding;
+    const ready = this.built.get(id);
+    if (ready) return { file: ready.file, buildMs: 0 };
+    const built = await this.buildOne(id);
+    return { file: built.file, buildMs: performance.now() - t0 };
+  }
+
+  /** The current bundle of a function, if built: an environment that loaded another is stale. */
+  currentFile(id: string): string | undefined {
+    return this.built.get(id)?.file;
+  }
+
+  /** Bundles one more entry (not a function of the template: the bench's biller), as an ES module. */
+  async bundleModule(entry: string, name: string): Promise<string> {
+    const outfile = join(this.outdir, `${name}.mjs`);
+    if (!existsSync(outfile))
+      await esbuild.build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'silent',
+        // CommonJS dependencies bundled into an ES module call require(): give them Node's.
+        banner: {
+          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+      });
+    return outfile;
   }
 
   /** Drops a function's loaded module (its environment): the next request initialises it again. */
@@ -348,9 +387,9 @@ export function esbuildOptions(bp: Record<string, unknown>): esbuild.BuildOption
 }
 
 /**
- * npm packages are not bundled into each function here: all functions share one loaded copy of the
- * AWS SDK, middy, valibot and the rest (one process serves every function; a copy per function cost
- * ~27 MB each). Each package is imported once, as Node resolves an `import` from the repository root
+ * npm packages are not bundled into each function here: a bundle imports the AWS SDK, middy, valibot
+ * and the rest from node_modules (each environment, a worker thread, loads its own copy once; the
+ * bundles stay small and build fast). Each package is imported as Node resolves an `import` from the repository root
  * (the ES builds that `MainFields: module,main` bundles in Lambda), and a bundle reaches it through a
  * small ES module of its exports (below) that `require`s it by URL (an ES module bundle: `import`s
  * it, and Node's module cache hands it the same copy): the bundle keeps its format, and its default
@@ -400,6 +439,9 @@ function sharedPackages(root: string): esbuild.Plugin {
 
 /** The packages the bundles share, by URL: each imported once, on the build that first needs it. */
 const shared = new Map<string, Record<string, unknown>>();
+
+/** The packages the bundles built so far import, by URL (an environment's spare preloads them). */
+export const sharedPackageUrls = (): string[] => [...shared.keys()];
 async function sharedPackage(url: string): Promise<Record<string, unknown>> {
   const loaded = shared.get(url) ?? (await nativeImport(url));
   shared.set(url, loaded);

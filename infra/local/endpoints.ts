@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { IMAGE_KEY } from '../../lib/notes/images/adapters/s3-images.ts';
 import { withSecurityHeaders } from './gateway.ts';
 import { ROOT } from './template.ts';
 
@@ -41,13 +42,19 @@ const notFound = (res: ServerResponse) => send(res, 404, 'text/plain; charset=ut
 const get = (prefix: string) => (method: string, path: string) =>
   (method === 'GET' || method === 'HEAD') && path.startsWith(prefix);
 
-/** GET /_images/<key>: the object with its stored content type; no listing, no HTML rendering. */
+/**
+ * GET /_images/<key>: the object with its stored content type; no listing, no HTML rendering.
+ * `path` is the request path decoded once (the runner's). Only a well-formed image key is read
+ * (IMAGE_KEY: `notes/<note id>/<name>.<ext>`, URL-safe characters only): an encoded `..` or `/`,
+ * `%2e%2e`, a double encoding or a backslash can never name a key outside notes/ (the S3 emulator
+ * stores objects as files, where `notes/../search/...` would resolve to the search index).
+ */
 export const images = (o: EndpointOptions): LocalEndpoint => ({
   matches: get('/_images/'),
   async serve(_req, res, path) {
     const key = path.slice('/_images/'.length);
     // Images only (notes/), as the distribution's bucket policy allows: search indexes stay private.
-    if (!key.startsWith('notes/') || key.endsWith('/')) return notFound(res);
+    if (!IMAGE_KEY.test(key)) return notFound(res);
     try {
       const obj = await o.s3.send(new GetObjectCommand({ Bucket: o.bucketName, Key: key }));
       const bytes = Buffer.from(await obj.Body!.transformToByteArray());

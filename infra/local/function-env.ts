@@ -1,32 +1,8 @@
-// Lambda gives every function its own environment; the runner runs them all in one process. This
-// scopes each invocation's own variables (the literal values of the function's
-// Environment.Variables in template.yaml) with AsyncLocalStorage behind process.env, so
-// concurrent invocations of different functions each see their own values.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// Lambda gives every function its own environment, and so does the runner (a worker thread per
+// environment, environments.ts): its process.env is the runner's (the stack's endpoints, table and
+// bucket names) with the function's own variables over it, the literal values of its
+// Environment.Variables in template.yaml.
 import type { Template } from './template.ts';
-
-const storage = new AsyncLocalStorage<Record<string, string>>();
-let installed = false;
-
-export function installScopedEnv(): void {
-  if (installed) return;
-  installed = true;
-  const base = process.env;
-  process.env = new Proxy(base, {
-    get: (target, key) =>
-      typeof key === 'string' && storage.getStore()?.[key] !== undefined
-        ? storage.getStore()![key]
-        : Reflect.get(target, key),
-    set: (target, key, value) => {
-      (target as Record<string | symbol, unknown>)[key] = value;
-      return true;
-    },
-    has: (target, key) =>
-      (typeof key === 'string' && storage.getStore()?.[key] !== undefined) || Reflect.has(target, key),
-  });
-}
-
-export const withFunctionEnv = <T>(vars: Record<string, string>, fn: () => T): T => storage.run(vars, fn);
 
 /** The literal (non-intrinsic) variables a function declares in the template. */
 export function literalFunctionEnv(template: Template): Map<string, Record<string, string>> {

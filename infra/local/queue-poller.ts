@@ -4,7 +4,7 @@
 // when it returns, all but its batchItemFailures with ReportBatchItemFailures, none when it throws
 // or times out (they are offered again when their visibility timeout ends, and the queue's redrive
 // policy moves them to the dead-letter queue after maxReceiveCount receives). A timeout is Lambda's:
-// the invocation is abandoned at the function's Timeout and its environment discarded (lambdas.ts);
+// the invocation is ended at the function's Timeout and its environment with it (lambdas.ts);
 // the poller is free again then, while the batch stays hidden for the rest of its visibility timeout.
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueSource } from './event-sources.ts';

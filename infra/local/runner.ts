@@ -1,6 +1,6 @@
 // The Docker-free local API Gateway: mounts every Api event of every function in template.yaml on
 // one HTTP port, turns each request into an API Gateway REST (v1) proxy event, invokes the
-// function in-process (lambdas.ts: build, init, invoke) and writes its result back. What API
+// function in an environment of its own (lambdas.ts: build, init, invoke; a worker thread) and writes its result back. What API
 // Gateway refuses by itself (malformed path, body over 10 MB, unknown route, a function that cannot
 // run) gets the template's gateway responses (gateway.ts). The runner's own pages: endpoints.ts.
 import { randomUUID } from 'node:crypto';
@@ -18,9 +18,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { DynamoMeter } from '../../lib/data/metering.ts';
 import { Bundles } from './bundles.ts';
+import type { FunctionOutput } from './environments.ts';
 import { localEndpoints, type LocalEndpoint } from './endpoints.ts';
 import { BodyTooLarge, discardRest, proxyEvent, readBody } from './event.ts';
-import { installScopedEnv } from './function-env.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { assertGatewayResponsesRenderable } from './vtl.ts';
 import { Gateway, type GatewayResponseType } from './gateway.ts';
@@ -59,6 +59,8 @@ export interface RunnerOptions {
   /** Where the SQS stand-in keeps its messages across restarts (npm start: LOCAL_DATA_DIR); none: in memory. */
   queueDir?: string;
   log?: (line: string) => void;
+  /** Where the functions' own output goes, line by line (default: printed, as npm start shows it). */
+  functionOutput?: FunctionOutput;
 }
 
 export interface Runner {
@@ -71,6 +73,8 @@ export interface Runner {
   events: EventPipeline;
   /** Takes the port and answers from then on (RunnerOptions.listenLater; done already without it). */
   listen(): Promise<void>;
+  /** Starts a spare function environment, its packages imported (after buildAll: quick cold starts). */
+  warm(): Promise<void>;
 }
 
 interface Request {
@@ -104,10 +108,11 @@ class LocalGateway {
     private readonly endpoints: LocalEndpoint[],
     bundles: Bundles,
     private readonly log: (line: string) => void,
+    functionOutput?: FunctionOutput,
   ) {
     this.router = new Router(listRoutes(template));
     this.gateway = new Gateway(template);
-    this.lambdas = new Lambdas(template, bundles, log);
+    this.lambdas = new Lambdas(template, bundles, log, functionOutput);
     for (const api of this.router.apiIds) this.binaryTypes.set(api, binaryMediaTypes(api, template));
   }
 
@@ -186,7 +191,7 @@ class LocalGateway {
     });
     if (payloadBytes(event) > PAYLOAD_LIMIT_BYTES) {
       // Lambda refuses the invocation (RequestEntityTooLargeException); API Gateway answers 413.
-      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.request}`);
+      this.lambdas.report(route.functionId, `[runner] ${route.functionId}: ${LAMBDA_REFUSES.request}`);
       return this.refuse(r, {
         apiId: route.apiId,
         type: 'REQUEST_TOO_LARGE',
@@ -199,7 +204,7 @@ class LocalGateway {
     if (outcome.kind === 'ok' && payloadBytes(outcome.result) > PAYLOAD_LIMIT_BYTES) {
       // The function answered, but Lambda cannot return it: API Gateway's INTEGRATION_FAILURE, 502
       // (or the API's gateway response for it).
-      console.error(`[runner] ${route.functionId}: ${LAMBDA_REFUSES.response}`);
+      this.lambdas.report(route.functionId, `[runner] ${route.functionId}: ${LAMBDA_REFUSES.response}`);
       return this.refuse(r, {
         apiId: route.gatewayApiId,
         type: 'INTEGRATION_FAILURE',
@@ -211,8 +216,12 @@ class LocalGateway {
     }
     if (outcome.kind === 'ok') return this.reply(r, route, outcome.result, outcome.meter, path);
     if (outcome.kind === 'timeout')
-      console.error(`[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`);
-    else if (!(outcome.kind === 'error' && outcome.crash)) console.error(`[runner] ${outcome.reason}`); // a crash was logged as it happened
+      this.lambdas.report(
+        route.functionId,
+        `[runner] ${route.functionId} timed out after ${outcome.timeoutMs} ms`,
+      );
+    else if (!(outcome.kind === 'error' && outcome.crash))
+      this.lambdas.report(route.functionId, `[runner] ${outcome.reason}`); // a crash was reported as it happened
     const type = OUTCOME_RESPONSE[outcome.kind];
     if (r.res.headersSent || r.res.destroyed) return;
     return this.refuse(r, {
@@ -367,7 +376,6 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   assertGatewayResponsesRenderable(template);
   const secrets = await startLocalSecretsManager(opts.env); // Secrets Manager stand-in (GetSecretValue)
   Object.assign(process.env, secrets.env);
-  installScopedEnv();
   const bundles = new Bundles(listFunctions(template), {
     buildDir: opts.buildDir ?? join(tmpdir(), 'tri-api-build'),
     log,
@@ -387,7 +395,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const port = opts.listenLater ? opts.port : (server.address() as { port: number }).port;
   const url = `http://localhost:${port}`;
   const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
-  const gateway = new LocalGateway(template, endpoints, bundles, log);
+  const gateway = new LocalGateway(template, endpoints, bundles, log, opts.functionOutput);
   // Streams and queues (webhook events): pipeline.ts.
   const pipeline = await startEventPipeline({
     template,
@@ -417,6 +425,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     routes: gateway.router.routes,
     bundles,
     events: pipeline,
+    warm: () => gateway.lambdas.warm(),
     listen: async () => {
       if (!server.listening) await listen(server, port, host);
     },
@@ -425,6 +434,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       // A server never listening closes at once (with an error that is of no interest here).
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pipeline.stop();
+      await gateway.lambdas.close();
       await bundles.stop();
       await secrets.close();
       s3.destroy();

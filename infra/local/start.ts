@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     secretsEndpoint: process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER,
   });
   const [, demo] = await Promise.all([
-    phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll()),
+    phase(`bundling ${r.bundles.count} functions`, () => r.bundles.buildAll().then(() => r.warm())),
     phase('demo data', () => seedDemo(join(dataDir, 'demo.json'))),
   ]);
   await r.listen().catch((err: NodeJS.ErrnoException) => {

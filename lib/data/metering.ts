@@ -34,13 +34,27 @@ const storage: AsyncLocalStorage<DynamoMeter> = globals[key];
 const billerKey = Symbol.for('tri-api.dynamo-biller');
 const billers = globalThis as unknown as Record<symbol, Biller | undefined>;
 
-/** Prices every metered request with `biller` until the returned function is called. */
-export function installBiller(biller: Biller): () => void {
+const billerModuleKey = Symbol.for('tri-api.dynamo-biller-module');
+const billerModules = globalThis as unknown as Record<symbol, string | undefined>;
+
+/**
+ * Prices every metered request with `biller` until the returned function is called. `module`: the
+ * file that exports `startBilling()` installing the same biller, for the local runner, whose
+ * functions run in worker threads of their own (each installs it there for the invocation).
+ */
+export function installBiller(biller: Biller, module?: string): () => void {
   billers[billerKey] = biller;
+  billerModules[billerModuleKey] = module;
   return () => {
-    if (billers[billerKey] === biller) billers[billerKey] = undefined;
+    if (billers[billerKey] !== biller) return;
+    billers[billerKey] = undefined;
+    billerModules[billerModuleKey] = undefined;
   };
 }
+
+/** The module of the installed biller, if one is installed (installBiller). */
+export const installedBillerModule = (): string | undefined =>
+  billers[billerKey] ? billerModules[billerModuleKey] : undefined;
 
 /** Runs `fn` outside any meter (a biller's own reads). */
 export const unmetered = <T>(fn: () => T): T => storage.exit(fn);

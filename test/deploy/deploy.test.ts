@@ -243,6 +243,57 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
   });
 });
 
+describe('the images distribution serves notes/ and nothing else', () => {
+  const resources = template.Resources as Record<string, { Type: string; Properties: any }>;
+
+  it("the bucket policy grants CloudFront GetObject on notes/* only: the bucket's search indexes stay unreadable", () => {
+    const statements = resources.ImagesBucketPolicy.Properties.PolicyDocument.Statement as any[];
+    const grants = statements.filter((s) => s.Effect === 'Allow');
+    expect(grants).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+        Resource: { 'Fn::Sub': '${ImagesBucket.Arn}/notes/*' },
+      }),
+    ]);
+  });
+
+  it('the edge refuses every path that is not a well-formed image key, as the runner does (IMAGE_KEY)', async () => {
+    const { IMAGE_KEY } = await import('../../lib/notes/images/adapters/s3-images.ts');
+    const behaviour = resources.ImagesDistribution.Properties.DistributionConfig.DefaultCacheBehavior;
+    expect(behaviour.FunctionAssociations).toEqual([
+      {
+        EventType: 'viewer-request',
+        FunctionARN: { 'Fn::GetAtt': ['ImagesKeyFilter', 'FunctionMetadata', 'FunctionARN'] },
+      },
+    ]);
+    expect(resources.ImagesDistribution.Properties.DistributionConfig.CacheBehaviors).toBeUndefined();
+    // The function's own code, run as CloudFront runs it (a viewer request in, the request or a response out).
+    const code = resources.ImagesKeyFilter.Properties.FunctionCode as string;
+    const handler = new Function(`${code}; return handler;`)() as (e: unknown) => { statusCode?: number };
+    const status = (uri: string) => handler({ request: { uri, method: 'GET' } }).statusCode ?? 200;
+    const key = 'notes/AbCdEfGhIjKlMnOpQrStUv/q1w2e3r4t5y6u7i8o9p0.png';
+    expect(IMAGE_KEY.test(key)).toBe(true);
+    expect(status(`/${key}`)).toBe(200);
+    for (const uri of [
+      '/search/ws/1.sqlite',
+      '/search/ws/rebuild.json.gz',
+      '/notes/..%2fsearch%2fws%2f1.sqlite',
+      '/notes/%2e%2e/search/ws/1.sqlite',
+      '/notes/%252e%252e%252fsearch/x.sqlite',
+      '/notes/x/..%5csearch%5cws%5c1.sqlite',
+      '/notes/x/../../search/1.sqlite',
+      '/notes/',
+      '/',
+      '/notes/AbCdEfGh/',
+    ]) {
+      expect(status(uri), uri).toBe(404);
+      expect(IMAGE_KEY.test(uri.slice(1)), uri).toBe(false);
+    }
+  });
+});
+
 describe('one source of truth for IAM', () => {
   it('template.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (build properties, policies, log groups, alarms)', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');

@@ -33,10 +33,9 @@ const template: Template = {
 
 let runner: Runner;
 const lines: string[] = [];
+/** What the runner says of the function's invocations (with the function's own output). */
 const errors: string[] = [];
-const consoleError = console.error;
 beforeAll(async () => {
-  console.error = (...args: unknown[]) => errors.push(args.join(' '));
   runner = await startRunner({
     port: await freePort(),
     env: {},
@@ -44,12 +43,10 @@ beforeAll(async () => {
     bucketName: process.env.BUCKET_NAME!,
     template,
     log: (l) => lines.push(l),
+    functionOutput: ({ text }) => errors.push(text),
   });
 });
-afterAll(async () => {
-  console.error = consoleError;
-  await runner.close();
-});
+afterAll(() => runner.close());
 
 it('returns a result just under 6 MB, and refuses one over it as API Gateway does', async () => {
   // The result's JSON holds the body plus statusCode and headers: 1 KB under the limit fits.

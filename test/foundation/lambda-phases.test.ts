@@ -1,6 +1,7 @@
 // Lambda keeps init (loading the module, its own 10 s limit) apart from the invocation (the
 // function's Timeout): a slow load must not eat the function's time, and a function that runs past
-// its Timeout is answered by the gateway, in the API's dialect, not left hanging.
+// its Timeout is answered by the gateway, in the API's dialect, not left hanging; it is ended
+// whatever it is doing, a synchronous loop included, and nobody else waits for it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
 import { freePort } from '../../infra/local/services.ts';
@@ -24,6 +25,8 @@ const template: Template = {
     NotesApi: real.Resources.NotesApi,
     SlowInitFunction: fn('test/fixtures/functions/slow-init.ts', '/v1/slow-init'),
     NeverAnswersFunction: fn('test/fixtures/functions/never-answers.ts', '/v1/never-answers'),
+    BusyLoopFunction: fn('test/fixtures/functions/busy-loop.ts', '/v1/busy-loop'),
+    NotesGetMeFunction: real.Resources.NotesGetMeFunction,
   },
 };
 
@@ -62,4 +65,22 @@ it('a function past its Timeout gets the gateway timeout response in the API dia
   expect(lines).toContain('NeverAnswersFunction timed out after 1.0 s: environment discarded');
   await fetch(`${runner.url}/v1/never-answers`);
   expect(lines.filter((l) => /^NeverAnswersFunction: built in .*, init /.test(l))).toHaveLength(2);
+});
+
+it("a function computing past its Timeout is ended, and another user's /v1/me beside it answers in under 1 s", async () => {
+  // Both built and initialised (warm), so the loop starts at once and /v1/me's time is its own.
+  expect((await fetch(`${runner.url}/v1/me`)).status).toBe(401);
+  expect((await fetch(`${runner.url}/v1/busy-loop?ms=0`)).status).toBe(200);
+  const busy = fetch(`${runner.url}/v1/busy-loop`);
+  await new Promise((r) => setTimeout(r, 300)); // the loop is running
+  const meStarted = performance.now();
+  const me = await fetch(`${runner.url}/v1/me`);
+  const meMs = performance.now() - meStarted;
+  expect(me.status).toBe(401);
+  expect(meMs).toBeLessThan(1_000);
+  const ended = await busy;
+  // The 4 s loop is ended at its 1 s Timeout, answered as a timeout (not 200 once the loop is done).
+  expect(ended.status).toBe(503);
+  expect(await ended.json()).toMatchObject({ code: 50300 });
+  expect(lines).toContain('BusyLoopFunction timed out after 1.0 s: environment discarded');
 });

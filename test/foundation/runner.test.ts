@@ -143,6 +143,51 @@ describe.skipIf(!local)('local runner: refusals', () => {
     }
   });
 
+  it('/_images/ never reaches outside notes/: encoded dot segments, double encoding and backslashes are 404', async () => {
+    const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const { localClientConfig } = await import('../../infra/local/services.ts');
+    const s3 = new S3Client({ ...localClientConfig(process.env.LOCAL_S3_ENDPOINT!), forcePathStyle: true });
+    const workspace = randomUUID();
+    const secret = `private words ${randomUUID()}`;
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: process.env.BUCKET_NAME!,
+        Key: `search/${workspace}/1.sqlite`,
+        Body: Buffer.from(secret),
+      }),
+    );
+    s3.destroy();
+    // Sent byte for byte (fetch would resolve `%2e%2e` and turn `\\` into `/` before sending).
+    const { port } = new URL(process.env.LOCAL_RUNNER_URL!);
+    const raw = (path: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path }, (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const target = `search%2f${workspace}%2f1.sqlite`;
+    for (const path of [
+      `/_images/notes/..%2f${target}`,
+      `/_images/notes/%2e%2e%2f${target}`,
+      `/_images/notes/%2E%2E/${target.replaceAll('%2f', '/')}`,
+      `/_images/notes/x/..%2f..%2f${target}`,
+      `/_images/notes/%252e%252e%252f${target}`,
+      `/_images/notes/..%5c${target.replaceAll('%2f', '%5c')}`,
+      `/_images/notes\\..\\${target.replaceAll('%2f', '\\')}`,
+      `/_images/notes/..\\${target}`,
+      `/_images/notes/%2e%2e/%2e%2e/_images/${target}`,
+      `/_images/${target}`,
+    ]) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).not.toContain(secret);
+    }
+  });
+
   it('serves the OpenAPI documents with this runner as their first server', async () => {
     for (const api of ['notes', 'news', 'bank']) {
       const res = await http('GET', `/openapi/${api}.json`);

@@ -1,7 +1,7 @@
 // A webhook delivery FUNCTION that runs past its Lambda Timeout loses no event.
 // The receiver-side hang (webhook-delivery.test.ts) ends at the attempt deadline inside the
 // function; here the function itself hangs, so only the runner's Timeout ends it, as Lambda's SQS
-// event source mapping sees it: the invocation is abandoned at the function's Timeout, its
+// event source mapping sees it: the invocation is ended at the function's Timeout, its
 // environment discarded, the batch not deleted; SQS offers it again after the queue's visibility
 // timeout (ApproximateReceiveCount grows), and the redrive policy moves it to the dead-letter queue
 // after maxReceiveCount receives.
@@ -20,7 +20,7 @@ import { type Runner, startRunner } from '../../infra/local/runner.ts';
 import { ensureTable, freePort, localClientConfig } from '../../infra/local/services.ts';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { loadTemplate, type Template } from '../../infra/local/template.ts';
-import type { SeenReceive } from '../fixtures/functions/deliver-webhooks-hangs.ts';
+import { SEEN_RECEIVE, type SeenReceive } from '../fixtures/functions/deliver-webhooks-hangs.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote } from './helpers.ts';
@@ -53,8 +53,9 @@ const MAX_RECEIVES = Number(
   template.Resources.WebhookDeliveryQueue.Properties!.RedrivePolicy.maxReceiveCount,
 );
 
-const seen = () =>
-  ((globalThis as Record<symbol, SeenReceive[]>)[Symbol.for('tri-api.test.deliveryReceives')] ??= []);
+/** The receives the delivery function saw, as it told them in its output. */
+const received: SeenReceive[] = [];
+const seen = () => received;
 const receivesOf = (title: string) => seen().filter((s) => s.title === title);
 
 let runner: Runner;
@@ -86,6 +87,9 @@ beforeAll(async () => {
     bucketName: stack.bucketName,
     template,
     log: (line) => lines.push(line),
+    functionOutput: ({ text }) => {
+      if (text.startsWith(SEEN_RECEIVE)) received.push(JSON.parse(text.slice(SEEN_RECEIVE.length)));
+    },
   });
   // This file's HTTP calls (and its users, process.env.TABLE_NAME) go to this runner and its table.
   process.env.TEST_BASE_URL = runner.url;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { functionEnvironment, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { freePort } from '../../infra/local/services.ts';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
+import { FUNCTION_LOG_ENV, keepFunctionOutput, showLogs } from './function-log-file.ts';
 
 /** Only for test/foundation/orphans.test.ts: fail half-way through setup, after the stack started. */
 const FAIL_AFTER_STACK = process.env.TRI_API_TEST_FAIL_SETUP === 'after-stack';
@@ -36,6 +37,10 @@ export default async function setup() {
     process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,2';
     process.env.WEBHOOK_ATTEMPT_TIMEOUT_MS ??= '1500';
     process.env.LOCAL_QUEUE_VISIBILITY_SECONDS ??= '3';
+    // More warm function environments than npm start's 8 (about 30 MB each): the suite calls every
+    // function, most of them many times, and each cold start imports the packages again.
+    process.env.LOCAL_WARM_FUNCTIONS ??= '16';
+    process.env[FUNCTION_LOG_ENV] = join(scratch, 'function-logs.tsv');
     const env = functionEnvironment(stack, `http://localhost:${port}`);
     Object.assign(process.env, env, {
       LOCAL_S3_ENDPOINT: stack.s3Endpoint,
@@ -47,6 +52,8 @@ export default async function setup() {
       s3Endpoint: stack.s3Endpoint,
       bucketName: stack.bucketName,
       buildDir: join(scratch, 'build'),
+      // The functions' output, kept for the test that fails (function-logs.ts), unless asked for.
+      functionOutput: showLogs() ? undefined : keepFunctionOutput(process.env[FUNCTION_LOG_ENV]!),
       // The runner's own log (routes, event sources, crashes), to a file when asked: TRI_API_TEST_RUNNER_LOG=path.
       log: process.env.TRI_API_TEST_RUNNER_LOG
         ? (line) =>
@@ -54,7 +61,10 @@ export default async function setup() {
         : undefined,
     });
     // Bundle every function in the background, in one esbuild run; a request that comes first waits for it.
-    if (!process.env.TRI_API_TEST_NO_PREBUILD) void runner.bundles.buildAll();
+    if (!process.env.TRI_API_TEST_NO_PREBUILD) {
+      const r = runner;
+      void r.bundles.buildAll().then(() => r.warm());
+    }
   } catch (err) {
     await teardown();
     throw err;

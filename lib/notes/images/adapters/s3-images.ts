@@ -9,6 +9,12 @@ import type { ImageStore } from '../../kernel/ports.ts';
 
 const prefixOf = (noteId: string) => `notes/${noteId}/`;
 
+/**
+ * Every key putImage writes, and nothing else: `notes/<note id>/<random name>.<extension>`, URL-safe
+ * characters only (no `.` segment, no `%`, no backslash, no other prefix). What the image path serves.
+ */
+export const IMAGE_KEY = /^notes\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}\.[a-z0-9]{1,8}$/;
+
 const bucket = (): string => config.bucketName;
 
 /** UploadNoteImage: one PutObject. */
