@@ -4,8 +4,9 @@
 // migration step (infra/admin/migrate/steps).
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lib/data/dynamo.ts';
-import { identityKeys, notesKeys } from '../../lib/data/keys.ts';
+import { identityKeys, INDEXES, notesKeys } from '../../lib/data/keys.ts';
 import { hashToken } from '../../lib/identity/tokens.ts';
+import { HISTORY_FIELDS } from '../../lib/notes/kernel/adapters/note-items.ts';
 import type { TestUser } from './identity.ts';
 
 /** How many writes the migration must make to bring the aged items back (one per aged item and change). */
@@ -17,6 +18,36 @@ export async function toFirstLayout(users: TestUser[], noteIds: string[] = []): 
 }
 
 const table = () => process.env.TABLE_NAME;
+
+/**
+ * How many writes the migration still has to make for these users' tokens and these notes: their
+ * items still in the first layout. Less than toFirstLayout's count once the API has served them
+ * (a note read writes its reader's history entry anew, in today's layout).
+ */
+export async function firstLayoutLeft(users: TestUser[], shortIds: string[]): Promise<number> {
+  let left = 0;
+  for (const u of users) left += await tokensInIndex(u.id, INDEXES.GSI1.name);
+  const kept = new Set<string>(HISTORY_FIELDS);
+  for (const shortId of shortIds) {
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        ConsistentRead: true,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
+      }),
+    );
+    for (const i of Items) {
+      if (
+        i.SK === notesKeys.noteContent(shortId).SK &&
+        (i.visitSeq !== undefined || i.deletedAt !== undefined)
+      )
+        left += i.deletedAt === undefined ? 1 : 2;
+      if (i.type === 'note-visit' && Object.keys(i.note ?? {}).some((f) => !kept.has(f))) left += 1;
+    }
+  }
+  return left;
+}
 
 /**
  * First layout: a note's visit counter (`visitSeq`) lived on its CONTENT item, and so did a trashed
