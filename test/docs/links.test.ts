@@ -43,8 +43,8 @@ function linksOf(markdown: string): string[] {
   const out: string[] = [];
   const walk = (tokens: ReturnType<typeof md.parse>) => {
     for (const t of tokens) {
-      if (t.type === 'link_open') out.push(t.attrGet('href') ?? '');
-      if (t.type === 'image') out.push(t.attrGet('src') ?? '');
+      if (t.type === 'link_open') out.push(String(t.attrGet('href') ?? ''));
+      if (t.type === 'image') out.push(String(t.attrGet('src') ?? ''));
       if (t.children) walk(t.children);
     }
   };

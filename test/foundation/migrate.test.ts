@@ -128,8 +128,8 @@ describe('npm run admin -- migrate', () => {
     const before = await answers(a, b, ids, team.path);
     // Reading the notes above wrote their readers' history entries anew (today's layout): what is left.
     const due = await firstLayoutLeft([a, b], shortIds);
-    expect(due).toBeGreaterThan(2 + shortIds.length);
-    expect(due).toBeLessThanOrEqual(aged);
+    expect(due.length).toBeGreaterThan(2 + shortIds.length);
+    expect(due.length).toBeLessThanOrEqual(aged);
 
     // Stopped after one page of a small page size, then resumed from its checkpoints.
     const stopped = await migrate({ steps: STEPS, segments: 2, pageSize: 20, maxPages: 1, restart: true });
@@ -137,9 +137,9 @@ describe('npm run admin -- migrate', () => {
     const resumed = await adminMigrate('--segments', '2', '--page-size', '20');
     expect(resumed.every((r: { complete: boolean }) => r.complete)).toBe(true);
     const written = (r: Array<{ written: number }>) => r.reduce((n, s) => n + s.written, 0);
-    // Every aged item was brought back exactly once across the two runs (a scan visits each item once).
-    expect(written(stopped) + written(resumed), JSON.stringify({ stopped, resumed })).toBe(due);
-    expect(await firstLayoutLeft([a, b], shortIds)).toBe(0);
+    // Every aged item was brought back, exactly once across the two runs (a scan visits each item once).
+    expect(await firstLayoutLeft([a, b], shortIds), due.join('\n')).toEqual([]);
+    expect(written(stopped) + written(resumed), JSON.stringify({ due, stopped, resumed })).toBe(due.length);
     expect(await tokensInIndex(a.id, INDEXES.GSI1.name)).toBe(0);
     expect(await tokensInIndex(b.id, INDEXES.GSI1.name)).toBe(0);
 

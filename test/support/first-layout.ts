@@ -20,13 +20,13 @@ export async function toFirstLayout(users: TestUser[], noteIds: string[] = []): 
 const table = () => process.env.TABLE_NAME;
 
 /**
- * How many writes the migration still has to make for these users' tokens and these notes: their
- * items still in the first layout. Less than toFirstLayout's count once the API has served them
- * (a note read writes its reader's history entry anew, in today's layout).
+ * The writes the migration still has to make for these users' tokens and these notes, one line
+ * each: their items still in the first layout. Fewer than toFirstLayout's count once the API has
+ * served them (a note read writes its reader's history entry anew, in today's layout).
  */
-export async function firstLayoutLeft(users: TestUser[], shortIds: string[]): Promise<number> {
-  let left = 0;
-  for (const u of users) left += await tokensInIndex(u.id, INDEXES.GSI1.name);
+export async function firstLayoutLeft(users: TestUser[], shortIds: string[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const u of users) if (await tokensInIndex(u.id, INDEXES.GSI1.name)) left.push(`token of ${u.id}`);
   const kept = new Set<string>(HISTORY_FIELDS);
   for (const shortId of shortIds) {
     const { Items = [] } = await documentClient().send(
@@ -37,13 +37,18 @@ export async function firstLayoutLeft(users: TestUser[], shortIds: string[]): Pr
         ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId) },
       }),
     );
+    if (!Items.length) left.push(`note ${shortId} is gone`);
     for (const i of Items) {
+      const at = `${i.PK} ${i.SK}`;
       if (
         i.SK === notesKeys.noteContent(shortId).SK &&
         (i.visitSeq !== undefined || i.deletedAt !== undefined)
-      )
-        left += i.deletedAt === undefined ? 1 : 2;
-      if (i.type === 'note-visit' && Object.keys(i.note ?? {}).some((f) => !kept.has(f))) left += 1;
+      ) {
+        left.push(`${at}: visitSeq ${i.visitSeq}`);
+        if (i.deletedAt !== undefined) left.push(`${at}: deletedAt (to NOTE#VISITS)`);
+      }
+      if (i.type === 'note-visit' && Object.keys(i.note ?? {}).some((f) => !kept.has(f)))
+        left.push(`${at}: a whole copy of the note`);
     }
   }
   return left;
