@@ -104,7 +104,7 @@ async function fullHistoryCopies(shortId: string): Promise<number> {
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :visit)',
-      ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId), ':visit': 'VISIT#' },
+      ExpressionAttributeValues: { ':pk': notesKeys.notePartition(shortId), ':visit': notesKeys.visitPrefix },
     }),
   );
   for (const entry of Items)
