@@ -6,8 +6,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../infra/admin/program.ts';
 import { migrate } from '../../infra/admin/migrate/run.ts';
+import type { MigrationStep } from '../../infra/admin/migrate/step.ts';
 import { STEPS } from '../../infra/admin/migrate/steps/index.ts';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { INDEXES, notesKeys } from '../../lib/data/keys.ts';
 import { enroll, call as bankCall } from '../bank/helpers.ts';
@@ -157,6 +159,27 @@ describe('npm run admin -- migrate', () => {
     expect(restored.status, restored.text).toBeLessThan(300);
     expect((await call('GET', `/v1/notes/${gone.id}`, { token: a.token })).body.content).toBe('to the trash');
   }, 600_000);
+
+  it('counts every write when its segments write in parallel', async () => {
+    // A step of this test alone: it marks 40 items of its own (one write each), 4 segments at once.
+    const run = randomUUID();
+    const TableName = process.env.TABLE_NAME;
+    for (let i = 0; i < 40; i += 1)
+      await documentClient().send(
+        new PutCommand({ TableName, Item: { PK: `MIGRATE-TEST#${run}#${i}`, SK: 'ITEM', type: 'test' } }),
+      );
+    const mark: MigrationStep = {
+      name: `test-mark-${run}`,
+      describe: 'marks the items of one test run',
+      migrate: (item) =>
+        String(item.PK).startsWith(`MIGRATE-TEST#${run}#`) && item.marked === undefined
+          ? [{ update: { key: { PK: String(item.PK), SK: String(item.SK) }, set: { marked: true } } }]
+          : [],
+    };
+    const [report] = await migrate({ steps: [mark], segments: 4, pageSize: 5, restart: true });
+    expect(report).toMatchObject({ complete: true, written: 40 });
+    expect((await migrate({ steps: [mark], segments: 4, pageSize: 5, restart: true }))[0].written).toBe(0);
+  });
 
   it('lists its steps', async () => {
     expect(await adminMigrate('--list')).toEqual(STEPS.map((s) => ({ step: s.name, describe: s.describe })));

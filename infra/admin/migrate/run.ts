@@ -94,7 +94,12 @@ async function scanSegment(
     for (const item of page.Items ?? []) {
       if (String(item.PK).startsWith(migrationKeys.partitionPrefix)) continue;
       report.scanned += 1;
-      for (const write of step.migrate(item as MigrationItem)) report.written += await apply(write);
+      for (const write of step.migrate(item as MigrationItem)) {
+        // Not `report.written += await apply(…)`: that reads the count before the write, and the
+        // segments write in parallel, so a segment would overwrite the other's increments.
+        const changed = await apply(write);
+        report.written += changed;
+      }
     }
     lastKey = page.LastEvaluatedKey;
     await documentClient().send(
