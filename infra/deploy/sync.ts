@@ -173,7 +173,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       );
       process.exit(1);
     }
-    console.log(`template.yaml and ${ALARMS_FILE} match the code (${built.length} functions)`);
+    console.log(
+      `template.yaml and ${ALARMS_FILE} match the code (${built.length} functions), and the docs show the stack's figures`,
+    );
   } else {
     writeFileSync(TEMPLATE_PATH, next);
     writeFileSync(ALARMS_PATH, nextAlarms);
