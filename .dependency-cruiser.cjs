@@ -81,11 +81,12 @@ module.exports = {
       },
     },
     {
-      name: 'kernel-knows-no-feature-adapters',
+      name: 'kernel-knows-no-feature',
       severity: 'error',
-      comment: "The Notes kernel is what every feature builds on: it uses no feature's adapters.",
+      comment:
+        'The Notes kernel is what every feature builds on: it imports no feature (lib/notes/<feature>/: its domain, schemas, HTTP or adapters) and no wiring; a feature provides what the kernel needs, or the piece lives in the feature.',
       from: { path: '^lib/notes/kernel/' },
-      to: { path: '^lib/notes/(?!kernel/)[^/]+/adapters/' },
+      to: { path: ['^lib/notes/(?!kernel/)[^/]+/', '^lib/notes/wiring\\.ts$'] },
     },
     {
       name: 'adapters-know-no-http-or-wiring',

@@ -1,12 +1,26 @@
 // Every setting comes from the environment (template.yaml Globals / Parameters when deployed, the
 // local runner's environment locally). Read lazily so tests can set variables before first use.
 // Secrets are not here: lib/data/secrets.ts reads them from Secrets Manager.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 const read = (name: string, fallback?: string): string => {
   const value = process.env[name];
   if (value !== undefined && value !== '') return value;
   if (fallback !== undefined) return fallback;
   throw new Error(`missing required environment variable ${name}`);
 };
+
+/** Where the request being served arrived (its API's stage URL): the public base when PUBLIC_BASE_URL is empty. */
+const servedAt = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `fn` as serving a request that arrived at `base` (`https://<API domain>/<stage>`, from the
+ * event: lib/http/api.ts, servedBaseOf): with PUBLIC_BASE_URL empty (template.yaml's default), the
+ * publishLinks and pages of the request are under the Notes API's own URL. Scoped to the request
+ * (AsyncLocalStorage), so concurrent requests in one process each keep theirs.
+ */
+export const servingAt = <T>(base: string | undefined, fn: () => T): T =>
+  base ? servedAt.run(base, fn) : fn();
 
 /** Seconds before each retry of a failed webhook delivery (config.webhookRetryDelays). */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = '30,120,600,1800,3600,7200,14400,28800,28800,28800';
@@ -25,9 +39,14 @@ export const config = {
   get bucketName() {
     return read('BUCKET_NAME');
   },
-  /** Absolute base of the Notes web front end; publishLink is built from it. */
+  /**
+   * Absolute base of the note pages; publishLink is built from it. PUBLIC_BASE_URL (template
+   * parameter PublicBaseUrl: a custom domain) or, when empty, the URL the request arrived at
+   * (servingAt: the Notes API's invoke URL); a function that serves no request (the webhook router)
+   * gets the invoke URL in PUBLIC_BASE_URL itself (template.yaml).
+   */
   get publicBaseUrl() {
-    return read('PUBLIC_BASE_URL', 'http://localhost:3000').replace(/\/$/, '');
+    return read('PUBLIC_BASE_URL', servedAt.getStore() ?? 'http://localhost:3000').replace(/\/$/, '');
   },
   /** Absolute base under which uploaded note images are publicly readable. */
   get imageBaseUrl() {

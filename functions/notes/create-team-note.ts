@@ -1,7 +1,7 @@
 // POST /v1/teams/{teamPath}/notes: a team note, body as CreateNote (CreateTeamNote in the Notes interface document);
 // an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { idempotentCreate } from '#lib/notes/kernel/http/glue.ts';
+import { idempotentCreate } from '#lib/notes/notes/http.ts';
 import { createNoteBody } from '#lib/notes/notes/schemas.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { noteCreator } from '#lib/notes/wiring.ts';

@@ -1,5 +1,5 @@
 // GET /v1/history?limit=: notes the caller read or changed, most recent first (GetHistory in the Notes interface document).
-import { noteList } from '#lib/notes/kernel/http/glue.ts';
+import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/kernel/model.ts';
 import { historyQuery } from '#lib/notes/kernel/params.ts';

@@ -1,6 +1,6 @@
 // GET /v1/notes/{noteId}: a note the caller may read, by id or shortId; conditional; recorded in history (GetNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { conditionalGet } from '#lib/notes/kernel/http/glue.ts';
+import { conditionalGet } from '#lib/notes/notes/http.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { noteReader } from '#lib/notes/wiring.ts';
 

@@ -1,6 +1,6 @@
 // GET /v1/teams/{teamPath}/notes/{noteId}: a note of the team; conditional; recorded in history (GetTeamNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { conditionalGet } from '#lib/notes/kernel/http/glue.ts';
+import { conditionalGet } from '#lib/notes/notes/http.ts';
 import { teamNotePath } from '#lib/notes/kernel/params.ts';
 import { noteReader } from '#lib/notes/wiring.ts';
 

@@ -1,7 +1,7 @@
 // GET /v1/teams/{teamPath}/notes[?folderId=]: the team's notes (or those directly in one of its
 // folders), most recently changed first, with their folderPaths (ListTeamNotes in the Notes interface document).
 import { notesQuery, teamPathOnly } from '#lib/notes/kernel/params.ts';
-import { noteList } from '#lib/notes/kernel/http/glue.ts';
+import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
 

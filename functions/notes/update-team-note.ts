@@ -1,6 +1,6 @@
 // PATCH /v1/teams/{teamPath}/notes/{noteId}: change the fields sent; If-Match honoured (UpdateTeamNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { ifMatch, singleNote } from '#lib/notes/kernel/http/glue.ts';
+import { ifMatch, singleNote } from '#lib/notes/notes/http.ts';
 import { noteChanges } from '#lib/notes/notes/schemas.ts';
 import { teamNotePath } from '#lib/notes/kernel/params.ts';
 import { notesWithHistory } from '#lib/notes/wiring.ts';

@@ -1,7 +1,8 @@
 // npm run deploy:check — what to run before `sam deploy`:
 //   1. cfn-lint template.yaml alarms.yaml (informational findings included): must report nothing;
 //   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size of the
-//      stack and of its nested alarms stack (FunctionAlarms, alarms.yaml);
+//      stack and of its nested alarms stack (FunctionAlarms, alarms.yaml), which docs/deploy.md must
+//      show (infra/deploy/figures.ts, written by npm run deploy:sync);
 //   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
 //   4. the generated parts (template.yaml's build properties, policies and log groups; alarms.yaml)
 //      match the code;
@@ -18,6 +19,7 @@ import { literalFunctionEnv } from '../local/function-env.ts';
 import { loadTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate } from './alarms.ts';
 import { buildFunctions } from './build.ts';
+import { docsWithFigures, figuresOf, type TransformOutput, transformTemplate } from './figures.ts';
 import { syncBuildProperties, syncTemplate } from './sync.ts';
 
 const fail = (message: string): never => {
@@ -46,17 +48,13 @@ if (lint.status !== 0) fail(`cfn-lint reported:\n${lint.stdout}${lint.stderr}`);
 console.log('no findings');
 
 step('SAM transform (aws-sam-translator)');
-const transform = spawnSync('python3', ['infra/deploy/transform.py', 'template.yaml'], {
-  cwd: ROOT,
-  encoding: 'utf8',
-  maxBuffer: 64 << 20,
-});
-if (transform.status !== 0) fail(`the transform failed:\n${transform.stderr}`);
-const { transformed, packagedBytes, nested } = JSON.parse(transform.stdout) as {
-  transformed: { Resources: object };
-  packagedBytes: number;
-  nested: Record<string, { path: string; resources: number; parameters: number; packagedBytes: number }>;
-};
+let output: TransformOutput;
+try {
+  output = transformTemplate();
+} catch (err) {
+  output = fail((err as Error).message);
+}
+const { transformed, packagedBytes, nested } = output;
 const count = Object.keys(transformed.Resources).length;
 console.log(
   `${count} resources (CloudFormation allows 500); packaged template ${packagedBytes} bytes` +
@@ -70,6 +68,12 @@ for (const [id, stack] of Object.entries(nested)) {
   if (stack.resources > 500 || stack.parameters > 200) fail(`${id} is over a CloudFormation limit`);
 }
 if (count > 500) fail("the stack is over CloudFormation's 500 resources");
+const staleDocs = docsWithFigures(figuresOf(output)).filter((d) => d.stale);
+if (staleDocs.length)
+  fail(
+    `the stack figures of ${staleDocs.map((d) => d.file).join(', ')} are not these: run npm run deploy:sync`,
+  );
+console.log('the docs show these figures');
 
 step('build properties of template.yaml (npm run deploy:sync)');
 if (syncBuildProperties(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))

@@ -7,13 +7,16 @@
 //   - each function's log group (retention: LogRetentionDays) in the generated block at the end of
 //     Resources, with the FunctionAlarms nested application, and alarms.yaml, its template: each
 //     function's alarm (errors + throttles, one metric-math alarm). See infra/deploy/alarms.ts.
-// `--check` changes nothing and exits 1 when template.yaml or alarms.yaml is not what the code implies.
+// Then the stack's figures in the docs (infra/deploy/figures.ts), measured by the SAM transform.
+// `--check` changes nothing and exits 1 when template.yaml, alarms.yaml or those figures are not what
+// the code implies.
 // A new function needs only its own resource (Metadata, Handler, Events) and this command.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate, baseName, parentResources } from './alarms.ts';
 import { type BuiltFunction, buildFunctions, buildPropertiesFor } from './build.ts';
+import { docsWithFigures, figuresOf, transformTemplate } from './figures.ts';
 import { derivePolicy, type Resource, type Statement } from './iam.ts';
 
 export const GENERATED_START =
@@ -155,20 +158,31 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const next = syncTemplate(withBuild, built);
   const alarms = existsSync(ALARMS_PATH) ? readFileSync(ALARMS_PATH, 'utf8') : '';
   const nextAlarms = alarmsTemplate(built.map((fn) => fn.id));
+  // The docs' figures of the stack, measured on the template as written (the SAM transform).
+  const figures = () => docsWithFigures(figuresOf(transformTemplate()));
   if (process.argv.includes('--check')) {
-    const stale = [next !== text && 'template.yaml', nextAlarms !== alarms && ALARMS_FILE].filter(Boolean);
+    const staleDocs = next === text ? figures().filter((d) => d.stale) : [];
+    const stale = [
+      next !== text && 'template.yaml',
+      nextAlarms !== alarms && ALARMS_FILE,
+      ...staleDocs.map((d) => `the figures of ${d.file}`),
+    ].filter(Boolean);
     if (stale.length) {
       console.error(
         `${stale.join(' and ')} ${stale.length > 1 ? 'are' : 'is'} not what the code implies: run npm run deploy:sync`,
       );
       process.exit(1);
     }
-    console.log(`template.yaml and ${ALARMS_FILE} match the code (${built.length} functions)`);
+    console.log(
+      `template.yaml and ${ALARMS_FILE} match the code (${built.length} functions), and the docs show the stack's figures`,
+    );
   } else {
     writeFileSync(TEMPLATE_PATH, next);
     writeFileSync(ALARMS_PATH, nextAlarms);
     console.log(
       `template.yaml: build properties, policies and log groups of ${built.length} functions written; ${ALARMS_FILE}: their alarms`,
     );
+    for (const doc of figures()) if (doc.stale) writeFileSync(doc.path, doc.text);
+    console.log('docs/deploy.md, docs/local.md: the stack figures measured on it written');
   }
 }

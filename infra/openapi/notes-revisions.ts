@@ -63,7 +63,6 @@ const head = {
   anchor: { offset: 12, length: 9 },
   currentAnchor: { offset: 40, length: 9 },
   excerpt: '42 widgets',
-  excerptTruncated: false,
   reactions: [],
   createdAt: 1795860000000,
   updatedAt: 1795860000000,

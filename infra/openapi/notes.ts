@@ -8,6 +8,9 @@ import * as f from '../../lib/notes/folders/schemas.ts';
 import { MAX_FOLDER_DEPTH, MAX_FOLDERS } from '../../lib/notes/folders/folders.ts';
 import * as params from '../../lib/notes/kernel/params.ts';
 import * as r from '../../lib/notes/kernel/response-schemas.ts';
+import * as fr from '../../lib/notes/folders/response-schemas.ts';
+import * as nr from '../../lib/notes/notes/response-schemas.ts';
+import * as tr from '../../lib/notes/trash/response-schemas.ts';
 import * as s from '../../lib/notes/notes/schemas.ts';
 import * as t from '../../lib/notes/trash/schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
@@ -604,17 +607,17 @@ export const buildNotesDocument = () =>
         CreateNoteMultiStatus: schema(r.createNoteMultiStatus),
         Team: schema(r.team),
         User: schema(r.user),
-        NoteCreation: inputSchema(r.createNoteBodyDocumented),
+        NoteCreation: inputSchema(nr.createNoteBodyDocumented),
         NoteChanges: inputSchema(s.noteChanges),
         Error: {
           ...schema(r.restError),
           properties: { ...(schema(r.restError).properties as object), code: errorCodeSchema },
         },
-        ApiFolder: schema(r.apiFolder),
-        ApiTrashNote: schema(r.apiTrashNote),
-        TrashBatchOperationResponse: schema(r.trashBatchResult),
+        ApiFolder: schema(fr.apiFolder),
+        ApiTrashNote: schema(tr.apiTrashNote),
+        TrashBatchOperationResponse: schema(tr.trashBatchResult),
         BatchRestoreTrashBody: inputSchema(t.batchRestoreBody),
-        ApiFolderOrder: schema(r.apiFolderOrder),
+        ApiFolderOrder: schema(fr.apiFolderOrder),
         CreateFolderBody: inputSchema(f.folderCreation),
         UpdateFolderBody: inputSchema(f.folderChanges),
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),

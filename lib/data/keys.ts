@@ -167,6 +167,8 @@ export const notesKeys = {
   notesOfOwnerPartition: (owner: NoteOwnerKey): string => `NOTES#${noteOwner(owner)}`,
   /** A user's last read/change of a note (history entry); GSI2 lists a user's history, newest first. */
   visit: (shortId: string, userId: string): Key => ({ PK: `NOTE#${shortId}`, SK: `VISIT#${userId}` }),
+  /** SK prefix of a note's history entries (one Query of its partition reads them all). */
+  visitPrefix: 'VISIT#',
   visitsOfUser: (userId: string, at: number, shortId: string) => ({
     GSI2PK: `HISTORY#${userId}`,
     GSI2SK: `${pad(at)}#${shortId}`,

@@ -10,6 +10,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { servingAt } from '../config.ts';
 import { type ApiError, toApiError } from './errors.ts';
 import { logger } from './logger.ts';
 import {
@@ -89,6 +90,20 @@ const errorHandler = (dialect: Dialect): MiddlewareObj<ApiEvent, ApiResult, Erro
   },
 });
 
+/**
+ * The URL the request arrived at, up to its stage (`https://<domain>/<stage>`): API Gateway's
+ * domain of the request (the invoke URL's host, or a custom domain's) and the stage. Undefined
+ * when the event names no domain (a test's or another service's event).
+ */
+export function servedBaseOf(event: ApiEvent): string | undefined {
+  const { domainName, stage } = event.requestContext ?? {};
+  const host = domainName ?? event.headers?.Host ?? event.headers?.host;
+  return host && stage ? `https://${host}/${stage}` : undefined;
+}
+
+/** Runs `fn` as serving `event` (lib/config.ts, servingAt): its publishLinks under the request's own URL. */
+export const servedFrom = <T>(event: ApiEvent, fn: () => T): T => servingAt(servedBaseOf(event), fn);
+
 export function defineOperation<
   B extends Schema = undefined,
   Q extends Schema = undefined,
@@ -130,7 +145,7 @@ export function defineOperation<
       event,
       context,
     } as Parameters<Operation<B, Q, P>>[0];
-    const result = await operation(req);
+    const result = await servedFrom(event, () => operation(req));
     const body =
       result.status === 204 || result.status === 304 ? undefined : (result.raw ?? dialect.success(result));
     return {

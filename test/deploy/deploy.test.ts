@@ -16,6 +16,7 @@ import {
 } from '../../infra/deploy/alarms.ts';
 import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
+import { docsWithFigures, figuresBlock, figuresOf } from '../../infra/deploy/figures.ts';
 import { syncBuildProperties, syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
@@ -120,6 +121,24 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     expect(alarms.resources).toBeLessThanOrEqual(500);
     expect(alarms.parameters).toBeLessThanOrEqual(200);
     expect(alarms.packagedBytes).toBeLessThan(1024 * 1024); // TemplateURL's limit
+  });
+
+  it('the docs show the figures measured here (npm run deploy:sync writes them)', () => {
+    const figures = figuresOf({ transformed, packagedBytes, nested });
+    expect(figures.functions).toBe(built.length);
+    expect(figures.resources).toBe(Object.keys(transformed.Resources).length);
+    expect(figuresBlock(figures)).toContain(`**${built.length} functions**`);
+    const stale = docsWithFigures(figures).filter((d) => d.stale);
+    expect(
+      stale.map((d) => d.file),
+      'stale figures: run npm run deploy:sync',
+    ).toEqual([]);
+    // A figure that changes makes its page stale.
+    const more = { ...figures, resources: figures.resources + 1 };
+    expect(docsWithFigures(more).map((d) => [d.file, d.stale])).toEqual([
+      ['docs/deploy.md', true],
+      ['docs/local.md', false],
+    ]);
   });
 
   it("each function's role allows exactly what its bundle can send", () => {

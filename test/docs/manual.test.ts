@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { buildProgram } from '../../infra/admin/program.ts';
 import { ROOT } from '../../infra/local/template.ts';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -45,4 +46,14 @@ it('each API page holds its examples between the markers npm run docs:examples w
     expect(text.indexOf(end), page).toBeGreaterThan(text.indexOf(start));
     expect(text.split(start).length, page).toBe(2);
   }
+});
+
+it("every admin CLI command is in docs/local.md's table of commands", () => {
+  const table = read('docs/local.md')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .join('\n');
+  const commands = buildProgram().commands.map((c) => c.name());
+  expect(commands).toContain('migrate');
+  expect(commands.filter((name) => !new RegExp(`\`${name}[\` ]`).test(table))).toEqual([]);
 });

@@ -6,11 +6,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../infra/admin/program.ts';
 import { migrate } from '../../infra/admin/migrate/run.ts';
+import type { MigrationStep } from '../../infra/admin/migrate/step.ts';
 import { STEPS } from '../../infra/admin/migrate/steps/index.ts';
-import { INDEXES } from '../../lib/data/keys.ts';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { INDEXES, notesKeys } from '../../lib/data/keys.ts';
 import { enroll, call as bankCall } from '../bank/helpers.ts';
 import { call, createNote } from '../notes/helpers.ts';
-import { toFirstLayout, tokensInIndex } from '../support/first-layout.ts';
+import { firstLayoutLeft, toFirstLayout, tokensInIndex } from '../support/first-layout.ts';
 import { newTeam, newUser, type TestUser } from '../support/identity.ts';
 
 const markdown = (bytes: number) =>
@@ -120,9 +124,14 @@ describe('npm run admin -- migrate', () => {
     // Once, so each reader's history holds every note it reads below, in the order it reads them.
     await answers(a, b, ids, team.path);
 
-    const aged = await toFirstLayout([a, b], [small.id, medium.id, large.id, teamNote.id, gone.id]);
+    const shortIds = [small, medium, large, teamNote, gone].map((n) => n.shortId);
+    const aged = await toFirstLayout([a, b], shortIds);
     expect(await tokensInIndex(a.id, INDEXES.GSI1.name)).toBe(1); // the first layout, really
     const before = await answers(a, b, ids, team.path);
+    // Reading the notes above wrote their readers' history entries anew (today's layout): what is left.
+    const due = await firstLayoutLeft([a, b], shortIds);
+    expect(due.length).toBeGreaterThan(2 + shortIds.length);
+    expect(due.length).toBeLessThanOrEqual(aged);
 
     // Stopped after one page of a small page size, then resumed from its checkpoints.
     const stopped = await migrate({ steps: STEPS, segments: 2, pageSize: 20, maxPages: 1, restart: true });
@@ -130,8 +139,9 @@ describe('npm run admin -- migrate', () => {
     const resumed = await adminMigrate('--segments', '2', '--page-size', '20');
     expect(resumed.every((r: { complete: boolean }) => r.complete)).toBe(true);
     const written = (r: Array<{ written: number }>) => r.reduce((n, s) => n + s.written, 0);
-    // Every aged item was brought back exactly once across the two runs (a scan visits each item once).
-    expect(written(stopped) + written(resumed)).toBe(aged);
+    // Every aged item was brought back, exactly once across the two runs (a scan visits each item once).
+    expect(await firstLayoutLeft([a, b], shortIds), due.join('\n')).toEqual([]);
+    expect(written(stopped) + written(resumed), JSON.stringify({ due, stopped, resumed })).toBe(due.length);
     expect(await tokensInIndex(a.id, INDEXES.GSI1.name)).toBe(0);
     expect(await tokensInIndex(b.id, INDEXES.GSI1.name)).toBe(0);
 
@@ -140,7 +150,36 @@ describe('npm run admin -- migrate', () => {
     expect(written(await adminMigrate('--restart'))).toBe(0);
 
     expect(await answers(a, b, ids, team.path)).toEqual(before);
+    // The trashed note kept its trash mark on its new counter item, and its owner can restore it.
+    const { Item: counter } = await documentClient().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: notesKeys.noteVisits(gone.shortId) }),
+    );
+    expect(counter?.deletedAt).toEqual(expect.any(Number));
+    const restored = await call('PUT', `/v1/trash/${gone.id}/restore`, { token: a.token });
+    expect(restored.status, restored.text).toBeLessThan(300);
+    expect((await call('GET', `/v1/notes/${gone.id}`, { token: a.token })).body.content).toBe('to the trash');
   }, 600_000);
+
+  it('counts every write when its segments write in parallel', async () => {
+    // A step of this test alone: it marks 40 items of its own (one write each), 4 segments at once.
+    const run = randomUUID();
+    const TableName = process.env.TABLE_NAME;
+    for (let i = 0; i < 40; i += 1)
+      await documentClient().send(
+        new PutCommand({ TableName, Item: { PK: `MIGRATE-TEST#${run}#${i}`, SK: 'ITEM', type: 'test' } }),
+      );
+    const mark: MigrationStep = {
+      name: `test-mark-${run}`,
+      describe: 'marks the items of one test run',
+      migrate: (item) =>
+        String(item.PK).startsWith(`MIGRATE-TEST#${run}#`) && item.marked === undefined
+          ? [{ update: { key: { PK: String(item.PK), SK: String(item.SK) }, set: { marked: true } } }]
+          : [],
+    };
+    const [report] = await migrate({ steps: [mark], segments: 4, pageSize: 5, restart: true });
+    expect(report).toMatchObject({ complete: true, written: 40 });
+    expect((await migrate({ steps: [mark], segments: 4, pageSize: 5, restart: true }))[0].written).toBe(0);
+  });
 
   it('lists its steps', async () => {
     expect(await adminMigrate('--list')).toEqual(STEPS.map((s) => ({ step: s.name, describe: s.describe })));

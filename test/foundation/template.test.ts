@@ -201,6 +201,34 @@ describe('template.yaml', () => {
     });
   });
 
+  it("publishLink: the Notes API's own URL by default, PublicBaseUrl (a custom domain) when it is set", () => {
+    const envOf = (t: typeof template, id: string) =>
+      t.Resources[id].Properties!.Environment.Variables as Record<string, unknown>;
+    const globals = (template.Globals!.Function.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    // Every function reads the parameter (empty: lib/config.ts takes the URL its request arrived at).
+    expect(globals.PUBLIC_BASE_URL).toEqual({ Ref: 'PublicBaseUrl' });
+    // The webhook router presents notes in events and serves no request: the same URL, from the template.
+    const invokeUrl = (template.Outputs!.NotesApiUrl as { Value: { 'Fn::Sub': string } }).Value['Fn::Sub'];
+    const routerBase = (t: typeof template) =>
+      resolveIfs(t, [envOf(t, 'NotesRouteWebhookEventsFunction').PUBLIC_BASE_URL]);
+    expect(template.Parameters!.PublicBaseUrl.Default).toBe('');
+    expect(routerBase(template)).toEqual([{ 'Fn::Sub': invokeUrl.replace(/\/v1$/, '') }]);
+    const customDomain = structuredClone(template);
+    customDomain.Parameters!.PublicBaseUrl.Default = 'https://notes.example.org';
+    expect(routerBase(customDomain)).toEqual([{ Ref: 'PublicBaseUrl' }]);
+    // No function of the Notes API names the Notes API (the API names its functions: a cycle).
+    const notesApiFunctions = listFunctions(template).filter((f) =>
+      Object.values(f.properties.Events ?? {}).some(
+        (e) =>
+          (e as { Properties?: { RestApiId?: { Ref?: string } } }).Properties?.RestApiId?.Ref === 'NotesApi',
+      ),
+    );
+    expect(notesApiFunctions.length).toBeGreaterThan(40);
+    for (const f of notesApiFunctions)
+      expect(JSON.stringify(f.properties.Environment ?? {}), f.id).not.toMatch(/NotesApi/);
+  });
+
   it("images are served with nosniff and CSP default-src 'none' (CloudFront response headers policy)", () => {
     const behavior =
       template.Resources.ImagesDistribution.Properties!.DistributionConfig.DefaultCacheBehavior;

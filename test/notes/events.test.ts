@@ -13,7 +13,7 @@ import { handler as uploadImage } from '../../functions/notes/upload-note-image.
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { notesKeys } from '../../lib/data/keys.ts';
-import { invoke } from '../support/events.ts';
+import { apiEvent, invoke } from '../support/events.ts';
 import { newUser } from '../support/identity.ts';
 import { multipart, PNG } from './helpers.ts';
 
@@ -123,6 +123,35 @@ describe('Notes handlers with API Gateway events', () => {
       s3Client().send(new GetObjectCommand({ Bucket: process.env.BUCKET_NAME, Key: key })),
     ).resolves.toBeDefined();
   });
+  it("publishLink: under the URL the request arrived at when PUBLIC_BASE_URL is empty (the template's default), PUBLIC_BASE_URL when set", async () => {
+    const me = await newUser();
+    const create = (permalink: string) =>
+      invoke(createNote, { method: 'POST', resource: '/v1/notes', token: me.token, body: { permalink } });
+    const configured = process.env.PUBLIC_BASE_URL;
+    try {
+      // Deployed without PublicBaseUrl: API Gateway's domain of the request and its stage.
+      process.env.PUBLIC_BASE_URL = '';
+      const own = await create('own-url');
+      const apiUrl = `https://${apiEvent({ method: 'GET', resource: '/' }).headers.Host}/prod`;
+      expect(apiUrl).toMatch(/^https:\/\/\w+\.execute-api\.[\w-]+\.amazonaws\.com\/prod$/);
+      expect(own.body.publishLink).toBe(`${apiUrl}/@${me.userPath}/own-url`);
+      const read = await invoke(getNote, {
+        method: 'GET',
+        resource: '/v1/notes/{noteId}',
+        pathParameters: { noteId: own.body.id },
+        token: me.token,
+      });
+      expect(read.body.publishLink).toBe(`${apiUrl}/@${me.userPath}/own-url`);
+      // A custom domain: PublicBaseUrl.
+      process.env.PUBLIC_BASE_URL = 'https://notes.example.org/';
+      expect((await create('custom-domain')).body.publishLink).toBe(
+        `https://notes.example.org/@${me.userPath}/custom-domain`,
+      );
+    } finally {
+      process.env.PUBLIC_BASE_URL = configured;
+    }
+  });
+
   it('an unterminated multipart body: 422 naming the body, and no error event left unhandled afterwards', async () => {
     const me = await newUser();
     const late: unknown[] = [];

@@ -2,13 +2,13 @@
 // trash, restorable (content, images, history, folder) until its retention ends; then it is purged
 // for good, images included, by the TTL stream function (deployed) or the sweep (locally).
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as purgeFromStream } from '../../functions/notes/purge-trashed-notes.ts';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
-import { notesKeys } from '../../lib/data/keys.ts';
+import { notesKeys, trashKeys } from '../../lib/data/keys.ts';
 import { DynamoTrashStore, STRIP_BOUND_MS } from '../../lib/notes/trash/adapters/dynamo-trash.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
 import { trashSweep } from '../../lib/notes/wiring.ts';
@@ -270,14 +270,28 @@ describe('trash', () => {
     const link = await upload(me.token, due.id);
     await call('DELETE', `/v1/notes/${due.id}`, { token: me.token });
     const kept = await createNote(me.token, { content: 'kept' });
+    // Another user's note, trashed just now: restorable for the whole retention, whatever the sweep.
+    const other = await newUser('Trashed Beside The Sweep');
+    const bystander = await createNote(other.token, { content: 'still restorable' });
+    await call('DELETE', `/v1/notes/${bystander.id}`, { token: other.token });
     await trashSweep().purgeDue(Date.now());
     expect(await partition(due.shortId)).not.toEqual([]);
+    // The retention of this note (and of no other: the table is shared with every test file that
+    // runs beside this one, whose trashed notes must stay restorable) ends: what time does to it.
+    const past = Date.now() - 1000;
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: notesKeys.noteMeta(due.shortId),
+        UpdateExpression: 'SET purgeAt = :past, GSI2SK = :sk',
+        ExpressionAttributeValues: { ':past': past, ':sk': trashKeys.expiry(past, due.shortId).GSI2SK },
+      }),
+    );
     // The sweep at the end of the retention purges it (and never a note that is not in the trash).
-    expect(
-      await trashSweep().purgeDue(Date.now() + config.trashRetentionDays * DAY_MS + 1000),
-    ).toBeGreaterThanOrEqual(1);
+    expect(await trashSweep().purgeDue(Date.now())).toBeGreaterThanOrEqual(1);
     expect(await partition(due.shortId)).toEqual([]);
     expect((await fetch(link)).status).toBe(404);
     expect((await call('GET', `/v1/notes/${kept.id}`, { token: me.token })).status).toBe(200);
+    expect(ids(await call('GET', '/v1/trash', { token: other.token }))).toEqual([bystander.id]);
   });
 });

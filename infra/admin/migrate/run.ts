@@ -5,10 +5,17 @@
 // lost connection, `maxPages`) resumes from the last page it finished. Steps are idempotent: a page
 // done twice (stopped after its writes, before its checkpoint) changes nothing the second time.
 // Safe on a live table: an update never recreates an item deleted meanwhile.
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../lib/config.ts';
 import { documentClient } from '../../../lib/data/dynamo.ts';
-import { isConditionFailure } from '../../../lib/data/failures.ts';
+import { cancellationReasons, isConditionFailure } from '../../../lib/data/failures.ts';
 import { migrationKeys } from '../../../lib/data/keys.ts';
 import type { MigrationItem, MigrationStep, MigrationWrite } from './step.ts';
 
@@ -87,7 +94,12 @@ async function scanSegment(
     for (const item of page.Items ?? []) {
       if (String(item.PK).startsWith(migrationKeys.partitionPrefix)) continue;
       report.scanned += 1;
-      for (const write of step.migrate(item as MigrationItem)) report.written += await apply(write);
+      for (const write of step.migrate(item as MigrationItem)) {
+        // Not `report.written += await apply(…)`: that reads the count before the write, and the
+        // segments write in parallel, so a segment would overwrite the other's increments.
+        const changed = await apply(write);
+        report.written += changed;
+      }
     }
     lastKey = page.LastEvaluatedKey;
     await documentClient().send(
@@ -110,6 +122,10 @@ async function readCheckpoint(Key: { PK: string; SK: string }): Promise<Checkpoi
   );
   return (Item ?? {}) as Checkpoint;
 }
+
+/** A transaction cancelled only because a condition failed (the checked item is gone). */
+const isCancelledByCondition = (err: unknown): boolean =>
+  cancellationReasons(err)?.some((r) => r === 'ConditionalCheckFailed') ?? false;
 
 /** One write of a step; 1 if it changed the table, 0 if the item was gone (an update never recreates it). */
 async function apply(w: MigrationWrite): Promise<number> {
@@ -136,25 +152,37 @@ async function apply(w: MigrationWrite): Promise<number> {
     names[`#r${i}`] = name;
     return `#r${i}`;
   });
+  const update = {
+    TableName,
+    Key: w.update.key,
+    UpdateExpression: [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    ExpressionAttributeNames: names,
+    ...(sets.length ? { ExpressionAttributeValues: values } : {}),
+  };
+  const { whileExists } = w.update;
   try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName,
-        Key: w.update.key,
-        UpdateExpression: [
-          sets.length ? `SET ${sets.join(', ')}` : '',
-          removes.length ? `REMOVE ${removes.join(', ')}` : '',
-        ]
-          .filter(Boolean)
-          .join(' '),
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: names,
-        ...(sets.length ? { ExpressionAttributeValues: values } : {}),
-      }),
-    );
+    if (whileExists)
+      // Transaction: the item is made or changed only while that other item exists.
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { ConditionCheck: { TableName, Key: whileExists, ConditionExpression: 'attribute_exists(PK)' } },
+            { Update: update },
+          ],
+        }),
+      );
+    else
+      await documentClient().send(
+        new UpdateCommand({ ...update, ConditionExpression: 'attribute_exists(PK)' }),
+      );
     return 1;
   } catch (err) {
-    if (isConditionFailure(err)) return 0;
+    if (isConditionFailure(err) || isCancelledByCondition(err)) return 0;
     throw err;
   }
 }

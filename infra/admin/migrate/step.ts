@@ -7,7 +7,19 @@ export type MigrationItem = Record<string, unknown>;
 export type MigrationWrite =
   | { put: MigrationItem }
   | { delete: { PK: string; SK: string } }
-  | { update: { key: { PK: string; SK: string }; set?: MigrationItem; remove?: string[] } };
+  | {
+      /**
+       * Changes an existing item (never recreates one deleted meanwhile); with `whileExists`, makes
+       * the item if it is absent, in one transaction with a check that that other item (e.g. the
+       * note's META) still exists.
+       */
+      update: {
+        key: { PK: string; SK: string };
+        set?: MigrationItem;
+        remove?: string[];
+        whileExists?: { PK: string; SK: string };
+      };
+    };
 
 export interface MigrationStep {
   /** Stable name, recorded in the checkpoint when the step is complete. */

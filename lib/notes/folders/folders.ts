@@ -11,7 +11,7 @@ import type { NoteOwnerKey } from '../../data/keys.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import type { Ids } from '../../domain/ids.ts';
-import type { NoteRecord } from '../kernel/model.ts';
+import type { FolderPath, NoteRecord } from '../kernel/model.ts';
 import type { Directory } from '../kernel/ports.ts';
 
 export const MAX_FOLDER_DEPTH = 10;
@@ -46,15 +46,8 @@ export interface FolderFields {
   parentFolderId?: string | null;
 }
 
-/** HackMD's FolderPath: one breadcrumb segment (absent icon, color, parent are ""). */
-export interface FolderPath {
-  id: string;
-  name: string;
-  icon: string;
-  color: string;
-  parentId: string;
-  clientId: string;
-}
+/** HackMD's FolderPath, a note's breadcrumb segment: the kernel's (every note response carries them). */
+export type { FolderPath };
 
 export interface FolderTree {
   folders: FolderRecord[];

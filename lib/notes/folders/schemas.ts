@@ -1,5 +1,5 @@
 // valibot schemas of the folder request bodies (HackMD API v1 User/Team Folders), validated by the
-// middleware; their paths are in ../kernel/params.ts, their responses in ../kernel/response-schemas.ts.
+// middleware; their paths are in ../kernel/params.ts, their responses in ./response-schemas.ts.
 import * as v from 'valibot';
 import { object, partial, record } from '../../domain/schema.ts';
 import { MAX_FOLDER_DESCRIPTION, MAX_FOLDER_NAME, MAX_FOLDERS } from './folders.ts';

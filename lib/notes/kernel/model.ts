@@ -177,3 +177,16 @@ export const opensToSignedIn = (role: PermissionRole): boolean => role !== 'owne
 
 export const etagOf = (note: Pick<NoteRecord, 'shortId' | 'version'>): string =>
   `"${note.shortId}-${note.version}"`;
+
+/**
+ * HackMD's FolderPath: one segment of a note's breadcrumb (absent icon, color, parent are ""), as
+ * every note response carries them; the folders feature computes them (folders/folders.ts).
+ */
+export interface FolderPath {
+  id: string;
+  name: string;
+  icon: string;
+  color: string;
+  parentId: string;
+  clientId: string;
+}

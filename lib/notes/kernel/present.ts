@@ -2,8 +2,7 @@
 // properties), Note (every listed field, nullables as null) and a single note (Note + content).
 import { config } from '../../config.ts';
 import type { Team, User } from '../../identity/model.ts';
-import type { FolderPath } from '../folders/folders.ts';
-import type { NoteRecord, NoteWithContent } from './model.ts';
+import type { FolderPath, NoteRecord, NoteWithContent } from './model.ts';
 
 export const presentTeam = (t: Team) => ({
   id: t.id,

@@ -1,20 +1,14 @@
-// valibot schemas that only describe the Notes API: its responses and the create body as a client may
-// send it. infra/openapi/notes.ts generates openapi/notes.json from them (and the tests check responses
-// against that document); no function imports this module, so no cold start builds them.
+// valibot schemas that only describe the Notes API's responses every feature shares (the note, users,
+// teams, errors); each feature describes its own beside its schemas (folders/, trash/, notes/,
+// revisions/, webhooks/ response-schemas.ts). infra/openapi/notes.ts generates openapi/notes.json from
+// them (and the tests check responses against that document); no function imports these modules, so
+// no cold start builds them.
 // Answers are documented closed (additionalProperties: false, v.strictObject): the API sends no other
 // field. Never parsed at runtime, so valibot's own strictObject is fine here (lib/domain/schema.ts).
 import * as v from 'valibot';
-import { order } from '../folders/schemas.ts';
-import { PUBLISH_TYPES } from './model.ts';
-import { noteCreation, role } from '../notes/schemas.ts';
+import { PERMISSION_ROLES, PUBLISH_TYPES } from './model.ts';
 
-/** The same body as documented (what a client may send). */
-export const createNoteBodyDocumented = v.union([
-  v.pipe(v.string(), v.description('The note content')),
-  noteCreation,
-]);
-
-const described = <S extends v.GenericSchema>(s: S, description: string) =>
+export const described = <S extends v.GenericSchema>(s: S, description: string) =>
   v.pipe(s, v.description(description));
 
 // ---- notes, users, teams ----
@@ -50,8 +44,8 @@ const noteEntries = {
   permalink: v.nullable(v.string()),
   publishLink: v.string(),
   shortId: v.string(),
-  readPermission: role,
-  writePermission: role,
+  readPermission: v.picklist(PERMISSION_ROLES),
+  writePermission: v.picklist(PERMISSION_ROLES),
   folderPaths: v.optional(v.array(folderPath)),
 };
 export const note = v.strictObject(noteEntries);
@@ -115,42 +109,3 @@ export const restError = v.strictObject({
   error_code: v.optional(v.pipe(v.string(), v.description("Versions routes: the error's type"))),
   errorCode: v.optional(v.pipe(v.string(), v.description("Comments routes: the error's type"))),
 });
-
-// ---- folders ----
-export const apiFolder = v.strictObject({
-  id: v.string(),
-  name: v.string(),
-  description: v.nullable(v.string()),
-  icon: v.nullable(v.string()),
-  color: v.nullable(v.string()),
-  parentFolderId: v.nullable(v.string()),
-  createdAt: described(v.number(), 'epoch milliseconds'),
-  updatedAt: described(v.number(), 'epoch milliseconds'),
-});
-export const apiFolderOrder = order;
-
-// ---- trash ----
-export const apiTrashNote = v.strictObject({
-  id: v.string(),
-  title: v.string(),
-  tags: v.array(v.string()),
-  deletedAt: described(v.number(), 'epoch milliseconds'),
-  ownerId: described(v.string(), "the note's owner; for a team note, the team's owner"),
-  teamId: v.nullable(v.string()),
-  shortId: v.string(),
-  publishType: v.string(),
-  permanentDeletedAt: described(
-    v.nullable(v.number()),
-    'epoch milliseconds when the note is purged for good',
-  ),
-});
-export const trashBatchResult = v.pipe(
-  v.record(
-    v.string(),
-    v.strictObject({
-      status: v.picklist(['success', 'failure']),
-      reason: v.optional(v.picklist(['NOT_FOUND', 'PERMISSION_DENIED', 'INTERNAL_ERROR'])),
-    }),
-  ),
-  v.description('note id → outcome'),
-);

@@ -123,10 +123,29 @@ export function snapToCodePoints(text: string, a: Anchor): Anchor {
 /** The most characters (code points) of anchored text a comment keeps and shows as its excerpt. */
 export const MAX_EXCERPT_CHARS = 1000;
 
-/** The first MAX_EXCERPT_CHARS characters of `text` (whole code points), and whether that is all. */
-export function excerptOf(text: string): { excerpt: string; truncated: boolean } {
+/** What ends an excerpt that was cut short (HackMD's comment shapes have no field to say so). */
+export const EXCERPT_CUT = '\u2026';
+
+/** Where the first `chars` characters (whole code points) of `text` end, in UTF-16 units. */
+function codePointsEnd(text: string, chars: number): number {
   let end = 0;
-  for (let chars = 0; end < text.length && chars < MAX_EXCERPT_CHARS; chars += 1)
+  for (let n = 0; end < text.length && n < chars; n += 1)
     end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
-  return { excerpt: text.slice(0, end), truncated: end < text.length };
+  return end;
+}
+
+/**
+ * The excerpt of `text`: all of it when it has at most MAX_EXCERPT_CHARS characters (whole code
+ * points), else its first MAX_EXCERPT_CHARS - 1 and `…` (so at most MAX_EXCERPT_CHARS either way);
+ * `truncated` says which. `cut`: `text` is known to be cut already (a stored excerpt of a comment
+ * written before the mark): it gets the mark unless it has it.
+ */
+export function excerptOf(text: string, cut = false): { excerpt: string; truncated: boolean } {
+  const whole = codePointsEnd(text, MAX_EXCERPT_CHARS) === text.length;
+  if (whole && !cut) return { excerpt: text, truncated: false };
+  if (whole && text.endsWith(EXCERPT_CUT)) return { excerpt: text, truncated: true };
+  return {
+    excerpt: text.slice(0, codePointsEnd(text, MAX_EXCERPT_CHARS - 1)) + EXCERPT_CUT,
+    truncated: true,
+  };
 }

@@ -80,7 +80,7 @@ export interface CommentRecord {
   anchor: Anchor | null;
   /** SHA-256 of the content the anchor was written on (its copy: CommentStore.base). */
   anchorBase: string | null;
-  /** The anchored text when written, its first MAX_EXCERPT_CHARS characters. */
+  /** The anchored text when written: excerptOf (anchors.ts), at most MAX_EXCERPT_CHARS characters, ending in `…` when cut. */
   excerpt: string | null;
   /** The anchored text was longer than the excerpt (absent on comments written before the cap). */
   excerptTruncated?: boolean;
@@ -469,9 +469,9 @@ export function presentComment({ comment: c, thread, currentAnchor }: ShownComme
     isPinned: false,
     anchor: c.anchor,
     currentAnchor,
-    // Capped on the way out too: comments written before the cap may keep a longer one.
-    excerpt: c.excerpt === null ? null : excerptOf(c.excerpt).excerpt,
-    excerptTruncated: Boolean(c.excerptTruncated) || (c.excerpt !== null && excerptOf(c.excerpt).truncated),
+    // Capped and marked on the way out too: a comment written before the cap may keep a longer
+    // excerpt, one written before the mark a cut one without `…`.
+    excerpt: c.excerpt === null ? null : excerptOf(c.excerpt, Boolean(c.excerptTruncated)).excerpt,
     reactions: [],
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

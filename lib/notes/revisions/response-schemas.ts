@@ -58,11 +58,7 @@ const commentFields = {
   ),
   excerpt: described(
     v.nullable(v.string()),
-    'the anchored text when the comment was written: its first 1000 characters (code points)',
-  ),
-  excerptTruncated: described(
-    v.boolean(),
-    'our extension: true when the anchored text was longer than the excerpt (1000 characters)',
+    'the anchored text when the comment was written, at most 1000 characters (code points): when it was longer, its first 999 and `…`',
   ),
   reactions: v.array(v.strictObject({ shortcode: v.string(), count: v.pipe(int(), v.minValue(1)) })),
   createdAt: described(v.number(), 'epoch milliseconds'),

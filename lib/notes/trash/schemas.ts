@@ -1,4 +1,4 @@
-// valibot schemas of the trash routes' requests (HackMD API v1 Trash); responses: ../kernel/response-schemas.ts.
+// valibot schemas of the trash routes' requests (HackMD API v1 Trash); responses: ./response-schemas.ts.
 import * as v from 'valibot';
 import { object } from '../../domain/schema.ts';
 import { MAX_BATCH_RESTORE } from './trash.ts';

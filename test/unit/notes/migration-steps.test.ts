@@ -13,7 +13,10 @@ function apply(table: Map<string, MigrationItem>, writes: MigrationWrite[]): voi
     if ('put' in w) table.set(id(w.put as { PK: string; SK: string }), { ...w.put });
     else if ('delete' in w) table.delete(id(w.delete));
     else {
-      const item = { ...(table.get(id(w.update.key)) ?? { ...w.update.key }), ...w.update.set };
+      // An update changes an existing item; with whileExists it makes one, if that other item exists.
+      const existing = table.get(id(w.update.key));
+      if (w.update.whileExists ? !table.has(id(w.update.whileExists)) : !existing) continue;
+      const item = { ...(existing ?? { ...w.update.key }), ...w.update.set };
       for (const name of w.update.remove ?? []) delete item[name];
       table.set(id(w.update.key), item);
     }
@@ -90,7 +93,8 @@ describe('notes-visits', () => {
       deletedAt: 1000,
       ttl: 99,
     };
-    const { table, again } = migrate(notesVisits, [content]);
+    const meta = { PK: 'NOTE#abc', SK: 'NOTE#META', type: 'note', deletedAt: 1000, ttl: 99 };
+    const { table, again } = migrate(notesVisits, [meta, content]);
     expect(table.get('NOTE#abc|NOTE#VISITS')).toEqual({
       PK: 'NOTE#abc',
       SK: 'NOTE#VISITS',
@@ -106,6 +110,8 @@ describe('notes-visits', () => {
       ttl: 99,
     });
     expect(again).toEqual([]);
+    // Purged meanwhile (no META left): no counter item is made for it.
+    expect(migrate(notesVisits, [content]).table.has('NOTE#abc|NOTE#VISITS')).toBe(false);
   });
 
   it('leaves every other item alone', () => {

@@ -152,8 +152,15 @@ describe('anchors through edits', () => {
     expect(snapToCodePoints(text, { offset: 1, length: 2 })).toEqual({ offset: 1, length: 2 });
     expect(excerptOf('short')).toEqual({ excerpt: 'short', truncated: false });
     const emoji = '😀'.repeat(MAX_EXCERPT_CHARS + 1);
-    expect(excerptOf(emoji)).toEqual({ excerpt: '😀'.repeat(MAX_EXCERPT_CHARS), truncated: true });
+    // Cut short: its first MAX_EXCERPT_CHARS - 1 characters and `…`, so still MAX_EXCERPT_CHARS.
+    const cut = `${'😀'.repeat(MAX_EXCERPT_CHARS - 1)}…`;
+    expect(excerptOf(emoji)).toEqual({ excerpt: cut, truncated: true });
     expect(excerptOf(emoji.slice(0, -2))).toEqual({ excerpt: emoji.slice(0, -2), truncated: false });
+    // Shown again (a stored excerpt): unchanged, and a text that ends in `…` itself is not "cut".
+    expect(excerptOf(cut, true)).toEqual({ excerpt: cut, truncated: true });
+    expect(excerptOf('wait…')).toEqual({ excerpt: 'wait…', truncated: false });
+    // Stored cut before the mark existed (MAX_EXCERPT_CHARS characters, `excerptTruncated` kept): marked.
+    expect(excerptOf(emoji.slice(0, -2), true)).toEqual({ excerpt: cut, truncated: true });
   });
   it('survive an edit elsewhere in a large document', () => {
     const big = `${'lorem ipsum '.repeat(20_000)}ANCHOR${' dolor sit'.repeat(20_000)}`;

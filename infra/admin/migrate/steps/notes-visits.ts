@@ -8,6 +8,7 @@ import type { MigrationItem, MigrationStep, MigrationWrite } from '../step.ts';
 
 const CONTENT_SK = 'NOTE#CONTENT';
 const VISITS_SK = 'NOTE#VISITS';
+const META_SK = 'NOTE#META';
 
 export const notesVisits: MigrationStep = {
   name: 'notes-visits',
@@ -25,6 +26,8 @@ export const notesVisits: MigrationStep = {
             deletedAt: item.deletedAt,
             ...(item.ttl === undefined ? {} : { ttl: item.ttl }),
           },
+          // The first layout had no counter item: made here, unless the note was purged meanwhile.
+          whileExists: { PK: key.PK, SK: META_SK },
         },
       });
     writes.push({ update: { key, remove: ['visitSeq', 'deletedAt'] } });

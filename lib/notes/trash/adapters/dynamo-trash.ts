@@ -154,7 +154,7 @@ async function visitEntries(shortId: string): Promise<Item[]> {
     TableName: table(),
     ConsistentRead: true,
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :visit)',
-    ExpressionAttributeValues: { ':pk': k.notePartition(shortId), ':visit': 'VISIT#' },
+    ExpressionAttributeValues: { ':pk': k.notePartition(shortId), ':visit': k.visitPrefix },
   });
 }
 

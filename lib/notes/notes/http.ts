@@ -1,14 +1,14 @@
-// HTTP glue the Notes handlers share (the domain in service.ts knows nothing of it): single-note
-// responses with their validators, conditional GET, If-Match, Idempotency-Keys of creates (the image
-// upload's multipart parser is image-upload.ts, so that only that function bundles busboy).
-import { etagListed, isNotModified } from '../../../http/conditional.ts';
-import type { Completion } from '../../../domain/idempotency.ts';
-import { idempotent } from '../../../http/idempotency.ts';
-import { notModified, ok, type HttpRequest, type HttpResult } from '../../../http/rest.ts';
-import { type CreatedNote, etagOf, type NoteRecord, type NoteWithContent } from '../model.ts';
-import { presentNote, presentSingleNote } from '../present.ts';
-import type { Precondition } from '../../notes/service.ts';
-import { folderPaths, notesIdempotency } from '../../wiring.ts';
+// HTTP glue of the notes handlers (the domain in service.ts knows nothing of it): single-note
+// responses with their validators and folderPaths, conditional GET, If-Match, Idempotency-Keys of
+// creates. Not in the kernel: it reads the folder paths and the idempotency keys through the wiring.
+import { etagListed, isNotModified } from '../../http/conditional.ts';
+import type { Completion } from '../../domain/idempotency.ts';
+import { idempotent } from '../../http/idempotency.ts';
+import { notModified, ok, type HttpRequest, type HttpResult } from '../../http/rest.ts';
+import { type CreatedNote, etagOf, type NoteRecord, type NoteWithContent } from '../kernel/model.ts';
+import { presentNote, presentSingleNote } from '../kernel/present.ts';
+import type { Precondition } from './service.ts';
+import { folderPaths, notesIdempotency } from '../wiring.ts';
 
 const validators = ({ note }: NoteWithContent) => ({
   ETag: etagOf(note),
