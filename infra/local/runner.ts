@@ -27,6 +27,7 @@ import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
+import { LIVE_PATH, LiveGateway, webSocketApi } from './websocket.ts';
 import { localClientConfig } from './services.ts';
 import {
   binaryMediaTypes,
@@ -71,6 +72,8 @@ export interface Runner {
   events: EventPipeline;
   /** Takes the port and answers from then on (RunnerOptions.listenLater; done already without it). */
   listen(): Promise<void>;
+  /** The template's WebSocket API at /_live (websocket.ts), when it has one. */
+  live?: LiveGateway;
 }
 
 interface Request {
@@ -396,7 +399,17 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     log,
     queueDir: opts.queueDir,
   });
+  // The WebSocket API (websocket.ts): upgrades on /_live and its @connections management API.
+  const liveApi = webSocketApi(template);
+  const live = liveApi ? new LiveGateway(liveApi, gateway.lambdas, log) : undefined;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (live && requestUrl(req.url).pathname === LIVE_PATH)
+      return void live.upgrade(req, socket, head).catch(() => socket.destroy());
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (live && LiveGateway.managesPath(requestUrl(req.url).pathname))
+      return void live.manage(req, res, requestUrl(req.url).pathname).catch(() => res.destroy());
     const r: Request = {
       req,
       res,
@@ -417,10 +430,12 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     routes: gateway.router.routes,
     bundles,
     events: pipeline,
+    live,
     listen: async () => {
       if (!server.listening) await listen(server, port, host);
     },
     close: async () => {
+      await live?.close();
       server.closeAllConnections();
       // A server never listening closes at once (with an error that is of no interest here).
       await new Promise<void>((resolve) => server.close(() => resolve()));
