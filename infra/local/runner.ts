@@ -27,6 +27,7 @@ import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
+import { liveEditor } from './live-editor.ts';
 import { LIVE_PATH, LiveGateway, webSocketApi } from './websocket.ts';
 import { localClientConfig } from './services.ts';
 import {
@@ -389,7 +390,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   }
   const port = opts.listenLater ? opts.port : (server.address() as { port: number }).port;
   const url = `http://localhost:${port}`;
-  const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
+  // The live editor example (live-editor.ts) beside the runner's own pages.
+  const endpoints = [...localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName }), liveEditor()];
   const gateway = new LocalGateway(template, endpoints, bundles, log);
   // Streams and queues (webhook events): pipeline.ts.
   const pipeline = await startEventPipeline({

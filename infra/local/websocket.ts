@@ -344,7 +344,7 @@ export class LiveGateway {
     const event: APIGatewayProxyWebsocketEventV2 = {
       requestContext: {
         ...this.context(routeKey, 'MESSAGE', conn.id, conn.connectedAt, conn.domainName, requestId),
-        messageId: randomBytes(9).toString('base64').slice(0, 11) + '=',
+        messageId: connectionId(),
       },
       body,
       isBase64Encoded: false,
