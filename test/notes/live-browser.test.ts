@@ -45,16 +45,14 @@ describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
     const a = await open('Ada');
     const b = await open('Bob');
     // Each sees the other one present (awareness).
-    await a.waitForFunction(() => document.querySelector('#people')?.textContent?.includes('Bob'));
+    await a.waitForFunction("document.querySelector('#people').textContent.includes('Bob')");
 
     const converged = (text: string) =>
       Promise.all(
         [a, b].map((page) =>
-          page.waitForFunction(
-            (t) => (document.querySelector('#content') as HTMLTextAreaElement).value === t,
-            text,
-            { timeout: 20_000 },
-          ),
+          page.waitForFunction(`document.querySelector('#content').value === ${JSON.stringify(text)}`, null, {
+            timeout: 20_000,
+          }),
         ),
       );
     // Both type at once: Ada at the start, Bob at the end.
@@ -72,8 +70,7 @@ describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
     await a.keyboard.type('Hi! ', { delay: 25 });
     const expected = 'Ada was here. Hi! Shared line\nBob too. ';
     await converged(expected);
-    const caret = () => (document.querySelector('#content') as HTMLTextAreaElement).selectionStart;
-    expect(await b.evaluate(caret)).toBe(expected.length - 3);
+    expect(await b.evaluate("document.querySelector('#content').selectionStart")).toBe(expected.length - 3);
 
     let content = '';
     const deadline = Date.now() + 15_000;
