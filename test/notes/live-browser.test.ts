@@ -12,6 +12,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
 if (missing) console.log(`live editor browser test skipped: no Chromium at ${CHROMIUM}`);
 
+/** Functions Playwright runs in the page reach its document untyped (the tests' types have no DOM). */
+type InPage = {
+  document: { querySelector(s: string): { value: string; selectionStart: number; textContent: string } };
+};
+
 describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
   let browser: import('playwright-core').Browser;
   let me: TestUser;
@@ -45,14 +50,18 @@ describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
     const a = await open('Ada');
     const b = await open('Bob');
     // Each sees the other one present (awareness).
-    await a.waitForFunction("document.querySelector('#people').textContent.includes('Bob')");
+    await a.waitForFunction(() =>
+      (globalThis as unknown as InPage).document.querySelector('#people').textContent.includes('Bob'),
+    );
 
     const converged = (text: string) =>
       Promise.all(
         [a, b].map((page) =>
-          page.waitForFunction(`document.querySelector('#content').value === ${JSON.stringify(text)}`, null, {
-            timeout: 20_000,
-          }),
+          page.waitForFunction(
+            (t) => (globalThis as unknown as InPage).document.querySelector('#content').value === t,
+            text,
+            { timeout: 20_000 },
+          ),
         ),
       );
     // Both type at once: Ada at the start, Bob at the end.
@@ -70,7 +79,11 @@ describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
     await a.keyboard.type('Hi! ', { delay: 25 });
     const expected = 'Ada was here. Hi! Shared line\nBob too. ';
     await converged(expected);
-    expect(await b.evaluate("document.querySelector('#content').selectionStart")).toBe(expected.length - 3);
+    expect(
+      await b.evaluate(
+        () => (globalThis as unknown as InPage).document.querySelector('#content').selectionStart,
+      ),
+    ).toBe(expected.length - 3);
 
     let content = '';
     const deadline = Date.now() + 15_000;
