@@ -110,8 +110,10 @@ export async function liveBench(
     messagesIn: live.stats.messagesIn,
     messagesOut: live.stats.messagesOut,
   });
+  /** Per function, what happened between two snapshots, per unit (printed under the table). */
+  const breakdown: string[][] = [];
   /** What happened between two snapshots, per unit (edits, connections...). */
-  const usageBetween = (before: Snapshot, after: Snapshot, units: number): LiveUsage => {
+  const usageBetween = (before: Snapshot, after: Snapshot, units: number, label?: string): LiveUsage => {
     let u: LiveUsage = {
       writeUnits: 0,
       readUnits: 0,
@@ -128,6 +130,15 @@ export async function liveBench(
       const n = a.invocations - (b?.invocations ?? 0);
       if (n <= 0) return;
       const ms = median(a.durations.slice(b?.durations.length ?? 0));
+      if (label)
+        breakdown.push([
+          label,
+          functionId,
+          (n / units).toFixed(2),
+          ms.toFixed(1),
+          ((a.writeUnits - (b?.writeUnits ?? 0)) / units).toFixed(2),
+          ((a.readUnits - (b?.readUnits ?? 0)) / units).toFixed(2),
+        ]);
       u = sum(u, {
         writeUnits: a.writeUnits - (b?.writeUnits ?? 0),
         readUnits: a.readUnits - (b?.readUnits ?? 0),
@@ -182,7 +193,7 @@ export async function liveBench(
     await sleep(2500); // the stream's work for these edits
     let after = snapshot();
     stopBilling();
-    const edit = usageBetween(before, after, EDITS);
+    const edit = usageBetween(before, after, EDITS, 'edit message');
 
     // 2. Awareness (cursor) messages: the heartbeat's unit.
     const MOVES = 15;
@@ -204,7 +215,7 @@ export async function liveBench(
     await sleep(500);
     after = snapshot();
     stopBilling();
-    const awareness = usageBetween(before, after, MOVES);
+    const awareness = usageBetween(before, after, MOVES, 'awareness message');
 
     // 3. Opening and closing a connection (the REST call for the URL priced from its headers).
     const OPENS = 5;
@@ -236,7 +247,7 @@ export async function liveBench(
     await sleep(1000);
     after = snapshot();
     stopBilling();
-    const connection = sum(usageBetween(before, after, OPENS), {
+    const connection = sum(usageBetween(before, after, OPENS, 'connection'), {
       writeUnits: restWrite / OPENS,
       readUnits: restRead / OPENS,
       messages: 0,
@@ -251,6 +262,8 @@ export async function liveBench(
     const latencies: number[] = [];
     for (const p of people)
       p.text.observe((event) => {
+        // Arrivals only: what the provider applied from the others, not the client's own typing.
+        if (event.transaction.origin !== p.provider) return;
         const now = performance.now();
         for (const op of event.delta)
           if (typeof op.insert === 'string')
@@ -323,6 +336,8 @@ export async function liveBench(
         ]),
       ),
     );
+    console.log('\nBy function (per edit, awareness message or connection; median duration)\n');
+    console.log(table(['per', 'function', 'invocations', 'ms', 'write units', 'read units'], breakdown));
     const row = (label: string, d: LiveFigures['editPerMillion']) => [
       label,
       `$${f2(d.dynamo)}`,
