@@ -113,6 +113,49 @@ class Client {
 
 const liveUrl = (r: Runner) => `${r.url.replace('http', 'ws')}/_live`;
 
+describe("the template's WebSocket API, as deployed", () => {
+  const resources = Object.entries(real.Resources);
+  const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
+  const sub = (v: unknown) => JSON.stringify(v);
+
+  it('routes $connect, $disconnect and $default by AWS_PROXY to a function each, invocable by this API only', () => {
+    const [[apiId, api]] = ofType('AWS::ApiGatewayV2::Api');
+    expect(api.Properties).toMatchObject({
+      ProtocolType: 'WEBSOCKET',
+      RouteSelectionExpression: '$request.body.action',
+    });
+    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!);
+    expect(routes.map((r) => r.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    const functions = new Set<string>();
+    for (const route of routes) {
+      const integrationId = /integrations\/\$\{(\w+)\}/.exec(sub(route.Target))![1];
+      const integration = real.Resources[integrationId].Properties!;
+      expect(integration.IntegrationType).toBe('AWS_PROXY');
+      const fn = /\$\{(\w+)\.Arn\}/.exec(sub(integration.IntegrationUri))![1];
+      expect(real.Resources[fn].Type).toBe('AWS::Serverless::Function');
+      functions.add(fn);
+      const permission = ofType('AWS::Lambda::Permission').find(
+        ([, p]) => p.Properties!.FunctionName?.Ref === fn && sub(p.Properties!.SourceArn).includes(apiId),
+      );
+      expect(permission?.[1].Properties, fn).toMatchObject({ Principal: 'apigateway.amazonaws.com' });
+      expect(sub(permission![1].Properties!.SourceArn)).toContain(`\${${apiId}}/*/${route.RouteKey}`);
+    }
+    expect(functions.size).toBe(3);
+  });
+
+  it('has a stage with JSON access logs and a deployment of its routes; the output NotesLiveUrl is its wss URL', () => {
+    const [[, stage]] = ofType('AWS::ApiGatewayV2::Stage');
+    expect(JSON.parse(stage.Properties!.AccessLogSettings.Format)).toMatchObject({
+      connectionId: '$context.connectionId',
+    });
+    const [[deploymentId, deployment]] = ofType('AWS::ApiGatewayV2::Deployment');
+    expect(stage.Properties!.DeploymentId).toEqual({ Ref: deploymentId });
+    expect((deployment as { DependsOn?: string[] }).DependsOn).toHaveLength(3);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+    expect(sub(real.Outputs?.NotesLiveUrl)).toContain('wss://${NotesLiveApi}.execute-api.');
+  });
+});
+
 describe('the WebSocket API of the template, locally', () => {
   let runner: Runner;
   let sdk: ApiGatewayManagementApiClient;
