@@ -214,7 +214,7 @@ export async function sample(file: string, handler: string, event: unknown, env:
 
 /** One request the stub answered: JSON-protocol requests carry their operation and input. */
 export interface StubRequest {
-  /** dynamodb, secretsmanager, sqs; `other` for the REST and query protocols (S3, SNS, SES). */
+  /** dynamodb, secretsmanager, sqs, execute-api (@connections); `other` for the other REST and query protocols (S3, SNS, SES). */
   service: string;
   op: string;
   input?: unknown;
@@ -226,6 +226,22 @@ const JSON_SERVICES: Record<string, string> = {
   secretsmanager: 'secretsmanager',
   AmazonSQS: 'sqs',
 };
+
+/**
+ * A call of the WebSocket API's management API (REST-JSON: `POST|GET|DELETE /@connections/<id>`) as
+ * a request a floor can replay: its command and input (the data sent as a string).
+ */
+function managementCall(method: string, url: string, body: Buffer): StubRequest | undefined {
+  const id = /^\/@connections\/([^/?]+)/.exec(url.replace('/%40connections/', '/@connections/'))?.[1];
+  const op = { POST: 'PostToConnection', GET: 'GetConnection', DELETE: 'DeleteConnection' }[method];
+  if (!id || !op) return undefined;
+  const ConnectionId = decodeURIComponent(id);
+  return {
+    service: 'execute-api',
+    op,
+    input: op === 'PostToConnection' ? { ConnectionId, Data: body.toString('utf8') } : { ConnectionId },
+  };
+}
 
 /** A token of the right shape (lib/identity/tokens.ts), unknown to any store. */
 const BENCH_TOKEN = `tri_${'b'.repeat(43)}`;
@@ -267,7 +283,12 @@ export async function startStubEndpoint(): Promise<{
       } catch {
         input = undefined;
       }
-      log.push(service ? { service, op, input } : { service: 'other', op: `${req.method} ${req.url}` });
+      const connection = managementCall(req.method ?? '', req.url ?? '', Buffer.concat(chunks));
+      log.push(
+        service
+          ? { service, op, input }
+          : (connection ?? { service: 'other', op: `${req.method} ${req.url}` }),
+      );
       let body = '';
       if (target.startsWith('DynamoDB_')) {
         body =
@@ -550,6 +571,9 @@ export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'highlight.js': 'highlight.js/lib/common',
   'sanitize-html': 'sanitize-html',
   '@sqlite.org/sqlite-wasm': ['@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm'],
+  // Live editing's document (the $default and stream functions): Yjs, its sync and awareness protocols.
+  yjs: 'yjs',
+  'y-protocols': ['y-protocols/sync', 'y-protocols/awareness'],
 };
 
 /** What a function's floor is: the clients it creates, the requests it sends, the libraries it bundles. */
