@@ -10,7 +10,8 @@
 //     128 KB (close 1009), 10 minutes idle and 2 hours at most (close 1001; LOCAL_LIVE_IDLE_SECONDS
 //     and LOCAL_LIVE_MAX_SECONDS shorten them for tests);
 //   - the management API at http://127.0.0.1:<PORT>/_live/@connections/<id>, as the real
-//     @aws-sdk/client-apigatewaymanagementapi calls it: POST sends the body as one text frame, GET
+//     @aws-sdk/client-apigatewaymanagementapi calls it (SigV4-signed; an unsigned call gets 403, so a
+//     web page cannot reach a connection): POST sends the body as one text frame, GET
 //     describes the connection, DELETE closes it; 410 GoneException for a connection that is gone,
 //     413 PayloadTooLargeException over 128 KB.
 // The runner routes the upgrade and the @connections requests here (runner.ts); the functions are
@@ -467,6 +468,9 @@ export class LiveGateway {
     }
     if (!['POST', 'GET', 'DELETE'].includes(method) || !id || id.includes('/'))
       return answer(403, { message: 'Forbidden' }, 'ForbiddenException');
+    // As API Gateway: only a SigV4-signed call (the SDK's) reaches a connection; never a web page's.
+    if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 '))
+      return answer(403, { message: 'Missing Authentication Token' }, 'ForbiddenException');
     const conn = this.connections.get(id);
     if (!conn || conn.ended || conn.ws.readyState !== conn.ws.OPEN) return answer(410, {}, 'GoneException');
     if (method === 'GET')

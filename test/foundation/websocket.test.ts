@@ -251,6 +251,12 @@ describe('the WebSocket API of the template, locally', () => {
       .catch((e) => e);
     expect(gone).toBeInstanceOf(GoneException);
     expect(gone.$metadata.httpStatusCode).toBe(410);
+    // Unsigned (a web page's fetch): refused, as API Gateway refuses it.
+    const unsigned = await fetch(`${runner.url}/_live/@connections/${encodeURIComponent(b.id)}`, {
+      method: 'POST',
+      body: 'not from a function',
+    });
+    expect(unsigned.status).toBe(403);
     await expect(sdk.send(new GetConnectionCommand({ ConnectionId: 'Nope0000000=' }))).rejects.toBeInstanceOf(
       GoneException,
     );
@@ -259,6 +265,7 @@ describe('the WebSocket API of the template, locally', () => {
     expect(JSON.parse(b.last().text)).toEqual({ error: 'GoneException', status: 410 });
     const bye = await until(() => eventsOf(a.id, 'DISCONNECT')[0]);
     expect(bye.requestContext).toMatchObject({ routeKey: '$disconnect', disconnectStatusCode: 1000 });
+    expect(b.frames.some((f) => f.text === 'not from a function')).toBe(false);
     b.ws.close();
     await b.closedWith();
     await until(() => eventsOf(b.id, 'DISCONNECT')[0]);
