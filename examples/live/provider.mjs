@@ -23,9 +23,85 @@ import * as encoding from 'lib0/encoding';
 import { fromBase64, toBase64 } from 'lib0/buffer';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
+
+/**
+ * The largest update the provider sends in one message: API Gateway takes frames of up to 32 KB, a
+ * browser sends each message as one frame, and base64 makes 4 bytes of 3.
+ */
+export const MAX_UPDATE_BYTES = 20 * 1024;
+
+/**
+ * Cuts an update into updates of at most about `maxBytes` (one client's structs in clock order, a long
+ * string sliced as Yjs itself splits items) and its deletions apart: applied in any order, together
+ * they are the update. A large paste, or many edits made offline, then still passes API Gateway.
+ */
+export function splitUpdate(update, maxBytes = MAX_UPDATE_BYTES) {
+  if (update.length <= maxBytes) return [update];
+  const pieces = [];
+  let run = [];
+  let size = 0;
+  const flush = () => {
+    if (run.length) pieces.push(encodeRun(run));
+    run = [];
+    size = 0;
+  };
+  for (const struct of Y.decodeUpdate(update).structs.flatMap((s) => slices(s, Math.floor(maxBytes / 4)))) {
+    const last = run.at(-1);
+    const follows =
+      last && last.id.client === struct.id.client && last.id.clock + last.length === struct.id.clock;
+    const weight = struct.content instanceof Y.ContentString ? struct.content.str.length * 3 + 32 : 32;
+    if (!follows || size + weight > maxBytes) flush();
+    run.push(struct);
+    size += weight;
+  }
+  flush();
+  pieces.push(Y.diffUpdate(update, Y.encodeStateVectorFromUpdate(update))); // the deletions alone
+  return pieces;
+}
+
+/** A long string item as items of at most `chars` characters (never between a surrogate pair's halves). */
+function slices(s, chars) {
+  if (!(s instanceof Y.Item) || !(s.content instanceof Y.ContentString) || s.length <= chars) return [s];
+  const str = s.content.str;
+  const { client, clock } = s.id;
+  const out = [];
+  for (let off = 0; off < str.length; ) {
+    let end = Math.min(str.length, off + chars);
+    if (end < str.length && /[\uD800-\uDBFF]/.test(str[end - 1])) end -= 1;
+    const origin = off === 0 ? s.origin : Y.createID(client, clock + off - 1);
+    const content = new Y.ContentString(str.slice(off, end));
+    out.push(
+      new Y.Item(
+        Y.createID(client, clock + off),
+        null,
+        origin,
+        null,
+        s.rightOrigin,
+        s.parent,
+        s.parentSub,
+        content,
+      ),
+    );
+    off = end;
+  }
+  return out;
+}
+
+/** One client's consecutive structs as a V1 update with no deletions (as Yjs writes one). */
+function encodeRun(run) {
+  const encoder = new Y.UpdateEncoderV1();
+  encoding.writeVarUint(encoder.restEncoder, 1);
+  encoding.writeVarUint(encoder.restEncoder, run.length);
+  encoder.writeClient(run[0].id.client);
+  encoding.writeVarUint(encoder.restEncoder, run[0].id.clock);
+  for (const s of run) s.write(encoder, 0);
+  encoding.writeVarUint(encoder.restEncoder, 0);
+  return encoder.toUint8Array();
+}
 
 /**
  * Asks the Notes API for a live URL: `{ url, expiresAt, access: 'write' | 'read' }`. `teamPath`
@@ -69,10 +145,12 @@ export class LiveProvider {
     this.listeners = new Map();
     this.onUpdate = (update, origin) => {
       if (origin === this) return;
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, MESSAGE_SYNC);
-      syncProtocol.writeUpdate(encoder, update);
-      this.send(encoder);
+      for (const piece of splitUpdate(update)) {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE_SYNC);
+        syncProtocol.writeUpdate(encoder, piece);
+        this.send(encoder);
+      }
     };
     this.onAwareness = ({ added, updated, removed }, origin) => {
       if (origin === this) return;
@@ -180,11 +258,21 @@ export class LiveProvider {
     const decoder = decoding.createDecoder(fromBase64(text));
     const type = decoding.readVarUint(decoder);
     if (type === MESSAGE_SYNC) {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, MESSAGE_SYNC);
-      const kind = syncProtocol.readSyncMessage(decoder, encoder, this.doc, this);
-      // A step 1 is answered with step 2 (what the server lacks).
-      if (encoding.length(encoder) > 1) this.send(encoder);
+      const kind = decoding.peekVarUint(decoder);
+      if (kind === syncProtocol.messageYjsSyncStep1) {
+        // Answered with step 2 (what the server lacks: edits made offline), in pieces that pass the gateway.
+        decoding.readVarUint(decoder);
+        const missing = Y.encodeStateAsUpdate(this.doc, decoding.readVarUint8Array(decoder));
+        for (const piece of splitUpdate(missing)) {
+          const encoder = encoding.createEncoder();
+          encoding.writeVarUint(encoder, MESSAGE_SYNC);
+          encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+          encoding.writeVarUint8Array(encoder, piece);
+          this.send(encoder);
+        }
+        return;
+      }
+      syncProtocol.readSyncMessage(decoder, encoding.createEncoder(), this.doc, this);
       if (kind === syncProtocol.messageYjsSyncStep2 && !this.synced) {
         this.synced = true;
         this.emit('synced');

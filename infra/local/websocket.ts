@@ -195,6 +195,8 @@ export class LiveGateway {
   private readonly idleMs: number;
   private readonly maxMs: number;
   private readonly disconnects = new Set<Promise<unknown>>();
+  /** $default invocations still running (stopping waits for them: their sends reach a live server). */
+  private readonly inflight = new Set<Promise<unknown>>();
   private closing = false;
 
   constructor(
@@ -310,7 +312,9 @@ export class LiveGateway {
       }
       this.touch(conn);
       this.stats.messagesIn += Math.max(1, Math.ceil(data.length / FRAME_LIMIT_BYTES));
-      void this.message(conn, data.toString('utf8'));
+      const pending = this.message(conn, data.toString('utf8'));
+      this.inflight.add(pending);
+      void pending.finally(() => this.inflight.delete(pending));
     });
     ws.on('close', (code, reason) => {
       void this.disconnected(conn, code, reason.toString() || 'Client-side close frame status code');
@@ -494,7 +498,7 @@ export class LiveGateway {
     return answer(200);
   }
 
-  /** Closes every connection (1001, as API Gateway going away) and waits for their $disconnect. */
+  /** Closes every connection (1001, as API Gateway going away); waits for their $disconnect and the messages in flight. */
   async close(): Promise<void> {
     this.closing = true;
     for (const conn of this.connections.values()) {
@@ -503,7 +507,7 @@ export class LiveGateway {
       setTimeout(() => conn.ws.terminate(), 200).unref();
     }
     await Promise.race([
-      Promise.all([...this.disconnects]),
+      Promise.all([...this.disconnects, ...this.inflight]),
       new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
     ]);
     this.wss.close();

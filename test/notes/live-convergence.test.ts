@@ -2,7 +2,8 @@
 // and deletes by several clients, some of them going offline, editing there and coming back), but
 // through the local runner: the example provider (examples/live/provider.mjs) over the WebSocket API,
 // the live functions, the stored document and the REST API. The expected text is an oracle: a Y.Doc
-// given the note's first state and every edit any client made, directly. At the end every client,
+// given the note's first state and every edit any client made, directly; among the edits a paste
+// over API Gateway's 32 KB frame while another client is offline. At the end every client,
 // a fresh client (the stored state) and `GET /v1/notes/:id` hold exactly the oracle's text: nothing
 // typed lost, nothing applied twice. Bounded: a fixed number of steps; LIVE_FUZZ_SEED replays a run.
 import * as prng from 'lib0/prng';
@@ -92,6 +93,20 @@ describe.skipIf(!local)('live editing converges (Yjs-style fuzz through the runn
       await new Promise((r) => setTimeout(r, prng.int32(gen, 0, 40)));
     }
     expect(inserted).toBeGreaterThan(50);
+    // A paste larger than API Gateway's 32 KB frame, typed while another client is offline: the
+    // provider sends it in pieces, the offline client gets it as the server's step 2 on return.
+    const [paster, away] = [peers[0], peers[1]];
+    if (!away.online) away.provider.reconnect();
+    away.provider.disconnect();
+    away.online = false;
+    away.text.insert(0, 'typed offline meanwhile\n');
+    const paste = `${'A pasted paragraph of a long document, line after line. '.repeat(900)}\n`;
+    if (!paster.online) {
+      paster.provider.reconnect();
+      paster.online = true;
+    }
+    paster.text.insert(paster.text.length, paste);
+    expect(paste.length).toBeGreaterThan(48 * 1024);
     for (const p of peers.filter((q) => !q.online)) {
       p.provider.reconnect();
       p.online = true;
