@@ -30,7 +30,7 @@ export const WEBSOCKET_PRICES = { message: 1.0 / 1e6, connectionMinute: 0.25 / 1
 const ACCESS_LOG_BYTES = 350;
 /** The provider's awareness heartbeat: y-protocols renews a client's state every outdatedTimeout / 2. */
 const HEARTBEATS_PER_HOUR = 3600 / 15;
-/** The latency target of issue 38: an edit at the other clients within 100 ms p99. */
+/** The latency target of live editing: an edit at the other clients within 100 ms p99. */
 export const LIVE_P99_TARGET_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

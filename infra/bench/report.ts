@@ -99,11 +99,7 @@ export function readmeLive(l: LiveFigures, note: string): string {
   ];
   const ms = (n: number) => n.toFixed(1);
   return [
-    `Live editing (docs/live.md), from ${runLine(note)} (\`npm run bench -- --live\`), dollars per million:`,
-    'a live edit message with three people connected (the $default function, the stream work it sets off,',
-    'the message in and its two relays out at API Gateway WebSocket prices), and one person connected for',
-    'an hour (connection minutes, one connection opened: the REST call for its URL, $connect, the first',
-    "sync, $disconnect; the awareness heartbeat every 15 s that keeps others' cursors alive).",
+    `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit message with three people connected (the $default function and the stream work it sets off; the message in and its two relays out) and one person connected for an hour (connection minutes; one connection opened: the REST call for its URL, $connect, the first sync, $disconnect; the awareness heartbeat every 15 s).`,
     '',
     table(
       ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
@@ -113,8 +109,7 @@ export function readmeLive(l: LiveFigures, note: string): string {
       ],
     ),
     '',
-    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms (p99; target ≤ 100 ms)`,
-    `at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms.`,
+    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`,
   ].join('\n');
 }
 
