@@ -271,12 +271,12 @@ const liveService = (
     ids: systemIds,
     url: () => config.liveUrl,
   });
-const docStore: Partial<DocStore> = {
+/** A message's document: read (caught up), created the first time, appended to. */
+const messageDocs: Partial<DocStore> = {
   load: loadDoc,
   recent: recentUpdates,
   create: createDoc,
   append: appendUpdate,
-  compact: compactDoc,
 };
 const peers: Peers = { send: sendToConnection, close: closeConnection };
 /** The notes as live editing reads them: getNote only (access, content). */
@@ -292,14 +292,16 @@ export const liveConnecting = /* @__PURE__ */ once(() =>
 );
 /** $disconnect: the connection (GetItem) and its items removed. */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>
-  liveService({ connections: { get: getConnection, remove: removeConnection } }, liveNoteReader),
+  liveService({ connections: { get: getConnection, remove: removeConnection } }, () => {
+    throw new Error('$disconnect reads no note');
+  }),
 );
 /** $default: the connection, the document (created from the note the first time), the relay. */
 export const liveMessages = /* @__PURE__ */ once(() =>
   liveService(
     {
       connections: { get: getConnection, remove: removeConnection, ofNote: connectionsOfNote },
-      docs: docStore,
+      docs: messageDocs,
       peers,
     },
     liveNoteReader,
@@ -308,7 +310,14 @@ export const liveMessages = /* @__PURE__ */ once(() =>
 /** The REST side's bridge (notesWithHistory): the document, its updates, the note's connections. */
 const liveBridge = /* @__PURE__ */ once(() =>
   liveService(
-    { connections: { ofNote: connectionsOfNote, remove: removeConnection }, docs: docStore, peers },
+    {
+      connections: { ofNote: connectionsOfNote, remove: removeConnection },
+      docs: { load: loadDoc, append: appendUpdate },
+      peers: {
+        send: sendToConnection,
+        close: () => Promise.reject(new Error('the REST bridge closes no connection')),
+      },
+    },
     liveNoteReader,
   ),
 );
@@ -325,7 +334,7 @@ export const liveChanges = /* @__PURE__ */ once(() =>
         remove: removeConnection,
         setAccess: setConnectionAccess,
       },
-      docs: docStore,
+      docs: { load: loadDoc, compact: compactDoc },
       peers,
     },
     notesWithHistory,
