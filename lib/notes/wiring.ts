@@ -121,6 +121,7 @@ import {
 import { closeConnection, sendToConnection } from './live/adapters/api-gateway-peers.ts';
 import { liveNotesOf, restToLive } from './live/notes-bridge.ts';
 import type { ConnectionStore, DocStore, Peers, TicketStore } from './live/ports.ts';
+import { LiveDoor } from './live/door.ts';
 import { LiveService } from './live/service.ts';
 
 /** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
@@ -252,24 +253,29 @@ export const notesWithHistory = /* @__PURE__ */ once(() =>
 );
 
 // ---- Live editing (lib/notes/live, docs/live.md) ----
-const liveService = (
-  parts: {
-    tickets?: Partial<TicketStore>;
-    connections?: Partial<ConnectionStore>;
-    docs?: Partial<DocStore>;
-    peers?: Peers;
-  },
+/** Joining (door.ts: no Yjs in these bundles) with only these store methods. */
+const liveDoor = (
+  parts: { tickets?: Partial<TicketStore>; connections?: Partial<ConnectionStore> },
   notesService: () => NotesService,
 ) =>
-  new LiveService({
+  new LiveDoor({
     tickets: only<TicketStore>('tickets', parts.tickets ?? {}),
     connections: only<ConnectionStore>('connections', parts.connections ?? {}),
-    docs: only<DocStore>('live documents', parts.docs ?? {}),
-    peers: parts.peers ?? only<Peers>('peers', {}),
     notes: liveNotesOf(notesService),
     clock: systemClock,
     ids: systemIds,
     url: () => config.liveUrl,
+  });
+/** The document's side (service.ts) with only these store methods. */
+const liveService = (
+  parts: { connections?: Partial<ConnectionStore>; docs?: Partial<DocStore>; peers?: Peers },
+  notesService: () => NotesService,
+) =>
+  new LiveService({
+    connections: only<ConnectionStore>('connections', parts.connections ?? {}),
+    docs: only<DocStore>('live documents', parts.docs ?? {}),
+    peers: parts.peers ?? only<Peers>('peers', {}),
+    notes: liveNotesOf(notesService),
   });
 /** A message's document: read (caught up), created the first time, appended to. */
 const messageDocs: Partial<DocStore> = {
@@ -284,15 +290,15 @@ const liveNoteReader = /* @__PURE__ */ once(() => build(narrow({ getNote }), noI
 
 /** OpenLive, OpenTeamLive: the note's access, the ticket's PutItem. */
 export const liveOpening = /* @__PURE__ */ once(() =>
-  liveService({ tickets: { put: putTicket } }, liveNoteReader),
+  liveDoor({ tickets: { put: putTicket } }, liveNoteReader),
 );
 /** $connect: the ticket taken (DeleteItem), the note's access, the connection's three items. */
 export const liveConnecting = /* @__PURE__ */ once(() =>
-  liveService({ tickets: { take: takeTicket }, connections: { add: addConnection } }, liveNoteReader),
+  liveDoor({ tickets: { take: takeTicket }, connections: { add: addConnection } }, liveNoteReader),
 );
 /** $disconnect: the connection (GetItem) and its items removed. */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>
-  liveService({ connections: { get: getConnection, remove: removeConnection } }, () => {
+  liveDoor({ connections: { get: getConnection, remove: removeConnection } }, () => {
     throw new Error('$disconnect reads no note');
   }),
 );

@@ -1,48 +1,26 @@
-// Live editing of a note (docs/live.md): single-use tickets, the connections of a note, the Yjs
+// Live editing of a note (docs/live.md), once connected (joining: door.ts): the Yjs
 // document (stored as a compacted state and small updates), the sync and awareness protocol on the
 // server, access checks and revocation, and the bridge between the REST content and the document.
-import { createHash } from 'node:crypto';
 import * as Y from 'yjs';
-import type { Clock } from '../../domain/clock.ts';
-import { NotFound, Unauthenticated } from '../../domain/errors.ts';
-import type { Ids } from '../../domain/ids.ts';
+import { NotFound } from '../../domain/errors.ts';
 import { MAX_CONTENT_BYTES } from '../kernel/model.ts';
 import { docOf, restChange, seedUpdate, splitUpdate, textOf } from './document.ts';
 import {
   COMPACT_AFTER_UPDATES,
   errorFrame,
-  type LiveAccess,
   type LiveConnection,
-  type LiveOpening,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_SENT_UPDATE_BYTES,
-  TICKET_SECONDS,
 } from './model.ts';
-import type {
-  ConnectionStore,
-  DocStore,
-  LiveNotes,
-  NoteAccess,
-  Peers,
-  StoredDoc,
-  TicketStore,
-} from './ports.ts';
+import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
 import { readMessage, step1Message, step2Message, updateMessage } from './protocol.ts';
 
 export interface LiveDependencies {
-  tickets: TicketStore;
   connections: ConnectionStore;
   docs: DocStore;
   peers: Peers;
   notes: LiveNotes;
-  clock: Clock;
-  ids: Ids;
-  /** The WebSocket URL clients connect to (NOTES_LIVE_URL). */
-  url: () => string;
 }
-
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
-const accessOf = (a: NoteAccess): LiveAccess => (a.write ? 'write' : 'read');
 
 /** A document kept warm between messages of one function instance, with what it holds. */
 interface WarmDoc {
@@ -55,52 +33,6 @@ export class LiveService {
   /** Per note: the document as this instance last read it (caught up on each message). */
   private readonly warm = new Map<string, WarmDoc>();
   constructor(private readonly deps: LiveDependencies) {}
-
-  /** POST /v1/notes/{noteId}/live: a single-use URL for this caller and this note. */
-  async open(userId: string, ref: string, teamPath?: string): Promise<LiveOpening> {
-    const note = await this.deps.notes.open(userId, ref, teamPath);
-    const secret = this.deps.ids.bytes(32).toString('base64url');
-    const expiresAt = this.deps.clock.now() + TICKET_SECONDS * 1000;
-    await this.deps.tickets.put({
-      hash: hashOf(secret),
-      userId,
-      noteId: note.id,
-      shortId: note.shortId,
-      expiresAt,
-    });
-    const url = new URL(this.deps.url());
-    url.searchParams.set('ticket', secret);
-    return { url: url.toString(), expiresAt, access: accessOf(note.access) };
-  }
-
-  /** $connect: the ticket is taken (single use), checked, and the connection joins the note. */
-  async connect(connectionId: string, ticket: string | undefined): Promise<LiveConnection> {
-    const taken = ticket ? await this.deps.tickets.take(hashOf(ticket)) : undefined;
-    if (!taken || taken.expiresAt <= this.deps.clock.now())
-      throw new Unauthenticated(
-        'The ticket is missing, used or expired: ask POST /v1/notes/{noteId}/live for a new one',
-      );
-    const access = await this.deps.notes.access(taken.userId, taken.shortId);
-    if (!access?.read) throw new NotFound('The note does not exist');
-    const opened = await this.deps.notes.open(taken.userId, taken.shortId);
-    const connection: LiveConnection = {
-      connectionId,
-      userId: taken.userId,
-      noteId: taken.noteId,
-      shortId: taken.shortId,
-      teamPath: opened.teamPath,
-      access: accessOf(access),
-      connectedAt: this.deps.clock.now(),
-    };
-    await this.deps.connections.add(connection);
-    return connection;
-  }
-
-  /** $disconnect. */
-  async disconnect(connectionId: string): Promise<void> {
-    const connection = await this.deps.connections.get(connectionId);
-    if (connection) await this.deps.connections.remove(connection);
-  }
 
   /** $default: one y-protocols message (base64) from a connection. */
   async receive(connectionId: string, body: string): Promise<void> {

@@ -18,6 +18,7 @@ import {
 import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib/notes/live/document.ts';
 import { COMPACT_AFTER_UPDATES, MAX_CLIENT_MESSAGE_BYTES } from '../../../lib/notes/live/model.ts';
 import { liveNotesOf, restToLive } from '../../../lib/notes/live/notes-bridge.ts';
+import { LiveDoor } from '../../../lib/notes/live/door.ts';
 import { LiveService } from '../../../lib/notes/live/service.ts';
 import { notesWorld } from './fixture.ts';
 
@@ -27,11 +28,10 @@ async function liveWorld() {
   const peers = new RecordingPeers();
   const connections = new MemoryConnections();
   const docs = new MemoryDocs();
-  live = new LiveService({
+  live = new LiveService({ connections, docs, peers, notes: liveNotesOf(() => world.notes) });
+  const door = new LiveDoor({
     tickets: new MemoryTickets(),
     connections,
-    docs,
-    peers,
     notes: liveNotesOf(() => world.notes),
     clock: world.clock,
     ids: sequentialIds(7000),
@@ -40,9 +40,9 @@ async function liveWorld() {
   /** A client: its own Y.Doc, connected with a fresh ticket, synced as y-websocket does. */
   let n = 0;
   const join = async (userId: string, noteId: string) => {
-    const opening = await live!.open(userId, noteId);
+    const opening = await door.open(userId, noteId);
     const connectionId = `c${++n}`;
-    await live!.connect(connectionId, new URL(opening.url).searchParams.get('ticket')!);
+    await door.connect(connectionId, new URL(opening.url).searchParams.get('ticket')!);
     const doc = new Y.Doc();
     const client = {
       connectionId,
@@ -84,7 +84,7 @@ async function liveWorld() {
         );
     }
   };
-  return { ...world, live, peers, connections, docs, join, deliver };
+  return { ...world, live, door, peers, connections, docs, join, deliver };
 }
 
 const b64 = (write: (e: encoding.Encoder) => void) => {
@@ -99,23 +99,23 @@ describe('live editing: the domain', () => {
   it('a ticket is single-use, expires after 60 s and answers the access the note gives', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
-    const mine = await w.live.open(w.owner, note.note.id);
+    const mine = await w.door.open(w.owner, note.note.id);
     expect(mine.access).toBe('write');
     expect(mine.url).toMatch(/^ws:\/\/localhost:3000\/_live\?ticket=[\w-]{43}$/);
-    expect((await w.live.open(w.other, note.note.shortId)).access).toBe('read');
+    expect((await w.door.open(w.other, note.note.shortId)).access).toBe('read');
     const ticket = new URL(mine.url).searchParams.get('ticket')!;
-    await w.live.connect('a', ticket);
-    await expect(w.live.connect('b', ticket)).rejects.toThrow(/used or expired/);
-    const late = new URL((await w.live.open(w.owner, note.note.id)).url).searchParams.get('ticket')!;
+    await w.door.connect('a', ticket);
+    await expect(w.door.connect('b', ticket)).rejects.toThrow(/used or expired/);
+    const late = new URL((await w.door.open(w.owner, note.note.id)).url).searchParams.get('ticket')!;
     w.clock.advance(60_000);
-    await expect(w.live.connect('c', late)).rejects.toThrow(/used or expired/);
-    await expect(w.live.connect('d', undefined)).rejects.toThrow(/missing/);
+    await expect(w.door.connect('c', late)).rejects.toThrow(/used or expired/);
+    await expect(w.door.connect('d', undefined)).rejects.toThrow(/missing/);
   });
 
   it('a note the caller may not read has no live URL (404 as GetNote)', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'secret' });
-    await expect(w.live.open(w.other, note.note.id)).rejects.toThrow(/does not exist/);
+    await expect(w.door.open(w.other, note.note.id)).rejects.toThrow(/does not exist/);
   });
 
   it('two clients converge; the first sync holds the note content; updates and awareness are relayed', async () => {
