@@ -585,7 +585,7 @@ export interface FloorSpec {
 
 export const floorLabel = (f: FloorSpec) =>
   `${f.services.join('-')}: ${f.requests.map((r) => r.op).join(', ') || 'no request'}` +
-  (f.libraries.length ? ' + renderer' : '');
+  (f.libraries.length ? (f.libraries.includes('yjs') ? ' + Yjs' : ' + renderer') : '');
 
 /**
  * The source of a floor: the least handler that creates the function's clients and sends, with the
