@@ -1,0 +1,223 @@
+// Live editing through the local runner (docs/live.md): the connect URL (single use, 60 s, bound to
+// the caller and the note, access from the permissions), the two doors (a live edit in GET within
+// 2 s, a REST PATCH reaching live clients as the smallest change, versions following), access
+// changes closing or downgrading connections within 5 s, and the storage (compaction, a large
+// note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
+import { config } from '../../lib/config.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { liveKeys } from '../../lib/data/keys.ts';
+import { s3Client } from '../../lib/data/s3.ts';
+import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
+import { newUser } from '../support/identity.ts';
+import { call, createNote, local } from './helpers.ts';
+
+const api = () => `${process.env.TEST_BASE_URL}/v1`;
+const providers: LiveProvider[] = [];
+afterAll(() => {
+  for (const p of providers) p.destroy();
+});
+
+async function until<T>(what: () => T | Promise<T>, ms: number, why: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await what()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`${why}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A live client of the example provider; `errors` collects the server's error frames. */
+function client(token: string, noteId: string) {
+  const doc = new Y.Doc();
+  const errors: { code: string; message: string }[] = [];
+  const statuses: string[] = [];
+  const provider = new LiveProvider(doc, () => openLive({ api: api(), token, noteId }), {
+    WebSocket,
+    maxBackoffMs: 60_000,
+  });
+  provider.on('error', (e: { code: string; message: string }) => errors.push(e));
+  provider.on('status', (s: { status: string }) => statuses.push(s.status));
+  providers.push(provider);
+  return { doc, text: doc.getText('content'), provider, errors, statuses };
+}
+
+/** One raw WebSocket: resolves when open, rejects with the refused upgrade's status. */
+const connect = (url: string) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
+    ws.once('error', reject);
+  });
+
+const liveItems = async (shortId: string) =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': liveKeys.docPartition(shortId) },
+      }),
+    )
+  ).Items ?? [];
+
+describe.skipIf(!local)('live editing through the runner', () => {
+  it('POST /v1/notes/:id/live answers a single-use URL valid 60 s with the access the note gives', async () => {
+    const owner = await newUser('Live Owner');
+    const reader = await newUser('Live Reader');
+    const note = await createNote(owner.token, { content: 'x', readPermission: 'signed_in' });
+    const res = await call('POST', `/v1/notes/${note.id}/live`, { token: owner.token });
+    expect(res.status).toBe(201);
+    expect(res.body.access).toBe('write');
+    expect(res.body.url).toMatch(/^ws:\/\/.+\/_live\?ticket=[\w-]{43}$/);
+    expect(res.body.expiresAt - Date.now()).toBeGreaterThan(50_000);
+    expect(res.body.url).not.toContain(owner.token);
+    const read = await call('POST', `/v1/notes/${note.id}/live`, { token: reader.token });
+    expect(read.body.access).toBe('read');
+    const ws = await connect(res.body.url);
+    ws.close();
+    await expect(connect(res.body.url)).rejects.toMatchObject({ status: 401 });
+    await expect(connect(res.body.url.replace(/ticket=.*/, 'ticket=forged'))).rejects.toMatchObject({
+      status: 401,
+    });
+    const secret = await createNote(owner.token, { content: 'mine' });
+    expect((await call('POST', `/v1/notes/${secret.id}/live`, { token: reader.token })).status).toBe(404);
+  });
+
+  it('a live edit is in GET within 2 s; a REST PATCH reaches live clients as the smallest change', async () => {
+    const me = await newUser('Live Editor');
+    const note = await createNote(me.token, { content: 'alpha beta gamma\n' });
+    const a = client(me.token, note.id);
+    const b = client(me.token, note.id);
+    await until(() => a.provider.synced && b.provider.synced, 20_000, 'both synced');
+    expect(a.text.toString()).toBe('alpha beta gamma\n');
+    // The first edit also starts the stream function (locally: bundles it on first use).
+    const inGetOf = async (edit: () => void, expected: string) => {
+      edit();
+      await until(() => b.text.toString() === expected, 5_000, 'b sees a');
+      return until(
+        async () =>
+          (await call('GET', `/v1/notes/${note.id}`, { token: me.token })).body.content === expected,
+        15_000,
+        'GET holds the live edit',
+      );
+    };
+    await inGetOf(() => a.text.insert(0, 'Live\n'), 'Live\nalpha beta gamma\n');
+    const inGet = await inGetOf(() => a.text.insert(0, '# '), '# Live\nalpha beta gamma\n');
+    expect(inGet).toBeLessThan(2_000);
+    const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+    expect(got.body.title).toBe('Live');
+    // A cursor in "gamma" stays on its character across a REST change of "beta".
+    const cursor = Y.createRelativePositionFromTypeIndex(b.text, 20);
+    const patched = await call('PATCH', `/v1/notes/${note.id}`, {
+      token: me.token,
+      body: { content: '# Live\nalpha BETA gamma\n' },
+      headers: { 'If-Match': got.headers.get('etag')! },
+    });
+    expect(patched.status).toBe(200);
+    await until(() => b.text.toString() === '# Live\nalpha BETA gamma\n', 5_000, 'b sees the PATCH');
+    await until(() => a.text.toString() === '# Live\nalpha BETA gamma\n', 5_000, 'a sees the PATCH');
+    expect(Y.createAbsolutePositionFromRelativePosition(cursor, b.doc)?.index).toBe(20);
+    // Versions follow live edits as REST ones.
+    const versions = await call('GET', `/v1/notes/${note.id}/versions`, { token: me.token });
+    expect(versions.status).toBe(200);
+  });
+
+  it("a read connection's edits are refused; a permission change downgrades, trashing closes, within 5 s", async () => {
+    const owner = await newUser('Live Sharer');
+    const guest = await newUser('Live Guest');
+    const note = await createNote(owner.token, {
+      content: 'shared\n',
+      readPermission: 'signed_in',
+      writePermission: 'signed_in',
+    });
+    const mine = client(owner.token, note.id);
+    const theirs = client(guest.token, note.id);
+    await until(() => mine.provider.synced && theirs.provider.synced, 20_000, 'both synced');
+    theirs.text.insert(0, 'guest ');
+    await until(() => mine.text.toString() === 'guest shared\n', 5_000, 'a write connection edits');
+    await call('PATCH', `/v1/notes/${note.id}`, { token: owner.token, body: { writePermission: 'owner' } });
+    const downgraded = await until(
+      () => theirs.errors.some((e) => e.code === 'access_changed'),
+      10_000,
+      'downgraded',
+    );
+    expect(downgraded).toBeLessThan(5_000);
+    theirs.text.insert(0, 'nope ');
+    await until(() => theirs.errors.some((e) => e.code === 'read_only'), 5_000, 'read-only refusal');
+    expect(mine.text.toString()).toBe('guest shared\n');
+    await call('DELETE', `/v1/notes/${note.id}`, { token: owner.token });
+    const closed = await until(
+      () => mine.statuses.at(-1) === 'disconnected' && theirs.statuses.at(-1) === 'disconnected',
+      10_000,
+      'closed',
+    );
+    expect(closed).toBeLessThan(5_000);
+  });
+
+  it('an edit past the content limit is refused with a readable error; others go on', async () => {
+    const me = await newUser('Live Limit');
+    const note = await createNote(me.token, { content: 'x'.repeat(299 * 1024) });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    a.text.insert(0, 'y'.repeat(4 * 1024));
+    await until(() => a.errors.some((e) => e.code === 'content_too_large'), 5_000, 'refused');
+    const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+    expect(got.body.content.startsWith('y')).toBe(false);
+  });
+
+  it('the stored document is compacted, a large state lives in S3, and what was typed is read back from the store', async () => {
+    const me = await newUser('Live Store');
+    const big = `${'A long line of a large note, to be stored in S3. '.repeat(1000)}\n`;
+    const note = await createNote(me.token, { content: big });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    for (let i = 0; i < COMPACT_AFTER_UPDATES + 5; i += 1) {
+      a.text.insert(0, `${i} `);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const shortId = note.shortId;
+    await until(
+      async () => {
+        const items = await liveItems(shortId);
+        const head = items.find((i) => i.SK === 'HEAD');
+        return (
+          head &&
+          head.rev > 0 &&
+          items.filter((i) => String(i.SK).startsWith('U#')).length < COMPACT_AFTER_UPDATES
+        );
+      },
+      15_000,
+      'compacted',
+    );
+    const items = await liveItems(shortId);
+    const head = items.find((i) => i.SK === 'HEAD')!;
+    expect(head.stateKey).toMatch(new RegExp(`^live/${shortId}/`));
+    expect(head.state).toBeUndefined();
+    for (const item of items)
+      expect(JSON.stringify(item).length).toBeLessThan(Math.max(INLINE_STATE_BYTES * 2, 100_000));
+    const object = await s3Client().send(
+      new GetObjectCommand({ Bucket: config.bucketName, Key: head.stateKey }),
+    );
+    expect((await object.Body!.transformToByteArray()).length).toBeGreaterThan(INLINE_STATE_BYTES);
+    // A client that was never there (a new function instance reads the store) gets every edit.
+    a.provider.destroy();
+    const fresh = client(me.token, note.id);
+    await until(() => fresh.provider.synced, 20_000, 'fresh synced');
+    expect(fresh.text.toString()).toBe(a.text.toString());
+    await until(
+      async () =>
+        (await call('GET', `/v1/notes/${note.id}`, { token: me.token })).body.content === a.text.toString(),
+      10_000,
+      'GET holds every edit',
+    );
+  });
+});
