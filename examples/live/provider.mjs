@@ -140,6 +140,7 @@ export class LiveProvider {
     /** 'write' or 'read', as the server granted (a read connection's edits are not applied). */
     this.access = undefined;
     this.ws = undefined;
+    this.opening = false;
     this.shouldConnect = true;
     this.failures = 0;
     this.listeners = new Map();
@@ -186,20 +187,24 @@ export class LiveProvider {
   }
 
   async open() {
-    if (!this.shouldConnect || this.ws) return;
+    if (!this.shouldConnect || this.ws || this.opening) return;
+    this.opening = true;
     this.emit('status', { status: 'connecting' });
     let grant;
     try {
       grant = await this.connect();
     } catch (err) {
-      // Refused for good (no access, no note): stop; anything else: try again later.
+      // Refused for good (no access, no note): stop; anything else: try again later, less often.
       if (err?.status === 403 || err?.status === 404 || err?.status === 401) {
         this.shouldConnect = false;
         this.emit('error', { code: 'refused', message: err.message });
         this.emit('status', { status: 'disconnected' });
         return;
       }
+      this.failures += 1;
       return this.retry();
+    } finally {
+      this.opening = false;
     }
     if (!this.shouldConnect) return;
     this.access = grant.access;
