@@ -1,6 +1,6 @@
 // Live editing's domain (lib/notes/live) over in-memory adapters: tickets, connections, the sync
 // protocol, access, the REST bridge, compaction. The same paths over DynamoDB, S3 and the runner are
-// in test/notes/live*.test.ts.
+// in test/notes/live.test.ts.
 import * as decoding from 'lib0/decoding';
 import { describe, expect, it } from 'vitest';
 import * as awarenessProtocol from 'y-protocols/awareness';
