@@ -1,6 +1,7 @@
 // Two Chromium tabs type into one note at the same time through the example editor page
 // (examples/live/editor.html, served by the runner at /_live/editor): each sees the other's typing,
-// both end with the same text, holding everything either typed, and the REST API gives that text.
+// both end with the same text, holding everything either typed, and the REST API gives that text; a
+// reader's tab (access `read`) is read-only and follows the writer's typing.
 // Debian's /usr/bin/chromium driven by playwright-core; skipped without it.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,38 @@ describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
     }
     expect(content).toBe(expected);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a reader's tab follows the writer's typing read-only", async () => {
+    const reader = await newUser('Tab Reader');
+    const note = await createNote(me.token, { content: 'Read me\n', readPermission: 'signed_in' });
+    const context = await browser.newContext();
+    const open = async (token: string, name: string) => {
+      const page = await context.newPage();
+      await page.goto(`${process.env.TEST_BASE_URL}/_live/editor?note=${encodeURIComponent(note.id)}`);
+      await page.fill('#token', token);
+      await page.fill('#name', name);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('#content[data-synced="true"]', { timeout: 60_000 });
+      return page;
+    };
+    const writer = await open(me.token, 'Writer');
+    const read = await open(reader.token, 'Reader');
+    expect(await read.locator('#status').innerText()).toContain('read only');
+    expect(
+      await read.locator('#content').evaluate((e) => (e as unknown as { readOnly: boolean }).readOnly),
+    ).toBe(true);
+    await read.click('#content');
+    await read.keyboard.type('not allowed');
+    await writer.click('#content');
+    await writer.keyboard.press('Control+End');
+    await writer.keyboard.type('More.', { delay: 20 });
+    await read.waitForFunction(
+      (t) => (globalThis as unknown as InPage).document.querySelector('#content').value === t,
+      'Read me\nMore.',
+      { timeout: 20_000 },
+    );
     await context.close();
   });
 });
