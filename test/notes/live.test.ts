@@ -4,17 +4,26 @@
 // changes closing or downgrading connections within 5 s, and the storage (compaction, a large
 // note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
-import { liveKeys } from '../../lib/data/keys.ts';
+import { identityKeys, liveKeys } from '../../lib/data/keys.ts';
+import {
+  appendUpdate,
+  compactDoc,
+  createDoc,
+  loadDoc,
+  putTicket,
+  takeTicket,
+} from '../../lib/notes/live/adapters/dynamo-live.ts';
+import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
-import { newUser } from '../support/identity.ts';
+import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, local } from './helpers.ts';
 
 const api = () => `${process.env.TEST_BASE_URL}/v1`;
@@ -219,5 +228,76 @@ describe.skipIf(!local)('live editing through the runner', () => {
       10_000,
       'GET holds every edit',
     );
+  });
+
+  it("leaving a team closes the member's connections to its notes within 5 s", async () => {
+    const owner = await newUser('Live Team Owner');
+    const member = await newUser('Live Team Member');
+    const team = await newTeam(owner, [member]);
+    const note = await createNote(member.token, { content: 'team text\n' }, team.path);
+    const theirs = client(member.token, note.id);
+    await until(() => theirs.provider.synced, 20_000, 'synced');
+    // The membership removed (as an admin removes it): both of its items.
+    for (const Key of [
+      identityKeys.membershipOfTeam(team.path, member.id),
+      identityKeys.membershipOfUser(member.id, team.path),
+    ])
+      await documentClient().send(new DeleteCommand({ TableName: config.tableName, Key }));
+    const closed = await until(() => theirs.statuses.at(-1) === 'disconnected', 10_000, 'closed');
+    expect(closed).toBeLessThan(5_000);
+    expect(theirs.errors.map((e) => e.code)).toContain('access_changed');
+  });
+});
+
+describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
+  it('a ticket is taken once', async () => {
+    const hash = `h-${Date.now()}-${Math.random()}`;
+    await putTicket({
+      hash,
+      userId: 'u',
+      noteId: 'n'.repeat(22),
+      shortId: 'n'.repeat(10),
+      expiresAt: Date.now() + 60_000,
+    });
+    const [first, second] = await Promise.all([takeTicket(hash), takeTicket(hash)]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+  });
+
+  it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {
+    const shortId = `c${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const seed = seedUpdate('base');
+    expect(await createDoc(shortId, seed)).toBe(true);
+    expect(await createDoc(shortId, seedUpdate('other'))).toBe(false);
+    const edit = (text: string) => {
+      const doc = docOf([seed]);
+      let update: Uint8Array | undefined;
+      doc.on('update', (u: Uint8Array) => {
+        update = u;
+      });
+      doc.getText('content').insert(0, text);
+      return update!;
+    };
+    await appendUpdate(shortId, edit('one '), 'u');
+    const read = (await loadDoc(shortId, { consistent: true }))!;
+    await appendUpdate(shortId, edit('two '), 'u'); // after the compactions read
+    const state = (d: typeof read) => {
+      const doc = docOf([d.state, ...d.updates.map((u) => u.update)]);
+      return {
+        rev: d.rev,
+        keys: d.updates.map((u) => u.key),
+        bytes: Y.encodeStateAsUpdate(doc),
+      };
+    };
+    const merged = state(read);
+    const results = await Promise.all([
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const after = (await loadDoc(shortId, { consistent: true }))!;
+    expect(after.rev).toBe(1);
+    expect(after.updates).toHaveLength(1);
+    const text = textOf(docOf([after.state, ...after.updates.map((u) => u.update)]));
+    expect(['one two base', 'two one base']).toContain(text);
   });
 });

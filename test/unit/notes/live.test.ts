@@ -1,13 +1,17 @@
 // Live editing's domain (lib/notes/live) over in-memory adapters: tickets, connections, the sync
 // protocol, access, the REST bridge, compaction. The same paths over DynamoDB, S3 and the runner are
 // in test/notes/live.test.ts.
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import * as decoding from 'lib0/decoding';
 import { describe, expect, it } from 'vitest';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
 import * as sync from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { identityKeys, liveKeys } from '../../../lib/data/keys.ts';
 import { sequentialIds } from '../../../lib/domain/ids.ts';
+import { liveChangesOf } from '../../../lib/notes/live/adapters/stream-live.ts';
 import { MAX_CONTENT_BYTES } from '../../../lib/notes/kernel/model.ts';
 import {
   MemoryConnections,
@@ -286,5 +290,40 @@ describe('live editing: the document', () => {
     expect(update.length).toBeLessThan(40);
     expect(textOf(doc)).toBe('one 2 three');
     expect(restChange(doc, 'one 2 three', 'one 2 three')).toBeUndefined();
+  });
+});
+
+describe('live editing: what the stream asks', () => {
+  const record = (
+    eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+    keys: { PK: string; SK: string },
+    images: { old?: object; new?: object } = {},
+  ) =>
+    ({
+      eventName,
+      dynamodb: {
+        Keys: marshall(keys),
+        ...(images.old ? { OldImage: marshall({ ...keys, ...images.old }) } : {}),
+        ...(images.new ? { NewImage: marshall({ ...keys, ...images.new }) } : {}),
+      },
+    }) as unknown as DynamoDBRecord;
+
+  it('stored updates flush their note; access changes and team removals recheck; other changes do not', () => {
+    const meta = { PK: 'NOTE#abcdefghij', SK: 'NOTE#META' };
+    const note = { readPermission: 'owner', writePermission: 'owner', ownerId: 'u1', teamPath: null };
+    const changes = liveChangesOf([
+      record('INSERT', liveKeys.update('shortid123', 1, 'r'), { new: { type: 'live-update' } }),
+      record('MODIFY', meta, { old: { ...note, version: 1 }, new: { ...note, version: 2 } }),
+      record(
+        'MODIFY',
+        { PK: 'NOTE#klmnopqrst', SK: 'NOTE#META' },
+        { old: note, new: { ...note, writePermission: 'signed_in', readPermission: 'signed_in' } },
+      ),
+      record('REMOVE', { PK: 'NOTE#uvwxyzabcd', SK: 'NOTE#META' }, { old: note }),
+      record('REMOVE', identityKeys.membershipOfTeam('team-a', 'u9')),
+    ]);
+    expect([...changes.flush]).toEqual(['shortid123']);
+    expect([...changes.recheckNotes].sort()).toEqual(['klmnopqrst', 'uvwxyzabcd']);
+    expect([...changes.recheckUsers]).toEqual(['u9']);
   });
 });
