@@ -22,6 +22,9 @@ export interface LiveDependencies {
   notes: LiveNotes;
 }
 
+/** At most this many documents are kept warm by one function instance. */
+const WARM_DOCS = 16;
+
 /** A document kept warm between messages of one function instance, with what it holds. */
 interface WarmDoc {
   doc: Y.Doc;
@@ -144,6 +147,11 @@ export class LiveService {
       applied: new Set(stored.updates.map((u) => u.key)),
     };
     this.warm.set(shortId, loaded);
+    // Bounded: the documents of the notes this instance served last.
+    for (const oldest of this.warm.keys()) {
+      if (this.warm.size <= WARM_DOCS) break;
+      this.warm.delete(oldest);
+    }
     return loaded;
   }
 
@@ -170,7 +178,11 @@ export class LiveService {
     if (!stored) return;
     const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
     const editor = stored.updates.at(-1)?.by;
-    if (editor && !(await this.deps.notes.saveContent(shortId, textOf(doc), editor))) return;
+    const text = textOf(doc);
+    // Two instances may each have let a change pass the limit that together pass it: the note keeps
+    // its last content within the limit (never a failure that would hold the stream back).
+    const fits = Buffer.byteLength(text, 'utf8') <= MAX_CONTENT_BYTES;
+    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor))) return;
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,
