@@ -196,7 +196,9 @@ export class LiveService {
    * the document (and so every live client), moved across live edits not yet in the note.
    */
   async restChanged(shortId: string, before: string, after: string, editorId: string): Promise<void> {
-    const stored = await this.deps.docs.load(shortId, { consistent: true });
+    // An eventually consistent read (half the units): the change is made of Yjs items, so one made on
+    // a copy that lacks the last update still merges with it.
+    const stored = await this.deps.docs.load(shortId);
     if (!stored) return; // no live document yet: it starts from the content
     const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
     const change = restChange(doc, before, after);
