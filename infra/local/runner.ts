@@ -4,13 +4,8 @@
 // Gateway refuses by itself (malformed path, body over 10 MB, unknown route, a function that cannot
 // run) gets the template's gateway responses (gateway.ts). The runner's own pages: endpoints.ts.
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -407,7 +402,16 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (live && requestUrl(req.url).pathname === LIVE_PATH)
       return void live.upgrade(req, socket, head).catch(() => socket.destroy());
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    // Any other upgrade (curl's `Upgrade: h2c`, a WebSocket elsewhere) is an ordinary request, as it
+    // was without an upgrade listener: answered on its socket, which then closes. The parser has let
+    // go of it, so its body is what came with the head.
+    if (head.length) req.push(head);
+    req.push(null);
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.end());
+    server.emit('request', req, res);
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (live && LiveGateway.managesPath(requestUrl(req.url).pathname))

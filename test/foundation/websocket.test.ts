@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import {
   ApiGatewayManagementApiClient,
@@ -305,6 +306,40 @@ describe('the WebSocket API of the template, locally', () => {
     expect(c.last().text).toHaveLength(128 * 1024);
     for (let i = 0; i < 5; i += 1) c.ws.send(part, { fin: i === 4 });
     expect(await c.closedWith()).toMatchObject({ code: 1009 });
+  });
+
+  it('any other upgrade request (curl --http2, a WebSocket elsewhere) is answered as an ordinary request', async () => {
+    const answer = (path: string, upgrade: string, body?: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(
+          `${runner.url}${path}`,
+          {
+            method: body ? 'POST' : 'GET',
+            headers: {
+              Connection: 'Upgrade',
+              Upgrade: upgrade,
+              ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } : {}),
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => {
+              text += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode!, text }));
+          },
+        );
+        req.on('upgrade', () => reject(new Error('upgraded')));
+        req.on('error', reject);
+        req.end(body);
+      });
+    const docs = await answer('/', 'h2c');
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain('<html');
+    const elsewhere = await answer('/v1/nothing-here', 'websocket');
+    // The very answer the same request gets without the upgrade (the gateway's, for an unknown route).
+    const plain = await fetch(`${runner.url}/v1/nothing-here`);
+    expect(elsewhere).toEqual({ status: plain.status, text: await plain.text() });
   });
 
   it("a function's failure reaches the client as API Gateway's message; the connection goes on", async () => {
