@@ -242,6 +242,22 @@ describe('live editing: the domain', () => {
     expect(text(b.doc)).toBe(text(a.doc));
   });
 
+  it("one note's connection touches no other note", async () => {
+    const w = await liveWorld();
+    const first = await w.notes.createNote(w.owner, { content: 'first' });
+    const second = await w.notes.createNote(w.owner, { content: 'second' });
+    const a = await w.join(w.owner, first.note.id);
+    const b = await w.join(w.owner, second.note.id);
+    a.doc.getText('content').insert(0, 'A: ');
+    await w.deliver(a);
+    await w.deliver(b);
+    expect(text(b.doc)).toBe('second');
+    await w.live.flush(first.note.shortId);
+    await w.live.flush(second.note.shortId);
+    expect((await w.notes.getNote(w.owner, second.note.id)).content).toBe('second');
+    expect((await w.notes.getNote(w.owner, first.note.id)).content).toBe('A: first');
+  });
+
   it('a permission change downgrades or closes connections; a deleted note closes all', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, {
