@@ -24,12 +24,15 @@ import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
 import { newTeam, newUser } from '../support/identity.ts';
+import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote, local } from './helpers.ts';
 
 const api = () => `${process.env.TEST_BASE_URL}/v1`;
 const providers: LiveProvider[] = [];
-afterAll(() => {
+let rx: Receiver | undefined;
+afterAll(async () => {
   for (const p of providers) p.destroy();
+  await rx?.close();
 });
 
 async function until<T>(what: () => T | Promise<T>, ms: number, why: string): Promise<number> {
@@ -228,6 +231,47 @@ describe.skipIf(!local)('live editing through the runner', () => {
       10_000,
       'GET holds every edit',
     );
+  });
+
+  it('webhooks follow live typing: fewer note.updated than edit messages, the last one at the final version', async () => {
+    const me = await newUser('Live Hooked');
+    rx = await startReceiver();
+    const hook = await call('POST', '/v1/webhooks', {
+      token: me.token,
+      body: { url: rx.url, scope: { type: 'workspace' } },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const note = await createNote(me.token, { content: 'typed: ' });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    const EDITS = 20;
+    for (let i = 0; i < EDITS; i += 1) {
+      a.text.insert(a.text.length, `${i} `);
+      await new Promise((r) => setTimeout(r, 100)); // 10 edit messages a second
+    }
+    const final = a.text.toString();
+    let version = 0;
+    await until(
+      async () => {
+        const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+        version = got.body.version;
+        return got.body.content === final;
+      },
+      15_000,
+      'GET holds the final text',
+    );
+    const updates = () =>
+      rx!.received
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.type === 'note.updated' && e.data.note.id === note.id);
+    await until(
+      () => updates().some((e) => e.data.note.version === version),
+      30_000,
+      'the last note.updated',
+    );
+    const seen = new Set(updates().map((e) => e.data.note.version));
+    expect(seen.size).toBeLessThan(EDITS / 2);
+    expect(updates().every((e) => e.data.changes.includes('content'))).toBe(true);
   });
 
   it("leaving a team closes the member's connections to its notes within 5 s", async () => {
