@@ -38,11 +38,22 @@ export async function putTicket(t: Ticket): Promise<void> {
   );
 }
 
-/** Single use: the delete returns the ticket to one taker only. */
+/** Single use: the conditional delete returns the ticket to one taker only. */
 export async function takeTicket(hash: string): Promise<Ticket | undefined> {
-  const out = await documentClient().send(
-    new DeleteCommand({ TableName: table(), Key: k.ticket(hash), ReturnValues: 'ALL_OLD' }),
-  );
+  let out: { Attributes?: Item };
+  try {
+    out = await documentClient().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: k.ticket(hash),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw storeFailure(err);
+  }
   const a = out.Attributes;
   if (!a) return undefined;
   return {
