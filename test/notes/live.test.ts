@@ -16,6 +16,7 @@ import {
   appendUpdate,
   compactDoc,
   createDoc,
+  dropDoc,
   loadDoc,
   putTicket,
   takeTicket,
@@ -231,6 +232,13 @@ describe.skipIf(!local)('live editing through the runner', () => {
       10_000,
       'GET holds every edit',
     );
+    // A purged note's document goes, its S3 state too (the stream function calls this on purge).
+    fresh.provider.destroy();
+    await dropDoc(shortId);
+    expect(await liveItems(shortId)).toEqual([]);
+    await expect(
+      s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: head.stateKey })),
+    ).rejects.toThrow();
   });
 
   it('webhooks follow live typing: fewer note.updated than edit messages, the last one at the final version', async () => {

@@ -44,6 +44,8 @@ export interface DocStore {
    * updates only; false (nothing changed) when another compaction got there first.
    */
   compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean>;
+  /** Removes the document (its items and S3 state): the note was purged for good. */
+  drop(shortId: string): Promise<void>;
 }
 
 /** The connections' far end (API Gateway's @connections): false when the connection is gone. */

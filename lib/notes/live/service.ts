@@ -208,6 +208,11 @@ export class LiveService {
     await this.broadcast(shortId, pieces.map(updateMessage));
   }
 
+  /** The note was purged for good: its connections were closed (recheck), its document goes. */
+  async purged(shortId: string): Promise<void> {
+    await this.deps.docs.drop(shortId);
+  }
+
   /**
    * The note's permissions changed, it was trashed or deleted, or a user left a team: each affected
    * connection is checked again, closed when it may no longer read, made read-only when it may no

@@ -341,5 +341,6 @@ describe('live editing: what the stream asks', () => {
     expect([...changes.flush]).toEqual(['shortid123']);
     expect([...changes.recheckNotes].sort()).toEqual(['klmnopqrst', 'uvwxyzabcd']);
     expect([...changes.recheckUsers]).toEqual(['u9']);
+    expect([...changes.purged]).toEqual(['uvwxyzabcd']);
   });
 });

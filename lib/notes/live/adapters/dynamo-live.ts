@@ -260,6 +260,28 @@ export async function compactDoc(
   return true;
 }
 
+/** A purged note's document: every item of its partition, and its S3 state. */
+export async function dropDoc(shortId: string): Promise<void> {
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': k.docPartition(shortId) },
+    ProjectionExpression: 'PK, SK, stateKey',
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    await documentClient().send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [table()]: items
+            .slice(i, i + 25)
+            .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })),
+        },
+      }),
+    );
+  }
+  for (const item of items) if (item.stateKey) await deleteState(item.stateKey as string);
+}
+
 export class DynamoTickets implements TicketStore {
   put = putTicket;
   take = takeTicket;
@@ -278,4 +300,5 @@ export class DynamoDocs implements DocStore {
   create = createDoc;
   append = appendUpdate;
   compact = compactDoc;
+  drop = dropDoc;
 }

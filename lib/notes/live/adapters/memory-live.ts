@@ -68,6 +68,9 @@ export class MemoryDocs implements DocStore {
     this.docs.set(shortId, { rev: d.rev + 1, state, updates: d.updates.filter((u) => !merged.has(u.key)) });
     return true;
   }
+  async drop(shortId: string): Promise<void> {
+    this.docs.delete(shortId);
+  }
 }
 
 /** The far ends of the connections: what each was sent, and which are closed. */

@@ -22,10 +22,17 @@ export interface LiveChanges {
   flush: Set<string>;
   recheckNotes: Set<string>;
   recheckUsers: Set<string>;
+  /** Notes purged for good (their META removed): their live documents go too. */
+  purged: Set<string>;
 }
 
 export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
-  const out: LiveChanges = { flush: new Set(), recheckNotes: new Set(), recheckUsers: new Set() };
+  const out: LiveChanges = {
+    flush: new Set(),
+    recheckNotes: new Set(),
+    recheckUsers: new Set(),
+    purged: new Set(),
+  };
   for (const r of records) {
     const pk = r.dynamodb?.Keys?.PK?.S ?? '';
     const sk = r.dynamodb?.Keys?.SK?.S ?? '';
@@ -35,6 +42,7 @@ export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
       const before = read(r.dynamodb?.OldImage);
       const after = read(r.dynamodb?.NewImage);
       if (!after || accessOf(before) !== accessOf(after)) out.recheckNotes.add(pk.slice(NOTE_PREFIX.length));
+      if (!after) out.purged.add(pk.slice(NOTE_PREFIX.length));
     } else if (
       pk.startsWith(TEAM_PREFIX) &&
       sk.startsWith(identityKeys.memberPrefix) &&
