@@ -103,8 +103,12 @@ export class LiveService {
         `The note's content may be at most ${MAX_CONTENT_BYTES} bytes of UTF-8: the change was not applied; undo it`,
       );
     }
-    await this.deps.docs.append(from.shortId, update, from.userId);
-    await this.relay(from, updateMessage(update));
+    // Stored and relayed at once (the relay does not wait for the write): an update the store then
+    // failed to keep is still in the clients' documents, which send it again at their next sync.
+    await Promise.all([
+      this.deps.docs.append(from.shortId, update, from.userId),
+      this.relay(from, updateMessage(update)),
+    ]);
   }
 
   /** To the note's other connections; a gone one is forgotten. */
