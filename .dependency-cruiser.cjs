@@ -6,7 +6,7 @@ const API = '(identity|notes|news|bank)';
  * shares (the note's model and ports, authentication and rate limit, presenters, the table items
  * every feature reads), and the features beside it.
  */
-const FEATURE = '(kernel|notes|folders|trash|revisions|webhooks|images|pages|search)';
+const FEATURE = '(kernel|notes|folders|trash|revisions|webhooks|images|pages|search|live)';
 /** The domain of an API or of a Notes feature: its top-level modules, but not its wiring or HTTP. */
 const DOMAIN = [
   `^lib/${API}/(?!wiring\\.ts$)[^/]+\\.ts$`,

@@ -68,6 +68,14 @@ export const config = {
   get emailFrom() {
     return read('EMAIL_FROM', 'no-reply@example.com');
   },
+  /** The WebSocket URL live clients connect to (docs/live.md); a ticket is added to it. */
+  get liveUrl() {
+    return read('NOTES_LIVE_URL', 'ws://localhost:3000/_live');
+  },
+  /** API Gateway's @connections endpoint of the live WebSocket API (the runner's locally). */
+  get liveConnectionsUrl() {
+    return read('NOTES_LIVE_CONNECTIONS_URL');
+  },
   /** Days a deleted note stays restorable in the trash (template parameter NotesTrashRetentionDays). */
   get trashRetentionDays() {
     return Number(read('NOTES_TRASH_RETENTION_DAYS', '30'));

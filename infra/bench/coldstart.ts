@@ -34,6 +34,7 @@ import {
 } from '../deploy/build.ts';
 import { literalFunctionEnv } from '../local/function-env.ts';
 import { listFunctions, listRoutes, loadTemplate, ROOT, type Template } from '../local/template.ts';
+import { webSocketApi } from '../local/websocket.ts';
 import { median } from './stats.ts';
 
 const run = promisify(execFile);
@@ -80,6 +81,8 @@ const CLIENT_PACKAGES: Record<string, string> = {
   'client-ses': 'ses',
   'client-secrets-manager': 'secretsmanager',
   'client-sqs': 'sqs',
+  // The WebSocket API's management API (@connections), IAM's execute-api:ManageConnections.
+  'client-apigatewaymanagementapi': 'execute-api',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 
@@ -211,7 +214,7 @@ export async function sample(file: string, handler: string, event: unknown, env:
 
 /** One request the stub answered: JSON-protocol requests carry their operation and input. */
 export interface StubRequest {
-  /** dynamodb, secretsmanager, sqs; `other` for the REST and query protocols (S3, SNS, SES). */
+  /** dynamodb, secretsmanager, sqs, execute-api (@connections); `other` for the other REST and query protocols (S3, SNS, SES). */
   service: string;
   op: string;
   input?: unknown;
@@ -223,6 +226,22 @@ const JSON_SERVICES: Record<string, string> = {
   secretsmanager: 'secretsmanager',
   AmazonSQS: 'sqs',
 };
+
+/**
+ * A call of the WebSocket API's management API (REST-JSON: `POST|GET|DELETE /@connections/<id>`) as
+ * a request a floor can replay: its command and input (the data sent as a string).
+ */
+function managementCall(method: string, url: string, body: Buffer): StubRequest | undefined {
+  const id = /^\/@connections\/([^/?]+)/.exec(url.replace('/%40connections/', '/@connections/'))?.[1];
+  const op = { POST: 'PostToConnection', GET: 'GetConnection', DELETE: 'DeleteConnection' }[method];
+  if (!id || !op) return undefined;
+  const ConnectionId = decodeURIComponent(id);
+  return {
+    service: 'execute-api',
+    op,
+    input: op === 'PostToConnection' ? { ConnectionId, Data: body.toString('utf8') } : { ConnectionId },
+  };
+}
 
 /** A token of the right shape (lib/identity/tokens.ts), unknown to any store. */
 const BENCH_TOKEN = `tri_${'b'.repeat(43)}`;
@@ -264,7 +283,12 @@ export async function startStubEndpoint(): Promise<{
       } catch {
         input = undefined;
       }
-      log.push(service ? { service, op, input } : { service: 'other', op: `${req.method} ${req.url}` });
+      const connection = managementCall(req.method ?? '', req.url ?? '', Buffer.concat(chunks));
+      log.push(
+        service
+          ? { service, op, input }
+          : (connection ?? { service: 'other', op: `${req.method} ${req.url}` }),
+      );
       let body = '';
       if (target.startsWith('DynamoDB_')) {
         body =
@@ -346,6 +370,8 @@ async function selfSignedCertificate(dir: string) {
 
 /** The API Gateway event of a function's first call: its first route, path parameters "x", a token. */
 export function firstCallEvent(t: Template, functionId: string): Record<string, unknown> {
+  const socket = [...(webSocketApi(t)?.routes.values() ?? [])].find((r) => r.functionId === functionId);
+  if (socket) return webSocketEvent(socket.routeKey);
   const route = listRoutes(t).find((r) => r.functionId === functionId);
   // Not an HTTP function: an empty stream batch (the trash purge), or the floor's event (fixtures).
   if (!route) return { Records: [], id: 'x' };
@@ -383,6 +409,42 @@ export function firstCallEvent(t: Template, functionId: string): Record<string, 
   };
 }
 
+/**
+ * A WebSocket route's first event, as API Gateway shapes it (infra/local/websocket.ts): a $connect
+ * with an unknown ticket, a message (an empty document's sync step 1) or a $disconnect of an unknown
+ * connection.
+ */
+export function webSocketEvent(routeKey: string): Record<string, unknown> {
+  const eventType =
+    routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE';
+  const requestContext = {
+    routeKey,
+    eventType,
+    messageDirection: 'IN',
+    stage: 'bench',
+    connectionId: 'bench0000000=',
+    connectedAt: Date.now(),
+    requestTimeEpoch: Date.now(),
+    requestId: 'bench-request',
+    domainName: 'bench.execute-api.us-east-1.amazonaws.com',
+    apiId: 'bench',
+    identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
+    ...(eventType === 'MESSAGE' ? { messageId: 'bench0000001=' } : {}),
+  };
+  if (eventType === 'CONNECT')
+    return {
+      headers: { Host: requestContext.domainName },
+      multiValueHeaders: { Host: [requestContext.domainName] },
+      queryStringParameters: { ticket: 'x' },
+      multiValueQueryStringParameters: { ticket: ['x'] },
+      requestContext,
+      isBase64Encoded: false,
+    };
+  return eventType === 'MESSAGE'
+    ? { requestContext, body: 'AAAA', isBase64Encoded: false }
+    : { requestContext: { ...requestContext, disconnectStatusCode: 1000 }, isBase64Encoded: false };
+}
+
 /** A Lambda-like environment: the function's NODE_OPTIONS (SAM adds --enable-source-maps with Sourcemap). */
 export function lambdaEnv(nodeOptions: string, endpoint: string): Record<string, string> {
   return {
@@ -399,6 +461,9 @@ export function lambdaEnv(nodeOptions: string, endpoint: string): Record<string,
     AWS_SECRET_ACCESS_KEY: 'bench',
     TABLE_NAME: 'bench',
     BUCKET_NAME: 'bench',
+    // The WebSocket API's URLs (template.yaml's Globals): the management API at the stub endpoint.
+    NOTES_LIVE_URL: 'wss://bench.execute-api.us-east-1.amazonaws.com/bench',
+    NOTES_LIVE_CONNECTIONS_URL: endpoint,
     AWS_LAMBDA_LOG_FORMAT: 'JSON',
     AWS_LAMBDA_LOG_LEVEL: 'ERROR',
     NODE_OPTIONS: nodeOptions,
@@ -485,7 +550,11 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
   ses: { pkg: '@aws-sdk/client-sesv2', cls: 'SESv2Client' },
   secretsmanager: { pkg: '@aws-sdk/client-secrets-manager', cls: 'SecretsManagerClient' },
   sqs: { pkg: '@aws-sdk/client-sqs', cls: 'SQSClient' },
+  'execute-api': { pkg: '@aws-sdk/client-apigatewaymanagementapi', cls: 'ApiGatewayManagementApiClient' },
 };
+
+/** A service's client as a variable name of a floor's source (`execute-api` → `execute_api`). */
+const clientVar = (service: string) => service.replace(/\W/g, '_');
 
 /**
  * Libraries a function needs for its own job, not for answering an API call (the note page's
@@ -500,6 +569,9 @@ export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'highlight.js': 'highlight.js/lib/common',
   'sanitize-html': 'sanitize-html',
   '@sqlite.org/sqlite-wasm': ['@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm'],
+  // Live editing's document (the $default and stream functions): Yjs, its sync and awareness protocols.
+  yjs: 'yjs',
+  'y-protocols': ['y-protocols/sync', 'y-protocols/awareness'],
 };
 
 /** What a function's floor is: the clients it creates, the requests it sends, the libraries it bundles. */
@@ -511,7 +583,7 @@ export interface FloorSpec {
 
 export const floorLabel = (f: FloorSpec) =>
   `${f.services.join('-')}: ${f.requests.map((r) => r.op).join(', ') || 'no request'}` +
-  (f.libraries.length ? ' + renderer' : '');
+  (f.libraries.length ? (f.libraries.includes('yjs') ? ' + Yjs' : ' + renderer') : '');
 
 /**
  * The source of a floor: the least handler that creates the function's clients and sends, with the
@@ -525,9 +597,9 @@ export function floorSource(f: FloorSpec): string {
     const commands = [...new Set(f.requests.filter((r) => r.service === svc).map((r) => `${r.op}Command`))];
     return `import { ${[CLIENTS[svc].cls, ...commands].join(', ')} } from '${CLIENTS[svc].pkg}';`;
   });
-  const clients = f.services.map((svc) => `const ${svc} = new ${CLIENTS[svc].cls}({});`);
+  const clients = f.services.map((svc) => `const ${clientVar(svc)} = new ${CLIENTS[svc].cls}({});`);
   const sends = f.requests.map(
-    (r, i) => `  last = await ${r.service}.send(new ${r.op}Command(event.requests[${i}]));`,
+    (r, i) => `  last = await ${clientVar(r.service)}.send(new ${r.op}Command(event.requests[${i}]));`,
   );
   const renderer = f.libraries.length
     ? [`export const renderer = () => Promise.all([${f.libraries.map((l) => `import('${l}')`).join(', ')}]);`]

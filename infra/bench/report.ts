@@ -20,6 +20,7 @@ import {
   searchEditRequests,
 } from './cost.ts';
 import { median, table } from './stats.ts';
+import type { LiveFigures } from './live.ts';
 import type { PipelineCost } from './webhook-cost.ts';
 
 /** Replaces what stands between a page's markers for `name`; throws when the page has none. */
@@ -60,6 +61,7 @@ export interface RunFigures {
   pipeline?: PipelineCost;
   load?: string;
   cold?: ColdStartRow[];
+  live?: LiveFigures;
 }
 
 /** The README's cost block: the short table, the mix, the pipeline per note write, the prices. */
@@ -82,6 +84,32 @@ export function readmeCost(f: Required<Pick<RunFigures, 'usage' | 'pipeline' | '
     "requests (one S3 PUT, one head UpdateItem; docs/search.md), plus the indexer's compute, which grows",
     'with the workspace. Storage and data transfer are not included.',
     `${pricesLine()} Every route: [docs/benchmarks.md](docs/benchmarks.md#the-last-full-run).`,
+  ].join('\n');
+}
+
+/** The README's live-editing rows (block `live`, under the cost table): per edit message and per connection-hour. */
+export function readmeLive(l: LiveFigures, note: string): string {
+  const row = (label: string, d: LiveFigures['editPerMillion']) => [
+    label,
+    dollars(d.dynamo),
+    dollars(d.gateway),
+    dollars(d.lambda),
+    dollars(d.logs),
+    dollars(d.total),
+  ];
+  const ms = (n: number) => n.toFixed(1);
+  return [
+    `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit message with three people connected (the $default function and the stream work it sets off; the message in and its two relays out) and one person connected for an hour (connection minutes; one connection opened: the REST call for its URL, $connect, the first sync, $disconnect; the awareness heartbeat every 15 s).`,
+    '',
+    table(
+      ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
+      [
+        row('live edit message (3 people connected)', l.editPerMillion),
+        row('live connection-hour', l.hourPerMillion),
+      ],
+    ),
+    '',
+    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`,
   ].join('\n');
 }
 
@@ -167,6 +195,7 @@ export function writeDocs(f: RunFigures, root = ROOT): string[] {
       f.usage && f.pipeline ? readmeCost({ usage: f.usage, pipeline: f.pipeline, note: f.note }) : undefined,
     ],
     ['cold', f.cold?.length ? readmeCold(f.cold, f.note) : undefined],
+    ['live', f.live ? readmeLive(f.live, f.note) : undefined],
   ]);
   update('docs/benchmarks.md', [
     ['routes', f.routesTable ? docsRoutes(f) : undefined],

@@ -10,6 +10,7 @@
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
 // `-- --search-engines [--notes N]` compares full-text engines (infra/bench/search-engines.ts);
 // `-- --search [--notes N]` searches one workspace of 10,000 notes (infra/bench/search.ts);
+// `-- --live` live editing alone (infra/bench/live.ts; a full run includes it);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts);
 // `-- --api notes --route "GET /{"` only the routes whose "METHOD /path" contains that (the note pages).
 import { pipelineCost } from './webhook-cost.ts';
@@ -49,6 +50,8 @@ const { values: args } = parseArgs({
     'data-path': { type: 'boolean', default: false },
     'search-engines': { type: 'boolean', default: false },
     search: { type: 'boolean', default: false },
+    /** Live editing alone (infra/bench/live.ts): per edit message, per connection-hour, latency. */
+    live: { type: 'boolean', default: false },
     notes: { type: 'string' },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
@@ -160,6 +163,13 @@ if (args.search) {
     rmSync(scratch, { recursive: true, force: true }),
   );
   process.exit(failed ? 1 : 0);
+}
+if (args.live) {
+  const { liveRun } = await import('./live.ts');
+  const result = await liveRun(scratch).finally(() => rmSync(scratch, { recursive: true, force: true }));
+  if (args['write-docs'] && result.figures)
+    console.log(`\nwritten: ${writeDocs({ ...figures, live: result.figures }).join(', ')}`);
+  process.exit(result.failures ? 1 : 0);
 }
 if (args['data-path']) {
   const { dataPath, dataPathTable } = await import('./data-path.ts');
@@ -362,6 +372,10 @@ try {
       const pipeline = await pipelineCost(ctx, runner, 40, memoryOf('POST /v1/notes'));
       failures += pipeline.failures;
       if (fullRun) figures.pipeline = pipeline.cost;
+      const { liveBench } = await import('./live.ts');
+      const live = await liveBench(ctx, runner);
+      failures += live.failures;
+      if (fullRun) figures.live = live.figures;
     }
     failures += await loadRun(ctx, (summary) => {
       if (fullRun) figures.load = summary;

@@ -39,6 +39,14 @@ const SERVICES: Record<string, string> = {
   '@aws-sdk/client-sesv2': 'ses',
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
   '@aws-sdk/client-sqs': 'sqs',
+  '@aws-sdk/client-apigatewaymanagementapi': 'execute-api',
+};
+
+/** The management API's commands → the HTTP method of `@connections/<id>` they call (IAM's resource). */
+const CONNECTION_METHODS: Record<string, string> = {
+  PostToConnection: 'POST',
+  GetConnection: 'GET',
+  DeleteConnection: 'DELETE',
 };
 
 const IMPORT = /(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"](@aws-sdk\/[\w-]+)['"]/g;
@@ -151,8 +159,10 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
   const bucket = logicalIdOf(t, 'AWS::S3::Bucket');
   const groups = new Map<string, Statement>();
   const allow = (sid: string, actions: string[], resources: Resource[]) => {
-    const s = groups.get(sid) ?? groups.set(sid, { Sid: sid, Action: [], Resource: resources }).get(sid)!;
+    const s = groups.get(sid) ?? groups.set(sid, { Sid: sid, Action: [], Resource: [] }).get(sid)!;
     for (const a of actions) if (!s.Action.includes(a)) s.Action.push(a);
+    for (const r of resources)
+      if (!s.Resource.some((x) => JSON.stringify(x) === JSON.stringify(r))) s.Resource.push(r);
   };
   for (const { service, operation } of commandsOf(fn)) {
     const command = `${service}:${operation}`;
@@ -219,6 +229,15 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
         'Queues',
         ['sqs:SendMessage'],
         queues.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] as [string, string] })),
+      );
+    } else if (service === 'execute-api' && CONNECTION_METHODS[operation]) {
+      // The live functions answer their connections: this WebSocket API's stage, this method only.
+      const api = logicalIdOf(t, 'AWS::ApiGatewayV2::Api');
+      const arn = `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${${api}}/\${StageName}`;
+      allow(
+        'LiveConnections',
+        ['execute-api:ManageConnections'],
+        [{ 'Fn::Sub': `${arn}/${CONNECTION_METHODS[operation]}/@connections/*` }],
       );
     } else {
       throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);

@@ -64,6 +64,10 @@ export async function printBanner(
   const lines: string[] = [''];
   for (const [api, routes] of byApi) lines.push(api, ...routes, '');
   lines.push(`Docs (try the APIs in a browser): ${runner.url}/`);
+  if (runner.live)
+    lines.push(
+      `Live editing (WebSocket, docs/live.md): ${env.NOTES_LIVE_URL}   editor: ${runner.url}/_live/editor`,
+    );
   lines.push(
     `OpenAPI: ${['notes', 'news', 'bank'].map((n) => `${runner.url}/openapi/${n}.json`).join('  ')}`,
   );

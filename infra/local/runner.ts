@@ -4,13 +4,8 @@
 // Gateway refuses by itself (malformed path, body over 10 MB, unknown route, a function that cannot
 // run) gets the template's gateway responses (gateway.ts). The runner's own pages: endpoints.ts.
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +22,8 @@ import { Gateway, type GatewayResponseType } from './gateway.ts';
 import { Lambdas, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
+import { liveEditor } from './live-editor.ts';
+import { LIVE_PATH, LiveGateway, webSocketApi } from './websocket.ts';
 import { localClientConfig } from './services.ts';
 import {
   binaryMediaTypes,
@@ -75,6 +72,8 @@ export interface Runner {
   listen(): Promise<void>;
   /** Starts a spare function environment, its packages imported (after buildAll: quick cold starts). */
   warm(): Promise<void>;
+  /** The template's WebSocket API at /_live (websocket.ts), when it has one. */
+  live?: LiveGateway;
 }
 
 interface Request {
@@ -394,7 +393,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   }
   const port = opts.listenLater ? opts.port : (server.address() as { port: number }).port;
   const url = `http://localhost:${port}`;
-  const endpoints = localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName });
+  // The live editor example (live-editor.ts) beside the runner's own pages.
+  const endpoints = [...localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName }), liveEditor()];
   const gateway = new LocalGateway(template, endpoints, bundles, log, opts.functionOutput);
   // Streams and queues (webhook events): pipeline.ts.
   const pipeline = await startEventPipeline({
@@ -404,7 +404,26 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     log,
     queueDir: opts.queueDir,
   });
+  // The WebSocket API (websocket.ts): upgrades on /_live and its @connections management API.
+  const liveApi = webSocketApi(template);
+  const live = liveApi ? new LiveGateway(liveApi, gateway.lambdas, log) : undefined;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (live && requestUrl(req.url).pathname === LIVE_PATH)
+      return void live.upgrade(req, socket, head).catch(() => socket.destroy());
+    // Any other upgrade (curl's `Upgrade: h2c`, a WebSocket elsewhere) is an ordinary request, as it
+    // was without an upgrade listener: answered on its socket, which then closes. The parser has let
+    // go of it, so its body is what came with the head.
+    if (head.length) req.push(head);
+    req.push(null);
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.end());
+    server.emit('request', req, res);
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (live && LiveGateway.managesPath(requestUrl(req.url).pathname))
+      return void live.manage(req, res, requestUrl(req.url).pathname).catch(() => res.destroy());
     const r: Request = {
       req,
       res,
@@ -426,10 +445,12 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     bundles,
     events: pipeline,
     warm: () => gateway.lambdas.warm(),
+    live,
     listen: async () => {
       if (!server.listening) await listen(server, port, host);
     },
     close: async () => {
+      await live?.close();
       server.closeAllConnections();
       // A server never listening closes at once (with an error that is of no interest here).
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -146,6 +146,10 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     // Webhooks locally: http URLs allowed, and deliveries reach only these destinations (docs/webhooks.md).
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1,localhost',
+    // The WebSocket API (infra/local/websocket.ts): what clients connect to, and the management
+    // endpoint the functions send through (@aws-sdk/client-apigatewaymanagementapi).
+    NOTES_LIVE_URL: `${baseUrl.replace(/^http/, 'ws')}/_live`,
+    NOTES_LIVE_CONNECTIONS_URL: `${baseUrl.replace('//localhost:', '//127.0.0.1:')}/_live`,
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.

@@ -18,6 +18,7 @@ import { document, inputSchema, json, type Operation, type PathItem, schema } fr
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 import { pagePaths } from './notes-pages.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
+import { livePaths, liveSchemas } from './notes-live.ts';
 import { searchPaths, searchSchemas } from './notes-search.ts';
 import { webhookEvents, webhookRoutes, webhookSchemas } from './notes-webhooks.ts';
 
@@ -596,6 +597,7 @@ export const buildNotesDocument = () =>
       ...pagePaths(),
       ...revisionPaths(errors),
       ...searchPaths(errors),
+      ...livePaths(errors, note, teamNote),
       ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, false),
       ...webhookRoutes({ ref, errors: errorsOn('/v1/webhooks'), pathParams }, true),
     },
@@ -623,6 +625,7 @@ export const buildNotesDocument = () =>
         UpdateFolderOrderBody: inputSchema(f.folderOrderBody),
         ...revisionSchemas(),
         ...searchSchemas(),
+        ...liveSchemas(),
         ...webhookSchemas(),
       },
     },

@@ -436,3 +436,34 @@ export const migrationKeys = {
 export const searchKeys = {
   index: (workspace: string): Key => ({ PK: `SEARCH#${workspace}`, SK: 'INDEX' }),
 };
+
+// ---- live editing (lib/notes/live, docs/live.md) ----------------------------------------------------
+// A note's live document lives in its own partition LIVE#<shortId>, apart from the note's items (the
+// trash and the purge move NOTE# partitions whole): HEAD (the compacted state inline when small, else
+// the S3 key of it, and its revision), U#<time>#<rand> one small item per accepted update (until a
+// compaction merges it into the state), CONN#<connectionId> one per open connection. A connection is
+// also found by its id (LIVECONN#) and by its user (LIVEUSER#: a team removal closes the user's
+// connections). A ticket is kept under the SHA-256 of its secret, with a TTL.
+export const liveKeys = {
+  docPartition: (shortId: string): string => `LIVE#${shortId}`,
+  head: (shortId: string): Key => ({ PK: `LIVE#${shortId}`, SK: 'HEAD' }),
+  update: (shortId: string, at: number, unique: string): Key => ({
+    PK: `LIVE#${shortId}`,
+    SK: `U#${pad(at)}#${unique}`,
+  }),
+  updatePrefix: 'U#',
+  noteConnection: (shortId: string, connectionId: string): Key => ({
+    PK: `LIVE#${shortId}`,
+    SK: `CONN#${connectionId}`,
+  }),
+  connectionPrefix: 'CONN#',
+  connection: (connectionId: string): Key => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' }),
+  userConnection: (userId: string, connectionId: string): Key => ({
+    PK: `LIVEUSER#${userId}`,
+    SK: `CONN#${connectionId}`,
+  }),
+  userPartition: (userId: string): string => `LIVEUSER#${userId}`,
+  ticket: (ticketHash: string): Key => ({ PK: `LIVETICKET#${ticketHash}`, SK: 'TICKET' }),
+  /** The S3 object of a large compacted state (a private prefix; the CDN serves notes/ only). */
+  stateObject: (shortId: string, rev: number): string => `live/${shortId}/${pad(rev, 10)}.yjs`,
+};

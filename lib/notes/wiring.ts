@@ -9,7 +9,15 @@ import { IdempotencyKeys } from '../domain/idempotency.ts';
 import { once } from '../domain/once.ts';
 import { only } from '../domain/only.ts';
 import { directory, teamAccess } from '../identity/wiring.ts';
-import type { Bin, ContentHistory, Directory, ImageStore, ImageTypes, NotesStore } from './kernel/ports.ts';
+import type {
+  Bin,
+  ContentHistory,
+  ContentListener,
+  Directory,
+  ImageStore,
+  ImageTypes,
+  NotesStore,
+} from './kernel/ports.ts';
 import { Unauthenticated } from '../domain/errors.ts';
 import {
   anchorBase,
@@ -95,6 +103,27 @@ import {
   updateWebhook,
 } from './webhooks/adapters/dynamo-webhooks.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
+import {
+  addConnection,
+  appendUpdate,
+  compactDoc,
+  connectionsOfNote,
+  connectionsOfUser,
+  createDoc,
+  dropDoc,
+  getConnection,
+  loadDoc,
+  putTicket,
+  recentUpdates,
+  removeConnection,
+  setConnectionAccess,
+  takeTicket,
+} from './live/adapters/dynamo-live.ts';
+import { closeConnection, sendToConnection } from './live/adapters/api-gateway-peers.ts';
+import { liveNotesOf, restToLive } from './live/notes-bridge.ts';
+import type { ConnectionStore, DocStore, Peers, TicketStore } from './live/ports.ts';
+import { LiveDoor } from './live/door.ts';
+import { LiveService } from './live/service.ts';
 
 /** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
 const build = (
@@ -103,6 +132,7 @@ const build = (
   imageTypes: ImageTypes,
   bin: Bin,
   contentHistory?: ContentHistory,
+  contentListener?: ContentListener,
 ) =>
   new NotesService({
     store,
@@ -114,6 +144,7 @@ const build = (
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
     bin,
     history: contentHistory,
+    contentListener,
   });
 /** The notes store with only these methods: any other one rejects, naming itself. */
 const narrow = (methods: Partial<NotesStore>) => only<NotesStore>('notes', methods);
@@ -208,10 +239,115 @@ const versionKeeper = /* @__PURE__ */ once(() =>
 /**
  * UpdateNote, UpdateTeamNote: the note (getNote), saved (saveNote) with system versions kept on
  * content changes, or, when nothing changes, the read recorded in the editor's history (recordVisit).
+ * A content change reaches the note's live document and its connections (restToLive: the document's
+ * Query, its updates' PutItem, the connections' Query, PostToConnection).
  */
 export const notesWithHistory = /* @__PURE__ */ once(() =>
-  build(narrow({ getNote, recordVisit, saveNote }), noImages, noImageTypes, noBin, versionKeeper()),
+  build(
+    narrow({ getNote, recordVisit, saveNote }),
+    noImages,
+    noImageTypes,
+    noBin,
+    versionKeeper(),
+    restToLive(liveBridge),
+  ),
 );
+
+// ---- Live editing (lib/notes/live, docs/live.md) ----
+/** Joining (door.ts: no Yjs in these bundles) with only these store methods. */
+const liveDoor = (
+  parts: { tickets?: Partial<TicketStore>; connections?: Partial<ConnectionStore> },
+  notesService: () => NotesService,
+) =>
+  new LiveDoor({
+    tickets: only<TicketStore>('tickets', parts.tickets ?? {}),
+    connections: only<ConnectionStore>('connections', parts.connections ?? {}),
+    notes: liveNotesOf(notesService),
+    clock: systemClock,
+    ids: systemIds,
+    url: () => config.liveUrl,
+  });
+/** The document's side (service.ts) with only these store methods. */
+const liveService = (
+  parts: { connections?: Partial<ConnectionStore>; docs?: Partial<DocStore>; peers?: Peers },
+  notesService: () => NotesService,
+) =>
+  new LiveService({
+    connections: only<ConnectionStore>('connections', parts.connections ?? {}),
+    docs: only<DocStore>('live documents', parts.docs ?? {}),
+    peers: parts.peers ?? only<Peers>('peers', {}),
+    notes: liveNotesOf(notesService),
+  });
+/** A message's document: read (caught up), created the first time, appended to. */
+const messageDocs: Partial<DocStore> = {
+  load: loadDoc,
+  recent: recentUpdates,
+  create: createDoc,
+  append: appendUpdate,
+};
+const peers: Peers = { send: sendToConnection, close: closeConnection };
+/** The notes as live editing reads them: getNote only (access, content). */
+const liveNoteReader = /* @__PURE__ */ once(() => build(narrow({ getNote }), noImages, noImageTypes, noBin));
+
+/** OpenLive, OpenTeamLive: the note's access, the ticket's PutItem. */
+export const liveOpening = /* @__PURE__ */ once(() =>
+  liveDoor({ tickets: { put: putTicket } }, liveNoteReader),
+);
+/** $connect: the ticket taken (DeleteItem), the note's access, the connection's three items. */
+export const liveConnecting = /* @__PURE__ */ once(() =>
+  liveDoor({ tickets: { take: takeTicket }, connections: { add: addConnection } }, liveNoteReader),
+);
+/** $disconnect: the connection (GetItem) and its items removed. */
+export const liveDisconnecting = /* @__PURE__ */ once(() =>
+  liveDoor({ connections: { get: getConnection, remove: removeConnection } }, () => {
+    throw new Error('$disconnect reads no note');
+  }),
+);
+/** $default: the connection, the document (created from the note the first time), the relay. */
+export const liveMessages = /* @__PURE__ */ once(() =>
+  liveService(
+    {
+      connections: { get: getConnection, remove: removeConnection, ofNote: connectionsOfNote },
+      docs: messageDocs,
+      peers,
+    },
+    liveNoteReader,
+  ),
+);
+/** The REST side's bridge (notesWithHistory): the document, its updates, the note's connections. */
+const liveBridge = /* @__PURE__ */ once(() =>
+  liveService(
+    {
+      connections: { ofNote: connectionsOfNote, remove: removeConnection },
+      docs: { load: loadDoc, append: appendUpdate },
+      peers: {
+        send: sendToConnection,
+        close: () => Promise.reject(new Error('the REST bridge closes no connection')),
+      },
+    },
+    liveNoteReader,
+  ),
+);
+/**
+ * The stream function: updates flushed into the note (with versions: notesWithHistory's store) and
+ * compacted; connections rechecked after access changes.
+ */
+export const liveChanges = /* @__PURE__ */ once(() =>
+  liveService(
+    {
+      connections: {
+        ofNote: connectionsOfNote,
+        ofUser: connectionsOfUser,
+        remove: removeConnection,
+        setAccess: setConnectionAccess,
+      },
+      docs: { load: loadDoc, compact: compactDoc, drop: dropDoc },
+      peers,
+    },
+    notesWithHistory,
+  ),
+);
+export { liveChangesOf } from './live/adapters/stream-live.ts';
 
 /**
  * Every method, images, trash and versions: the admin CLI, the seed and the local runner's banner.

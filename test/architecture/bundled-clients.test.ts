@@ -35,6 +35,13 @@ const CALLS: Record<string, string[]> = {
   // The event router puts jobs on the delivery queue; the delivery opens the secret, requeues, dead-letters.
   NotesRouteWebhookEventsFunction: ['sqs'],
   NotesDeliverWebhooksFunction: ['secretsmanager', 'sqs'],
+  // Live editing (docs/live.md): the message function and the stream function read (and the stream
+  // writes) a large document's state in S3 and send through API Gateway's @connections; a REST
+  // content change reaches the live document and its connections (the state read, the relay).
+  NotesLiveMessageFunction: ['execute-api', 's3'],
+  NotesSyncLiveFunction: ['execute-api', 's3'],
+  NotesUpdateNoteFunction: ['execute-api', 's3'],
+  NotesUpdateTeamNoteFunction: ['execute-api', 's3'],
   // Codes by SMS and e-mail, hashed (and sealed in the outbox) with the MFA key.
   BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
 };
@@ -85,6 +92,9 @@ const KEY = ['GetItem', 'PutItem', 'UpdateItem'];
 // together, one conditional Put, Update or Delete when only one does (half the write units).
 const ONE_OR_MORE = ['DeleteItem', 'PutItem', 'TransactWriteItems', 'UpdateItem'];
 const SECRET = 'secretsmanager:GetSecretValue';
+/** A REST content change into the live document: its Query (and a large state's GetObject), the
+ * change's PutItem, the note's connections (Query), PostToConnection, a gone one's BatchWriteItem. */
+const LIVE_BRIDGE = ['BatchWriteItem', 'PutItem', 's3:GetObject', 'execute-api:PostToConnection'];
 const SENDS: Record<string, string[]> = {
   // Exactly what they send: the rate-limit UpdateItem and one Query of the user's partition.
   NotesGetMeFunction: ['Query', 'UpdateItem'],
@@ -106,8 +116,9 @@ const SENDS: Record<string, string[]> = {
   // Update: the save transaction (or, when nothing changes, the history entry), the system version
   // kept (Query of the newest, a transaction coalescing or creating one).
   // A change of metadata alone: the editor's entry, then META, single-item writes.
-  NotesUpdateNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
-  NotesUpdateTeamNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems'],
+  // A content change also reaches the note's live document (LIVE_BRIDGE).
+  NotesUpdateNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems', ...LIVE_BRIDGE],
+  NotesUpdateTeamNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY, 'TransactWriteItems', ...LIVE_BRIDGE],
   // Delete: the note with its visitors (Query), then moved to the trash (one TransactWriteItems).
   // The trash's transaction, then one BatchWriteItem that takes the readers' history entries out.
   NotesDeleteNoteFunction: [...NOTES_BASE, 'TransactWriteItems', 'BatchWriteItem'],
@@ -215,6 +226,40 @@ const SENDS: Record<string, string[]> = {
   // requeues.
   NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
+  // Live editing: the connect URL opens the note (Query) and puts the ticket; $connect takes the ticket
+  // (DeleteItem), opens the note and writes the connection's three items (BatchWriteItem); $disconnect
+  // reads and removes them; $default reads the connection (GetItem), the document (Query; its HEAD's
+  // GetItem; a large state's GetObject; the first time the HEAD's PutItem, and the state's PutObject
+  // when large), stores an update (PutItem), relays (the note's connections: Query; PostToConnection;
+  // a gone one's items BatchWriteItem) and closes a connection that lost access (DeleteConnection).
+  // The stream function: the live text into the note as UpdateNote writes it, the compaction (HEAD's
+  // GetItem, TransactWriteItems, the merged updates' BatchWriteItem, the states' S3 objects), and the
+  // access rechecks (connections: Query, BatchWriteItem; a team's membership: GetItem).
+  NotesOpenLiveFunction: [...NOTES_BASE, 'PutItem'],
+  NotesOpenTeamLiveFunction: [...NOTES_BASE, 'PutItem'],
+  NotesLiveConnectFunction: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query'],
+  NotesLiveDisconnectFunction: ['BatchWriteItem', 'GetItem'],
+  NotesLiveMessageFunction: [
+    'BatchWriteItem',
+    'GetItem',
+    'PutItem',
+    'Query',
+    's3:GetObject',
+    's3:PutObject',
+    'execute-api:DeleteConnection',
+    'execute-api:PostToConnection',
+  ],
+  NotesSyncLiveFunction: [
+    ...NOTES_BASE,
+    ...HISTORY_ENTRY,
+    'BatchWriteItem',
+    'TransactWriteItems',
+    's3:DeleteObject',
+    's3:GetObject',
+    's3:PutObject',
+    'execute-api:DeleteConnection',
+    'execute-api:PostToConnection',
+  ],
   // Search: the rate-limit UpdateItem, the caller's teams (Query; a team's GetItem for a filter), the
   // indexes' heads and the hits' notes (BatchGetItem) and the segments (GetObject). The indexer: the
   // heads and the notes (BatchGetItem), a rebuild's listing (Query), a segment's new head (conditional

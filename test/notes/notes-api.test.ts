@@ -207,7 +207,8 @@ describe('UpdateNote', () => {
       body: { content: '# Second\ntext' },
     });
     expect(byHeading.status).toBe(200);
-    expectBudget(byHeading, 6); // 4 + the system version a content change keeps (docs/notes.md, Versions)
+    // 4 + the system version a content change keeps (docs/notes.md, Versions) + the live document's Query (docs/live.md)
+    expectBudget(byHeading, 7);
     expect(byHeading.body).toMatchObject({
       title: 'Second',
       content: '# Second\ntext',
@@ -494,7 +495,8 @@ describe('team notes', () => {
       title: 'Untitled',
       lastChangeUser: { name: 'Team Owner' },
     });
-    expectBudget(updated, 6); // 4 + the system version a content change keeps (docs/notes.md, Versions)
+    // 4 + the system version a content change keeps (docs/notes.md, Versions) + the live document's Query (docs/live.md)
+    expectBudget(updated, 7);
     const deleted = await call('DELETE', `/v1/teams/${team.path}/notes/${n.id}`, { token: member.token });
     expect(deleted.status).toBe(204);
     // + the BatchWriteItem that takes the history entries out after the trash's transaction

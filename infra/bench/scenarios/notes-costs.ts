@@ -17,6 +17,8 @@ const CREATE_READS = 0.5;
 /** Most write units of a note read, of a tags-only update. */
 const READ_WRITES = 5;
 const TAGS_WRITES = 8;
+/** A content change also reads the note's live document (docs/live.md: one Query, none found here). */
+const LIVE_DOCUMENT_READ = 0.5;
 
 /**
  * `bytes` of markdown (ASCII), different for each `seed`: words drawn from a vocabulary by a seeded
@@ -96,8 +98,15 @@ export const costRoutes = async (ctx: Parameters<BenchScenarios>[0]): Promise<Be
       row('GET /v1/teams/{teamPath}/notes/{noteId}', label('member'), 5, [READ_WRITES, size.reads[1]], () =>
         send('GET', `${teamNotes}/${teamNote.id}`, readers[0].token),
       ),
-      row('PATCH /v1/notes/{noteId}', label('content'), 6, [size.content, size.reads[2]], (i) =>
-        send('PATCH', `/v1/notes/${edited.id}`, owner.token, { content: markdown(size.bytes, `edit ${i}`) }),
+      row(
+        'PATCH /v1/notes/{noteId}',
+        label('content'),
+        7,
+        [size.content, size.reads[2] + LIVE_DOCUMENT_READ],
+        (i) =>
+          send('PATCH', `/v1/notes/${edited.id}`, owner.token, {
+            content: markdown(size.bytes, `edit ${i}`),
+          }),
       ),
       row('PATCH /v1/notes/{noteId}', label('tags only'), 6, [TAGS_WRITES, size.reads[3]], (i) =>
         send('PATCH', `/v1/notes/${edited.id}`, owner.token, { tags: [`t${i}`] }),

@@ -110,8 +110,9 @@ export const scenarios: BenchScenarios = async (ctx) => {
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
-    // A content change also keeps the note's system version: + latest-version Query + its metadata's PutItem.
-    route('PATCH /v1/notes/{noteId}', 6, (i) =>
+    // A content change also keeps the note's system version: + latest-version Query + its metadata's PutItem;
+    // and reaches its live document: + that document's Query (docs/live.md).
+    route('PATCH /v1/notes/{noteId}', 7, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
     // Token, the note's Query, the trash's transaction, the history entries' BatchWriteItem.

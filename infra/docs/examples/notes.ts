@@ -93,6 +93,12 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
   }
   await p.call("Search your notes and your teams' notes: `GET /v1/search`", 'GET', query);
 
+  p.text('### Live editing');
+  p.text(
+    'Several people (and programs) can type into one note at once over a WebSocket, with Yjs (an extension; docs/live.md). Ask for a single-use URL, then connect to it within 60 s:',
+  );
+  await p.call('A URL to edit the note live: `POST /v1/notes/{noteId}/live`', 'POST', `/v1/notes/${id}/live`);
+
   p.text('### Versions');
   p.text('Every content change keeps a version; naming one keeps it apart from the automatic ones.');
   const versions = await p.call(
@@ -236,6 +242,11 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
   const tid = tnote.json.id;
   await p.call("The team's notes: `GET /v1/teams/{teamPath}/notes`", 'GET', `${team}/notes`);
   await p.call('Read one: `GET /v1/teams/{teamPath}/notes/{noteId}`', 'GET', `${team}/notes/${tid}`);
+  await p.call(
+    'Edit it live: `POST /v1/teams/{teamPath}/notes/{noteId}/live`',
+    'POST',
+    `${team}/notes/${tid}/live`,
+  );
   await p.call('Change it: `PATCH /v1/teams/{teamPath}/notes/{noteId}`', 'PATCH', `${team}/notes/${tid}`, {
     body: { tags: ['sprint'], content: '# Sprint 12\n\nGoals: ship the docs. Done.\n' },
   });

@@ -65,6 +65,11 @@ export interface ContentHistory {
   ): Promise<void>;
 }
 
+/** Told after a REST write changed a note's content (live editing: lib/notes/live). */
+export interface ContentListener {
+  contentChanged(note: NoteRecord, before: string, after: string, editorId: string): Promise<void>;
+}
+
 /** Where DeleteNote puts a note (lib/notes/trash/trash.ts); false when the note changed since read. */
 export interface Bin {
   moveToTrash(stored: StoredNote, userId: string): Promise<boolean>;

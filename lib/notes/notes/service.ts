@@ -42,6 +42,7 @@ import { unknownFolder } from '../folders/folders.ts';
 import type {
   Bin,
   ContentHistory,
+  ContentListener,
   Directory,
   ImageStore,
   ImageTypes,
@@ -129,6 +130,8 @@ export interface NotesDependencies {
   bin: Bin;
   /** Keeps system versions of the content (lib/notes/revisions/versions.ts); wired only into the updates. */
   history?: ContentHistory;
+  /** Told of every REST change of the content (live editing's documents follow it); wired into the updates. */
+  contentListener?: ContentListener;
 }
 
 /** A condition the caller holds on the note (e.g. an If-Match ETag): false means it changed. */
@@ -269,6 +272,8 @@ export class NotesService {
         if (next.contentChanged && this.deps.history)
           await this.deps.history.changeContent(stored, next.note, next.content, caller.user!, save);
         else await save();
+        if (next.contentChanged)
+          await this.deps.contentListener?.contentChanged(next.note, stored.content, next.content, userId);
         return next;
       } catch (err) {
         if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);
@@ -313,9 +318,41 @@ export class NotesService {
     return this.deps.imageUrl(key);
   }
 
-  /** A note the caller may read, and what else they may do with it (versions, comments). */
-  openNote(userId: string, ref: string): Promise<Located> {
-    return this.locate(this.caller(userId), ref);
+  /** A note the caller may read, and what else they may do with it (versions, comments, live editing). */
+  openNote(userId: string, ref: string, teamPath?: string): Promise<Located> {
+    return this.locate(this.caller(userId), ref, teamPath);
+  }
+
+  /** The note's content as stored (live editing starts its document from it); undefined when gone. */
+  async contentOf(shortId: string): Promise<string | undefined> {
+    return (await this.store.getNote(shortId))?.content;
+  }
+
+  /**
+   * Writes a live document's text as the note's content, edited by `editorId` (whose connection was
+   * authorized): the REST content limit, versions and the editor's history entry as for an update.
+   * False when the note is gone or nothing changes.
+   */
+  async saveLiveContent(shortId: string, content: string, editorId: string): Promise<boolean> {
+    assertContentSize(content);
+    const editor = await this.directory.getUserWithTeams(editorId);
+    if (!editor) return false;
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.getNote(shortId);
+      if (!stored) return false;
+      const next = applyChanges(stored, { content }, editor.user, this.deps.clock.now());
+      if (!next) return false;
+      const save = () => this.store.saveNote(stored, next.note, next.content, editorId);
+      try {
+        if (this.deps.history)
+          await this.deps.history.changeContent(stored, next.note, next.content, editor.user, save);
+        else await save();
+        return true;
+      } catch (err) {
+        if (!isConflict(err, 'version') && !(err instanceof NotFound)) throw err;
+      }
+    }
+    throw concurrently();
   }
 
   private caller(userId: string): Caller {

@@ -10,14 +10,14 @@ import {
 import { IdentityService } from '../../../lib/identity/service.ts';
 import { MemoryImageStore } from '../../../lib/notes/images/adapters/memory-images.ts';
 import { MemoryNotesStore } from '../../../lib/notes/notes/adapters/memory-notes.ts';
-import type { ContentHistory } from '../../../lib/notes/kernel/ports.ts';
+import type { ContentHistory, ContentListener } from '../../../lib/notes/kernel/ports.ts';
 import { NotesService } from '../../../lib/notes/notes/service.ts';
 import { signatureImages } from '../../../lib/notes/images/adapters/signature-images.ts';
 
 export const START_MS = 1_800_000_000_000;
 
 /** `history`: what sees content changes through (the versions), when a test wires one. */
-export async function notesWorld(opts: { history?: ContentHistory } = {}) {
+export async function notesWorld(opts: { history?: ContentHistory; contentListener?: ContentListener } = {}) {
   const clock = new FixedClock(START_MS);
   const t = new MemoryIdentityTables();
   const identity = new IdentityService(
@@ -45,6 +45,7 @@ export async function notesWorld(opts: { history?: ContentHistory } = {}) {
     imageUrl: (key) => `https://img.test/${key}`,
     bin,
     history: opts.history,
+    contentListener: opts.contentListener,
   });
   const [owner, other] = [
     await identity.createUser({ name: 'Owner' }),

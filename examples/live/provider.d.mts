@@ -1,0 +1,52 @@
+// Types of provider.mjs, for TypeScript clients.
+import type * as Y from 'yjs';
+import type { Awareness } from 'y-protocols/awareness';
+
+export declare const MESSAGE_SYNC = 0;
+export declare const MESSAGE_AWARENESS = 1;
+/** The largest update sent in one message (API Gateway's 32 KB frames, base64). */
+export declare const MAX_UPDATE_BYTES: number;
+/** An update cut into updates of at most about maxBytes that, applied in any order, are the update. */
+export declare function splitUpdate(update: Uint8Array, maxBytes?: number): Uint8Array[];
+
+/** What `POST /v1/notes/:noteId/live` answers. */
+export interface LiveGrant {
+  url: string;
+  expiresAt?: string;
+  access: 'write' | 'read';
+}
+
+export declare function openLive(options: {
+  api: string;
+  token: string;
+  noteId: string;
+  teamPath?: string;
+}): Promise<LiveGrant>;
+
+export interface LiveError {
+  code: string;
+  message: string;
+}
+
+type Events = {
+  synced: () => void;
+  status: (e: { status: 'connecting' | 'connected' | 'disconnected' }) => void;
+  error: (e: LiveError) => void;
+};
+
+export declare class LiveProvider {
+  constructor(
+    doc: Y.Doc,
+    connect: () => Promise<LiveGrant>,
+    options?: { WebSocket?: unknown; awareness?: Awareness; maxBackoffMs?: number },
+  );
+  readonly doc: Y.Doc;
+  readonly awareness: Awareness;
+  synced: boolean;
+  access: 'write' | 'read' | undefined;
+  on<E extends keyof Events>(event: E, listener: Events[E]): this;
+  off<E extends keyof Events>(event: E, listener: Events[E]): this;
+  disconnect(): void;
+  reconnect(): void;
+  destroy(): void;
+}

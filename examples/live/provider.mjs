@@ -1,0 +1,323 @@
+// A small live-editing client for a note (docs/live.md), for the browser and Node alike: it
+// keeps a Yjs document in step with everyone else editing the note, over the WebSocket URL that
+// `POST /v1/notes/:noteId/live` answers. The note's markdown is the document's `Y.Text` named
+// `content`.
+//
+//   import * as Y from 'yjs';
+//   import { LiveProvider, openLive } from './provider.mjs';
+//   const doc = new Y.Doc();
+//   const live = new LiveProvider(doc, () => openLive({ api: 'http://localhost:3000/v1', token, noteId }));
+//   live.on('synced', () => console.log(doc.getText('content').toString()));
+//   doc.getText('content').insert(0, 'Hello ');   // everyone sees it
+//
+// The wire, as y-websocket frames it: each WebSocket message is one y-protocols message (a varuint
+// `0` sync or `1` awareness, then its payload), base64 in a text frame (API Gateway carries text
+// frames only). On open the client sends sync step 1; the server answers with step 2 (what the client
+// lacks) and its own step 1, which the client answers with step 2 (what the server lacks: edits made
+// offline). Then each side sends its updates as they happen. A JSON text frame is not y-protocols: it
+// is `{"error":{"code","message"}}` from the note's server, or API Gateway's own `{"message": ...}`.
+// Each connection needs a fresh URL (its ticket is single-use, 60 s), so the provider is given a
+// function that asks for one, and calls it again for every reconnect.
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import { fromBase64, toBase64 } from 'lib0/buffer';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+
+export const MESSAGE_SYNC = 0;
+export const MESSAGE_AWARENESS = 1;
+
+/**
+ * The largest update the provider sends in one message: API Gateway takes frames of up to 32 KB, a
+ * browser sends each message as one frame, and base64 makes 4 bytes of 3.
+ */
+export const MAX_UPDATE_BYTES = 20 * 1024;
+
+/**
+ * Cuts an update into updates of at most about `maxBytes` (one client's structs in clock order, a long
+ * string sliced as Yjs itself splits items) and its deletions apart: applied in any order, together
+ * they are the update. A large paste, or many edits made offline, then still passes API Gateway.
+ */
+export function splitUpdate(update, maxBytes = MAX_UPDATE_BYTES) {
+  if (update.length <= maxBytes) return [update];
+  const pieces = [];
+  let run = [];
+  let size = 0;
+  const flush = () => {
+    if (run.length) pieces.push(encodeRun(run));
+    run = [];
+    size = 0;
+  };
+  for (const struct of Y.decodeUpdate(update).structs.flatMap((s) => slices(s, Math.floor(maxBytes / 4)))) {
+    const last = run.at(-1);
+    const follows =
+      last && last.id.client === struct.id.client && last.id.clock + last.length === struct.id.clock;
+    const weight = struct.content instanceof Y.ContentString ? struct.content.str.length * 3 + 32 : 32;
+    if (!follows || size + weight > maxBytes) flush();
+    run.push(struct);
+    size += weight;
+  }
+  flush();
+  pieces.push(Y.diffUpdate(update, Y.encodeStateVectorFromUpdate(update))); // the deletions alone
+  return pieces;
+}
+
+/** A long string item as items of at most `chars` characters (never between a surrogate pair's halves). */
+function slices(s, chars) {
+  if (!(s instanceof Y.Item) || !(s.content instanceof Y.ContentString) || s.length <= chars) return [s];
+  const str = s.content.str;
+  const { client, clock } = s.id;
+  const out = [];
+  for (let off = 0; off < str.length; ) {
+    let end = Math.min(str.length, off + chars);
+    if (end < str.length && /[\uD800-\uDBFF]/.test(str[end - 1])) end -= 1;
+    const origin = off === 0 ? s.origin : Y.createID(client, clock + off - 1);
+    const content = new Y.ContentString(str.slice(off, end));
+    out.push(
+      new Y.Item(
+        Y.createID(client, clock + off),
+        null,
+        origin,
+        null,
+        s.rightOrigin,
+        s.parent,
+        s.parentSub,
+        content,
+      ),
+    );
+    off = end;
+  }
+  return out;
+}
+
+/** One client's consecutive structs as a V1 update with no deletions (as Yjs writes one). */
+function encodeRun(run) {
+  const encoder = new Y.UpdateEncoderV1();
+  encoding.writeVarUint(encoder.restEncoder, 1);
+  encoding.writeVarUint(encoder.restEncoder, run.length);
+  encoder.writeClient(run[0].id.client);
+  encoding.writeVarUint(encoder.restEncoder, run[0].id.clock);
+  for (const s of run) s.write(encoder, 0);
+  encoding.writeVarUint(encoder.restEncoder, 0);
+  return encoder.toUint8Array();
+}
+
+/**
+ * Asks the Notes API for a live URL: `{ url, expiresAt, access: 'write' | 'read' }`. `teamPath`
+ * for a team's note. Throws with the API's status on a refusal (403, 404).
+ */
+export async function openLive({ api, token, noteId, teamPath }) {
+  const path = teamPath
+    ? `/teams/${encodeURIComponent(teamPath)}/notes/${encodeURIComponent(noteId)}/live`
+    : `/notes/${encodeURIComponent(noteId)}/live`;
+  const res = await fetch(`${api}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  if (res.status !== 201) {
+    const error = new Error(`POST ${path} answered ${res.status}`);
+    error.status = res.status;
+    throw error;
+  }
+  return res.json();
+}
+
+export class LiveProvider {
+  /**
+   * @param doc a Y.Doc (its Y.Text `content` is the note)
+   * @param connect an async function answering `{ url, access }` (openLive above), called for each connection
+   * @param options.WebSocket a WebSocket class (default: the global one of browsers and Node 22+; on Node 20 pass `ws`'s)
+   * @param options.awareness a y-protocols Awareness (default: a new one): cursors, names
+   * @param options.maxBackoffMs the longest wait between reconnects (default 5 s)
+   */
+  constructor(doc, connect, options = {}) {
+    this.doc = doc;
+    this.connect = connect;
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    this.ownsAwareness = !options.awareness;
+    this.awareness = options.awareness ?? new awarenessProtocol.Awareness(doc);
+    this.maxBackoffMs = options.maxBackoffMs ?? 5000;
+    /** Whether the server's state has arrived on the current connection. */
+    this.synced = false;
+    /** 'write' or 'read', as the server granted (a read connection's edits are not applied). */
+    this.access = undefined;
+    this.ws = undefined;
+    this.opening = false;
+    this.shouldConnect = true;
+    this.failures = 0;
+    this.listeners = new Map();
+    this.onUpdate = (update, origin) => {
+      if (origin === this) return;
+      for (const piece of splitUpdate(update)) {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE_SYNC);
+        syncProtocol.writeUpdate(encoder, piece);
+        this.send(encoder);
+      }
+    };
+    this.onAwareness = ({ added, updated, removed }, origin) => {
+      if (origin === this) return;
+      const changed = added.concat(updated, removed);
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+      encoding.writeVarUint8Array(encoder, awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
+      this.send(encoder);
+    };
+    doc.on('update', this.onUpdate);
+    this.awareness.on('update', this.onAwareness);
+    void this.open();
+  }
+
+  /** Listens to 'synced' (), 'status' ({ status: 'connecting' | 'connected' | 'disconnected' }), 'error' ({ code, message }). */
+  on(event, listener) {
+    const list = this.listeners.get(event) ?? [];
+    list.push(listener);
+    this.listeners.set(event, list);
+    return this;
+  }
+
+  off(event, listener) {
+    this.listeners.set(
+      event,
+      (this.listeners.get(event) ?? []).filter((l) => l !== listener),
+    );
+    return this;
+  }
+
+  emit(event, value) {
+    for (const listener of this.listeners.get(event) ?? []) listener(value);
+  }
+
+  async open() {
+    if (!this.shouldConnect || this.ws || this.opening) return;
+    this.opening = true;
+    this.emit('status', { status: 'connecting' });
+    let grant;
+    try {
+      grant = await this.connect();
+    } catch (err) {
+      // Refused for good (no access, no note): stop; anything else: try again later, less often.
+      if (err?.status === 403 || err?.status === 404 || err?.status === 401) {
+        this.shouldConnect = false;
+        this.emit('error', { code: 'refused', message: err.message });
+        this.emit('status', { status: 'disconnected' });
+        return;
+      }
+      this.failures += 1;
+      return this.retry();
+    } finally {
+      this.opening = false;
+    }
+    if (!this.shouldConnect) return;
+    this.access = grant.access;
+    const ws = new this.WebSocket(grant.url);
+    this.ws = ws;
+    this.synced = false;
+    ws.onopen = () => {
+      this.failures = 0;
+      this.emit('status', { status: 'connected' });
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, MESSAGE_SYNC);
+      syncProtocol.writeSyncStep1(encoder, this.doc);
+      this.send(encoder);
+      if (this.awareness.getLocalState() !== null) {
+        const aw = encoding.createEncoder();
+        encoding.writeVarUint(aw, MESSAGE_AWARENESS);
+        encoding.writeVarUint8Array(
+          aw,
+          awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]),
+        );
+        this.send(aw);
+      }
+    };
+    ws.onmessage = (event) => this.receive(String(event.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.synced = false;
+      // The others' cursors are gone with the connection.
+      const others = [...this.awareness.getStates().keys()].filter((id) => id !== this.doc.clientID);
+      awarenessProtocol.removeAwarenessStates(this.awareness, others, this);
+      this.emit('status', { status: 'disconnected' });
+      this.failures += 1;
+      this.retry();
+    };
+    ws.onerror = () => {};
+  }
+
+  retry() {
+    if (!this.shouldConnect) return;
+    const wait = Math.min(this.maxBackoffMs, 100 * 2 ** Math.min(this.failures, 10));
+    setTimeout(() => void this.open(), wait);
+  }
+
+  receive(text) {
+    if (text.startsWith('{')) {
+      // Not y-protocols: the server's error ({"error":{code,message}}) or API Gateway's ({"message"}).
+      try {
+        const body = JSON.parse(text);
+        this.emit('error', body.error ?? { code: 'gateway', message: body.message });
+      } catch {
+        this.emit('error', { code: 'bad_message', message: text.slice(0, 200) });
+      }
+      return;
+    }
+    const decoder = decoding.createDecoder(fromBase64(text));
+    const type = decoding.readVarUint(decoder);
+    if (type === MESSAGE_SYNC) {
+      const kind = decoding.peekVarUint(decoder);
+      if (kind === syncProtocol.messageYjsSyncStep1) {
+        // Answered with step 2 (what the server lacks: edits made offline), in pieces that pass the gateway.
+        decoding.readVarUint(decoder);
+        const missing = Y.encodeStateAsUpdate(this.doc, decoding.readVarUint8Array(decoder));
+        for (const piece of splitUpdate(missing)) {
+          const encoder = encoding.createEncoder();
+          encoding.writeVarUint(encoder, MESSAGE_SYNC);
+          encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+          encoding.writeVarUint8Array(encoder, piece);
+          this.send(encoder);
+        }
+        return;
+      }
+      syncProtocol.readSyncMessage(decoder, encoding.createEncoder(), this.doc, this);
+      if (kind === syncProtocol.messageYjsSyncStep2 && !this.synced) {
+        this.synced = true;
+        this.emit('synced');
+      }
+    } else if (type === MESSAGE_AWARENESS) {
+      awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), this);
+    }
+  }
+
+  send(encoder) {
+    const ws = this.ws;
+    if (ws && ws.readyState === 1) ws.send(toBase64(encoding.toUint8Array(encoder)));
+  }
+
+  /** Goes offline: edits stay local (and are sent on reconnect) until reconnect(). */
+  disconnect() {
+    this.shouldConnect = false;
+    const ws = this.ws;
+    this.ws = undefined;
+    this.synced = false;
+    if (ws) {
+      ws.close();
+      this.emit('status', { status: 'disconnected' });
+    }
+  }
+
+  /** Connects again with a fresh URL (online or not): what was edited meanwhile is exchanged. */
+  reconnect() {
+    this.shouldConnect = true;
+    this.failures = 0;
+    if (this.ws) this.ws.close();
+    else void this.open();
+  }
+
+  /** Stops for good: closes the connection, says goodbye to the others' cursors. */
+  destroy() {
+    awarenessProtocol.removeAwarenessStates(this.awareness, [this.doc.clientID], 'destroy');
+    this.disconnect();
+    this.doc.off('update', this.onUpdate);
+    this.awareness.off('update', this.onAwareness);
+    if (this.ownsAwareness) this.awareness.destroy();
+  }
+}

@@ -1,0 +1,426 @@
+// npm run bench: live editing (docs/live.md) through the local runner's WebSocket API, with three
+// people in one note, each a Y.Doc behind the example provider (examples/live/provider.mjs):
+//   - per live edit message: the billed DynamoDB units, API Gateway messages (in and out, 32 KB
+//     units) and Lambda invocations and time it costs, everything it sets off included (the $default
+//     function, the table stream's functions), each edit waited for at the two others;
+//   - per connection-hour of one person: connection minutes, opening it (the REST call for the URL,
+//     $connect, the first sync, $disconnect; one connection an hour) and the awareness heartbeat the
+//     provider keeps (y-protocols renews a client's state every 15 s), priced from measured messages;
+//   - latency: 3 clients × 5 edits/s, the time from an edit to its arrival at each other client,
+//     p50/p99 against the REST floor (`GET /v1/me`, called in the same window); target p99 ≤ 100 ms.
+// Each figure is a measured run's; the prices are cost.ts's plus API Gateway's WebSocket prices.
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
+import type { PipelineStats } from '../local/pipeline.ts';
+import { type Runner, startRunner } from '../local/runner.ts';
+import { freePort } from '../local/services.ts';
+import { functionEnvironment, startLocalStack } from '../local/stack.ts';
+import { listRoutes, loadTemplate } from '../local/template.ts';
+import { type LiveRouteStats, webSocketApi } from '../local/websocket.ts';
+import { startBilling } from './biller.ts';
+import { LOG_BYTES_PER_CALL, PIPELINE_LOG_BYTES, PRICES } from './cost.ts';
+import { median, percentile, table } from './stats.ts';
+import type { BenchContext } from './types.ts';
+
+/** API Gateway WebSocket APIs (us-east-1, first tier, PRICES.date): per message (32 KB units), per connection minute. */
+export const WEBSOCKET_PRICES = { message: 1.0 / 1e6, connectionMinute: 0.25 / 1e6 } as const;
+/** An access-log line of the WebSocket stage per incoming message (template.yaml's format with values). */
+const ACCESS_LOG_BYTES = 350;
+/** The provider's awareness heartbeat: y-protocols renews a client's state every outdatedTimeout / 2. */
+const HEARTBEATS_PER_HOUR = 3600 / 15;
+/** The latency target of live editing: an edit at the other clients within 100 ms p99. */
+export const LIVE_P99_TARGET_MS = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What one kind of live message costs, per message. */
+export interface LiveUsage {
+  writeUnits: number;
+  readUnits: number;
+  /** API Gateway messages billed (32 KB units), in and out. */
+  messages: number;
+  /** Lambda invocations and their summed median duration (ms) × memory (GB): GB-ms. */
+  invocations: number;
+  gbMs: number;
+  logBytes: number;
+}
+
+export interface LiveFigures {
+  edit: LiveUsage;
+  /** Dollars per million live edit messages (three people connected). */
+  editPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  /** Dollars per million connection-hours (one person, idle but present). */
+  hourPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  latency: { p50: number; p99: number; samples: number; floorP50: number; floorP99: number };
+}
+
+const dollarsOf = (u: LiveUsage) => {
+  const dynamo = (u.writeUnits * PRICES.dynamoWriteUnit + u.readUnits * PRICES.dynamoReadUnit) * 1e6;
+  const gateway = u.messages * WEBSOCKET_PRICES.message * 1e6;
+  const lambda = ((u.gbMs / 1000) * PRICES.lambdaGbSecond + u.invocations * PRICES.lambdaRequest) * 1e6;
+  const logs = (u.logBytes / 1024 ** 3) * PRICES.logsIngestedGb * 1e6;
+  return { dynamo, gateway, lambda, logs, total: dynamo + gateway + lambda + logs };
+};
+
+const scaled = (u: LiveUsage, k: number): LiveUsage => ({
+  writeUnits: u.writeUnits * k,
+  readUnits: u.readUnits * k,
+  messages: u.messages * k,
+  invocations: u.invocations * k,
+  gbMs: u.gbMs * k,
+  logBytes: u.logBytes * k,
+});
+const sum = (a: LiveUsage, b: LiveUsage): LiveUsage => ({
+  writeUnits: a.writeUnits + b.writeUnits,
+  readUnits: a.readUnits + b.readUnits,
+  messages: a.messages + b.messages,
+  invocations: a.invocations + b.invocations,
+  gbMs: a.gbMs + b.gbMs,
+  logBytes: a.logBytes + b.logBytes,
+});
+
+interface Snapshot {
+  routes: Map<string, LiveRouteStats>;
+  events: Map<string, PipelineStats>;
+  messagesIn: number;
+  messagesOut: number;
+}
+
+export async function liveBench(
+  ctx: BenchContext,
+  runner: Runner,
+): Promise<{ failures: number; figures?: LiveFigures }> {
+  const live = runner.live;
+  if (!live) {
+    console.log('\nLive editing: the template has no WebSocket API');
+    return { failures: 0 };
+  }
+  const template = loadTemplate();
+  const api = webSocketApi(template)!;
+  const memoryGb = (functionId: string) =>
+    Number(
+      template.Resources[functionId]?.Properties?.MemorySize ?? template.Globals?.Function?.MemorySize ?? 128,
+    ) / 1024;
+
+  const snapshot = (): Snapshot => ({
+    routes: new Map([...live.stats.routes].map(([k, s]) => [k, { ...s, durations: [...s.durations] }])),
+    events: new Map([...runner.events.stats].map(([k, s]) => [k, { ...s, durations: [...s.durations] }])),
+    messagesIn: live.stats.messagesIn,
+    messagesOut: live.stats.messagesOut,
+  });
+  /** Per function, what happened between two snapshots, per unit (printed under the table). */
+  const breakdown: string[][] = [];
+  /** What happened between two snapshots, per unit (edits, connections...). */
+  const usageBetween = (before: Snapshot, after: Snapshot, units: number, label?: string): LiveUsage => {
+    let u: LiveUsage = {
+      writeUnits: 0,
+      readUnits: 0,
+      messages: after.messagesIn - before.messagesIn + (after.messagesOut - before.messagesOut),
+      invocations: 0,
+      gbMs: 0,
+      logBytes: (after.messagesIn - before.messagesIn) * ACCESS_LOG_BYTES,
+    };
+    const add = (
+      functionId: string,
+      a: { invocations: number; durations: number[]; writeUnits: number; readUnits: number },
+      b?: { invocations: number; durations: number[]; writeUnits: number; readUnits: number },
+    ) => {
+      const n = a.invocations - (b?.invocations ?? 0);
+      if (n <= 0) return;
+      const ms = median(a.durations.slice(b?.durations.length ?? 0));
+      if (label)
+        breakdown.push([
+          label,
+          functionId,
+          (n / units).toFixed(2),
+          ms.toFixed(1),
+          ((a.writeUnits - (b?.writeUnits ?? 0)) / units).toFixed(2),
+          ((a.readUnits - (b?.readUnits ?? 0)) / units).toFixed(2),
+        ]);
+      u = sum(u, {
+        writeUnits: a.writeUnits - (b?.writeUnits ?? 0),
+        readUnits: a.readUnits - (b?.readUnits ?? 0),
+        messages: 0,
+        invocations: n,
+        gbMs: n * Math.ceil(ms) * memoryGb(functionId),
+        logBytes: n * PIPELINE_LOG_BYTES,
+      });
+    };
+    for (const [key, s] of after.routes) add(api.routes.get(key)!.functionId, s, before.routes.get(key));
+    for (const [id, s] of after.events) add(id, s, before.events.get(id));
+    return scaled(u, 1 / units);
+  };
+
+  const openLiveFunction =
+    listRoutes(template).find((r) => r.method === 'POST' && r.path === '/v1/notes/{noteId}/live')
+      ?.functionId ?? '';
+  const owner = await ctx.newUser('Bench Live');
+  const content = `# Live bench\n\n${'A line of a 4 KiB note, typed into by three people.\n'.repeat(78)}`;
+  const made = await ctx.http('POST', '/v1/notes', { token: owner.token, body: { content } });
+  if (made.status !== 200) throw new Error(`bench live: create note -> ${made.status}`);
+  const noteId = made.body.id as string;
+  const apiUrl = `${ctx.baseUrl}/v1`;
+  const join = async (name: string) => {
+    const doc = new Y.Doc();
+    const provider = new LiveProvider(doc, () => openLive({ api: apiUrl, token: owner.token, noteId }), {
+      WebSocket,
+    });
+    provider.awareness.setLocalStateField('user', { name });
+    const deadline = Date.now() + 60_000;
+    while (!provider.synced && Date.now() < deadline) await sleep(20);
+    if (!provider.synced) throw new Error('bench live: a client did not sync within 60 s');
+    return { doc, provider, text: doc.getText('content') };
+  };
+  const people = [await join('Ada'), await join('Bob'), await join('Cy')];
+  let failures = 0;
+  try {
+    await sleep(1500); // the joins' own messages and stream work settle
+
+    // 1. Per edit message: each edit waited for at the two others.
+    const EDITS = 30;
+    let stopBilling = startBilling();
+    let before = snapshot();
+    for (let i = 0; i < EDITS; i += 1) {
+      const from = people[i % 3];
+      const word = `e${i} `;
+      from.text.insert(Math.min(from.text.length, 20 + i), word);
+      const others = people.filter((p) => p !== from);
+      const deadline = Date.now() + 10_000;
+      while (others.some((p) => !p.text.toString().includes(word)) && Date.now() < deadline) await sleep(2);
+    }
+    await sleep(2500); // the stream's work for these edits
+    let after = snapshot();
+    stopBilling();
+    const edit = usageBetween(before, after, EDITS, 'edit message');
+
+    // 2. Awareness (cursor) messages: the heartbeat's unit.
+    const MOVES = 15;
+    stopBilling = startBilling();
+    before = snapshot();
+    for (let i = 0; i < MOVES; i += 1) {
+      const from = people[i % 3];
+      let seen = 0;
+      const others = people.filter((p) => p !== from);
+      const onChange = () => {
+        seen += 1;
+      };
+      for (const p of others) p.provider.awareness.on('change', onChange);
+      from.provider.awareness.setLocalStateField('cursor', { anchor: i, head: i });
+      const deadline = Date.now() + 10_000;
+      while (seen < others.length && Date.now() < deadline) await sleep(2);
+      for (const p of others) p.provider.awareness.off('change', onChange);
+    }
+    await sleep(500);
+    after = snapshot();
+    stopBilling();
+    const awareness = usageBetween(before, after, MOVES, 'awareness message');
+
+    // 3. Opening and closing a connection (the REST call for the URL priced from its headers).
+    const OPENS = 5;
+    stopBilling = startBilling();
+    before = snapshot();
+    let restWrite = 0;
+    let restRead = 0;
+    const restMs: number[] = [];
+    for (let i = 0; i < OPENS; i += 1) {
+      const doc = new Y.Doc();
+      const provider = new LiveProvider(
+        doc,
+        async () => {
+          const res = await ctx.http('POST', `/v1/notes/${noteId}/live`, { token: owner.token });
+          restWrite += Number(res.headers.get('x-local-dynamo-write-units') ?? 0);
+          restRead += Number(res.headers.get('x-local-dynamo-read-units') ?? 0);
+          restMs.push(Number(res.headers.get('x-local-duration-ms') ?? 0));
+          if (res.status !== 201)
+            throw Object.assign(new Error(`open live -> ${res.status}`), { status: res.status });
+          return res.body;
+        },
+        { WebSocket },
+      );
+      const deadline = Date.now() + 30_000;
+      while (!provider.synced && Date.now() < deadline) await sleep(10);
+      provider.destroy();
+      await sleep(300);
+    }
+    await sleep(1000);
+    after = snapshot();
+    stopBilling();
+    const connection = sum(usageBetween(before, after, OPENS, 'connection'), {
+      writeUnits: restWrite / OPENS,
+      readUnits: restRead / OPENS,
+      messages: 0,
+      invocations: 1,
+      gbMs: Math.ceil(median(restMs)) * memoryGb(openLiveFunction),
+      logBytes: LOG_BYTES_PER_CALL,
+    });
+    const restGateway = PRICES.restApiRequest * 1e6; // the REST call for the URL
+
+    // 4. Latency: 3 clients × 5 edits/s for 10 s, GET /v1/me called beside it.
+    const sent = new Map<string, number>();
+    const latencies: number[] = [];
+    for (const p of people)
+      p.text.observe((event) => {
+        // Arrivals only: what the provider applied from the others, not the client's own typing.
+        if (event.transaction.origin !== p.provider) return;
+        const now = performance.now();
+        for (const op of event.delta)
+          if (typeof op.insert === 'string')
+            for (const [marker] of op.insert.matchAll(/§\d+-\d+§/g)) {
+              const t = sent.get(marker);
+              if (t !== undefined) latencies.push(now - t);
+            }
+      });
+    const floor: number[] = [];
+    let running = true;
+    const floorLoop = (async () => {
+      while (running) {
+        const t = performance.now();
+        const res = await ctx.http('GET', '/v1/me', { token: owner.token });
+        if (res.status === 200) floor.push(performance.now() - t);
+        await sleep(50);
+      }
+    })();
+    const SECONDS = 10;
+    await Promise.all(
+      people.map(async (p, c) => {
+        for (let n = 0; n < SECONDS * 5; n += 1) {
+          const marker = `§${c}-${n}§`;
+          sent.set(marker, performance.now());
+          p.text.insert(0, marker);
+          await sleep(200);
+        }
+      }),
+    );
+    await sleep(2000);
+    running = false;
+    await floorLoop;
+    const expected = people.length * (people.length - 1) * SECONDS * 5;
+    const latency = {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      samples: latencies.length,
+      floorP50: percentile(floor, 50),
+      floorP99: percentile(floor, 99),
+    };
+    if (latencies.length < expected) failures += 1;
+    if (latency.p99 > LIVE_P99_TARGET_MS) failures += 1;
+
+    // One person's hour: connection minutes, one connection opened, the awareness heartbeat.
+    const hourUsage = sum(connection, scaled(awareness, HEARTBEATS_PER_HOUR));
+    const hour = dollarsOf(hourUsage);
+    hour.gateway += 60 * WEBSOCKET_PRICES.connectionMinute * 1e6 + restGateway;
+    hour.total = hour.dynamo + hour.gateway + hour.lambda + hour.logs;
+    const figures: LiveFigures = { edit, editPerMillion: dollarsOf(edit), hourPerMillion: hour, latency };
+
+    const f2 = (n: number) => n.toFixed(2);
+    console.log('\nLive editing (3 people in a 4 KiB note; docs/live.md)\n');
+    console.log(
+      table(
+        ['per', 'write units', 'read units', 'API GW messages', 'invocations', 'Lambda GB-ms', 'log bytes'],
+        (
+          [
+            ['edit message', edit],
+            ['awareness message', awareness],
+            ['connection opened + closed', connection],
+          ] as const
+        ).map(([label, u]) => [
+          label,
+          f2(u.writeUnits),
+          f2(u.readUnits),
+          f2(u.messages),
+          f2(u.invocations),
+          f2(u.gbMs),
+          u.logBytes.toFixed(0),
+        ]),
+      ),
+    );
+    console.log('\nBy function (per edit, awareness message or connection; median duration)\n');
+    console.log(table(['per', 'function', 'invocations', 'ms', 'write units', 'read units'], breakdown));
+    const row = (label: string, d: LiveFigures['editPerMillion']) => [
+      label,
+      `$${f2(d.dynamo)}`,
+      `$${f2(d.gateway)}`,
+      `$${f2(d.lambda)}`,
+      `$${f2(d.logs)}`,
+      `$${f2(d.total)}`,
+    ];
+    console.log(
+      `\nDollars per million (API Gateway WebSocket: $1.00 per million messages, $0.25 per million connection minutes; ` +
+        `a connection-hour: 60 minutes, one connection opened, ${HEARTBEATS_PER_HOUR} awareness heartbeats)\n`,
+    );
+    console.log(
+      table(
+        ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
+        [
+          row('live edit message (3 people connected)', figures.editPerMillion),
+          row('live connection-hour', figures.hourPerMillion),
+        ],
+      ),
+    );
+    console.log(
+      `\nEdit to the other clients: p50 ${f2(latency.p50)} ms, p99 ${f2(latency.p99)} ms over ${latency.samples} ` +
+        `arrivals (expected ${expected}; target p99 ≤ ${LIVE_P99_TARGET_MS} ms) at 3 clients × 5 edits/s; ` +
+        `beside it GET /v1/me p50 ${f2(latency.floorP50)} ms, p99 ${f2(latency.floorP99)} ms ` +
+        `(edit p99 / floor p99: ${f2(latency.p99 / Math.max(latency.floorP99, 0.01))}×)` +
+        (failures ? ' FAIL' : ' ok'),
+    );
+    return { failures, figures };
+  } finally {
+    for (const p of people) p.provider.destroy();
+  }
+}
+
+/** `npm run bench -- --live`: its own stack and runner, then liveBench. */
+export async function liveRun(scratchDir: string): Promise<{ failures: number; figures?: LiveFigures }> {
+  process.env.LOG_LEVEL ??= 'ERROR';
+  process.env.NOTES_RATE_LIMIT ??= '1000000';
+  const stack = await startLocalStack({ scratchDir });
+  const port = await freePort();
+  const env = functionEnvironment(stack, `http://localhost:${port}`);
+  const runner = await startRunner({
+    port,
+    env,
+    s3Endpoint: stack.s3Endpoint,
+    bucketName: stack.bucketName,
+    buildDir: join(scratchDir, 'build'),
+  });
+  try {
+    const { identity } = await import('../../lib/identity/wiring.ts');
+    const ctx: BenchContext = {
+      baseUrl: runner.url,
+      iterations: 1,
+      newUser: async (name = 'Bench User') => {
+        const u = await identity().createUser({
+          name,
+          userPath: `bench-${Math.random().toString(36).slice(2, 12)}`,
+        });
+        return { id: u.id, name: u.name, userPath: u.userPath, token: await identity().issueToken(u.id) };
+      },
+      newTeam: () => Promise.reject(new Error('not used by the live bench')),
+      http: async (method, path, o = {}) => {
+        const headers: Record<string, string> = { ...o.headers };
+        if (o.token) headers.Authorization = `Bearer ${o.token}`;
+        if (o.body !== undefined) headers['Content-Type'] = 'application/json';
+        const res = await fetch(`${runner.url}${path}`, {
+          method,
+          headers,
+          body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        });
+        const text = await res.text();
+        let body: unknown = text;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          /* not JSON */
+        }
+        return { status: res.status, headers: res.headers, body };
+      },
+    };
+    return await liveBench(ctx, runner);
+  } finally {
+    await runner.close();
+    await stack.stop();
+  }
+}

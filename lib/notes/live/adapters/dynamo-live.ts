@@ -1,0 +1,304 @@
+// DynamoDB adapter of live editing's stores (keys in lib/data/keys.ts, live section):
+//   LIVETICKET#<sha256> / TICKET          a ticket until taken (DeleteItem returning it) or its TTL
+//   LIVECONN#<connectionId> / CONN        a connection, found by its id ($default, $disconnect)
+//   LIVE#<shortId> / CONN#<connectionId>  the same, among the note's connections (relays)
+//   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal)
+//   LIVE#<shortId> / HEAD                 `rev` and the compacted state: inline (`state`) when at most
+//                                         INLINE_STATE_BYTES, else `stateKey`, an object in S3 (s3-live-states.ts)
+//   LIVE#<shortId> / U#<time>#<rand>      one accepted update (a few bytes to 64 KB), `by` its writer,
+//                                         `type` live-update (the stream's filter passes these to the flush)
+// Small often-written items (updates) apart from the large rarely-written one (HEAD, at compaction).
+// One exported function per port method; classes at the end gather them for tests and the CLI.
+import { randomBytes } from 'node:crypto';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '../../../config.ts';
+import { documentClient, queryAll } from '../../../data/dynamo.ts';
+import { isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
+import { liveKeys as k } from '../../../data/keys.ts';
+import { INLINE_STATE_BYTES, type LiveAccess, type LiveConnection, type Ticket } from '../model.ts';
+import type { ConnectionStore, DocStore, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+import { deleteState, getState, putState } from './s3-live-states.ts';
+
+type Item = Record<string, unknown>;
+const table = () => config.tableName;
+
+// ---- tickets ----
+export async function putTicket(t: Ticket): Promise<void> {
+  await documentClient().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...k.ticket(t.hash), ...t, ttl: Math.ceil(t.expiresAt / 1000) + 60 },
+    }),
+  );
+}
+
+/** Single use: the conditional delete returns the ticket to one taker only. */
+export async function takeTicket(hash: string): Promise<Ticket | undefined> {
+  let out: { Attributes?: Item };
+  try {
+    out = await documentClient().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: k.ticket(hash),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw storeFailure(err);
+  }
+  const a = out.Attributes;
+  if (!a) return undefined;
+  return {
+    hash,
+    userId: a.userId as string,
+    noteId: a.noteId as string,
+    shortId: a.shortId as string,
+    expiresAt: a.expiresAt as number,
+  };
+}
+
+// ---- connections ----
+const connectionOf = (a: Item): LiveConnection => ({
+  connectionId: a.connectionId as string,
+  userId: a.userId as string,
+  noteId: a.noteId as string,
+  shortId: a.shortId as string,
+  teamPath: (a.teamPath as string | null) ?? null,
+  access: a.access as LiveAccess,
+  connectedAt: a.connectedAt as number,
+});
+const copiesOf = (c: LiveConnection) => [
+  k.connection(c.connectionId),
+  k.noteConnection(c.shortId, c.connectionId),
+  k.userConnection(c.userId, c.connectionId),
+];
+/** A connection lives at most API Gateway's 2 hours: its items expire a little after. */
+const CONNECTION_TTL_SECONDS = 2 * 3600 + 600;
+
+async function putCopies(c: LiveConnection): Promise<void> {
+  const ttl = Math.ceil(c.connectedAt / 1000) + CONNECTION_TTL_SECONDS;
+  await documentClient().send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [table()]: copiesOf(c).map((key) => ({ PutRequest: { Item: { ...key, ...c, ttl } } })),
+      },
+    }),
+  );
+}
+export const addConnection = putCopies;
+
+export async function getConnection(connectionId: string): Promise<LiveConnection | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.connection(connectionId) }),
+  );
+  return out.Item && connectionOf(out.Item);
+}
+
+export async function removeConnection(c: LiveConnection): Promise<void> {
+  await documentClient().send(
+    new BatchWriteCommand({
+      RequestItems: { [table()]: copiesOf(c).map((Key) => ({ DeleteRequest: { Key } })) },
+    }),
+  );
+}
+
+export async function connectionsOfNote(shortId: string): Promise<LiveConnection[]> {
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': k.docPartition(shortId), ':sk': k.connectionPrefix },
+  });
+  return items.map(connectionOf);
+}
+
+export async function connectionsOfUser(userId: string): Promise<LiveConnection[]> {
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': k.userPartition(userId) },
+  });
+  return items.map(connectionOf);
+}
+
+export const setConnectionAccess = (c: LiveConnection, access: LiveAccess): Promise<void> =>
+  putCopies({ ...c, access });
+
+// ---- documents ----
+const updateOf = (a: Item): StoredUpdate => ({
+  key: a.SK as string,
+  update: a.update as Uint8Array,
+  by: a.by as string,
+});
+
+async function stateOf(head: Item): Promise<Uint8Array> {
+  if (head.stateKey) return getState(head.stateKey as string);
+  return head.state as Uint8Array;
+}
+
+/** HEAD and the updates (one Query from HEAD on: the connections sort before it). */
+export async function loadDoc(
+  shortId: string,
+  opts: { consistent?: boolean } = {},
+): Promise<StoredDoc | undefined> {
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'PK = :pk AND SK >= :head',
+    ExpressionAttributeValues: { ':pk': k.docPartition(shortId), ':head': k.head(shortId).SK },
+    ConsistentRead: opts.consistent,
+  });
+  const head = items.find((i) => i.SK === k.head(shortId).SK);
+  if (!head) return undefined;
+  const updates = items.filter((i) => (i.SK as string).startsWith(k.updatePrefix)).map(updateOf);
+  return { rev: head.rev as number, state: await stateOf(head), updates };
+}
+
+/** The revision (HEAD's `rev` only) and the updates since: what a warm copy lacks. */
+export async function recentUpdates(
+  shortId: string,
+): Promise<{ rev: number; updates: StoredUpdate[] } | undefined> {
+  const [head, items] = await Promise.all([
+    documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.head(shortId), ProjectionExpression: 'rev' }),
+    ),
+    queryAll({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :u)',
+      ExpressionAttributeValues: { ':pk': k.docPartition(shortId), ':u': k.updatePrefix },
+    }),
+  ]);
+  if (!head.Item) return undefined;
+  return { rev: head.Item.rev as number, updates: items.map(updateOf) };
+}
+
+/** HEAD's attributes for a state: inline when small, else an S3 object (written first). */
+async function stateAttributes(shortId: string, rev: number, state: Uint8Array): Promise<Item> {
+  if (state.length <= INLINE_STATE_BYTES) return { state };
+  const stateKey = k.stateObject(shortId, rev);
+  await putState(stateKey, state);
+  return { stateKey };
+}
+
+export async function createDoc(shortId: string, state: Uint8Array): Promise<boolean> {
+  const attributes = await stateAttributes(shortId, 0, state);
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...k.head(shortId), rev: 0, ...attributes },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw storeFailure(err);
+  }
+}
+
+export async function appendUpdate(shortId: string, update: Uint8Array, by: string): Promise<void> {
+  const key = k.update(shortId, Date.now(), randomBytes(6).toString('base64url'));
+  await documentClient().send(
+    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by } }),
+  );
+}
+
+/**
+ * The merged state becomes revision rev + 1 if HEAD is still at `from.rev` (else false: another
+ * compaction won, and this one changes nothing: its S3 object is removed); then only the merged
+ * updates are deleted, and the previous S3 object.
+ */
+export async function compactDoc(
+  shortId: string,
+  from: { rev: number; keys: string[] },
+  state: Uint8Array,
+): Promise<boolean> {
+  const head = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.head(shortId), ConsistentRead: true }),
+  );
+  if (!head.Item || head.Item.rev !== from.rev) return false;
+  const rev = from.rev + 1;
+  const attributes = await stateAttributes(shortId, rev, state);
+  const lost = await transactionOutcome(
+    documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...k.head(shortId), rev, ...attributes },
+              ConditionExpression: 'rev = :rev',
+              ExpressionAttributeValues: { ':rev': from.rev },
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  if (lost) {
+    if (attributes.stateKey) await deleteState(attributes.stateKey as string);
+    return false;
+  }
+  for (let i = 0; i < from.keys.length; i += 25) {
+    const Key = (SK: string) => ({ PK: k.docPartition(shortId), SK });
+    await documentClient().send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [table()]: from.keys.slice(i, i + 25).map((sk) => ({ DeleteRequest: { Key: Key(sk) } })),
+        },
+      }),
+    );
+  }
+  if (head.Item.stateKey) await deleteState(head.Item.stateKey as string);
+  return true;
+}
+
+/** A purged note's document: every item of its partition, and its S3 state. */
+export async function dropDoc(shortId: string): Promise<void> {
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': k.docPartition(shortId) },
+    ProjectionExpression: 'PK, SK, stateKey',
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    await documentClient().send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [table()]: items
+            .slice(i, i + 25)
+            .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })),
+        },
+      }),
+    );
+  }
+  for (const item of items) if (item.stateKey) await deleteState(item.stateKey as string);
+}
+
+export class DynamoTickets implements TicketStore {
+  put = putTicket;
+  take = takeTicket;
+}
+export class DynamoConnections implements ConnectionStore {
+  add = addConnection;
+  get = getConnection;
+  remove = removeConnection;
+  ofNote = connectionsOfNote;
+  ofUser = connectionsOfUser;
+  setAccess = setConnectionAccess;
+}
+export class DynamoDocs implements DocStore {
+  load = loadDoc;
+  recent = recentUpdates;
+  create = createDoc;
+  append = appendUpdate;
+  compact = compactDoc;
+  drop = dropDoc;
+}

@@ -1,0 +1,94 @@
+// In-memory adapters of the live ports, for the domain's unit tests (the same rules as dynamo-live.ts:
+// single-use tickets, conditional compaction that deletes only the merged updates).
+import type { LiveAccess, LiveConnection, Ticket } from '../model.ts';
+import type { ConnectionStore, DocStore, Peers, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+
+export class MemoryTickets implements TicketStore {
+  private readonly tickets = new Map<string, Ticket>();
+  async put(ticket: Ticket): Promise<void> {
+    this.tickets.set(ticket.hash, ticket);
+  }
+  async take(hash: string): Promise<Ticket | undefined> {
+    const ticket = this.tickets.get(hash);
+    this.tickets.delete(hash);
+    return ticket;
+  }
+}
+
+export class MemoryConnections implements ConnectionStore {
+  readonly all = new Map<string, LiveConnection>();
+  async add(c: LiveConnection): Promise<void> {
+    this.all.set(c.connectionId, { ...c });
+  }
+  async get(connectionId: string): Promise<LiveConnection | undefined> {
+    const c = this.all.get(connectionId);
+    return c && { ...c };
+  }
+  async remove(c: LiveConnection): Promise<void> {
+    this.all.delete(c.connectionId);
+  }
+  async ofNote(shortId: string): Promise<LiveConnection[]> {
+    return [...this.all.values()].filter((c) => c.shortId === shortId).map((c) => ({ ...c }));
+  }
+  async ofUser(userId: string): Promise<LiveConnection[]> {
+    return [...this.all.values()].filter((c) => c.userId === userId).map((c) => ({ ...c }));
+  }
+  async setAccess(c: LiveConnection, access: LiveAccess): Promise<void> {
+    const held = this.all.get(c.connectionId);
+    if (held) held.access = access;
+  }
+}
+
+export class MemoryDocs implements DocStore {
+  readonly docs = new Map<string, StoredDoc>();
+  private seq = 0;
+  async load(shortId: string): Promise<StoredDoc | undefined> {
+    const d = this.docs.get(shortId);
+    return d && { rev: d.rev, state: d.state, updates: [...d.updates] };
+  }
+  async recent(shortId: string) {
+    const d = this.docs.get(shortId);
+    return d && { rev: d.rev, updates: [...d.updates] };
+  }
+  async create(shortId: string, state: Uint8Array): Promise<boolean> {
+    if (this.docs.has(shortId)) return false;
+    this.docs.set(shortId, { rev: 0, state, updates: [] });
+    return true;
+  }
+  async append(shortId: string, update: Uint8Array, by: string): Promise<void> {
+    const d = this.docs.get(shortId);
+    if (!d) throw new Error(`no live document for ${shortId}`);
+    const u: StoredUpdate = { key: `U#${String(++this.seq).padStart(8, '0')}`, update, by };
+    d.updates.push(u);
+  }
+  async compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean> {
+    const d = this.docs.get(shortId);
+    if (!d || d.rev !== from.rev) return false;
+    const merged = new Set(from.keys);
+    this.docs.set(shortId, { rev: d.rev + 1, state, updates: d.updates.filter((u) => !merged.has(u.key)) });
+    return true;
+  }
+  async drop(shortId: string): Promise<void> {
+    this.docs.delete(shortId);
+  }
+}
+
+/** The far ends of the connections: what each was sent, and which are closed. */
+export class RecordingPeers implements Peers {
+  readonly sent = new Map<string, string[]>();
+  readonly closed = new Set<string>();
+  async send(connectionId: string, data: string): Promise<boolean> {
+    if (this.closed.has(connectionId)) return false;
+    this.sent.set(connectionId, [...(this.sent.get(connectionId) ?? []), data]);
+    return true;
+  }
+  async close(connectionId: string): Promise<void> {
+    this.closed.add(connectionId);
+  }
+  /** What was sent to the connection since the last call (and forgets it). */
+  take(connectionId: string): string[] {
+    const out = this.sent.get(connectionId) ?? [];
+    this.sent.delete(connectionId);
+    return out;
+  }
+}

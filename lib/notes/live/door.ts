@@ -1,0 +1,72 @@
+// Joining a note's live editing (docs/live.md): single-use tickets and the connections' lifecycle.
+// Apart from the document (service.ts) so the functions that only open, connect and disconnect
+// bundle no Yjs (cold start).
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../domain/clock.ts';
+import { NotFound, Unauthenticated } from '../../domain/errors.ts';
+import type { Ids } from '../../domain/ids.ts';
+import { type LiveAccess, type LiveConnection, type LiveOpening, TICKET_SECONDS } from './model.ts';
+import type { ConnectionStore, LiveNotes, NoteAccess, TicketStore } from './ports.ts';
+
+export interface LiveDoorDependencies {
+  tickets: TicketStore;
+  connections: ConnectionStore;
+  notes: LiveNotes;
+  clock: Clock;
+  ids: Ids;
+  /** The WebSocket URL clients connect to (NOTES_LIVE_URL). */
+  url: () => string;
+}
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const accessOf = (a: NoteAccess): LiveAccess => (a.write ? 'write' : 'read');
+
+export class LiveDoor {
+  constructor(private readonly deps: LiveDoorDependencies) {}
+
+  /** POST /v1/notes/{noteId}/live: a single-use URL for this caller and this note. */
+  async open(userId: string, ref: string, teamPath?: string): Promise<LiveOpening> {
+    const note = await this.deps.notes.open(userId, ref, teamPath);
+    const secret = this.deps.ids.bytes(32).toString('base64url');
+    const expiresAt = this.deps.clock.now() + TICKET_SECONDS * 1000;
+    await this.deps.tickets.put({
+      hash: hashOf(secret),
+      userId,
+      noteId: note.id,
+      shortId: note.shortId,
+      expiresAt,
+    });
+    const url = new URL(this.deps.url());
+    url.searchParams.set('ticket', secret);
+    return { url: url.toString(), expiresAt, access: accessOf(note.access) };
+  }
+
+  /** $connect: the ticket is taken (single use), checked, and the connection joins the note. */
+  async connect(connectionId: string, ticket: string | undefined): Promise<LiveConnection> {
+    const taken = ticket ? await this.deps.tickets.take(hashOf(ticket)) : undefined;
+    if (!taken || taken.expiresAt <= this.deps.clock.now())
+      throw new Unauthenticated(
+        'The ticket is missing, used or expired: ask POST /v1/notes/{noteId}/live for a new one',
+      );
+    const access = await this.deps.notes.access(taken.userId, taken.shortId);
+    if (!access?.read) throw new NotFound('The note does not exist');
+    const opened = await this.deps.notes.open(taken.userId, taken.shortId);
+    const connection: LiveConnection = {
+      connectionId,
+      userId: taken.userId,
+      noteId: taken.noteId,
+      shortId: taken.shortId,
+      teamPath: opened.teamPath,
+      access: accessOf(access),
+      connectedAt: this.deps.clock.now(),
+    };
+    await this.deps.connections.add(connection);
+    return connection;
+  }
+
+  /** $disconnect. */
+  async disconnect(connectionId: string): Promise<void> {
+    const connection = await this.deps.connections.get(connectionId);
+    if (connection) await this.deps.connections.remove(connection);
+  }
+}

@@ -1,0 +1,51 @@
+// Live editing (docs/live.md): the rules and shapes of the note's side.
+/** A ticket is valid this long after POST /v1/notes/{noteId}/live, and for one connection. */
+export const TICKET_SECONDS = 60;
+/** API Gateway's frame limit: a larger client message is refused (an error frame), nothing else. */
+export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024;
+/** API Gateway's message limit is 128 KB: every update the server sends is cut below it (base64 is 4/3). */
+export const MAX_SENT_UPDATE_BYTES = 64 * 1024;
+/** A compaction merges the stored updates into the state once this many are stored. */
+export const COMPACT_AFTER_UPDATES = 50;
+/** A compacted state larger than this goes to S3 (live/ prefix), the head item names it. */
+export const INLINE_STATE_BYTES = 32 * 1024;
+
+export type LiveAccess = 'read' | 'write';
+
+/** A single-use ticket; kept under the SHA-256 of its secret. */
+export interface Ticket {
+  hash: string;
+  userId: string;
+  noteId: string;
+  shortId: string;
+  expiresAt: number;
+}
+
+export interface LiveConnection {
+  connectionId: string;
+  userId: string;
+  noteId: string;
+  shortId: string;
+  teamPath: string | null;
+  access: LiveAccess;
+  connectedAt: number;
+}
+
+/** What a connect URL answers (POST /v1/notes/{noteId}/live). */
+export interface LiveOpening {
+  url: string;
+  expiresAt: number;
+  access: LiveAccess;
+}
+
+/** The codes of the error frames the server sends (docs/live.md, "Errors"). */
+export type LiveErrorCode =
+  | 'message_too_large'
+  | 'bad_message'
+  | 'read_only'
+  | 'content_too_large'
+  | 'access_changed';
+
+/** An error frame: JSON (never base64), so a client tells it from a y-protocols message. */
+export const errorFrame = (code: LiveErrorCode, message: string): string =>
+  JSON.stringify({ error: { code, message } });

@@ -1,0 +1,250 @@
+// Live editing of a note (docs/live.md), once connected (joining: door.ts): the Yjs
+// document (stored as a compacted state and small updates), the sync and awareness protocol on the
+// server, access checks and revocation, and the bridge between the REST content and the document.
+import * as Y from 'yjs';
+import { NotFound } from '../../domain/errors.ts';
+import { MAX_CONTENT_BYTES } from '../kernel/model.ts';
+import { docOf, restChange, seedUpdate, splitUpdate, textOf } from './document.ts';
+import {
+  COMPACT_AFTER_UPDATES,
+  errorFrame,
+  type LiveConnection,
+  MAX_CLIENT_MESSAGE_BYTES,
+  MAX_SENT_UPDATE_BYTES,
+} from './model.ts';
+import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
+import { readMessage, step1Message, step2Message, updateMessage } from './protocol.ts';
+
+export interface LiveDependencies {
+  connections: ConnectionStore;
+  docs: DocStore;
+  peers: Peers;
+  notes: LiveNotes;
+}
+
+/** At most this many documents are kept warm by one function instance. */
+const WARM_DOCS = 16;
+
+/** A document kept warm between messages of one function instance, with what it holds. */
+interface WarmDoc {
+  doc: Y.Doc;
+  rev: number;
+  applied: Set<string>;
+}
+
+export class LiveService {
+  /** Per note: the document as this instance last read it (caught up on each message). */
+  private readonly warm = new Map<string, WarmDoc>();
+  constructor(private readonly deps: LiveDependencies) {}
+
+  /** $default: one y-protocols message (base64) from a connection. */
+  async receive(connectionId: string, body: string): Promise<void> {
+    const from = await this.deps.connections.get(connectionId);
+    if (!from) {
+      await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
+      await this.deps.peers.close(connectionId);
+      return;
+    }
+    if (Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES)
+      return this.refuse(
+        connectionId,
+        'message_too_large',
+        `A message may be at most ${MAX_CLIENT_MESSAGE_BYTES} bytes: send a large change as several updates`,
+      );
+    const message = readMessage(body);
+    if (!message)
+      return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
+    if (message.kind === 'awareness') return this.relay(from, body);
+    if (message.kind === 'step1') return this.answerStep1(from, message.stateVector);
+    if (from.access === 'read') {
+      // A read connection's updates are never applied (its answer to our step 1 is ignored quietly).
+      if (message.kind === 'update')
+        await this.refuse(connectionId, 'read_only', 'This connection may read the note but not change it');
+      return;
+    }
+    return this.accept(from, message.update);
+  }
+
+  /** Sync step 2 (what the client lacks, in pieces under the message limit), then our step 1. */
+  private async answerStep1(to: LiveConnection, stateVector: Uint8Array): Promise<void> {
+    const { doc } = await this.current(to.shortId);
+    let missing: Uint8Array;
+    try {
+      missing = Y.encodeStateAsUpdate(doc, stateVector);
+    } catch {
+      return this.refuse(to.connectionId, 'bad_message', 'The sync step 1 holds no valid state vector');
+    }
+    const pieces = splitUpdate(missing, MAX_SENT_UPDATE_BYTES);
+    for (const [i, piece] of pieces.entries()) {
+      const last = i === pieces.length - 1;
+      if (!(await this.deps.peers.send(to.connectionId, last ? step2Message(piece) : updateMessage(piece))))
+        return;
+    }
+    await this.deps.peers.send(to.connectionId, step1Message(Y.encodeStateVector(doc)));
+  }
+
+  /** A write connection's update: checked against the content limit, stored, relayed. */
+  private async accept(from: LiveConnection, update: Uint8Array): Promise<void> {
+    const warm = await this.current(from.shortId);
+    let fresh: boolean;
+    try {
+      fresh = changesSomething(update, warm.doc);
+      if (fresh) Y.applyUpdate(warm.doc, update);
+    } catch {
+      this.warm.delete(from.shortId);
+      return this.refuse(from.connectionId, 'bad_message', 'The update is not a valid Yjs update');
+    }
+    if (!fresh) return;
+    if (Buffer.byteLength(textOf(warm.doc), 'utf8') > MAX_CONTENT_BYTES) {
+      this.warm.delete(from.shortId); // it holds the refused update: read again next time
+      return this.refuse(
+        from.connectionId,
+        'content_too_large',
+        `The note's content may be at most ${MAX_CONTENT_BYTES} bytes of UTF-8: the change was not applied; undo it`,
+      );
+    }
+    // Stored and relayed at once (the relay does not wait for the write): an update the store then
+    // failed to keep is still in the clients' documents, which send it again at their next sync.
+    await Promise.all([
+      this.deps.docs.append(from.shortId, update, from.userId),
+      this.relay(from, updateMessage(update)),
+    ]);
+  }
+
+  /** To the note's other connections; a gone one is forgotten. */
+  private async relay(from: LiveConnection | { shortId: string; connectionId?: string }, data: string) {
+    await this.broadcast(from.shortId, [data], from.connectionId);
+  }
+
+  private async broadcast(shortId: string, messages: string[], except?: string): Promise<void> {
+    const others = (await this.deps.connections.ofNote(shortId)).filter((c) => c.connectionId !== except);
+    await Promise.all(
+      others.map(async (c) => {
+        for (const m of messages) {
+          if (!(await this.deps.peers.send(c.connectionId, m))) return this.deps.connections.remove(c);
+        }
+      }),
+    );
+  }
+
+  private refuse(connectionId: string, code: Parameters<typeof errorFrame>[0], message: string) {
+    return this.deps.peers.send(connectionId, errorFrame(code, message)).then(() => undefined);
+  }
+
+  /** The note's document, caught up with the store (created from the note's content the first time). */
+  private async current(shortId: string): Promise<WarmDoc> {
+    const held = this.warm.get(shortId);
+    if (held) {
+      const recent = await this.deps.docs.recent(shortId);
+      if (recent && recent.rev === held.rev) {
+        for (const u of recent.updates.filter((u) => !held.applied.has(u.key))) {
+          Y.applyUpdate(held.doc, u.update);
+          held.applied.add(u.key);
+        }
+        return held;
+      }
+    }
+    const stored = await this.loadOrCreate(shortId);
+    const loaded: WarmDoc = {
+      doc: docOf([stored.state, ...stored.updates.map((u) => u.update)]),
+      rev: stored.rev,
+      applied: new Set(stored.updates.map((u) => u.key)),
+    };
+    this.warm.set(shortId, loaded);
+    // Bounded: the documents of the notes this instance served last.
+    for (const oldest of this.warm.keys()) {
+      if (this.warm.size <= WARM_DOCS) break;
+      this.warm.delete(oldest);
+    }
+    return loaded;
+  }
+
+  private async loadOrCreate(shortId: string, consistent = false): Promise<StoredDoc> {
+    const stored = await this.deps.docs.load(shortId, { consistent });
+    if (stored) return stored;
+    const content = await this.deps.notes.content(shortId);
+    if (content === undefined) throw new NotFound('The note does not exist');
+    const state = seedUpdate(content);
+    if (await this.deps.docs.create(shortId, state)) return { rev: 0, state, updates: [] };
+    const created = await this.deps.docs.load(shortId, { consistent: true });
+    if (!created) throw new NotFound('The note does not exist');
+    return created;
+  }
+
+  /**
+   * After live updates were stored (the table's stream): the document's text becomes the note's
+   * content (versions, webhooks, search and the page follow the note), then the stored updates are
+   * compacted into the state once there are enough. Race-free: the compaction is conditional on the
+   * revision it read and deletes only the updates it merged.
+   */
+  async flush(shortId: string): Promise<void> {
+    const stored = await this.deps.docs.load(shortId, { consistent: true });
+    if (!stored) return;
+    const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
+    const editor = stored.updates.at(-1)?.by;
+    const text = textOf(doc);
+    // Two instances may each have let a change pass the limit that together pass it: the note keeps
+    // its last content within the limit (never a failure that would hold the stream back).
+    const fits = Buffer.byteLength(text, 'utf8') <= MAX_CONTENT_BYTES;
+    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor))) return;
+    if (stored.updates.length >= COMPACT_AFTER_UPDATES)
+      await this.deps.docs.compact(
+        shortId,
+        { rev: stored.rev, keys: stored.updates.map((u) => u.key) },
+        Y.encodeStateAsUpdate(doc),
+      );
+  }
+
+  /**
+   * A REST write changed the note's content from `before` to `after`: the smallest change reaches
+   * the document (and so every live client), moved across live edits not yet in the note.
+   */
+  async restChanged(shortId: string, before: string, after: string, editorId: string): Promise<void> {
+    // An eventually consistent read (half the units): the change is made of Yjs items, so one made on
+    // a copy that lacks the last update still merges with it.
+    const stored = await this.deps.docs.load(shortId);
+    if (!stored) return; // no live document yet: it starts from the content
+    const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
+    const change = restChange(doc, before, after);
+    if (!change) return;
+    const pieces = splitUpdate(change, MAX_SENT_UPDATE_BYTES);
+    for (const piece of pieces) await this.deps.docs.append(shortId, piece, editorId);
+    await this.broadcast(shortId, pieces.map(updateMessage));
+  }
+
+  /** The note was purged for good: its connections were closed (recheck), its document goes. */
+  async purged(shortId: string): Promise<void> {
+    await this.deps.docs.drop(shortId);
+  }
+
+  /**
+   * The note's permissions changed, it was trashed or deleted, or a user left a team: each affected
+   * connection is checked again, closed when it may no longer read, made read-only when it may no
+   * longer write.
+   */
+  async recheck(affected: { shortId?: string; userId?: string }): Promise<void> {
+    const connections = affected.shortId
+      ? await this.deps.connections.ofNote(affected.shortId)
+      : await this.deps.connections.ofUser(affected.userId!);
+    await Promise.all(
+      connections.map(async (c) => {
+        const access = await this.deps.notes.access(c.userId, c.shortId);
+        if (!access?.read) {
+          await this.refuse(c.connectionId, 'access_changed', 'You may no longer read this note');
+          await this.deps.connections.remove(c);
+          await this.deps.peers.close(c.connectionId);
+        } else if (c.access === 'write' && !access.write) {
+          await this.deps.connections.setAccess(c, 'read');
+          await this.refuse(c.connectionId, 'access_changed', 'You may now read this note but not change it');
+        }
+      }),
+    );
+  }
+}
+
+/** Whether the update holds anything the document lacks (new structs or deletions). */
+function changesSomething(update: Uint8Array, doc: Y.Doc): boolean {
+  const missing = Y.diffUpdate(update, Y.encodeStateVector(doc));
+  const { structs, ds } = Y.decodeUpdate(missing);
+  return structs.length > 0 || ds.clients.size > 0;
+}

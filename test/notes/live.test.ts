@@ -1,0 +1,355 @@
+// Live editing through the local runner (docs/live.md): the connect URL (single use, 60 s, bound to
+// the caller and the note, access from the permissions), the two doors (a live edit in GET within
+// 2 s, a REST PATCH reaching live clients as the smallest change, versions following), access
+// changes closing or downgrading connections within 5 s, and the storage (compaction, a large
+// note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
+import { config } from '../../lib/config.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { identityKeys, liveKeys } from '../../lib/data/keys.ts';
+import {
+  appendUpdate,
+  compactDoc,
+  createDoc,
+  dropDoc,
+  loadDoc,
+  putTicket,
+  takeTicket,
+} from '../../lib/notes/live/adapters/dynamo-live.ts';
+import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
+import { s3Client } from '../../lib/data/s3.ts';
+import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
+import { newTeam, newUser } from '../support/identity.ts';
+import { type Receiver, startReceiver } from '../support/receivers.ts';
+import { call, createNote, local } from './helpers.ts';
+
+const api = () => `${process.env.TEST_BASE_URL}/v1`;
+const providers: LiveProvider[] = [];
+let rx: Receiver | undefined;
+afterAll(async () => {
+  for (const p of providers) p.destroy();
+  await rx?.close();
+});
+
+async function until<T>(what: () => T | Promise<T>, ms: number, why: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await what()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`${why}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A live client of the example provider; `errors` collects the server's error frames. */
+function client(token: string, noteId: string) {
+  const doc = new Y.Doc();
+  const errors: { code: string; message: string }[] = [];
+  const statuses: string[] = [];
+  const provider = new LiveProvider(doc, () => openLive({ api: api(), token, noteId }), {
+    WebSocket,
+    maxBackoffMs: 60_000,
+  });
+  provider.on('error', (e: { code: string; message: string }) => errors.push(e));
+  provider.on('status', (s: { status: string }) => statuses.push(s.status));
+  providers.push(provider);
+  return { doc, text: doc.getText('content'), provider, errors, statuses };
+}
+
+/** One raw WebSocket: resolves when open, rejects with the refused upgrade's status. */
+const connect = (url: string) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
+    ws.once('error', reject);
+  });
+
+const liveItems = async (shortId: string) =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': liveKeys.docPartition(shortId) },
+      }),
+    )
+  ).Items ?? [];
+
+describe.skipIf(!local)('live editing through the runner', () => {
+  it('POST /v1/notes/:id/live answers a single-use URL valid 60 s with the access the note gives', async () => {
+    const owner = await newUser('Live Owner');
+    const reader = await newUser('Live Reader');
+    const note = await createNote(owner.token, { content: 'x', readPermission: 'signed_in' });
+    const res = await call('POST', `/v1/notes/${note.id}/live`, { token: owner.token });
+    expect(res.status).toBe(201);
+    expect(res.body.access).toBe('write');
+    expect(res.body.url).toMatch(/^ws:\/\/.+\/_live\?ticket=[\w-]{43}$/);
+    expect(res.body.expiresAt - Date.now()).toBeGreaterThan(50_000);
+    expect(res.body.url).not.toContain(owner.token);
+    const read = await call('POST', `/v1/notes/${note.id}/live`, { token: reader.token });
+    expect(read.body.access).toBe('read');
+    const ws = await connect(res.body.url);
+    ws.close();
+    await expect(connect(res.body.url)).rejects.toMatchObject({ status: 401 });
+    await expect(connect(res.body.url.replace(/ticket=.*/, 'ticket=forged'))).rejects.toMatchObject({
+      status: 401,
+    });
+    const secret = await createNote(owner.token, { content: 'mine' });
+    expect((await call('POST', `/v1/notes/${secret.id}/live`, { token: reader.token })).status).toBe(404);
+  });
+
+  it('a live edit is in GET within 2 s; a REST PATCH reaches live clients as the smallest change', async () => {
+    const me = await newUser('Live Editor');
+    const note = await createNote(me.token, { content: 'alpha beta gamma\n' });
+    const a = client(me.token, note.id);
+    const b = client(me.token, note.id);
+    await until(() => a.provider.synced && b.provider.synced, 20_000, 'both synced');
+    expect(a.text.toString()).toBe('alpha beta gamma\n');
+    // The first edit also starts the stream function (locally: bundles it on first use).
+    const inGetOf = async (edit: () => void, expected: string) => {
+      edit();
+      await until(() => b.text.toString() === expected, 5_000, 'b sees a');
+      return until(
+        async () =>
+          (await call('GET', `/v1/notes/${note.id}`, { token: me.token })).body.content === expected,
+        15_000,
+        'GET holds the live edit',
+      );
+    };
+    await inGetOf(() => a.text.insert(0, 'Live\n'), 'Live\nalpha beta gamma\n');
+    const inGet = await inGetOf(() => a.text.insert(0, '# '), '# Live\nalpha beta gamma\n');
+    expect(inGet).toBeLessThan(2_000);
+    const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+    expect(got.body.title).toBe('Live');
+    // A cursor in "gamma" stays on its character across a REST change of "beta".
+    const cursor = Y.createRelativePositionFromTypeIndex(b.text, 20);
+    const patched = await call('PATCH', `/v1/notes/${note.id}`, {
+      token: me.token,
+      body: { content: '# Live\nalpha BETA gamma\n' },
+      headers: { 'If-Match': got.headers.get('etag')! },
+    });
+    expect(patched.status).toBe(200);
+    await until(() => b.text.toString() === '# Live\nalpha BETA gamma\n', 5_000, 'b sees the PATCH');
+    await until(() => a.text.toString() === '# Live\nalpha BETA gamma\n', 5_000, 'a sees the PATCH');
+    expect(Y.createAbsolutePositionFromRelativePosition(cursor, b.doc)?.index).toBe(20);
+    // Versions follow live edits as REST ones.
+    const versions = await call('GET', `/v1/notes/${note.id}/versions`, { token: me.token });
+    expect(versions.status).toBe(200);
+  });
+
+  it("a read connection's edits are refused; a permission change downgrades, trashing closes, within 5 s", async () => {
+    const owner = await newUser('Live Sharer');
+    const guest = await newUser('Live Guest');
+    const note = await createNote(owner.token, {
+      content: 'shared\n',
+      readPermission: 'signed_in',
+      writePermission: 'signed_in',
+    });
+    const mine = client(owner.token, note.id);
+    const theirs = client(guest.token, note.id);
+    await until(() => mine.provider.synced && theirs.provider.synced, 20_000, 'both synced');
+    theirs.text.insert(0, 'guest ');
+    await until(() => mine.text.toString() === 'guest shared\n', 5_000, 'a write connection edits');
+    await call('PATCH', `/v1/notes/${note.id}`, { token: owner.token, body: { writePermission: 'owner' } });
+    const downgraded = await until(
+      () => theirs.errors.some((e) => e.code === 'access_changed'),
+      10_000,
+      'downgraded',
+    );
+    expect(downgraded).toBeLessThan(5_000);
+    theirs.text.insert(0, 'nope ');
+    await until(() => theirs.errors.some((e) => e.code === 'read_only'), 5_000, 'read-only refusal');
+    expect(mine.text.toString()).toBe('guest shared\n');
+    await call('DELETE', `/v1/notes/${note.id}`, { token: owner.token });
+    const closed = await until(
+      () => mine.statuses.at(-1) === 'disconnected' && theirs.statuses.at(-1) === 'disconnected',
+      10_000,
+      'closed',
+    );
+    expect(closed).toBeLessThan(5_000);
+  });
+
+  it('an edit past the content limit is refused with a readable error; others go on', async () => {
+    const me = await newUser('Live Limit');
+    const note = await createNote(me.token, { content: 'x'.repeat(299 * 1024) });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    a.text.insert(0, 'y'.repeat(4 * 1024));
+    await until(() => a.errors.some((e) => e.code === 'content_too_large'), 5_000, 'refused');
+    const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+    expect(got.body.content.startsWith('y')).toBe(false);
+  });
+
+  it('the stored document is compacted, a large state lives in S3, and what was typed is read back from the store', async () => {
+    const me = await newUser('Live Store');
+    const big = `${'A long line of a large note, to be stored in S3. '.repeat(1000)}\n`;
+    const note = await createNote(me.token, { content: big });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    for (let i = 0; i < COMPACT_AFTER_UPDATES + 5; i += 1) {
+      a.text.insert(0, `${i} `);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const shortId = note.shortId;
+    await until(
+      async () => {
+        const items = await liveItems(shortId);
+        const head = items.find((i) => i.SK === 'HEAD');
+        return (
+          head &&
+          head.rev > 0 &&
+          items.filter((i) => String(i.SK).startsWith('U#')).length < COMPACT_AFTER_UPDATES
+        );
+      },
+      15_000,
+      'compacted',
+    );
+    const items = await liveItems(shortId);
+    const head = items.find((i) => i.SK === 'HEAD')!;
+    expect(head.stateKey).toMatch(new RegExp(`^live/${shortId}/`));
+    expect(head.state).toBeUndefined();
+    for (const item of items)
+      expect(JSON.stringify(item).length).toBeLessThan(Math.max(INLINE_STATE_BYTES * 2, 100_000));
+    const object = await s3Client().send(
+      new GetObjectCommand({ Bucket: config.bucketName, Key: head.stateKey }),
+    );
+    expect((await object.Body!.transformToByteArray()).length).toBeGreaterThan(INLINE_STATE_BYTES);
+    // A client that was never there (a new function instance reads the store) gets every edit.
+    a.provider.destroy();
+    const fresh = client(me.token, note.id);
+    await until(() => fresh.provider.synced, 20_000, 'fresh synced');
+    expect(fresh.text.toString()).toBe(a.text.toString());
+    await until(
+      async () =>
+        (await call('GET', `/v1/notes/${note.id}`, { token: me.token })).body.content === a.text.toString(),
+      10_000,
+      'GET holds every edit',
+    );
+    // A purged note's document goes, its S3 state too (the stream function calls this on purge).
+    fresh.provider.destroy();
+    await dropDoc(shortId);
+    expect(await liveItems(shortId)).toEqual([]);
+    await expect(
+      s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: head.stateKey })),
+    ).rejects.toThrow();
+  });
+
+  it('webhooks follow live typing: fewer note.updated than edit messages, the last one at the final version', async () => {
+    const me = await newUser('Live Hooked');
+    rx = await startReceiver();
+    const hook = await call('POST', '/v1/webhooks', {
+      token: me.token,
+      body: { url: rx.url, scope: { type: 'workspace' } },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const note = await createNote(me.token, { content: 'typed: ' });
+    const a = client(me.token, note.id);
+    await until(() => a.provider.synced, 20_000, 'synced');
+    const EDITS = 20;
+    for (let i = 0; i < EDITS; i += 1) {
+      a.text.insert(a.text.length, `${i} `);
+      await new Promise((r) => setTimeout(r, 100)); // 10 edit messages a second
+    }
+    const final = a.text.toString();
+    let version = 0;
+    await until(
+      async () => {
+        const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
+        version = got.body.version;
+        return got.body.content === final;
+      },
+      15_000,
+      'GET holds the final text',
+    );
+    const updates = () =>
+      rx!.received
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.type === 'note.updated' && e.data.note.id === note.id);
+    await until(
+      () => updates().some((e) => e.data.note.version === version),
+      30_000,
+      'the last note.updated',
+    );
+    const seen = new Set(updates().map((e) => e.data.note.version));
+    expect(seen.size).toBeLessThan(EDITS / 2);
+    expect(updates().every((e) => e.data.changes.includes('content'))).toBe(true);
+  });
+
+  it("leaving a team closes the member's connections to its notes within 5 s", async () => {
+    const owner = await newUser('Live Team Owner');
+    const member = await newUser('Live Team Member');
+    const team = await newTeam(owner, [member]);
+    const note = await createNote(member.token, { content: 'team text\n' }, team.path);
+    const theirs = client(member.token, note.id);
+    await until(() => theirs.provider.synced, 20_000, 'synced');
+    // The membership removed (as an admin removes it): both of its items.
+    for (const Key of [
+      identityKeys.membershipOfTeam(team.path, member.id),
+      identityKeys.membershipOfUser(member.id, team.path),
+    ])
+      await documentClient().send(new DeleteCommand({ TableName: config.tableName, Key }));
+    const closed = await until(() => theirs.statuses.at(-1) === 'disconnected', 10_000, 'closed');
+    expect(closed).toBeLessThan(5_000);
+    expect(theirs.errors.map((e) => e.code)).toContain('access_changed');
+  });
+});
+
+describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
+  it('a ticket is taken once', async () => {
+    const hash = `h-${Date.now()}-${Math.random()}`;
+    await putTicket({
+      hash,
+      userId: 'u',
+      noteId: 'n'.repeat(22),
+      shortId: 'n'.repeat(10),
+      expiresAt: Date.now() + 60_000,
+    });
+    const [first, second] = await Promise.all([takeTicket(hash), takeTicket(hash)]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+  });
+
+  it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {
+    const shortId = `c${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const seed = seedUpdate('base');
+    expect(await createDoc(shortId, seed)).toBe(true);
+    expect(await createDoc(shortId, seedUpdate('other'))).toBe(false);
+    const edit = (text: string) => {
+      const doc = docOf([seed]);
+      let update: Uint8Array | undefined;
+      doc.on('update', (u: Uint8Array) => {
+        update = u;
+      });
+      doc.getText('content').insert(0, text);
+      return update!;
+    };
+    await appendUpdate(shortId, edit('one '), 'u');
+    const read = (await loadDoc(shortId, { consistent: true }))!;
+    await appendUpdate(shortId, edit('two '), 'u'); // after the compactions read
+    const state = (d: typeof read) => {
+      const doc = docOf([d.state, ...d.updates.map((u) => u.update)]);
+      return {
+        rev: d.rev,
+        keys: d.updates.map((u) => u.key),
+        bytes: Y.encodeStateAsUpdate(doc),
+      };
+    };
+    const merged = state(read);
+    const results = await Promise.all([
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const after = (await loadDoc(shortId, { consistent: true }))!;
+    expect(after.rev).toBe(1);
+    expect(after.updates).toHaveLength(1);
+    const text = textOf(docOf([after.state, ...after.updates.map((u) => u.update)]));
+    expect(['one two base', 'two one base']).toContain(text);
+  });
+});

@@ -1,0 +1,346 @@
+// Live editing's domain (lib/notes/live) over in-memory adapters: tickets, connections, the sync
+// protocol, access, the REST bridge, compaction. The same paths over DynamoDB, S3 and the runner are
+// in test/notes/live.test.ts.
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import * as decoding from 'lib0/decoding';
+import { describe, expect, it } from 'vitest';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as encoding from 'lib0/encoding';
+import * as sync from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { identityKeys, liveKeys } from '../../../lib/data/keys.ts';
+import { sequentialIds } from '../../../lib/domain/ids.ts';
+import { liveChangesOf } from '../../../lib/notes/live/adapters/stream-live.ts';
+import { MAX_CONTENT_BYTES } from '../../../lib/notes/kernel/model.ts';
+import {
+  MemoryConnections,
+  MemoryDocs,
+  MemoryTickets,
+  RecordingPeers,
+} from '../../../lib/notes/live/adapters/memory-live.ts';
+import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib/notes/live/document.ts';
+import { COMPACT_AFTER_UPDATES, MAX_CLIENT_MESSAGE_BYTES } from '../../../lib/notes/live/model.ts';
+import { liveNotesOf, restToLive } from '../../../lib/notes/live/notes-bridge.ts';
+import { LiveDoor } from '../../../lib/notes/live/door.ts';
+import { LiveService } from '../../../lib/notes/live/service.ts';
+import { notesWorld } from './fixture.ts';
+
+async function liveWorld() {
+  let live: LiveService | undefined;
+  const world = await notesWorld({ contentListener: restToLive(() => live!) });
+  const peers = new RecordingPeers();
+  const connections = new MemoryConnections();
+  const docs = new MemoryDocs();
+  live = new LiveService({ connections, docs, peers, notes: liveNotesOf(() => world.notes) });
+  const door = new LiveDoor({
+    tickets: new MemoryTickets(),
+    connections,
+    notes: liveNotesOf(() => world.notes),
+    clock: world.clock,
+    ids: sequentialIds(7000),
+    url: () => 'ws://localhost:3000/_live',
+  });
+  /** A client: its own Y.Doc, connected with a fresh ticket, synced as y-websocket does. */
+  let n = 0;
+  const join = async (userId: string, noteId: string) => {
+    const opening = await door.open(userId, noteId);
+    const connectionId = `c${++n}`;
+    await door.connect(connectionId, new URL(opening.url).searchParams.get('ticket')!);
+    const doc = new Y.Doc();
+    const client = {
+      connectionId,
+      doc,
+      access: opening.access,
+      errors: [] as { code: string }[],
+      sending: Promise.resolve(),
+    };
+    // Messages leave in order, as over one WebSocket.
+    const send = (msg: string) => {
+      client.sending = client.sending.then(() => live!.receive(connectionId, msg));
+      return client.sending;
+    };
+    doc.on('update', (u: Uint8Array, origin: unknown) => {
+      if (origin !== 'server') void send(b64((e) => sync.writeUpdate(e, u)));
+    });
+    await send(b64((e) => sync.writeSyncStep1(e, doc)));
+    await deliver(client);
+    return client;
+  };
+  type Client = Awaited<ReturnType<typeof join>>;
+  /** Applies what the server sent to the client (answering its step 1 as y-websocket does). */
+  const deliver = async (client: Client) => {
+    await client.sending;
+    for (const frame of peers.take(client.connectionId)) {
+      if (frame.startsWith('{')) {
+        client.errors.push(JSON.parse(frame).error);
+        continue;
+      }
+      const decoder = decoding.createDecoder(Buffer.from(frame, 'base64'));
+      if (decoding.readVarUint(decoder) !== 0) continue;
+      const reply = encoding.createEncoder();
+      encoding.writeVarUint(reply, 0);
+      sync.readSyncMessage(decoder, reply, client.doc, 'server');
+      if (encoding.length(reply) > 1)
+        await live!.receive(
+          client.connectionId,
+          Buffer.from(encoding.toUint8Array(reply)).toString('base64'),
+        );
+    }
+  };
+  return { ...world, live, door, peers, connections, docs, join, deliver };
+}
+
+const b64 = (write: (e: encoding.Encoder) => void) => {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, 0);
+  write(e);
+  return Buffer.from(encoding.toUint8Array(e)).toString('base64');
+};
+const text = (doc: Y.Doc) => doc.getText('content').toString();
+
+describe('live editing: the domain', () => {
+  it('a ticket is single-use, expires after 60 s and answers the access the note gives', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
+    const mine = await w.door.open(w.owner, note.note.id);
+    expect(mine.access).toBe('write');
+    expect(mine.url).toMatch(/^ws:\/\/localhost:3000\/_live\?ticket=[\w-]{43}$/);
+    expect((await w.door.open(w.other, note.note.shortId)).access).toBe('read');
+    const ticket = new URL(mine.url).searchParams.get('ticket')!;
+    await w.door.connect('a', ticket);
+    await expect(w.door.connect('b', ticket)).rejects.toThrow(/used or expired/);
+    const late = new URL((await w.door.open(w.owner, note.note.id)).url).searchParams.get('ticket')!;
+    w.clock.advance(60_000);
+    await expect(w.door.connect('c', late)).rejects.toThrow(/used or expired/);
+    await expect(w.door.connect('d', undefined)).rejects.toThrow(/missing/);
+  });
+
+  it('a note the caller may not read has no live URL (404 as GetNote)', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'secret' });
+    await expect(w.door.open(w.other, note.note.id)).rejects.toThrow(/does not exist/);
+  });
+
+  it('two clients converge; the first sync holds the note content; updates and awareness are relayed', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '# Title\nhello' });
+    const a = await w.join(w.owner, note.note.id);
+    const b = await w.join(w.owner, note.note.id);
+    expect(text(a.doc)).toBe('# Title\nhello');
+    a.doc.getText('content').insert(a.doc.getText('content').length, ' world');
+    b.doc.getText('content').insert(0, '> ');
+    await w.deliver(a);
+    await w.deliver(b);
+    await w.deliver(a);
+    expect(text(a.doc)).toBe('> # Title\nhello world');
+    expect(text(b.doc)).toBe(text(a.doc));
+    const awareness = new awarenessProtocol.Awareness(a.doc);
+    awareness.setLocalState({ user: { name: 'A' }, cursor: 3 });
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [a.doc.clientID]));
+    await w.live.receive(a.connectionId, Buffer.from(encoding.toUint8Array(e)).toString('base64'));
+    expect(w.peers.take(b.connectionId)).toHaveLength(1);
+    expect(w.peers.take(a.connectionId)).toHaveLength(0);
+  });
+
+  it("a read connection's updates are never applied, and it hears why", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'abc', readPermission: 'signed_in' });
+    const reader = await w.join(w.other, note.note.id);
+    expect(reader.access).toBe('read');
+    reader.doc.getText('content').insert(0, 'XX');
+    await w.deliver(reader);
+    expect(reader.errors.map((e) => e.code)).toEqual(['read_only']);
+    const w2 = await w.join(w.owner, note.note.id);
+    expect(text(w2.doc)).toBe('abc');
+    expect((await w.docs.load(note.note.shortId))!.updates).toHaveLength(0);
+  });
+
+  it('a message over 32 KB or not a y-protocols message is refused with a readable error; the connection goes on', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '' });
+    const a = await w.join(w.owner, note.note.id);
+    await w.live.receive(a.connectionId, 'A'.repeat(MAX_CLIENT_MESSAGE_BYTES + 4));
+    await w.live.receive(a.connectionId, 'not base64!');
+    await w.live.receive(a.connectionId, Buffer.from([9, 9]).toString('base64'));
+    await w.deliver(a);
+    expect(a.errors.map((e) => e.code)).toEqual(['message_too_large', 'bad_message', 'bad_message']);
+    a.doc.getText('content').insert(0, 'still here');
+    await w.deliver(a);
+    const stored = (await w.docs.load(note.note.shortId))!;
+    expect(text(docOf([stored.state, ...stored.updates.map((u) => u.update)]))).toBe('still here');
+  });
+
+  it("an edit past the REST content limit is refused and not stored; the note's text stays", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'start' });
+    const a = await w.join(w.owner, note.note.id);
+    const big = 'x'.repeat(20_000);
+    for (let i = 0; i * big.length < MAX_CONTENT_BYTES; i += 1) a.doc.getText('content').insert(0, big);
+    await w.deliver(a);
+    expect(a.errors.map((e) => e.code)).toEqual(['content_too_large']);
+    await w.live.flush(note.note.shortId);
+    const stored = (await w.notes.getNote(w.owner, note.note.id)).content;
+    expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(MAX_CONTENT_BYTES);
+    expect(stored.endsWith('start')).toBe(true);
+  });
+
+  it('a flush writes the live text to the note (its editor, title and version follow)', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'old' });
+    const a = await w.join(w.owner, note.note.id);
+    a.doc.getText('content').insert(0, '# Live\n');
+    await w.deliver(a);
+    await w.live.flush(note.note.shortId);
+    const read = await w.notes.getNote(w.owner, note.note.id);
+    expect(read.content).toBe('# Live\nold');
+    expect(read.note.title).toBe('Live');
+    expect(read.note.version).toBe(note.note.version + 1);
+  });
+
+  it('a REST update reaches live clients as the smallest change, merged with unflushed live edits', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'alpha beta gamma' });
+    const a = await w.join(w.owner, note.note.id);
+    const b = await w.join(w.owner, note.note.id);
+    const textA = a.doc.getText('content');
+    // A's cursor sits in "gamma": a relative position survives the REST change of "beta".
+    const cursor = Y.createRelativePositionFromTypeIndex(textA, 13);
+    textA.insert(0, '>> '); // live, not yet flushed into the note
+    await w.deliver(b);
+    await w.notes.updateNote(w.owner, note.note.id, { content: 'alpha BETA gamma!' });
+    await w.deliver(a);
+    await w.deliver(b);
+    expect(text(a.doc)).toBe('>> alpha BETA gamma!');
+    expect(text(b.doc)).toBe(text(a.doc));
+    expect(Y.createAbsolutePositionFromRelativePosition(cursor, a.doc)?.index).toBe(16);
+    await w.live.flush(note.note.shortId);
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('>> alpha BETA gamma!');
+  });
+
+  it('compaction merges the stored updates into the state and deletes only those it merged', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '' });
+    const a = await w.join(w.owner, note.note.id);
+    for (let i = 0; i < COMPACT_AFTER_UPDATES; i += 1) a.doc.getText('content').insert(i, String(i % 10));
+    await w.deliver(a);
+    const before = (await w.docs.load(note.note.shortId))!;
+    expect(before.updates).toHaveLength(COMPACT_AFTER_UPDATES);
+    // A compaction that read an older revision loses and changes nothing.
+    expect(await w.docs.compact(note.note.shortId, { rev: before.rev + 1, keys: [] }, new Uint8Array())).toBe(
+      false,
+    );
+    await w.live.flush(note.note.shortId);
+    const after = (await w.docs.load(note.note.shortId))!;
+    expect(after.rev).toBe(before.rev + 1);
+    expect(after.updates).toHaveLength(0);
+    expect(textOf(docOf([after.state]))).toBe(text(a.doc));
+    // A client joining later gets it all.
+    const b = await w.join(w.owner, note.note.id);
+    expect(text(b.doc)).toBe(text(a.doc));
+  });
+
+  it("one note's connection touches no other note", async () => {
+    const w = await liveWorld();
+    const first = await w.notes.createNote(w.owner, { content: 'first' });
+    const second = await w.notes.createNote(w.owner, { content: 'second' });
+    const a = await w.join(w.owner, first.note.id);
+    const b = await w.join(w.owner, second.note.id);
+    a.doc.getText('content').insert(0, 'A: ');
+    await w.deliver(a);
+    await w.deliver(b);
+    expect(text(b.doc)).toBe('second');
+    await w.live.flush(first.note.shortId);
+    await w.live.flush(second.note.shortId);
+    expect((await w.notes.getNote(w.owner, second.note.id)).content).toBe('second');
+    expect((await w.notes.getNote(w.owner, first.note.id)).content).toBe('A: first');
+  });
+
+  it('a permission change downgrades or closes connections; a deleted note closes all', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, {
+      content: 'x',
+      readPermission: 'signed_in',
+      writePermission: 'signed_in',
+    });
+    const other = await w.join(w.other, note.note.id);
+    const owner = await w.join(w.owner, note.note.id);
+    expect(other.access).toBe('write');
+    await w.notes.updateNote(w.owner, note.note.id, { writePermission: 'owner' });
+    await w.live.recheck({ shortId: note.note.shortId });
+    await w.deliver(other);
+    expect(other.errors.map((e) => e.code)).toEqual(['access_changed']);
+    other.doc.getText('content').insert(0, 'no');
+    await w.deliver(other);
+    expect(other.errors.at(-1)?.code).toBe('read_only');
+    await w.notes.updateNote(w.owner, note.note.id, { readPermission: 'owner' });
+    await w.live.recheck({ shortId: note.note.shortId });
+    expect(w.peers.closed.has(other.connectionId)).toBe(true);
+    expect(w.peers.closed.has(owner.connectionId)).toBe(false);
+    await w.notes.deleteNote(w.owner, note.note.id);
+    await w.live.recheck({ shortId: note.note.shortId });
+    expect(w.peers.closed.has(owner.connectionId)).toBe(true);
+    expect(w.connections.all.size).toBe(0);
+  });
+});
+
+describe('live editing: the document', () => {
+  it('a large state is cut into updates under the limit that rebuild it in any order', () => {
+    const content = Array.from({ length: 40_000 }, (_, i) => `line ${i} é😀\n`)
+      .join('')
+      .slice(0, 290_000);
+    const doc = docOf([seedUpdate(content)]);
+    doc.getText('content').delete(1000, 5000);
+    const full = Y.encodeStateAsUpdate(doc);
+    const pieces = splitUpdate(full, 64 * 1024);
+    expect(pieces.length).toBeGreaterThan(4);
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(64 * 1024 + 64);
+    expect(textOf(docOf([...pieces].reverse()))).toBe(textOf(doc));
+  });
+
+  it('a REST change touches only what changed', () => {
+    const doc = docOf([seedUpdate('one two three')]);
+    const update = restChange(doc, 'one two three', 'one 2 three')!;
+    expect(update.length).toBeLessThan(40);
+    expect(textOf(doc)).toBe('one 2 three');
+    expect(restChange(doc, 'one 2 three', 'one 2 three')).toBeUndefined();
+  });
+});
+
+describe('live editing: what the stream asks', () => {
+  const record = (
+    eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+    keys: { PK: string; SK: string },
+    images: { old?: object; new?: object } = {},
+  ) =>
+    ({
+      eventName,
+      dynamodb: {
+        Keys: marshall(keys),
+        ...(images.old ? { OldImage: marshall({ ...keys, ...images.old }) } : {}),
+        ...(images.new ? { NewImage: marshall({ ...keys, ...images.new }) } : {}),
+      },
+    }) as unknown as DynamoDBRecord;
+
+  it('stored updates flush their note; access changes and team removals recheck; other changes do not', () => {
+    const meta = { PK: 'NOTE#abcdefghij', SK: 'NOTE#META' };
+    const note = { readPermission: 'owner', writePermission: 'owner', ownerId: 'u1', teamPath: null };
+    const changes = liveChangesOf([
+      record('INSERT', liveKeys.update('shortid123', 1, 'r'), { new: { type: 'live-update' } }),
+      record('MODIFY', meta, { old: { ...note, version: 1 }, new: { ...note, version: 2 } }),
+      record(
+        'MODIFY',
+        { PK: 'NOTE#klmnopqrst', SK: 'NOTE#META' },
+        { old: note, new: { ...note, writePermission: 'signed_in', readPermission: 'signed_in' } },
+      ),
+      record('REMOVE', { PK: 'NOTE#uvwxyzabcd', SK: 'NOTE#META' }, { old: note }),
+      record('REMOVE', identityKeys.membershipOfTeam('team-a', 'u9')),
+    ]);
+    expect([...changes.flush]).toEqual(['shortid123']);
+    expect([...changes.recheckNotes].sort()).toEqual(['klmnopqrst', 'uvwxyzabcd']);
+    expect([...changes.recheckUsers]).toEqual(['u9']);
+    expect([...changes.purged]).toEqual(['uvwxyzabcd']);
+  });
+});
