@@ -5,13 +5,11 @@
 // `none` (a bank proves possession of the key, not the authenticator's make).
 // What the library refuses is a 422 on `credential` (with the reason, never the expected challenge);
 // a credential that is not WebAuthn JSON at all names the field that is wrong.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -21,6 +19,13 @@ import { Invalid } from '../domain/errors.ts';
 import { object, safeParse } from '../domain/schema.ts';
 
 export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON };
+
+/**
+ * The library, loaded on the first ceremony: it is most of a bundle that carries it (attestation
+ * formats, ASN.1, CBOR; ~80 ms of a cold start when loaded up front), and a function that serves
+ * every factor kind needs it only for passkeys.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 export interface PasskeyConfig {
   /** The RP ID: the site's registrable domain (`localhost` locally). */
@@ -118,11 +123,12 @@ const sameText = (a: string, b: string) =>
 /** The library's challenge check, constant-time, and without the expected value in any message. */
 const challengeIs = (expected: string) => (received: string) => sameText(received, expected);
 
-export function registrationOptions(
+export async function registrationOptions(
   cfg: PasskeyConfig,
   user: { id: string; name: string; displayName?: string },
   exclude: StoredPasskey[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: cfg.rpName,
     rpID: cfg.rpId,
@@ -144,6 +150,7 @@ export async function verifyRegistration(
   expectedChallenge: string,
 ): Promise<StoredPasskey> {
   const response = parse(registrationResponseSchema, credential) as RegistrationResponseJSON;
+  const { verifyRegistrationResponse } = await webauthn();
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo'];
   try {
     const result = await verifyRegistrationResponse({
@@ -171,10 +178,11 @@ export async function verifyRegistration(
   };
 }
 
-export function authenticationOptions(
+export async function authenticationOptions(
   cfg: PasskeyConfig,
   allow: StoredPasskey[],
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: cfg.rpId,
     allowCredentials: allow.map((p) => ({ id: p.credentialId, transports: p.transports })),
@@ -197,6 +205,7 @@ export async function verifyAuthentication(
   const response = parse(authenticationResponseSchema, credential) as AuthenticationResponseJSON;
   if (!sameText(response.id, passkey.credentialId))
     throw invalid('credential.id', "Not this factor's passkey");
+  const { verifyAuthenticationResponse } = await webauthn();
   let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verified = await verifyAuthenticationResponse({

@@ -3,11 +3,14 @@
 // and answers a challenge with a compact JWS of its decision and the number the user typed (number
 // matching). No I/O here: the caller finds the key by the token's `kid` and stores each decision's
 // replay key so that no decision counts twice.
-import { compactVerify, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+import type { JWK } from 'jose';
 import { createHash, createPublicKey, randomInt } from 'node:crypto';
 import * as v from 'valibot';
 import { Invalid, Unauthenticated } from '../domain/errors.ts';
 import { object, safeParse } from '../domain/schema.ts';
+
+/** jose, loaded on the first signature check (the routes that only enrol or start a push need none). */
+const jose = () => import('jose');
 
 /** How far ahead a device JWT's `exp` may be. */
 export const DEVICE_TOKEN_MAX_SECONDS = 5 * 60;
@@ -60,13 +63,22 @@ export function parseDeviceKey(jwk: unknown): DeviceKey {
 
 const refused = (message: string) => new Unauthenticated(message);
 
+const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
+/** A compact JWS's protected header, unverified (jose's decodeProtectedHeader, without loading jose). */
+function headerOf(token: string): Record<string, unknown> {
+  if (!COMPACT.test(token)) throw new Error('not a compact JWS');
+  const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new Error('not a header');
+  return header;
+}
+
 /** The device id a token claims (its unverified `kid`), to find the key that must have signed it. */
 export function readDeviceTokenKid(jwt: string): string {
   if (typeof jwt !== 'string' || jwt.length > MAX_TOKEN_LENGTH)
     throw refused('The token is not a device JWT');
   let kid: unknown;
   try {
-    kid = decodeProtectedHeader(jwt).kid;
+    kid = headerOf(jwt).kid;
   } catch {
     throw refused('The token is not a device JWT');
   }
@@ -83,6 +95,7 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  */
 export async function verifyDeviceToken(jwt: string, key: JWK, deviceId: string, now: Date): Promise<void> {
   if (readDeviceTokenKid(jwt) !== deviceId) throw refused('The device JWT is not of this device');
+  const { importJWK, jwtVerify } = await jose();
   let exp: number | undefined;
   try {
     const verified = await jwtVerify(jwt, await importJWK(key, 'ES256'), {
@@ -130,6 +143,7 @@ export async function verifyDecision(
   now: Date,
 ): Promise<Decision> {
   if (readDeviceTokenKid(jws) !== deviceId) throw refused('The decision is not signed by this device');
+  const { compactVerify, importJWK } = await jose();
   let payload: Uint8Array;
   try {
     ({ payload } = await compactVerify(jws, await importJWK(key, 'ES256'), { algorithms: ['ES256'] }));
