@@ -146,6 +146,9 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     // Webhooks locally: http URLs allowed, and deliveries reach only these destinations (docs/webhooks.md).
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1,localhost',
+    // Passkeys locally: RP ID localhost, the runner's own origin (docs/bank.md).
+    PASSKEY_RP_ID: 'localhost',
+    PASSKEY_ORIGINS: baseUrl,
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.
@@ -163,8 +166,19 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'WEBHOOK_DELIVERY_RETENTION_DAYS',
     'WEBHOOK_ATTEMPT_TIMEOUT_MS',
     'WEBHOOK_RETRY_DELAYS',
+    // Bank MFA: the code sender and its stand-ins (docs/bank.md, "Voice and SMS").
+    'CODE_SENDER',
+    'EMAIL_FROM',
+    'SMS_VOICE_ORIGINATION_IDENTITY',
+    'PASSKEY_RP_ID',
+    'PASSKEY_ORIGINS',
+    'PUSH_PLATFORM_APPLICATION_ARN',
   ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }
+  // The standard per-service endpoint variables (AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2, ..._SNS,
+  // ..._SESV2) reach the functions; the table's and the bucket's stay the stack's own.
+  for (const [key, value] of Object.entries(process.env))
+    if (key.startsWith('AWS_ENDPOINT_URL_') && !(key in defaults) && value) defaults[key] = value;
   return defaults;
 }

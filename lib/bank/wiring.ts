@@ -38,6 +38,20 @@ import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
 import type { CodeSender, FactorStore, Totp, TransferStore } from './ports.ts';
 import { otplibTotp } from './totp.ts';
+import {
+  DynamoEnrolmentStore,
+  activateDevice,
+  enrollDevice,
+  getTicket,
+  hasRecoveryCodes,
+  replaceRecoveryCodes,
+} from './adapters/dynamo-enrolment.ts';
+import { currentPush, decide, getPushDevice, replayed } from './adapters/dynamo-push.ts';
+import { snsPushNotifier } from './adapters/sns-push-notifier.ts';
+import { FactorEnrolment } from './enrolment.ts';
+import type { PasskeyConfig } from './passkeys.ts';
+import type { EnrolmentStore, PushNotifier, PushStore } from './ports.ts';
+import { PushService } from './push.ts';
 import { TransferService } from './transfers.ts';
 
 /** Every method: the admin CLI, the bench and tests. */
@@ -71,8 +85,35 @@ const noTotp: Totp = {
 };
 /** For the operations that never hash, seal or open anything: no Secrets Manager read. */
 const noKey = () => Promise.reject(new Error('this function has no MFA key'));
-const build = (store: FactorStore, sender: () => CodeSender, totp: Totp, key: () => Promise<string>) =>
-  new MfaService(store, sender, systemClock, key, totp);
+/** The RP passkeys are bound to (template parameters PasskeyRpId, PasskeyOrigins). */
+const passkeyConfig = (): PasskeyConfig => ({
+  rpId: config.passkeyRpId,
+  rpName: 'tri-api bank',
+  origins: config.passkeyOrigins,
+});
+const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
+const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
+const build = (
+  store: FactorStore,
+  sender: () => CodeSender,
+  totp: Totp,
+  key: () => Promise<string>,
+  notifier: PushNotifier = noPush,
+) => new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier);
+const enrolments = (
+  methods: Partial<EnrolmentStore>,
+  totp: Totp,
+  opts: { sender?: () => CodeSender; notifier?: PushNotifier } = {},
+) =>
+  new FactorEnrolment(
+    only<EnrolmentStore>('enrolment', methods),
+    opts.sender ?? (() => outboxSender),
+    systemClock,
+    mfaEncryptionKey,
+    totp,
+    passkeyConfig,
+    () => opts.notifier ?? noPush,
+  );
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
 /** Every method; codes go to the outbox; no TOTP (admin CLI: listing, outbox; tests). */
@@ -100,12 +141,52 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
  * entry) in one transaction; codes through SNS/SES when CODE_SENDER is 'aws', else to the outbox.
  */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(
-    factors({ getDevice, createVerification }),
-    () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender),
-    noTotp,
-    mfaEncryptionKey,
-  ),
+  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, snsPushNotifier),
+);
+
+/** POST /api/users/{id}/devices: the user's factors, then the pending factor (with its step-up, code, ticket). */
+export const enrolment = /* @__PURE__ */ once(() =>
+  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, { sender: codeSender }),
+);
+
+/** POST .../devices/{id}/activate: the factor, the attempt counted, then its activation. */
+export const activation = /* @__PURE__ */ once(() =>
+  enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp),
+);
+
+/** POST /api/push/activations: the ticket, the factor, then its activation (and its SNS endpoint). */
+export const pushActivation = /* @__PURE__ */ once(() =>
+  enrolments({ getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes }, noTotp, {
+    notifier: snsPushNotifier,
+  }),
+);
+
+/** POST /api/users/{id}/recovery_codes: one transaction (the step-up consumed, the codes replaced). */
+export const recoveryCodes = /* @__PURE__ */ once(() => enrolments({ replaceRecoveryCodes }, noTotp));
+
+/** The device app's calls and the caller's polling of a verification. */
+export const push = /* @__PURE__ */ once(
+  () =>
+    new PushService(
+      only<PushStore>('push', { getPushDevice, currentPush, replayed, decide }),
+      factors({ getVerification }),
+      systemClock,
+      mfaEncryptionKey,
+    ),
+);
+
+/** Every method: the admin CLI, the bench and tests. */
+export const enrolmentWithEverything = /* @__PURE__ */ once(
+  () =>
+    new FactorEnrolment(
+      new DynamoEnrolmentStore(),
+      () => outboxSender,
+      systemClock,
+      mfaEncryptionKey,
+      otplibTotp,
+      passkeyConfig,
+      () => noPush,
+    ),
 );
 
 /** Checking a code, TOTP or mfa_token: read, count the attempt, then approve or record the failure. */
