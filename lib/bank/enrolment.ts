@@ -247,13 +247,16 @@ export class FactorEnrolment {
       const endpoint = await this.notifier().register(req.push_token, device.id);
       if (endpoint) changes.pushEndpoint = endpoint;
     }
+    // The device app is answered its id only: recovery codes are the user's (a user whose first
+    // factor is push gets them from POST /api/users/:id/recovery_codes, stepping up on the device).
     const done = await this.complete(
       device,
       changes,
       { now, ticketHash, push: { deviceId: device.id, userId: device.userId, key } },
       log,
+      false,
     );
-    return { device_id: done.id, ...(done.recovery_codes ? { recovery_codes: done.recovery_codes } : {}) };
+    return { device_id: done.id };
   }
 
   /** New recovery codes (step-up); the old ones stop working. Shown once. */
@@ -276,13 +279,14 @@ export class FactorEnrolment {
     changes: Partial<Device>,
     opts: Parameters<EnrolmentStore['activateDevice']>[2],
     log: SecurityLog,
+    issueRecovery = true,
   ): Promise<ActivatedFactor> {
     const others = (await this.store.listDevices(device.userId)).filter(
       (d) => d.id !== device.id && isActive(d),
     );
     changes.default = others.length === 0;
     // The first factor a user activates brings the recovery codes (unless the user has some).
-    const first = others.length === 0 && !(await this.store.hasRecoveryCodes(device.userId));
+    const first = issueRecovery && others.length === 0 && !(await this.store.hasRecoveryCodes(device.userId));
     const codes = first ? newRecoveryCodes() : undefined;
     try {
       await this.store.activateDevice(device, changes, { ...opts, recoveryHashes: codes?.map(recoveryHash) });

@@ -70,7 +70,11 @@ export const activateBody = v.pipe(
 
 export const pushActivationBody = strictObject({
   ticket: v.pipe(v.string(), v.regex(/^pt_[A-Za-z0-9_-]{43}$/, 'Must be a push activation ticket')),
-  public_key: v.pipe(deviceKeySchema, v.description("The device app's EC P-256 public key (JWK)")),
+  // Loose: a private key's `d` must reach parseDeviceKey, which refuses it (never strip it silently).
+  public_key: v.pipe(
+    v.looseObject(deviceKeySchema.entries),
+    v.description("The device app's EC P-256 public key (JWK, no private part)"),
+  ),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))),
   push_token: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
 });

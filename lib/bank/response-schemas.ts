@@ -74,10 +74,7 @@ export const activatedSchema = v.strictObject({
   recovery_codes: v.optional(recoveryCodes),
 });
 
-export const pushActivatedSchema = v.strictObject({
-  device_id: v.pipe(v.string(), v.regex(DEVICE_ID)),
-  recovery_codes: v.optional(recoveryCodes),
-});
+export const pushActivatedSchema = v.strictObject({ device_id: v.pipe(v.string(), v.regex(DEVICE_ID)) });
 
 export const recoveryCodesSchema = v.strictObject({ recovery_codes: recoveryCodes });
 
