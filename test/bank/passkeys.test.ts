@@ -182,16 +182,20 @@ describe.skipIf(chromiumMissing !== undefined)('passkeys in Chromium', () => {
         200,
       );
       const started = await start(u, deviceId);
+      // A client that lowers the request to `discouraged`, with an authenticator that verifies no one:
+      // the assertion carries no UV flag, and the server must refuse it.
       await authenticator.setUserVerified(false);
-      let assertion: AuthenticationResponseJSON | undefined;
+      let assertion: AuthenticationResponseJSON;
       try {
-        assertion = await authenticator.get(started.body.public_key);
-      } catch {
-        // Chromium itself refuses to answer a `required` request without user verification.
+        assertion = await authenticator.get({ ...started.body.public_key, userVerification: 'discouraged' });
       } finally {
         await authenticator.setUserVerified(true);
       }
-      if (assertion) expectError(await verify(u, started.body.id, assertion), 422, ['credential']);
+      const flags = Buffer.from(assertion.response.authenticatorData, 'base64url')[32];
+      expect(flags & 0x04, 'UV flag').toBe(0);
+      const refused = await verify(u, started.body.id, assertion);
+      expectError(refused, 422, ['credential']);
+      expect(JSON.stringify(refused.body)).toMatch(/User verification is required/);
       expect(
         (await call('GET', `/api/users/${u.id}/verifications/${started.body.id}`, { token: u.token })).body
           .status,

@@ -224,10 +224,13 @@ describe('push with number matching, through the device app', () => {
     expect(ok.status, ok.text).toBe(200);
     expect(await poll(user, started.id)).toBe('approved');
     expectError(await answer(device, started.id, jws), 401);
-    expectError(
-      await answer(device, started.id, await decision(device, started.id, { number: started.number })),
-      409,
-    );
+    // A fresh decision (another iat: other signed bytes than the replayed one) on an answered challenge.
+    const fresh = await decision(device, started.id, {
+      number: started.number,
+      iat: now() - 1,
+      exp: now() + 59,
+    });
+    expectError(await answer(device, started.id, fresh), 409);
   }, 180_000);
 
   it('authenticates the device by its JWT: expired, long-lived, unsigned or foreign → 401', async () => {
