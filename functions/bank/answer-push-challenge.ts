@@ -4,10 +4,10 @@ import { deviceOf, deviceOperation } from '#lib/bank/http/device-auth.ts';
 import { securityLog } from '#lib/bank/http/glue.ts';
 import { pushAnswerBody } from '#lib/bank/mfa-schemas.ts';
 import { challengePath } from '#lib/bank/params.ts';
-import { push } from '#lib/bank/wiring.ts';
+import { pushAnswers } from '#lib/bank/wiring.ts';
 
 export const handler = deviceOperation(
   { path: challengePath, body: { schema: pushAnswerBody } },
   async (req) =>
-    ok(await push().answer(deviceOf(req), req.path.verificationId, req.body.response, securityLog(req))),
+    ok(await pushAnswers().answer(deviceOf(req), req.path.verificationId, req.body.response, securityLog(req))),
 );

@@ -80,6 +80,7 @@ const CLIENT_PACKAGES: Record<string, string> = {
   'client-ses': 'ses',
   'client-secrets-manager': 'secretsmanager',
   'client-sqs': 'sqs',
+  'client-pinpoint-sms-voice-v2': 'sms-voice',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 
@@ -485,6 +486,7 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
   ses: { pkg: '@aws-sdk/client-sesv2', cls: 'SESv2Client' },
   secretsmanager: { pkg: '@aws-sdk/client-secrets-manager', cls: 'SecretsManagerClient' },
   sqs: { pkg: '@aws-sdk/client-sqs', cls: 'SQSClient' },
+  'sms-voice': { pkg: '@aws-sdk/client-pinpoint-sms-voice-v2', cls: 'PinpointSMSVoiceV2Client' },
 };
 
 /**

@@ -47,7 +47,7 @@ import {
   replaceRecoveryCodes,
 } from './adapters/dynamo-enrolment.ts';
 import { currentPush, decide, getPushDevice, replayed } from './adapters/dynamo-push.ts';
-import { snsPushNotifier } from './adapters/sns-push-notifier.ts';
+import { snsNotify, snsRegister } from './adapters/sns-push-notifier.ts';
 import { FactorEnrolment } from './enrolment.ts';
 import type { PasskeyConfig } from './passkeys.ts';
 import type { EnrolmentStore, PushNotifier, PushStore } from './ports.ts';
@@ -103,13 +103,13 @@ const build = (
 const enrolments = (
   methods: Partial<EnrolmentStore>,
   totp: Totp,
-  opts: { sender?: () => CodeSender; notifier?: PushNotifier } = {},
+  opts: { sender?: () => CodeSender; notifier?: PushNotifier; key: () => Promise<string> },
 ) =>
   new FactorEnrolment(
     only<EnrolmentStore>('enrolment', methods),
     opts.sender ?? (() => outboxSender),
     systemClock,
-    mfaEncryptionKey,
+    opts.key,
     totp,
     passkeyConfig,
     () => opts.notifier ?? noPush,
@@ -138,42 +138,57 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
 
 /**
  * Starting a verification: the factor, then the verification (with the starts limit and the outbox
- * entry) in one transaction; codes through SNS/SES when CODE_SENDER is 'aws', else to the outbox.
+ * entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
+ * to the outbox; a push notified through SNS when the stack has a platform application.
  */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, snsPushNotifier),
+  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, {
+    register: noPush.register,
+    notify: snsNotify,
+  }),
 );
 
 /** POST /api/users/{id}/devices: the user's factors, then the pending factor (with its step-up, code, ticket). */
 export const enrolment = /* @__PURE__ */ once(() =>
-  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, { sender: codeSender }),
+  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, {
+    sender: codeSender,
+    key: mfaEncryptionKey,
+  }),
 );
 
 /** POST .../devices/{id}/activate: the factor, the attempt counted, then its activation. */
 export const activation = /* @__PURE__ */ once(() =>
-  enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp),
+  enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp, {
+    key: mfaEncryptionKey,
+  }),
 );
 
 /** POST /api/push/activations: the ticket, the factor, then its activation (and its SNS endpoint). */
 export const pushActivation = /* @__PURE__ */ once(() =>
   enrolments({ getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes }, noTotp, {
-    notifier: snsPushNotifier,
+    notifier: { register: snsRegister, notify: noPush.notify },
+    key: noKey,
   }),
 );
 
 /** POST /api/users/{id}/recovery_codes: one transaction (the step-up consumed, the codes replaced). */
-export const recoveryCodes = /* @__PURE__ */ once(() => enrolments({ replaceRecoveryCodes }, noTotp));
-
-/** The device app's calls and the caller's polling of a verification. */
-export const push = /* @__PURE__ */ once(
-  () =>
-    new PushService(
-      only<PushStore>('push', { getPushDevice, currentPush, replayed, decide }),
-      factors({ getVerification }),
-      systemClock,
-      mfaEncryptionKey,
-    ),
+export const recoveryCodes = /* @__PURE__ */ once(() =>
+  enrolments({ replaceRecoveryCodes }, noTotp, { key: noKey }),
 );
+
+const pushService = (methods: Partial<PushStore>, key: () => Promise<string>) =>
+  new PushService(only<PushStore>('push', methods), factors({ getVerification }), systemClock, key);
+
+/** GET /api/push/challenges: the device's key, the user's pending push pointer and verification. */
+export const pushChallenges = /* @__PURE__ */ once(() => pushService({ getPushDevice, currentPush }, noKey));
+
+/** POST /api/push/challenges/{id}: as listing, the replay check, then one transaction deciding it. */
+export const pushAnswers = /* @__PURE__ */ once(() =>
+  pushService({ getPushDevice, currentPush, replayed, decide }, mfaEncryptionKey),
+);
+
+/** GET a verification: the verification (and for a push the user's pending pointer). */
+export const verificationStatus = /* @__PURE__ */ once(() => pushService({ currentPush }, noKey));
 
 /** Every method: the admin CLI, the bench and tests. */
 export const enrolmentWithEverything = /* @__PURE__ */ once(

@@ -7,32 +7,33 @@ import { config } from '../../config.ts';
 import { snsClient } from '../../data/sns.ts';
 import type { PushNotifier } from '../ports.ts';
 
-export const snsPushNotifier: PushNotifier = {
-  register: async (pushToken, deviceId) => {
-    const app = config.pushPlatformApplicationArn;
-    if (!app) return undefined;
-    const { EndpointArn } = await snsClient().send(
-      new CreatePlatformEndpointCommand({
-        PlatformApplicationArn: app,
-        Token: pushToken,
-        CustomUserData: deviceId,
+/** At activation: the device token's platform endpoint (the push activation function only). */
+export const snsRegister: PushNotifier['register'] = async (pushToken, deviceId) => {
+  const app = config.pushPlatformApplicationArn;
+  if (!app) return undefined;
+  const { EndpointArn } = await snsClient().send(
+    new CreatePlatformEndpointCommand({
+      PlatformApplicationArn: app,
+      Token: pushToken,
+      CustomUserData: deviceId,
+    }),
+  );
+  return EndpointArn;
+};
+
+/** At a push verification's start: the notification naming the challenge. */
+export const snsNotify: PushNotifier['notify'] = async (endpoint, verificationId) => {
+  if (!config.pushPlatformApplicationArn) return;
+  const data = { type: 'mfa_push', verification_id: verificationId };
+  await snsClient().send(
+    new PublishCommand({
+      TargetArn: endpoint,
+      MessageStructure: 'json',
+      Message: JSON.stringify({
+        default: 'Approve a sign-in',
+        GCM: JSON.stringify({ data }),
+        APNS: JSON.stringify({ aps: { alert: 'Approve a sign-in', 'content-available': 1 }, ...data }),
       }),
-    );
-    return EndpointArn;
-  },
-  notify: async (endpoint, verificationId) => {
-    if (!config.pushPlatformApplicationArn) return;
-    const data = { type: 'mfa_push', verification_id: verificationId };
-    await snsClient().send(
-      new PublishCommand({
-        TargetArn: endpoint,
-        MessageStructure: 'json',
-        Message: JSON.stringify({
-          default: 'Approve a sign-in',
-          GCM: JSON.stringify({ data }),
-          APNS: JSON.stringify({ aps: { alert: 'Approve a sign-in', 'content-available': 1 }, ...data }),
-        }),
-      }),
-    );
-  },
+    }),
+  );
 };

@@ -4,13 +4,13 @@ import type { Principal } from '../../domain/principal.ts';
 import { authenticatedOperations } from '../../http/rest.ts';
 import type { HttpRequest } from '../../http/rest.ts';
 import type { PushDevice } from '../ports.ts';
-import { push } from '../wiring.ts';
+import { pushChallenges } from '../wiring.ts';
 
 /** The caller of a device route: the device's user, and the device. */
 type DevicePrincipal = Principal & { device: PushDevice };
 
 export const deviceOperation = authenticatedOperations(async (jwt): Promise<DevicePrincipal> => {
-  const device = await push().authenticate(jwt);
+  const device = await pushChallenges().authenticate(jwt);
   return { userId: device.userId, tokenHash: device.deviceId, device };
 });
 
