@@ -31,7 +31,11 @@ export const handler = async (event: { id: string; phone: string; email: string;
     new SendTextMessageCommand({ DestinationPhoneNumber: event.phone, MessageBody: 'code' }),
   );
   await smsVoice.send(
-    new SendVoiceMessageCommand({ DestinationPhoneNumber: event.phone, MessageBody: 'code' }),
+    new SendVoiceMessageCommand({
+      DestinationPhoneNumber: event.phone,
+      OriginationIdentity: 'id',
+      MessageBody: 'code',
+    }),
   );
   await sns.send(new PublishCommand({ TargetArn: event.endpoint, Message: 'push' }));
   const content = { Simple: { Subject: { Data: 'code' }, Body: { Text: { Data: 'code' } } } };
