@@ -35,8 +35,17 @@ const CALLS: Record<string, string[]> = {
   // The event router puts jobs on the delivery queue; the delivery opens the secret, requeues, dead-letters.
   NotesRouteWebhookEventsFunction: ['sqs'],
   NotesDeliverWebhooksFunction: ['secretsmanager', 'sqs'],
-  // Codes by SMS and e-mail, hashed (and sealed in the outbox) with the MFA key.
-  BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
+  // Codes by SMS, voice (End User Messaging) and e-mail, hashed (and sealed in the outbox) with the
+  // MFA key; a push notified by SNS mobile push; a passkey's challenge sealed.
+  BankStartVerificationFunction: ['secretsmanager', 'ses', 'sms-voice', 'sns'],
+  // Enrolment: an activation code sent like a verification's; the otp secret or passkey challenge sealed.
+  BankEnrollDeviceFunction: ['secretsmanager', 'ses', 'sms-voice'],
+  // Activation opens the sealed secret, code hash or challenge.
+  BankActivateDeviceFunction: ['secretsmanager'],
+  // The device's platform endpoint (SNS mobile push).
+  BankActivatePushFunction: ['sns'],
+  // The matched number is kept as an HMAC under the MFA key.
+  BankAnswerPushChallengeFunction: ['secretsmanager'],
 };
 /**
  * The Bank 405 fallback answers from the request alone; the Notes one also counts a valid token
