@@ -9,5 +9,7 @@ import { pushAnswers } from '#lib/bank/wiring.ts';
 export const handler = deviceOperation(
   { path: challengePath, body: { schema: pushAnswerBody } },
   async (req) =>
-    ok(await pushAnswers().answer(deviceOf(req), req.path.verificationId, req.body.response, securityLog(req))),
+    ok(
+      await pushAnswers().answer(deviceOf(req), req.path.verificationId, req.body.response, securityLog(req)),
+    ),
 );

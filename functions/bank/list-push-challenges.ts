@@ -3,4 +3,6 @@ import { ok } from '#lib/http/rest.ts';
 import { deviceOf, deviceOperation } from '#lib/bank/http/device-auth.ts';
 import { pushChallenges } from '#lib/bank/wiring.ts';
 
-export const handler = deviceOperation({}, async (req) => ok(await pushChallenges().challenges(deviceOf(req))));
+export const handler = deviceOperation({}, async (req) =>
+  ok(await pushChallenges().challenges(deviceOf(req))),
+);
