@@ -494,6 +494,7 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
  * markdown renderer): a function that bundles one gets a floor that bundles it too, imported when
  * used (never by the first call), as the least such function would. Package → what the floor imports.
  * SQLite (search, indexing): its ES module entry and its engine, embedded as bytes (Loader .wasm=binary).
+ * The Bank's passkeys and push keys: the WebAuthn library and jose.
  */
 export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'markdown-it': 'markdown-it',
@@ -504,6 +505,10 @@ export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'highlight.js': 'highlight.js/lib/common',
   'sanitize-html': 'sanitize-html',
   '@sqlite.org/sqlite-wasm': ['@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm'],
+  // Passkeys (WebAuthn ceremonies) and push factors' device keys (JWT/JWS): lib/bank/passkeys.ts and
+  // lib/bank/push-keys.ts import them on the first ceremony or signature check, as the floor does.
+  '@simplewebauthn/server': '@simplewebauthn/server',
+  jose: 'jose',
 };
 
 /** What a function's floor is: the clients it creates, the requests it sends, the libraries it bundles. */
@@ -529,9 +534,11 @@ export function floorSource(f: FloorSpec): string {
     const commands = [...new Set(f.requests.filter((r) => r.service === svc).map((r) => `${r.op}Command`))];
     return `import { ${[CLIENTS[svc].cls, ...commands].join(', ')} } from '${CLIENTS[svc].pkg}';`;
   });
-  const clients = f.services.map((svc) => `const ${svc} = new ${CLIENTS[svc].cls}({});`);
+  // A service's name as an identifier ('sms-voice' → sms_voice).
+  const client = (svc: string) => svc.replace(/\W/g, '_');
+  const clients = f.services.map((svc) => `const ${client(svc)} = new ${CLIENTS[svc].cls}({});`);
   const sends = f.requests.map(
-    (r, i) => `  last = await ${r.service}.send(new ${r.op}Command(event.requests[${i}]));`,
+    (r, i) => `  last = await ${client(r.service)}.send(new ${r.op}Command(event.requests[${i}]));`,
   );
   const renderer = f.libraries.length
     ? [`export const renderer = () => Promise.all([${f.libraries.map((l) => `import('${l}')`).join(', ')}]);`]
