@@ -65,6 +65,25 @@ export const config = {
   get codeSender() {
     return read('CODE_SENDER', 'outbox');
   },
+  /** Where sms and voice codes come from (template parameter SmsVoiceOriginationIdentity). */
+  get smsVoiceOriginationIdentity() {
+    return read('SMS_VOICE_ORIGINATION_IDENTITY', '') || undefined;
+  },
+  /** The WebAuthn RP ID passkeys are bound to (template parameter PasskeyRpId). */
+  get passkeyRpId() {
+    return read('PASSKEY_RP_ID', 'localhost');
+  },
+  /** The origins a passkey ceremony may come from, comma-separated (parameter PasskeyOrigins). */
+  get passkeyOrigins(): string[] {
+    return read('PASSKEY_ORIGINS', 'http://localhost:3000')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+  },
+  /** The SNS platform application push notifications go through; empty: the device app polls. */
+  get pushPlatformApplicationArn() {
+    return read('PUSH_PLATFORM_APPLICATION_ARN', '');
+  },
   get emailFrom() {
     return read('EMAIL_FROM', 'no-reply@example.com');
   },

@@ -83,6 +83,7 @@ const CLIENT_PACKAGES: Record<string, string> = {
   'client-sqs': 'sqs',
   // The WebSocket API's management API (@connections), IAM's execute-api:ManageConnections.
   'client-apigatewaymanagementapi': 'execute-api',
+  'client-pinpoint-sms-voice-v2': 'sms-voice',
 };
 const SERVICES = new Set(Object.values(CLIENT_PACKAGES));
 
@@ -551,6 +552,7 @@ const CLIENTS: Record<string, { pkg: string; cls: string }> = {
   secretsmanager: { pkg: '@aws-sdk/client-secrets-manager', cls: 'SecretsManagerClient' },
   sqs: { pkg: '@aws-sdk/client-sqs', cls: 'SQSClient' },
   'execute-api': { pkg: '@aws-sdk/client-apigatewaymanagementapi', cls: 'ApiGatewayManagementApiClient' },
+  'sms-voice': { pkg: '@aws-sdk/client-pinpoint-sms-voice-v2', cls: 'PinpointSMSVoiceV2Client' },
 };
 
 /** A service's client as a variable name of a floor's source (`execute-api` → `execute_api`). */
@@ -561,6 +563,7 @@ const clientVar = (service: string) => service.replace(/\W/g, '_');
  * markdown renderer): a function that bundles one gets a floor that bundles it too, imported when
  * used (never by the first call), as the least such function would. Package → what the floor imports.
  * SQLite (search, indexing): its ES module entry and its engine, embedded as bytes (Loader .wasm=binary).
+ * The Bank's passkeys and push keys: the WebAuthn library and jose.
  */
 export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   'markdown-it': 'markdown-it',
@@ -572,6 +575,10 @@ export const FLOOR_LIBRARIES: Record<string, string | string[]> = {
   // Live editing's document (the $default and stream functions): Yjs, its sync and awareness protocols.
   yjs: 'yjs',
   'y-protocols': ['y-protocols/sync', 'y-protocols/awareness'],
+  // Passkeys (WebAuthn ceremonies) and push factors' device keys (JWT/JWS): lib/bank/passkeys.ts and
+  // lib/bank/push-keys.ts import them on the first ceremony or signature check, as the floor does.
+  '@simplewebauthn/server': '@simplewebauthn/server',
+  jose: 'jose',
 };
 
 /** What a function's floor is: the clients it creates, the requests it sends, the libraries it bundles. */

@@ -229,6 +229,8 @@ export const README_ROUTES = [
   'GET /api/v1/news (page 1 of 500)',
   'POST /api/transfers (Idempotency-Key)',
   'GET /api/transfers',
+  'POST /api/users/{userId}/verifications/{verificationId} (passkey)',
+  'POST /api/push/challenges/{verificationId} (approve)',
 ] as const;
 
 /** A HackMD-like mix of calls (docs/architecture.md, "Cost per call"): weights sum to 1. */

@@ -142,7 +142,12 @@ async function coldStartPart(dir: string): Promise<number> {
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-bench-'));
 if (args['floor-builds']) {
   const { floorBuilds } = await import('./floor-builds.ts');
-  const floors = ['dynamodb', 'dynamodb-s3', 'dynamodb-secretsmanager', 'dynamodb-secretsmanager-ses-sns'];
+  const floors = [
+    'dynamodb',
+    'dynamodb-s3',
+    'dynamodb-secretsmanager',
+    'dynamodb-secretsmanager-ses-sms-voice-sns',
+  ];
   console.log(
     await floorBuilds({ outdir: join(scratch, 'floor-builds'), rounds: Number(args.pairs), floors }).finally(
       () => rmSync(scratch, { recursive: true, force: true }),

@@ -40,6 +40,7 @@ const SERVICES: Record<string, string> = {
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
   '@aws-sdk/client-sqs': 'sqs',
   '@aws-sdk/client-apigatewaymanagementapi': 'execute-api',
+  '@aws-sdk/client-pinpoint-sms-voice-v2': 'sms-voice',
 };
 
 /** The management API's commands → the HTTP method of `@connections/<id>` they call (IAM's resource). */
@@ -200,9 +201,26 @@ export function derivePolicy(fn: BuiltFunction, t: Template): Statement[] {
       else if (operation === 'ListObjectsV2' || operation === 'ListObjects')
         allow('Bucket', ['s3:ListBucket'], [{ 'Fn::GetAtt': [bucket, 'Arn'] }]);
       else throw new Error(`${fn.id}: ${command} has no IAM mapping (infra/deploy/iam.ts)`);
-    } else if (command === 'sns:Publish') {
-      // SMS to a phone number: AWS gives no resource narrower than '*' for direct publishes.
-      allow('SmsCodes', ['sns:Publish'], ['*']);
+    } else if (command === 'sns:Publish' || command === 'sns:CreatePlatformEndpoint') {
+      // Mobile push: endpoints of this account's platform applications (PushPlatformApplicationArn).
+      allow(
+        'PushNotifications',
+        [command],
+        [
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+          { 'Fn::Sub': 'arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:app/*' },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+          { 'Fn::Sub': 'arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:endpoint/*' },
+        ],
+      );
+    } else if (command === 'sms-voice:SendTextMessage' || command === 'sms-voice:SendVoiceMessage') {
+      // Codes by SMS and voice: this account's origination identities (phone numbers, pools, sender ids).
+      allow(
+        'SmsVoiceCodes',
+        [command],
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+        [{ 'Fn::Sub': 'arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:*' }],
+      );
     } else if (command === 'ses:SendEmail') {
       allow(
         'EmailCodes',

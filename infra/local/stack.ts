@@ -150,6 +150,9 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     // endpoint the functions send through (@aws-sdk/client-apigatewaymanagementapi).
     NOTES_LIVE_URL: `${baseUrl.replace(/^http/, 'ws')}/_live`,
     NOTES_LIVE_CONNECTIONS_URL: `${baseUrl.replace('//localhost:', '//127.0.0.1:')}/_live`,
+    // Passkeys locally: RP ID localhost, the runner's own origin (docs/bank.md).
+    PASSKEY_RP_ID: 'localhost',
+    PASSKEY_ORIGINS: baseUrl,
   };
   // Explicit settings in the caller's environment win (e.g. INTERNAL_EDGE_ORIGIN).
   // Notes per-token rate limit (default HackMD's 100 per 300 s, lib/config.ts): tests and the bench raise it.
@@ -167,8 +170,19 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'WEBHOOK_DELIVERY_RETENTION_DAYS',
     'WEBHOOK_ATTEMPT_TIMEOUT_MS',
     'WEBHOOK_RETRY_DELAYS',
+    // Bank MFA: the code sender and its stand-ins (docs/bank.md, "Voice and SMS").
+    'CODE_SENDER',
+    'EMAIL_FROM',
+    'SMS_VOICE_ORIGINATION_IDENTITY',
+    'PASSKEY_RP_ID',
+    'PASSKEY_ORIGINS',
+    'PUSH_PLATFORM_APPLICATION_ARN',
   ]) {
     if (process.env[key]) defaults[key] = process.env[key]!;
   }
+  // The standard per-service endpoint variables (AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2, ..._SNS,
+  // ..._SESV2) reach the functions; the table's and the bucket's stay the stack's own.
+  for (const [key, value] of Object.entries(process.env))
+    if (key.startsWith('AWS_ENDPOINT_URL_') && !(key in defaults) && value) defaults[key] = value;
   return defaults;
 }

@@ -20,6 +20,8 @@ const TAGS = {
   Devices: "A user's enrolled factors (the caller's own, or any user's for an admin)",
   Verifications: 'Verifying a factor: start, then check the code (step-up and recovery)',
   'MFA tokens': 'Recovery tokens issued by an admin',
+  'Recovery codes': "The user's own single-use recovery codes",
+  'Push device': 'The device app of a push factor: activation with a ticket, challenges, signed decisions',
 } as const;
 
 type Described = Partial<Record<ErrorType, string>>;
@@ -108,6 +110,11 @@ const transfer = pathParams(params.transferPath);
 const user = pathParams(params.userPath);
 const device = pathParams(params.devicePath);
 const verification = pathParams(params.verificationPath);
+const challenge = pathParams(params.challengePath);
+const deviceJwt = {
+  unauthorized:
+    'Missing, malformed or expired device JWT, an unknown device, or a bad signature (ES256, kid = sub = the device id, exp at most 5 minutes ahead)',
+};
 const missingTransfer: Described = {
   not_found: "No such transfer of the caller (also for another user's transfer)",
 };
@@ -257,6 +264,62 @@ export const buildBankDocument = () =>
             ...errors(notSelf),
           },
         },
+        post: {
+          operationId: 'enrollDevice',
+          summary: 'Enrol a factor (pending until activated; activation data shown once)',
+          description:
+            'Enrols a factor `pending_activation`, gone after 10 minutes unless activated. `activation` is shown ' +
+            'once: otp `{secret, otpauth_uri}`; sms, voice, email `{sent_to}` (a 6-digit code sent); push ' +
+            '`{ticket, expires_at}` (the device app activates with it, 5 minutes); device `{public_key}` ' +
+            '(PublicKeyCredentialCreationOptionsJSON). A user with an active factor needs X-MFA-Verification ' +
+            '(consumed); a user with none, the API token only. At most 10 factors a user.',
+          tags: ['Devices'],
+          parameters: [...user, stepUp],
+          requestBody: body(mfa.enrollBody),
+          responses: {
+            201: withHeaders(json(r.enrolledSchema, 'The pending factor and its activation data'), {
+              Location: { description: 'The factor', schema: { type: 'string' } },
+            }),
+            ...errors(
+              {
+                ...notSelf,
+                step_up_required: 'The user has an active factor and sent no valid X-MFA-Verification',
+                conflict: 'The user has 10 factors already',
+                validation_failed:
+                  'Unknown kind, phone_number not E.164, email not an address (named in errors[])',
+              },
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/users/{userId}/devices/{deviceId}/activate': {
+        post: {
+          operationId: 'activateDevice',
+          summary: 'Activate a pending factor: a code, or a passkey registration',
+          description:
+            '`{code}` for otp, sms, voice and email; `{credential}` (RegistrationResponseJSON, user verification ' +
+            'required) for a device. The factor becomes `active`; the first factor a user activates returns ' +
+            `ten recovery_codes (shown once). At most ${MFA_LIMITS.activations.max} wrong attempts per factor per ` +
+            `${MFA_LIMITS.activations.windowSeconds / 60} minutes. A push factor is activated by its device app.`,
+          tags: ['Devices'],
+          parameters: device,
+          requestBody: body(mfa.activateBody),
+          responses: {
+            200: json(r.activatedSchema, 'The active factor (and the first recovery codes)'),
+            ...errors(
+              {
+                ...notSelf,
+                not_found: 'No such pending factor (or it expired)',
+                conflict: 'Already active, or a push factor (activated by the device app)',
+                validation_failed:
+                  'Malformed body, or a wrong code or refused credential: errors[] names it, attempts_left says how many remain',
+                too_many_requests: `${MFA_LIMITS.activations.max} wrong attempts in ${MFA_LIMITS.activations.windowSeconds / 60} minutes (Retry-After)`,
+              },
+              'unsupported_media_type',
+            ),
+          },
+        },
       },
       '/api/users/{userId}/devices/{deviceId}': {
         delete: {
@@ -280,10 +343,12 @@ export const buildBankDocument = () =>
       '/api/users/{userId}/verifications': {
         post: {
           operationId: 'startVerification',
-          summary: 'Start verifying a factor; sms/voice/email/push/device get a code',
+          summary: 'Start verifying an active factor',
           description:
-            `Starts a verification of one of the user's factors, valid 10 minutes; sms, voice, email, push ` +
-            `and device factors are sent a 6-digit code. At most ${MFA_LIMITS.starts.max} starts per factor ` +
+            `Starts a verification of one of the user's active factors, valid 10 minutes: sms, voice and email ` +
+            'are sent a 6-digit code; a device (passkey) answers `public_key` (PublicKeyCredentialRequestOptionsJSON); ' +
+            'a push answers `number` for the caller to show, and notifies the device (one pending push per user: a ' +
+            `new one expires the previous). At most ${MFA_LIMITS.starts.max} starts per factor ` +
             `per ${MFA_LIMITS.starts.windowSeconds / 60} minutes.`,
           tags: ['Verifications'],
           parameters: [...user, idempotencyKey],
@@ -296,7 +361,7 @@ export const buildBankDocument = () =>
             ...errors(
               {
                 ...notSelf,
-                validation_failed: 'device_id malformed or not a factor of this user',
+                validation_failed: 'device_id malformed, not a factor of this user, or not active',
                 too_many_requests: `More than ${MFA_LIMITS.starts.max} starts of this factor in ${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After)`,
               },
               'bad_request',
@@ -307,11 +372,25 @@ export const buildBankDocument = () =>
         },
       },
       '/api/users/{userId}/verifications/{verificationId}': {
+        get: {
+          operationId: 'getVerification',
+          summary: "A verification's status (poll a push)",
+          description:
+            'A push is `pending` until the device answers (`approved` or `denied`); a pending one past its ' +
+            'expiry, or superseded by a newer push, is `expired`.',
+          tags: ['Verifications'],
+          parameters: verification,
+          responses: {
+            200: json(ref('Verification'), 'pending, approved, denied, expired or max_attempts_reached'),
+            ...errors({ ...notSelf, not_found: 'No such verification of this user' }),
+          },
+        },
         post: {
           operationId: 'verify',
-          summary: 'Check a code (or a recovery mfa_token)',
+          summary: 'Check a code, a passkey assertion, a recovery code or an mfa_token',
           description:
-            'Checks a TOTP or sent code, or a recovery mfa_token. A wrong one is 422 with attempts_left; the ' +
+            'Exactly one of `code` (TOTP or sent code), `credential` (AuthenticationResponseJSON of a device ' +
+            'factor), `recovery_code` or `mfa_token`. A wrong one is 422 with attempts_left; the ' +
             'fifth wrong one ends the verification (429). An approved verification can serve once as a ' +
             'step-up within 5 minutes.',
           tags: ['Verifications'],
@@ -334,6 +413,84 @@ export const buildBankDocument = () =>
               },
               'bad_request',
               'idempotency_error',
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/users/{userId}/recovery_codes': {
+        post: {
+          operationId: 'replaceRecoveryCodes',
+          summary: 'Replace the recovery codes (step-up required; shown once)',
+          description:
+            'Ten new single-use codes, stored hashed; each approves a verification once as `{recovery_code}`. ' +
+            'Needs an approved X-MFA-Verification, consumed.',
+          tags: ['Recovery codes'],
+          parameters: [...user, stepUp],
+          responses: {
+            200: json(r.recoveryCodesSchema, 'Ten new single-use codes; the old ones no longer work'),
+            ...errors({ ...notSelf, step_up_required: 'No valid X-MFA-Verification' }),
+          },
+        },
+      },
+      '/api/push/activations': {
+        post: {
+          operationId: 'activatePush',
+          summary: 'The device app activates a push factor with its ticket and its key (no API token)',
+          description:
+            'The single-use ticket (from enrolling a push factor) is the credential. `public_key`: the device ' +
+            "app's EC P-256 public key (JWK, no private part). `push_token`: the APNs/FCM token, for SNS mobile " +
+            'push where the stack has a platform application.',
+          tags: ['Push device'],
+          security: [],
+          requestBody: body(mfa.pushActivationBody),
+          responses: {
+            201: json(r.pushActivatedSchema, 'The device id (the `kid` and `sub` of its JWTs)'),
+            ...errors(
+              {
+                gone: 'The ticket was used or expired (5 minutes): enrol again',
+                validation_failed: 'Malformed ticket or JWK (named in errors[])',
+              },
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      '/api/push/challenges': {
+        get: {
+          operationId: 'listPushChallenges',
+          summary: "The device's pending challenge (never the number)",
+          description: 'Authorization: Bearer <device JWT>.',
+          tags: ['Push device'],
+          responses: {
+            200: json(
+              { type: 'array', items: schema(r.pushChallengeSchema) },
+              'At most one pending challenge',
+            ),
+            ...errors(deviceJwt),
+          },
+        },
+      },
+      '/api/push/challenges/{verificationId}': {
+        post: {
+          operationId: 'answerPushChallenge',
+          summary: 'Approve or deny a challenge with a signed decision carrying the number typed',
+          description:
+            'Authorization: Bearer <device JWT>. `response`: compact JWS (ES256, kid = the device id) of ' +
+            '`{sub: verification id, iat, exp (at most 60 s after iat), decision: approve|deny, number}`. ' +
+            'Approve with the right number → approved; a wrong number or deny → denied (a security event).',
+          tags: ['Push device'],
+          parameters: challenge,
+          requestBody: body(mfa.pushAnswerBody),
+          responses: {
+            200: json(r.decisionSchema, 'approved or denied'),
+            ...errors(
+              {
+                unauthorized: `${deviceJwt.unauthorized}; or a bad, another device's, expired or replayed decision JWS`,
+                conflict: 'The challenge is not pending (answered, expired or superseded)',
+                not_found: 'Not a verification id',
+              },
+              'validation_failed',
               'unsupported_media_type',
             ),
           },

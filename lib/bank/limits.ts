@@ -11,8 +11,10 @@ export const MFA_LIMITS = {
   starts: { max: 5, windowSeconds: 600 },
   /** Failed codes per factor, across all its verifications. */
   codeFailures: { max: 10, windowSeconds: 3_600 },
-  /** Failed mfa_token checks per user. */
+  /** Failed mfa_token and recovery code checks per user. */
   tokenFailures: { max: 10, windowSeconds: 3_600 },
+  /** Activation attempts (wrong codes or credentials) per pending factor. */
+  activations: { max: 5, windowSeconds: 300 },
 } as const;
 
 export type LimitName = keyof typeof MFA_LIMITS;
@@ -57,6 +59,7 @@ const WHAT: Record<LimitName, string> = {
   starts: 'verification starts of this factor',
   codeFailures: 'failed codes of this factor',
   tokenFailures: 'failed mfa_token checks of this user',
+  activations: 'failed activations of this factor',
 };
 
 /** The limit is reached: refused without looking at the proof (429 + Retry-After). */

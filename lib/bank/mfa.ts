@@ -9,6 +9,7 @@ import {
   LimitReached,
   NotFound,
   StepUpRequired,
+  type FieldProblem,
 } from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
@@ -16,21 +17,33 @@ import {
   MAX_ATTEMPTS,
   MFA_TOKEN_MAX_SECONDS,
   VERIFICATION_TTL_SECONDS,
+  isActive,
+  proofKind,
   type Device,
   type FactorKind,
+  type FactorStatus,
   type MfaTokenRecord,
   type OutboxEntry,
   type Verification,
 } from './model.ts';
 import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
-import type { CodeMessage, CodeSender, FactorStore, Totp } from './ports.ts';
+import type { CodeMessage, CodeSender, FactorStore, PushNotifier, Totp } from './ports.ts';
+import type { PasskeyConfig, PublicKeyCredentialRequestOptionsJSON } from './passkeys.ts';
+import * as passkeys from './passkeys.ts';
+import { newMatchNumber } from './push-keys.ts';
+import { recoveryHash } from './recovery.ts';
 import { stepUpFor, stepUpRequired, type Complete } from './step-up.ts';
 
 export type SecurityEvent =
   | 'verification_failed'
   | 'factor_deleted'
   | 'mfa_token_issued'
-  | 'mfa_limit_reached';
+  | 'mfa_limit_reached'
+  | 'factor_enrolled'
+  | 'factor_activated'
+  | 'push_denied'
+  | 'recovery_code_used'
+  | 'recovery_codes_replaced';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
@@ -41,19 +54,30 @@ export interface PublicDevice {
   default: boolean;
   created: number;
   last_used: number | null;
+  status: FactorStatus;
 }
 export interface PublicVerification {
   id: string;
   device_id: string;
-  status: Verification['status'];
+  status: Verification['status'] | 'expired';
   expires_at: number;
+  /** push: the number the caller shows the user, who types it on the device. */
+  number?: number;
+  /** device (passkey): PublicKeyCredentialRequestOptionsJSON for the browser. */
+  public_key?: PublicKeyCredentialRequestOptionsJSON;
 }
 export interface IssuedMfaToken {
   mfa_token: string;
   expires_at: number;
   reusable: boolean;
 }
-export type Proof = { code: string; mfa_token?: undefined } | { mfa_token: string; code?: undefined };
+/** Exactly one member: a code, an mfa_token, a recovery code, or a passkey's assertion. */
+export interface Proof {
+  code?: string;
+  mfa_token?: string;
+  recovery_code?: string;
+  credential?: unknown;
+}
 
 export interface Enrolment {
   userId: string;
@@ -71,19 +95,27 @@ export const presentDevice = (d: Device): PublicDevice => ({
   id: d.id,
   kind: d.kind,
   name: d.name,
-  default: d.default,
+  default: isActive(d) && d.default,
   created: d.created,
   last_used: d.last_used,
+  status: d.status ?? 'active',
 });
-const presentVerification = (v: Verification): PublicVerification => ({
+/** A pending factor past its 10 minutes is gone, even before the table's ttl deletes it. */
+export const live = (d: Device, now: number) => isActive(d) || (d.pendingUntil ?? 0) > now;
+
+/** A pending verification past its expiry, or a push superseded by a newer one, is `expired`. */
+export const presentVerification = (v: Verification, now: number, current?: string): PublicVerification => ({
   id: v.id,
   device_id: v.deviceId,
-  status: v.status,
+  status:
+    v.status === 'pending' && (v.expires_at <= now || (current !== undefined && current !== v.id))
+      ? 'expired'
+      : v.status,
   expires_at: v.expires_at,
 });
 
 /** Runs `write`; a reached MFA limit is logged as a security event and thrown on (429 + Retry-After). */
-async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
+export async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (err) {
@@ -105,6 +137,23 @@ const tooManyAttempts = () =>
   new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, {
     details: { attempts_left: 0 },
   });
+type ProofField = 'code' | 'mfa_token' | 'recovery_code' | 'credential';
+const proofField = (p: Proof): ProofField =>
+  p.code !== undefined
+    ? 'code'
+    : p.mfa_token !== undefined
+      ? 'mfa_token'
+      : p.recovery_code !== undefined
+        ? 'recovery_code'
+        : 'credential';
+const noPasskeys = (): PasskeyConfig => {
+  throw new Error('this function has no passkey configuration');
+};
+const noNotifier = (): PushNotifier => ({
+  register: async () => undefined,
+  notify: async () => {},
+});
+
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
@@ -117,6 +166,10 @@ export class MfaService {
     private readonly secretKey: () => Promise<string>,
     /** Authenticator-app codes: enrolling an otp factor and checking its codes. */
     private readonly totp: Totp,
+    /** The RP ID and origins passkeys are bound to. */
+    private readonly passkeyConfig: () => PasskeyConfig = noPasskeys,
+    /** SNS mobile push to push devices that gave a token. */
+    private readonly notifier: () => PushNotifier = noNotifier,
   ) {}
 
   private now(): number {
@@ -153,9 +206,10 @@ export class MfaService {
     };
   }
 
-  /** Oldest first (factor ids sort by creation time). */
+  /** Oldest first (factor ids sort by creation time); pending ones until they expire. */
   async listDevices(userId: string): Promise<PublicDevice[]> {
-    return (await this.store.listDevices(userId)).map(presentDevice);
+    const now = this.now();
+    return (await this.store.listDevices(userId)).filter((d) => live(d, now)).map(presentDevice);
   }
 
   async deleteDevice(
@@ -185,6 +239,7 @@ export class MfaService {
   ): Promise<PublicVerification> {
     const device = await this.store.getDevice(userId, deviceId);
     if (!device) throw invalid('device_id', 'No such factor of this user');
+    if (!isActive(device)) throw invalid('device_id', 'The factor is not active yet: activate it first');
     const now = this.now();
     const verification: Verification = {
       id: newVerificationId(),
@@ -199,11 +254,27 @@ export class MfaService {
       sealedSecret: device.sealedSecret,
       approvedAt: null,
       consumedAt: null,
+      sealedChallenge: null,
+      passkey: null,
+      pushKey: null,
     };
     const sender = this.sender();
     let message: CodeMessage | undefined;
     let outbox: OutboxEntry | undefined;
-    if (device.kind !== 'otp') {
+    const proof = proofKind(device);
+    const extra: Pick<PublicVerification, 'number' | 'public_key'> = {};
+    if (proof === 'passkey') {
+      const options = await passkeys.authenticationOptions(this.passkeyConfig(), [device.passkey!]);
+      verification.sealedChallenge = encryptSecret(options.challenge, await this.secretKey());
+      verification.passkey = device.passkey;
+      extra.public_key = options;
+    } else if (proof === 'push') {
+      // Number matching: the caller shows the number; the device's decision must carry it.
+      const number = newMatchNumber();
+      verification.codeHash = hashCode(await this.secretKey(), verification.id, String(number));
+      verification.pushKey = device.pushKey;
+      extra.number = number;
+    } else if (device.kind !== 'otp') {
       const code = newCode();
       verification.codeHash = hashCode(await this.secretKey(), verification.id, code);
       message = {
@@ -217,13 +288,20 @@ export class MfaService {
       // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
       if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
     }
-    const result = presentVerification(verification);
+    const result = { ...presentVerification(verification, now), ...extra };
     const start = limitSlot('starts', userId, deviceId, now);
     await limited(log, () =>
-      this.store.createVerification(verification, { outbox, completion: complete?.(result), start }),
+      this.store.createVerification(verification, {
+        outbox,
+        completion: complete?.(result),
+        start,
+        pushPending: proof === 'push',
+      }),
     );
     // Delivered once stored: a refused start sends nothing.
     if (message) await sender.deliver(message);
+    if (proof === 'push' && device.pushEndpoint)
+      await this.notifier().notify(device.pushEndpoint, verification.id);
     return result;
   }
 
@@ -244,21 +322,48 @@ export class MfaService {
     const now = this.now();
     if (v.expires_at <= now) throw new Gone('The verification expired; start a new one');
 
-    const field = proof.code === undefined ? 'mfa_token' : 'code';
+    const field = proofField(proof);
+    const kind = v.passkey ? 'passkey' : v.pushKey ? 'push' : 'code';
+    if ((field === 'credential') !== (kind === 'passkey') && (field === 'code' || field === 'credential'))
+      throw invalid(
+        field,
+        kind === 'passkey'
+          ? 'A passkey verification takes the credential (AuthenticationResponseJSON)'
+          : kind === 'push'
+            ? 'A push verification is answered on the device'
+            : 'This verification takes a code',
+      );
     // Counted as a failure before the proof is checked; given back by the approval if it is right.
     const attempt =
-      field === 'code'
+      field === 'code' || field === 'credential'
         ? limitSlot('codeFailures', userId, v.deviceId, now)
         : limitSlot('tokenFailures', userId, 'USER', now);
-    await limited(log, () => this.store.takeLimitSlot(attempt, now));
+    await limited(log, () => this.store.takeLimitSlot(attempt, now).then(() => undefined));
     let step: number | undefined;
+    let counter: number | undefined;
     let valid: boolean;
-    if (proof.code === undefined)
+    if (field === 'mfa_token')
       valid = token !== undefined && token.userId === userId && token.expires_at > now;
-    else if (v.kind === 'otp') {
-      step = await this.totp.verify(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code, now);
+    else if (field === 'recovery_code')
+      valid = true; // checked by the approval (the set must hold it)
+    else if (field === 'credential') {
+      try {
+        const checked = await passkeys.verifyAuthentication(
+          this.passkeyConfig(),
+          proof.credential,
+          decryptSecret(v.sealedChallenge!, await this.secretKey()),
+          v.passkey!,
+        );
+        counter = checked.newCounter;
+        valid = true;
+      } catch (err) {
+        if (!(err instanceof Invalid)) throw err;
+        return this.fail(v, field, log, err.fields ?? [{ field, message: err.message }]);
+      }
+    } else if (v.kind === 'otp') {
+      step = await this.totp.verify(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code!, now);
       valid = step !== undefined;
-    } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code));
+    } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code!));
     if (!valid) return this.fail(v, field, log);
 
     const result = { id: v.id, status: 'approved' as const };
@@ -266,6 +371,8 @@ export class MfaService {
       await this.store.approve(v, {
         now,
         step,
+        counter,
+        recoveryHash: field === 'recovery_code' ? recoveryHash(proof.recovery_code!) : undefined,
         token: token && tokenHash ? { tokenHash, consume: !token.reusable } : undefined,
         completion: complete?.(result),
         release: attempt,
@@ -276,6 +383,7 @@ export class MfaService {
       if (err instanceof NotFound) throw new Gone('The factor of this verification was deleted');
       throw err;
     }
+    if (field === 'recovery_code') log('recovery_code_used', userId, { verificationId: v.id });
     return result;
   }
 
@@ -309,14 +417,19 @@ export class MfaService {
     }));
   }
 
-  private async fail(v: Verification, field: 'code' | 'mfa_token', log: SecurityLog): Promise<never> {
+  private async fail(
+    v: Verification,
+    field: ProofField,
+    log: SecurityLog,
+    fields: FieldProblem[] = [{ field, message: 'Wrong or already used' }],
+  ): Promise<never> {
     const attempts = v.attempts + 1;
     const exhausted = attempts >= MAX_ATTEMPTS;
     await this.store.recordFailure(v, attempts, exhausted ? 'max_attempts_reached' : 'pending');
     log('verification_failed', v.userId, { verificationId: v.id, deviceId: v.deviceId, attempts });
     if (exhausted) throw tooManyAttempts();
-    throw new Invalid(`The ${field === 'code' ? 'code' : 'mfa_token'} is wrong`, {
-      fields: [{ field, message: 'Wrong or already used' }],
+    throw new Invalid(`The ${field} is wrong`, {
+      fields,
       details: { attempts_left: MAX_ATTEMPTS - attempts },
     });
   }

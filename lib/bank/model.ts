@@ -1,4 +1,6 @@
 // Bank records as the domain sees them. Times are unix seconds.
+import type { StoredPasskey } from './passkeys.ts';
+import type { DeviceKey } from './push-keys.ts';
 export interface Transfer {
   id: string;
   amount: number;
@@ -33,9 +35,42 @@ export interface Device {
   sealedSecret: string | null;
   /** Last accepted TOTP time step (otp only). */
   lastStep: number | null;
+  /**
+   * Absent on factors enrolled before enrolment through the API (the admin CLI's, and code-based
+   * push and device factors of earlier releases): those are active, and prove themselves by a code.
+   */
+  status?: FactorStatus | null;
+  /** Pending factors: the unix second the factor is gone if not activated (also its ttl). */
+  pendingUntil?: number | null;
+  /** Pending sms, voice, email: HMAC of the activation code sent. */
+  activationHash?: string | null;
+  /** Pending device: the registration challenge, sealed (AES-GCM) until the activation uses it. */
+  sealedChallenge?: string | null;
+  /** Active device (passkey): credential id, COSE public key, signature counter, transports. */
+  passkey?: StoredPasskey | null;
+  /** Active push: the device app's EC P-256 public key (JWK), and its SNS endpoint if any. */
+  pushKey?: DeviceKey | null;
+  pushEndpoint?: string | null;
 }
 
-export type VerificationStatus = 'pending' | 'approved' | 'max_attempts_reached';
+export type FactorStatus = 'pending_activation' | 'active';
+/** A factor that is in use: activated, or enrolled before activation existed. */
+export const isActive = (d: Device) => (d.status ?? 'active') === 'active';
+/** Pending factors live this long (spec: 10 minutes). */
+export const PENDING_TTL_SECONDS = 600;
+/** A push activation ticket lives this long. */
+export const TICKET_TTL_SECONDS = 300;
+/** At most this many factors a user (pending ones count). */
+export const MAX_FACTORS = 10;
+export const RECOVERY_CODE_COUNT = 10;
+
+/** How a verification's factor is proven: a code (sms, voice, email, otp, and factors enrolled
+ * before), a passkey assertion, or a push decision signed by the device. */
+export type ProofKind = 'code' | 'passkey' | 'push';
+export const proofKind = (d: Device): ProofKind =>
+  d.kind === 'device' && d.passkey ? 'passkey' : d.kind === 'push' && d.pushKey ? 'push' : 'code';
+
+export type VerificationStatus = 'pending' | 'approved' | 'denied' | 'max_attempts_reached';
 
 export interface Verification {
   id: string;
@@ -53,6 +88,11 @@ export interface Verification {
   sealedSecret: string | null;
   approvedAt: number | null;
   consumedAt: number | null;
+  /** Passkey verifications: the sealed assertion challenge, and the passkey as it was at the start. */
+  sealedChallenge?: string | null;
+  passkey?: StoredPasskey | null;
+  /** Push verifications: the device key (so answering reads one item). */
+  pushKey?: DeviceKey | null;
 }
 
 export interface MfaTokenRecord {

@@ -8,3 +8,4 @@ export const transferPath = object({ transferId: v.string() });
 export const userPath = object({ userId: v.string() });
 export const devicePath = object({ userId: v.string(), deviceId: v.string() });
 export const verificationPath = object({ userId: v.string(), verificationId: v.string() });
+export const challengePath = object({ verificationId: v.string() });

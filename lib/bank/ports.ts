@@ -4,6 +4,7 @@
 // domain error: Conflict with the reason below, StepUpRequired, KeyInUse or NotFound.
 import type { Completion } from '../domain/idempotency.ts';
 import type { LimitSlot } from './limits.ts';
+import type { DeviceKey } from './push-keys.ts';
 import type {
   Device,
   MfaTokenRecord,
@@ -65,6 +66,10 @@ export interface Approval {
   now: number;
   /** otp: the accepted time step, which must be after the factor's last one. */
   step?: number;
+  /** passkey: the authenticator's new signature counter (must grow where it is not 0). */
+  counter?: number;
+  /** A recovery code used instead of a code: its hash leaves the user's set (single use). */
+  recoveryHash?: string;
   /** mfa_token used instead of a code: deleted when single-use, else checked. */
   token?: { tokenHash: string; consume: boolean };
   completion?: Completion;
@@ -101,10 +106,13 @@ export interface FactorStore {
   /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
   createVerification(
     verification: Verification,
-    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot; pushPending?: boolean },
   ): Promise<void>;
-  /** Counts one event of a limit (lib/bank/limits.ts); LimitReached, nothing counted, past it. */
-  takeLimitSlot(slot: LimitSlot, now: number): Promise<void>;
+  /**
+   * Counts one event of a limit (lib/bank/limits.ts); LimitReached, nothing counted, past it.
+   * Resolves to how many more events the window admits.
+   */
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
   /** The verification and, when asked, an mfa_token, in one read. */
   getVerification(
     userId: string,
@@ -134,6 +142,75 @@ export interface CodeSender {
   stored(message: CodeMessage): OutboxEntry | undefined;
   /** Delivers the code once the verification is stored (so a refused start sends nothing). */
   deliver(message: CodeMessage): Promise<void>;
+}
+
+/** A push factor's activation ticket, stored by its hash. */
+export interface PushTicket {
+  ticketHash: string;
+  userId: string;
+  deviceId: string;
+  expires_at: number;
+}
+
+/** An activated push device: whose it is and the key its JWTs and decisions are signed with. */
+export interface PushDevice {
+  deviceId: string;
+  userId: string;
+  key: DeviceKey;
+}
+
+/** Storage of enrolment: pending factors, their activation, push tickets, recovery codes. */
+export interface EnrolmentStore {
+  /** Oldest first. */
+  listDevices(userId: string): Promise<Device[]>;
+  getDevice(userId: string, deviceId: string): Promise<Device | undefined>;
+  /** A new pending factor, with the step-up consumed, the code's outbox entry and the push ticket. */
+  enrollDevice(
+    device: Device,
+    opts: { stepUp?: StepUp; outbox?: OutboxEntry; ticket?: PushTicket; completion?: Completion },
+  ): Promise<void>;
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
+  /**
+   * Makes a pending, unexpired factor active with `changes`; Conflict('state') if it is not (any
+   * more). With it: the first recovery codes (Conflict('state') if the user has some), the push
+   * ticket used and the push device stored, the counted attempt given back.
+   */
+  activateDevice(
+    device: Device,
+    changes: Partial<Device>,
+    opts: {
+      now: number;
+      recoveryHashes?: string[];
+      ticketHash?: string;
+      push?: PushDevice;
+      release?: LimitSlot;
+    },
+  ): Promise<void>;
+  getTicket(ticketHash: string): Promise<PushTicket | undefined>;
+  hasRecoveryCodes(userId: string): Promise<boolean>;
+  /** Replaces the user's recovery codes, consuming the step-up. */
+  replaceRecoveryCodes(userId: string, hashes: string[], stepUp: StepUp): Promise<void>;
+}
+
+/** Storage of push answers. */
+export interface PushStore {
+  getPushDevice(deviceId: string): Promise<PushDevice | undefined>;
+  /** The user's current pending push verification id, and that verification. */
+  currentPush(userId: string): Promise<{ verification?: Verification; current?: string }>;
+  /** Whether a decision was answered before (its replay key is stored). */
+  replayed(replayKey: string): Promise<boolean>;
+  /**
+   * Settles a pending push verification (Conflict('state') if it is not pending) and stores the
+   * decision's replay key (Conflict('replay') if it was used).
+   */
+  decide(v: Verification, status: 'approved' | 'denied', replayKey: string, now: number): Promise<void>;
+}
+
+/** SNS mobile push: an endpoint per device token, a notification naming the challenge. */
+export interface PushNotifier {
+  /** The endpoint ARN of a device token, or undefined when the stack has no platform application. */
+  register(pushToken: string, deviceId: string): Promise<string | undefined>;
+  notify(endpoint: string, verificationId: string): Promise<void>;
 }
 
 /** Who is an admin (the identity directory answers). */

@@ -28,20 +28,76 @@ export const transferListSchema = v.strictObject({
   has_more: v.boolean(),
 });
 
-export const deviceSchema = v.strictObject({
+const deviceEntries = {
   id: v.pipe(v.string(), v.regex(DEVICE_ID)),
   kind: v.picklist(FACTOR_KINDS),
   name: v.string(),
-  default: v.boolean(),
+  default: v.pipe(v.boolean(), v.description('The first active factor; a pending one never is')),
   created: int(),
   last_used: v.nullable(int()),
+  status: v.pipe(
+    v.picklist(['pending_activation', 'active']),
+    v.description(
+      'Only active factors verify, step up or are default; a pending one is gone after 10 minutes',
+    ),
+  ),
+};
+export const deviceSchema = v.strictObject(deviceEntries);
+
+/** WebAuthn Level 3 JSON options (PublicKeyCredentialCreationOptionsJSON / ...RequestOptionsJSON). */
+const webauthnOptions = (what: string) =>
+  v.pipe(v.looseObject({ challenge: v.string() }), v.description(what));
+const recoveryCodes = v.pipe(
+  v.array(v.string()),
+  v.description('Ten single-use recovery codes, shown once (the first factor a user activates)'),
+);
+
+export const enrolledSchema = v.strictObject({
+  ...deviceEntries,
+  activation: v.pipe(
+    v.union([
+      v.strictObject({ secret: v.string(), otpauth_uri: v.string() }),
+      v.strictObject({ sent_to: v.pipe(v.string(), v.description('The masked address the code went to')) }),
+      v.strictObject({ ticket: v.string(), expires_at: unixSeconds() }),
+      v.strictObject({
+        public_key: webauthnOptions(
+          'PublicKeyCredentialCreationOptionsJSON for navigator.credentials.create',
+        ),
+      }),
+    ]),
+    v.description('Shown once: otp secret, where the code was sent, the push ticket, or passkey options'),
+  ),
 });
+
+export const activatedSchema = v.strictObject({
+  ...deviceEntries,
+  recovery_codes: v.optional(recoveryCodes),
+});
+
+export const pushActivatedSchema = v.strictObject({ device_id: v.pipe(v.string(), v.regex(DEVICE_ID)) });
+
+export const recoveryCodesSchema = v.strictObject({ recovery_codes: recoveryCodes });
+
+export const pushChallengeSchema = v.strictObject({
+  id: v.string(),
+  created: unixSeconds(),
+  expires_at: unixSeconds(),
+  context: v.strictObject({ action: constant('verification'), user_id: v.string(), factor_id: v.string() }),
+});
+
+export const decisionSchema = v.strictObject({ id: v.string(), status: v.picklist(['approved', 'denied']) });
 
 export const verificationSchema = v.strictObject({
   id: v.string(),
   device_id: v.string(),
-  status: v.picklist(['pending', 'approved', 'max_attempts_reached']),
+  status: v.picklist(['pending', 'approved', 'denied', 'expired', 'max_attempts_reached']),
   expires_at: unixSeconds(),
+  number: v.optional(
+    v.pipe(int(), v.description('push: the number to show the user, who types it on the device (10-99)')),
+  ),
+  public_key: v.optional(
+    webauthnOptions('device: PublicKeyCredentialRequestOptionsJSON for navigator.credentials.get'),
+  ),
 });
 
 export const approvedSchema = v.strictObject({ id: v.string(), status: constant('approved') });

@@ -38,6 +38,20 @@ import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
 import type { CodeSender, FactorStore, Totp, TransferStore } from './ports.ts';
 import { otplibTotp } from './totp.ts';
+import {
+  DynamoEnrolmentStore,
+  activateDevice,
+  enrollDevice,
+  getTicket,
+  hasRecoveryCodes,
+  replaceRecoveryCodes,
+} from './adapters/dynamo-enrolment.ts';
+import { currentPush, decide, getPushDevice, replayed } from './adapters/dynamo-push.ts';
+import { snsNotify, snsRegister } from './adapters/sns-push-notifier.ts';
+import { FactorEnrolment } from './enrolment.ts';
+import type { PasskeyConfig } from './passkeys.ts';
+import type { EnrolmentStore, PushNotifier, PushStore } from './ports.ts';
+import { PushService } from './push.ts';
 import { TransferService } from './transfers.ts';
 
 /** Every method: the admin CLI, the bench and tests. */
@@ -71,8 +85,35 @@ const noTotp: Totp = {
 };
 /** For the operations that never hash, seal or open anything: no Secrets Manager read. */
 const noKey = () => Promise.reject(new Error('this function has no MFA key'));
-const build = (store: FactorStore, sender: () => CodeSender, totp: Totp, key: () => Promise<string>) =>
-  new MfaService(store, sender, systemClock, key, totp);
+/** The RP passkeys are bound to (template parameters PasskeyRpId, PasskeyOrigins). */
+const passkeyConfig = (): PasskeyConfig => ({
+  rpId: config.passkeyRpId,
+  rpName: 'tri-api bank',
+  origins: config.passkeyOrigins,
+});
+const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
+const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
+const build = (
+  store: FactorStore,
+  sender: () => CodeSender,
+  totp: Totp,
+  key: () => Promise<string>,
+  notifier: PushNotifier = noPush,
+) => new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier);
+const enrolments = (
+  methods: Partial<EnrolmentStore>,
+  totp: Totp,
+  opts: { sender?: () => CodeSender; notifier?: PushNotifier; key: () => Promise<string> },
+) =>
+  new FactorEnrolment(
+    only<EnrolmentStore>('enrolment', methods),
+    opts.sender ?? (() => outboxSender),
+    systemClock,
+    opts.key,
+    totp,
+    passkeyConfig,
+    () => opts.notifier ?? noPush,
+  );
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
 /** Every method; codes go to the outbox; no TOTP (admin CLI: listing, outbox; tests). */
@@ -97,15 +138,70 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
 
 /**
  * Starting a verification: the factor, then the verification (with the starts limit and the outbox
- * entry) in one transaction; codes through SNS/SES when CODE_SENDER is 'aws', else to the outbox.
+ * entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
+ * to the outbox; a push notified through SNS when the stack has a platform application.
  */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(
-    factors({ getDevice, createVerification }),
-    () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender),
-    noTotp,
-    mfaEncryptionKey,
-  ),
+  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, {
+    register: noPush.register,
+    notify: snsNotify,
+  }),
+);
+
+/** POST /api/users/{id}/devices: the user's factors, then the pending factor (with its step-up, code, ticket). */
+export const enrolment = /* @__PURE__ */ once(() =>
+  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, {
+    sender: codeSender,
+    key: mfaEncryptionKey,
+  }),
+);
+
+/** POST .../devices/{id}/activate: the factor, the attempt counted, then its activation. */
+export const activation = /* @__PURE__ */ once(() =>
+  enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp, {
+    key: mfaEncryptionKey,
+  }),
+);
+
+/** POST /api/push/activations: the ticket, the factor, then its activation (and its SNS endpoint). */
+export const pushActivation = /* @__PURE__ */ once(() =>
+  enrolments({ getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes }, noTotp, {
+    notifier: { register: snsRegister, notify: noPush.notify },
+    key: noKey,
+  }),
+);
+
+/** POST /api/users/{id}/recovery_codes: one transaction (the step-up consumed, the codes replaced). */
+export const recoveryCodes = /* @__PURE__ */ once(() =>
+  enrolments({ replaceRecoveryCodes }, noTotp, { key: noKey }),
+);
+
+const pushService = (methods: Partial<PushStore>, key: () => Promise<string>) =>
+  new PushService(only<PushStore>('push', methods), factors({ getVerification }), systemClock, key);
+
+/** GET /api/push/challenges: the device's key, the user's pending push pointer and verification. */
+export const pushChallenges = /* @__PURE__ */ once(() => pushService({ getPushDevice, currentPush }, noKey));
+
+/** POST /api/push/challenges/{id}: as listing, the replay check, then one transaction deciding it. */
+export const pushAnswers = /* @__PURE__ */ once(() =>
+  pushService({ getPushDevice, currentPush, replayed, decide }, mfaEncryptionKey),
+);
+
+/** GET a verification: the verification (and for a push the user's pending pointer). */
+export const verificationStatus = /* @__PURE__ */ once(() => pushService({ currentPush }, noKey));
+
+/** Every method: the admin CLI, the bench and tests. */
+export const enrolmentWithEverything = /* @__PURE__ */ once(
+  () =>
+    new FactorEnrolment(
+      new DynamoEnrolmentStore(),
+      () => outboxSender,
+      systemClock,
+      mfaEncryptionKey,
+      otplibTotp,
+      passkeyConfig,
+      () => noPush,
+    ),
 );
 
 /** Checking a code, TOTP or mfa_token: read, count the attempt, then approve or record the failure. */

@@ -412,6 +412,16 @@ export const bankKeys = {
     PK: bankPartition(userId),
     SK: `LIMIT#${limit}#${subject}`,
   }),
+  /** A push factor's activation ticket, keyed by its SHA-256 (the ticket is the device app's credential). */
+  pushTicket: (ticketHash: string): Key => ({ PK: `PUSHTICKET#${ticketHash}`, SK: 'PUSHTICKET' }),
+  /** An activated push device's key, by device id: a device JWT names only its device (`kid`). */
+  pushDevice: (deviceId: string): Key => ({ PK: `PUSHDEVICE#${deviceId}`, SK: 'PUSHDEVICE' }),
+  /** The user's one pending push verification (a new one supersedes it). */
+  pushPending: (userId: string): Key => ({ PK: bankPartition(userId), SK: 'PUSHPENDING' }),
+  /** A decision JWS already answered (by the hash of its signing input), refused if sent again. */
+  pushReplay: (replayKey: string): Key => ({ PK: `PUSHREPLAY#${replayKey}`, SK: 'PUSHREPLAY' }),
+  /** The user's recovery codes (a set of their SHA-256). */
+  recoveryCodes: (userId: string): Key => ({ PK: bankPartition(userId), SK: 'RECOVERY' }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */
   idempotency: (userId: string, keyHash: string): Key => ({
     PK: `IDEMPOTENCY#${userId}#${keyHash}`,

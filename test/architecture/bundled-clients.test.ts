@@ -42,8 +42,17 @@ const CALLS: Record<string, string[]> = {
   NotesSyncLiveFunction: ['execute-api', 's3'],
   NotesUpdateNoteFunction: ['execute-api', 's3'],
   NotesUpdateTeamNoteFunction: ['execute-api', 's3'],
-  // Codes by SMS and e-mail, hashed (and sealed in the outbox) with the MFA key.
-  BankStartVerificationFunction: ['secretsmanager', 'ses', 'sns'],
+  // Codes by SMS, voice (End User Messaging) and e-mail, hashed (and sealed in the outbox) with the
+  // MFA key; a push notified by SNS mobile push; a passkey's challenge sealed.
+  BankStartVerificationFunction: ['secretsmanager', 'ses', 'sms-voice', 'sns'],
+  // Enrolment: an activation code sent like a verification's; the otp secret or passkey challenge sealed.
+  BankEnrollDeviceFunction: ['secretsmanager', 'ses', 'sms-voice'],
+  // Activation opens the sealed secret, code hash or challenge.
+  BankActivateDeviceFunction: ['secretsmanager'],
+  // The device's platform endpoint (SNS mobile push).
+  BankActivatePushFunction: ['sns'],
+  // The matched number is kept as an HMAC under the MFA key.
+  BankAnswerPushChallengeFunction: ['secretsmanager'],
 };
 /**
  * The Bank 405 fallback answers from the request alone; the Notes one also counts a valid token
@@ -302,7 +311,38 @@ const SENDS: Record<string, string[]> = {
   BankDeleteDeviceFunction: ['GetItem', ...ONE_OR_MORE],
   // The factor (GetItem), then one transaction (starts limit, verification, outbox entry, key); a
   // starts counter on an older window is moved with a conditional PutItem and the transaction retried.
-  BankStartVerificationFunction: [...KEY, ...ONE_OR_MORE, SECRET, 'ses:SendEmail', 'sns:Publish'],
+  // Codes by End User Messaging (sms, voice) or SES (email); a push notified by SNS mobile push.
+  BankStartVerificationFunction: [
+    ...KEY,
+    ...ONE_OR_MORE,
+    SECRET,
+    'ses:SendEmail',
+    'sms-voice:SendTextMessage',
+    'sms-voice:SendVoiceMessage',
+    'sns:Publish',
+  ],
+  // Enrolment: the user's factors (Query), then one transaction (the step-up consumed, the pending
+  // factor, its code's outbox entry or push ticket); the code sent like a verification's.
+  BankEnrollDeviceFunction: [
+    ...KEY,
+    ...ONE_OR_MORE,
+    'Query',
+    SECRET,
+    'ses:SendEmail',
+    'sms-voice:SendTextMessage',
+    'sms-voice:SendVoiceMessage',
+  ],
+  // The factor, the attempt counted, the user's factors, then one activation transaction.
+  BankActivateDeviceFunction: [...KEY, ...ONE_OR_MORE, 'Query', SECRET],
+  // The ticket, the factor, then the activation (ticket used, device key stored); an SNS endpoint.
+  BankActivatePushFunction: [...KEY, ...ONE_OR_MORE, 'Query', 'sns:CreatePlatformEndpoint'],
+  // The verification (and for a push the user's pending pointer): reads only.
+  BankGetVerificationFunction: ['BatchGetItem', 'GetItem'],
+  BankReplaceRecoveryCodesFunction: [...KEY, ...ONE_OR_MORE],
+  // Device JWT: the device's key; then the user's pending push and its verification.
+  BankListPushChallengesFunction: ['BatchGetItem', 'GetItem'],
+  // As listing, the replay check, then one transaction (replay key, verification decided, last_used).
+  BankAnswerPushChallengeFunction: ['BatchGetItem', ...KEY, ...ONE_OR_MORE, SECRET],
   // The verification (GetItem, or BatchGetItem with the mfa_token), the attempt counted (UpdateItem;
   // PutItem on a new window), then the approval (one transaction: the token consumed, the attempt given
   // back) or the failure recorded (UpdateItem).

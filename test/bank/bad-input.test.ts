@@ -158,7 +158,12 @@ describe('bad input', () => {
       body: { device_id: device.id },
     });
     const verify = `${base}/verifications/${started.body.id}`;
-    expectError(await call('POST', verify, { token: u.token, body: {} }), 422, ['code', 'mfa_token']);
+    expectError(await call('POST', verify, { token: u.token, body: {} }), 422, [
+      'code',
+      'credential',
+      'mfa_token',
+      'recovery_code',
+    ]);
     expectError(
       await call('POST', verify, { token: u.token, body: { code: '123456', mfa_token: 'mfa_x' } }),
       422,

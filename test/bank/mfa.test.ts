@@ -37,6 +37,7 @@ describe('factors', () => {
       default: true,
       created: expect.any(Number),
       last_used: null,
+      status: 'active',
     });
     expect(res.text).not.toMatch(/secret|sealed|address|example\.test/i);
     expectRequests(res, 2);

@@ -171,11 +171,11 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     }
   });
 
-  it("no dynamodb:Scan anywhere; no Resource '*' but SMS publish", () => {
+  it("no dynamodb:Scan anywhere; no Resource '*'", () => {
     for (const [id] of byType('AWS::IAM::Role')) {
       for (const grant of grants(inlineStatements(id))) {
         expect(grant, id).not.toMatch(/^dynamodb:Scan /);
-        if (grant.endsWith(' "*"')) expect(grant, id).toBe('sns:Publish "*"');
+        expect(grant, id).not.toMatch(/ "\*"$/);
       }
     }
   });

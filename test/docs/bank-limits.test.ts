@@ -10,11 +10,13 @@ const ROWS: Record<LimitName, string> = {
   starts: 'verification starts',
   codeFailures: 'failed codes',
   tokenFailures: 'failed mfa_token checks',
+  activations: 'failed activations',
 };
 const SUBJECT: Record<LimitName, string> = {
   starts: 'factor',
   codeFailures: 'factor',
   tokenFailures: 'user',
+  activations: 'factor',
 };
 
 /** "10 minutes" / "1 hour" / "2 hours" in seconds. */

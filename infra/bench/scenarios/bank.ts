@@ -65,7 +65,92 @@ export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<Benc
   await mfa.enroll({ userId: listed.id, kind: 'sms', phone: '+15550000000' });
   await times(n, () => mfa.enroll({ userId: listed.id, kind: 'push' }));
 
+  // A passkey verification and a push approval: one user each per call (a factor admits 5 starts
+  // per 10 minutes, a user one pending push), set up through the API with a software authenticator
+  // (test/support/software-authenticator.ts) and an EC P-256 device key (jose).
+  const { createCredential, getAssertion } = await import('../../../test/support/software-authenticator.ts');
+  const jose = await import('jose');
+  const ceremony = { origin: ctx.baseUrl.replace('127.0.0.1', 'localhost') };
+  const passkeyCalls = await times(n, async () => {
+    const u = await ctx.newUser('Bench Bank Passkey');
+    const enrolled = await ctx.http('POST', `/api/users/${u.id}/devices`, {
+      token: u.token,
+      body: { kind: 'device' },
+    });
+    const { response, credential } = createCredential(enrolled.body.activation.public_key, ceremony, {
+      counter: 1,
+    });
+    await ctx.http('POST', `/api/users/${u.id}/devices/${enrolled.body.id}/activate`, {
+      token: u.token,
+      body: { credential: response },
+    });
+    const v = await ctx.http('POST', `/api/users/${u.id}/verifications`, {
+      token: u.token,
+      body: { device_id: enrolled.body.id },
+    });
+    return {
+      user: u,
+      id: v.body.id as string,
+      credential: getAssertion(v.body.public_key, credential, ceremony),
+    };
+  });
+  const pushCalls = await times(n, async () => {
+    const u = await ctx.newUser('Bench Bank Push');
+    const enrolled = await ctx.http('POST', `/api/users/${u.id}/devices`, {
+      token: u.token,
+      body: { kind: 'push' },
+    });
+    const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
+    const activated = await ctx.http('POST', '/api/push/activations', {
+      body: { ticket: enrolled.body.activation.ticket, public_key: await jose.exportJWK(publicKey) },
+    });
+    const deviceId = activated.body.device_id as string;
+    const v = await ctx.http('POST', `/api/users/${u.id}/verifications`, {
+      token: u.token,
+      body: { device_id: deviceId },
+    });
+    const iat = Math.floor(Date.now() / 1000);
+    const decision = await new jose.CompactSign(
+      new TextEncoder().encode(
+        JSON.stringify({ sub: v.body.id, iat, exp: iat + 60, decision: 'approve', number: v.body.number }),
+      ),
+    )
+      .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+      .sign(privateKey);
+    const jwt = await new jose.SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+      .setSubject(deviceId)
+      .setIssuedAt()
+      .setExpirationTime(iat + 290)
+      .sign(privateKey);
+    return { id: v.body.id as string, jwt, decision };
+  });
+
   return [
+    {
+      route: 'POST /api/users/{userId}/verifications/{verificationId}',
+      label: 'passkey',
+      budget: 4,
+      expectStatus: 200,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/users/${passkeyCalls[i].user.id}/verifications/${passkeyCalls[i].id}`,
+        headers: jsonHeaders(passkeyCalls[i].user.token),
+        body: json({ credential: passkeyCalls[i].credential }),
+      }),
+    },
+    {
+      route: 'POST /api/push/challenges/{verificationId}',
+      label: 'approve',
+      budget: 6,
+      expectStatus: 200,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/push/challenges/${pushCalls[i].id}`,
+        headers: jsonHeaders(pushCalls[i].jwt),
+        body: json({ response: pushCalls[i].decision }),
+      }),
+    },
     {
       route: 'POST /api/transfers',
       label: 'Idempotency-Key',

@@ -1,6 +1,7 @@
 // The Bank page's examples: transfers, then multi-factor authentication end to end (an OTP factor
 // enrolled with the admin CLI, a verification approved with its code and used as a step-up; an SMS
 // factor whose code is read from the local outbox; an admin's mfa_token).
+import { CompactSign, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { totpCode } from '../../../lib/bank/totp.ts';
 import type { Context, Page } from './capture.ts';
 
@@ -86,7 +87,7 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
   });
   p.text('A step-up is used once: the same verification again is refused with 403 (code 40301).');
   p.text(
-    'A factor that receives codes (sms, voice, email, push, device): locally the code goes to the outbox, which the admin CLI reads (deployed with `CodeSender=aws`, SNS sends the SMS).',
+    'A factor that receives codes (sms, voice, email): locally the code goes to the outbox, which the admin CLI reads (deployed with `CodeSender=aws`, End User Messaging sends the SMS or reads the code aloud, SES the e-mail).',
   );
   const sms = await ctx.admin(p, [
     'enroll-device',
@@ -139,4 +140,132 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
   await p.call('Verify with the mfa_token', 'POST', `/api/users/${user}/verifications/${v3.json.id}`, {
     body: { mfa_token: token.json.mfa_token },
   });
+
+  await enrolmentExamples(p, ctx, otp.device.id);
+}
+
+/** An approved verification of the otp factor (approved with a reusable mfa_token), not shown. */
+async function stepUp(ctx: Context, deviceId: string, mfaToken: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${ctx.base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as { id: string };
+  };
+  const v = await post(`/api/users/${ctx.user.id}/verifications`, { device_id: deviceId });
+  await post(`/api/users/${ctx.user.id}/verifications/${v.id}`, { mfa_token: mfaToken });
+  return v.id;
+}
+
+async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<void> {
+  const user = ctx.user.id;
+  p.text('### Enrolling factors through the API');
+  p.text(
+    'A factor is enrolled `pending_activation` with its activation data shown once, and becomes `active` when proven. The demo user already has an active factor, so each enrolment sends `X-MFA-Verification` with an approved verification (a user with none enrols with the API token alone). Here the step-ups are verifications of the OTP factor approved with a reusable mfa_token:',
+  );
+  const token = await p.call(
+    'A reusable mfa_token for the step-ups below',
+    'POST',
+    `/api/users/${user}/mfa_token`,
+    {
+      body: { expires_in: 600, reusable: true },
+    },
+  );
+  const up = () => stepUp(ctx, otpId, token.json.mfa_token);
+  const voice = await p.call(
+    'Enrol a factor: `POST /api/users/{userId}/devices`',
+    'POST',
+    `/api/users/${user}/devices`,
+    {
+      headers: { 'X-MFA-Verification': await up() },
+      body: { kind: 'voice', name: 'Desk phone', phone_number: '+15555550199' },
+    },
+  );
+  p.text('The code was read aloud to the phone (locally: written to the outbox, keyed by the factor id):');
+  const outbox: { verificationId: string; code: string }[] = await ctx.admin(p, ['outbox', '--user', user]);
+  const sent = outbox.find((entry) => entry.verificationId === voice.json.id);
+  await p.call(
+    'Activate it: `POST /api/users/{userId}/devices/{deviceId}/activate`',
+    'POST',
+    `/api/users/${user}/devices/${voice.json.id}/activate`,
+    { body: { code: sent?.code } },
+  );
+  p.text(
+    'A passkey (`kind: "device"`): `activation.public_key` is what the browser passes to `navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the activation sends back `{"credential": credential.toJSON()}`:',
+  );
+  await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
+    headers: { 'X-MFA-Verification': await up() },
+    body: { kind: 'device', name: 'Laptop' },
+  });
+  p.text(
+    'Push with number matching: the ticket goes to the device app (a QR code), which activates with its own EC P-256 key (`examples/push-device.mjs` is a reference app):',
+  );
+  const push = await p.call('Enrol a push factor', 'POST', `/api/users/${user}/devices`, {
+    headers: { 'X-MFA-Verification': await up() },
+    body: { kind: 'push', name: 'My phone' },
+  });
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const activated = await p.call(
+    'The device app activates: `POST /api/push/activations`',
+    'POST',
+    '/api/push/activations',
+    { token: null, body: { ticket: push.json.activation.ticket, public_key: await exportJWK(publicKey) } },
+  );
+  const deviceId: string = activated.json.device_id;
+  const now = () => Math.floor(Date.now() / 1000);
+  const deviceJwt = () =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+      .setSubject(deviceId)
+      .setIssuedAt()
+      .setExpirationTime(now() + 120)
+      .sign(privateKey);
+  const started = await p.call(
+    'Start a push verification: the caller shows `number`',
+    'POST',
+    `/api/users/${user}/verifications`,
+    {
+      body: { device_id: deviceId },
+    },
+  );
+  await p.call(
+    "The device app's pending challenges: `GET /api/push/challenges`",
+    'GET',
+    '/api/push/challenges',
+    { token: null, headers: { Authorization: `Bearer ${await deviceJwt()}` } },
+  );
+  const iat = now();
+  const decision = await new CompactSign(
+    new TextEncoder().encode(
+      JSON.stringify({
+        sub: started.json.id,
+        iat,
+        exp: iat + 60,
+        decision: 'approve',
+        number: started.json.number,
+      }),
+    ),
+  )
+    .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+    .sign(privateKey);
+  await p.call(
+    'The user types the number; the app answers: `POST /api/push/challenges/{verificationId}`',
+    'POST',
+    `/api/push/challenges/${started.json.id}`,
+    { token: null, headers: { Authorization: `Bearer ${await deviceJwt()}` }, body: { response: decision } },
+  );
+  await p.call(
+    'The caller polls: `GET /api/users/{userId}/verifications/{verificationId}`',
+    'GET',
+    `/api/users/${user}/verifications/${started.json.id}`,
+  );
+  p.text('An approved push is a step-up like any verification; here it replaces the recovery codes:');
+  await p.call(
+    'New recovery codes: `POST /api/users/{userId}/recovery_codes`',
+    'POST',
+    `/api/users/${user}/recovery_codes`,
+    { headers: { 'X-MFA-Verification': started.json.id } },
+  );
 }

@@ -47,8 +47,15 @@ const DEVICE_FIELDS = [
   'address',
   'sealedSecret',
   'lastStep',
+  'status',
+  'pendingUntil',
+  'activationHash',
+  'sealedChallenge',
+  'passkey',
+  'pushKey',
+  'pushEndpoint',
 ] as const;
-const VERIFICATION_FIELDS = [
+export const VERIFICATION_FIELDS = [
   'id',
   'userId',
   'deviceId',
@@ -61,6 +68,9 @@ const VERIFICATION_FIELDS = [
   'sealedSecret',
   'approvedAt',
   'consumedAt',
+  'sealedChallenge',
+  'passkey',
+  'pushKey',
 ] as const;
 const TOKEN_FIELDS = ['tokenHash', 'userId', 'reusable', 'expires_at', 'created'] as const;
 /** A TOTP step is accepted once: only after the factor's last accepted one. */
@@ -117,7 +127,12 @@ export async function deleteDevice(userId: string, deviceId: string, stepUp: Ste
   ]);
 }
 
-type VerificationWrites = { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot };
+type VerificationWrites = {
+  outbox?: OutboxEntry;
+  completion?: Completion;
+  start?: LimitSlot;
+  pushPending?: boolean;
+};
 
 export async function createVerification(v: Verification, opts: VerificationWrites): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
@@ -169,6 +184,20 @@ async function writeVerification(v: Verification, opts: VerificationWrites): Pro
       lost: lost.state,
     },
     ...outbox,
+    // The user's one pending push: this one supersedes any before (they read as expired).
+    ...(opts.pushPending
+      ? [
+          {
+            item: {
+              Put: {
+                TableName: table(),
+                Item: { ...k.pushPending(v.userId), type: 'push-pending', verificationId: v.id, ttl },
+              },
+            },
+            lost: lost.state,
+          },
+        ]
+      : []),
     ...complete(opts.completion, lost.key),
   ]);
 }
@@ -220,8 +249,60 @@ export async function recordFailure(
   );
 }
 
-export async function approve(v: Verification, a: Approval): Promise<void> {
+/** A passkey's signature counter must grow, unless the authenticator keeps none (0). */
+const COUNTER_GROWS = '(passkey.#counter < :counter OR :counter = :zero)';
+
+function deviceUse(v: Verification, a: Approval): Write {
   const otp = a.step !== undefined;
+  const passkey = a.counter !== undefined;
+  if (passkey)
+    return {
+      item: {
+        Update: {
+          TableName: table(),
+          Key: k.device(v.userId, v.deviceId),
+          UpdateExpression: 'SET last_used = :now, passkey.#counter = :counter',
+          ConditionExpression: `attribute_exists(PK) AND ${COUNTER_GROWS}`,
+          ExpressionAttributeNames: { '#counter': 'counter' },
+          ExpressionAttributeValues: { ':now': a.now, ':counter': a.counter, ':zero': 0 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      lost: (old) => (old ? lost.replay() : lost.device()),
+    };
+  return {
+    item: {
+      Update: {
+        TableName: table(),
+        Key: k.device(v.userId, v.deviceId),
+        UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
+        ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
+        ExpressionAttributeValues: otp
+          ? { ':now': a.now, ':step': a.step, ':null': null }
+          : { ':now': a.now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    // A device update that failed because the device is gone is not a replay.
+    lost: (old) => (otp && old ? lost.replay() : lost.device()),
+  };
+}
+
+/** Takes a recovery code out of the user's set: it works once. */
+const useRecoveryCode = (userId: string, hash: string): Write => ({
+  item: {
+    Update: {
+      TableName: table(),
+      Key: k.recoveryCodes(userId),
+      UpdateExpression: 'DELETE codes :one',
+      ConditionExpression: 'contains(codes, :hash)',
+      ExpressionAttributeValues: { ':one': new Set([hash]), ':hash': hash },
+    },
+  },
+  lost: lost.token,
+});
+
+export async function approve(v: Verification, a: Approval): Promise<void> {
   // Transaction when the approval carries a second item (the factor's OTP step, the limit's slot
   // given back, the key's completion): they change with the approval or not at all. Alone: one write.
   await transact([
@@ -243,23 +324,9 @@ export async function approve(v: Verification, a: Approval): Promise<void> {
       },
       lost: lost.state,
     },
-    {
-      item: {
-        Update: {
-          TableName: table(),
-          Key: k.device(v.userId, v.deviceId),
-          UpdateExpression: otp ? 'SET last_used = :now, lastStep = :step' : 'SET last_used = :now',
-          ConditionExpression: otp ? `attribute_exists(PK) AND ${AFTER_LAST_STEP}` : 'attribute_exists(PK)',
-          ExpressionAttributeValues: otp
-            ? { ':now': a.now, ':step': a.step, ':null': null }
-            : { ':now': a.now },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      },
-      // A device update that failed because the device is gone is not a replay.
-      lost: (old) => (otp && old ? lost.replay() : lost.device()),
-    },
+    deviceUse(v, a),
     ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
+    ...(a.recoveryHash ? [useRecoveryCode(v.userId, a.recoveryHash)] : []),
     ...(a.release ? [releaseWrite(a.release)] : []),
     ...complete(a.completion, lost.key),
   ]);

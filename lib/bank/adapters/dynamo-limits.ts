@@ -94,11 +94,13 @@ export async function settleLimit(slot: LimitSlot, item: Item | undefined, now: 
 }
 
 /** Counts one event of a limit alone (not in a transaction). */
-export async function takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+export async function takeLimitSlot(slot: LimitSlot, now: number): Promise<number> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await documentClient().send(new UpdateCommand(countUpdate(slot)));
-      return;
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({ ...countUpdate(slot), ReturnValues: 'ALL_NEW' }),
+      );
+      return Math.max(0, numberOf(Attributes?.cap) - numberOf(Attributes?.count));
     } catch (err) {
       if (!isConditionFailure(err) || attempt === LIMIT_ATTEMPTS) throw storeFailure(err);
       await settleLimit(slot, (err as { Item?: Item }).Item, now);

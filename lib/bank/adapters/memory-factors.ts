@@ -59,8 +59,10 @@ export class MemoryFactorStore implements FactorStore {
     if (state) state.count += by;
   }
 
-  async takeLimitSlot(slot: LimitSlot, now: number): Promise<void> {
+  async takeLimitSlot(slot: LimitSlot, now: number): Promise<number> {
     this.tables.commit([this.limitCheck(slot, now)], () => this.count(slot, 1));
+    const state = this.limits.get(at(slot.userId, slot.name, slot.subject))!;
+    return Math.max(0, state.cap - state.count);
   }
 
   async createVerification(

@@ -43,7 +43,7 @@ export const securityLog =
     logger.warn('security event', {
       event,
       userId,
-      actorId: req.principal.userId,
+      actorId: req.principal?.userId,
       requestId: req.requestId,
       time: new Date().toISOString(),
       ...details,

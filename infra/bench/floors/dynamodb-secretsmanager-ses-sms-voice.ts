@@ -1,12 +1,17 @@
-// Floor for functions that use DynamoDB, a deployment secret, SES and SNS (verification codes): read
-// the secret at init, read one item, then send one SMS and one e-mail. Built like the functions.
+// Floor for functions that use DynamoDB, a deployment secret, SES and End User Messaging SMS and
+// Voice (enrolling a factor: an activation code by SMS, voice or e-mail): read the secret at init,
+// read one item, then send one SMS, one voice message and one e-mail. Built like the functions.
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  PinpointSMSVoiceV2Client,
+  SendTextMessageCommand,
+  SendVoiceMessageCommand,
+} from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 
 const dynamo = new DynamoDBClient({});
-const sns = new SNSClient({});
+const smsVoice = new PinpointSMSVoiceV2Client({});
 const ses = new SESv2Client({});
 // Like lib/data/secrets.ts: the read starts at init, and only when the secret's ARN is configured.
 const arn = process.env.SECRET_ARN;
@@ -20,7 +25,16 @@ export const handler = async (event: { id: string; phone: string; email: string 
   const key = { pk: { S: event.id }, sk: { S: event.id } };
   const { Item } = await dynamo.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: key }));
   if (!Item || !SecretString) return { statusCode: 404, body: 'null' };
-  await sns.send(new PublishCommand({ PhoneNumber: event.phone, Message: 'code' }));
+  await smsVoice.send(
+    new SendTextMessageCommand({ DestinationPhoneNumber: event.phone, MessageBody: 'code' }),
+  );
+  await smsVoice.send(
+    new SendVoiceMessageCommand({
+      DestinationPhoneNumber: event.phone,
+      OriginationIdentity: 'id',
+      MessageBody: 'code',
+    }),
+  );
   const content = { Simple: { Subject: { Data: 'code' }, Body: { Text: { Data: 'code' } } } };
   await ses.send(new SendEmailCommand({ Destination: { ToAddresses: [event.email] }, Content: content }));
   return { statusCode: 200, body: '{}' };

@@ -1,0 +1,182 @@
+// DynamoDB adapter of enrolment (lib/bank/enrolment.ts): pending factors (with a ttl), their
+// activation, push tickets (keyed by their hash), push device keys (keyed by device id, since a
+// device JWT names only its device) and recovery codes (a string set of their hashes, one item).
+// One function per port method, as in dynamo-factors.ts.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../data/dynamo.ts';
+import { storeFailure } from '../../data/failures.ts';
+import { bankKeys as k } from '../../data/keys.ts';
+import type { Device, OutboxEntry } from '../model.ts';
+import type { LimitSlot } from '../limits.ts';
+import type { Completion, EnrolmentStore, PushDevice, PushTicket, StepUp } from '../ports.ts';
+import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
+import { releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
+import { getDevice, listDevices } from './dynamo-factors.ts';
+import { lost } from './lost.ts';
+
+export { getDevice, listDevices, takeLimitSlot };
+
+const outboxWrite = (o: OutboxEntry): Write => ({
+  item: {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
+        type: 'outbox',
+        ...o,
+        ttl: o.expires_at,
+      },
+    },
+  },
+  lost: lost.state,
+});
+
+export async function enrollDevice(
+  d: Device,
+  opts: { stepUp?: StepUp; outbox?: OutboxEntry; ticket?: PushTicket; completion?: Completion },
+): Promise<void> {
+  const t = opts.ticket;
+  await transact([
+    ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
+    {
+      item: {
+        Put: {
+          TableName: table(),
+          // A pending factor not activated in time is deleted by the table's ttl (and ignored when read).
+          Item: { ...k.device(d.userId, d.id), type: 'device', ...d, ttl: d.pendingUntil },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      lost: lost.state,
+    },
+    ...(opts.outbox ? [outboxWrite(opts.outbox)] : []),
+    ...(t
+      ? [
+          {
+            item: {
+              Put: {
+                TableName: table(),
+                Item: { ...k.pushTicket(t.ticketHash), type: 'push-ticket', ...t, ttl: t.expires_at },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            lost: lost.state,
+          },
+        ]
+      : []),
+    ...complete(opts.completion, lost.key),
+  ]);
+}
+
+const recoveryPut = (userId: string, hashes: string[], condition?: string): Write => ({
+  item: {
+    Put: {
+      TableName: table(),
+      Item: { ...k.recoveryCodes(userId), type: 'recovery-codes', userId, codes: new Set(hashes) },
+      ...(condition ? { ConditionExpression: condition } : {}),
+    },
+  },
+  lost: lost.state,
+});
+
+export async function activateDevice(
+  d: Device,
+  changes: Partial<Device>,
+  opts: {
+    now: number;
+    recoveryHashes?: string[];
+    ticketHash?: string;
+    push?: PushDevice;
+    release?: LimitSlot;
+  },
+): Promise<void> {
+  const names: Record<string, string> = { '#status': 'status', '#ttl': 'ttl' };
+  const values: Record<string, unknown> = { ':pending': 'pending_activation', ':now': opts.now };
+  const sets = Object.entries({ ...changes, status: 'active' }).map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  const p = opts.push;
+  await transact([
+    {
+      item: {
+        Update: {
+          TableName: table(),
+          Key: k.device(d.userId, d.id),
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE #ttl, pendingUntil, activationHash, sealedChallenge`,
+          ConditionExpression: '#status = :pending AND pendingUntil > :now',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      lost: lost.state,
+    },
+    ...(opts.recoveryHashes ? [recoveryPut(d.userId, opts.recoveryHashes, 'attribute_not_exists(PK)')] : []),
+    ...(opts.ticketHash
+      ? [
+          {
+            item: {
+              Delete: {
+                TableName: table(),
+                Key: k.pushTicket(opts.ticketHash),
+                ConditionExpression: 'attribute_exists(PK) AND expires_at > :now',
+                ExpressionAttributeValues: { ':now': opts.now },
+              },
+            },
+            lost: lost.token,
+          },
+        ]
+      : []),
+    ...(p
+      ? [
+          {
+            item: {
+              Put: {
+                TableName: table(),
+                Item: { ...k.pushDevice(p.deviceId), type: 'push-device', ...p },
+              },
+            },
+            lost: lost.state,
+          },
+        ]
+      : []),
+    ...(opts.release ? [releaseWrite(opts.release)] : []),
+  ]);
+}
+
+export async function getTicket(ticketHash: string): Promise<PushTicket | undefined> {
+  const Item = await get(k.pushTicket(ticketHash));
+  return Item ? pick<PushTicket>(Item, ['ticketHash', 'userId', 'deviceId', 'expires_at']) : undefined;
+}
+
+export async function hasRecoveryCodes(userId: string): Promise<boolean> {
+  return Boolean(await get(k.recoveryCodes(userId)));
+}
+
+export async function replaceRecoveryCodes(userId: string, hashes: string[], stepUp: StepUp): Promise<void> {
+  await transact([consumeStepUp(stepUp, lost.stepUp), recoveryPut(userId, hashes)]);
+}
+
+async function get(key: { PK: string; SK: string }) {
+  try {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }),
+    );
+    return Item;
+  } catch (err) {
+    throw storeFailure(err);
+  }
+}
+
+/** Every method (admin CLI, bench, tests); functions wire only what they call. */
+export class DynamoEnrolmentStore implements EnrolmentStore {
+  listDevices = listDevices;
+  getDevice = getDevice;
+  enrollDevice = enrollDevice;
+  takeLimitSlot = takeLimitSlot;
+  activateDevice = activateDevice;
+  getTicket = getTicket;
+  hasRecoveryCodes = hasRecoveryCodes;
+  replaceRecoveryCodes = replaceRecoveryCodes;
+}
