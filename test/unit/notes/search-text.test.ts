@@ -41,6 +41,36 @@ describe('search text', () => {
       expect(terms).not.toContain(syntax);
   });
 
+  it('reads tables, task lists, footnotes, strikethrough and [TOC] as a reader does: no syntax in the text or its snippet', () => {
+    const md = [
+      '[TOC]',
+      '',
+      '| Service | Owner |',
+      '|:--------|------:|',
+      '| billing | alice |',
+      '| search  | bob   |',
+      '',
+      '- [ ] write the runbook',
+      '- [x] deploy ~~twice~~ once',
+      '',
+      'Latency went down[^1] after the change[^note].',
+      '',
+      '[^1]: Measured at p95.',
+      '[^note]: See the dashboard.',
+    ].join('\n');
+    const text = plainText(md);
+    expect(text).toBe(
+      'Service Owner\nbilling alice\nsearch bob\nwrite the runbook\ndeploy twice once\n' +
+        'Latency went down after the change.\nMeasured at p95.\nSee the dashboard.',
+    );
+    for (const syntax of ['|', '[ ]', '[x]', '[^', '~~', '---', 'TOC']) expect(text).not.toContain(syntax);
+    expect(termsOf(text)).not.toContain('toc');
+    // A snippet is that text: read from the note's markdown, around the first match.
+    const s = snippetOfMarkdown(md, new Set(['runbook']));
+    expect(s.text).toBe(text.slice(text.indexOf('Service')));
+    expect(s.highlights.map((h) => s.text.slice(h.offset, h.offset + h.length))).toEqual(['runbook']);
+  });
+
   it('folds accents and case; splits CJK into pairs and Thai into words', () => {
     expect(termsOf('Résumé ÄRGER naïve')).toEqual(['resume', 'arger', 'naive']);
     expect(termsOf('全文搜索')).toEqual(['全文', '文搜', '搜索']);
