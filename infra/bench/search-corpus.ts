@@ -92,7 +92,7 @@ export const NEIGHBOUR_LETTERS: string[] = [
 
 /**
  * Up to `count` words one edit away from `word` (a letter of NEIGHBOUR_LETTERS replaced or inserted,
- * one deleted), in a fixed order: the construction of issue 36 ("a misspelled word expands to every
+ * one deleted), in a fixed order: the construction of a hostile test ("a misspelled word expands to every
  * neighbour"), ~20,000 neighbours of each searched word held by the notes, the word itself by none.
  */
 export function oneEditNeighbours(word: string, count: number): string[] {

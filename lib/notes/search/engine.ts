@@ -20,7 +20,7 @@
 // machine's steps over all the segments searched (sqlite3_progress_handler interrupts it past them;
 // the caller gets a 400, never a search that runs on). Each OR alternative costs FTS5 a posting
 // list and ranking a phrase per row: 20,000 neighbours of one misspelled word took 10 s to match
-// (issue 36; docs/search.md, "Bounded").
+// (docs/search.md, "Bounded").
 import type { Database, PreparedStatement, SqlValue, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { BadInput } from '../../domain/errors.ts';
 import type { Query } from './model.ts';

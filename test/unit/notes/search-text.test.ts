@@ -205,7 +205,7 @@ describe('note index', () => {
   });
 });
 
-describe('a misspelled word among thousands of its neighbours (issue 36)', () => {
+describe('a misspelled word among thousands of its neighbours', () => {
   // The notes hold 3,000 one-edit neighbours of each searched word (Yi letters and a-z), the words
   // themselves none (the bench's construction has 20,000: infra/bench/search.ts).
   const searched = ['kubernetez', 'terraforn', 'promethius'];
