@@ -83,3 +83,40 @@ export function corpus(count: number, bytes = 4000, seed = 42): { notes: CorpusN
   }
   return { notes, words };
 }
+
+/** Yi syllables (U+A000–U+A48C) and a–z: letters the engine indexes as words, 1,191 of them. */
+export const NEIGHBOUR_LETTERS: string[] = [
+  ...Array.from({ length: 0xa48c - 0xa000 + 1 }, (_, i) => String.fromCodePoint(0xa000 + i)),
+  ...'abcdefghijklmnopqrstuvwxyz',
+];
+
+/**
+ * Up to `count` words one edit away from `word` (a letter of NEIGHBOUR_LETTERS replaced or inserted,
+ * one deleted), in a fixed order: the construction of a hostile test ("a misspelled word expands to every
+ * neighbour"), ~20,000 neighbours of each searched word held by the notes, the word itself by none.
+ */
+export function oneEditNeighbours(word: string, count: number): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length && out.size < count; i += 1) {
+    if (i < word.length) out.add(word.slice(0, i) + word.slice(i + 1));
+    for (const c of NEIGHBOUR_LETTERS) {
+      if (out.size >= count) break;
+      out.add(word.slice(0, i) + c + word.slice(i)); // inserted
+      if (i < word.length) out.add(word.slice(0, i) + c + word.slice(i + 1)); // replaced
+    }
+  }
+  out.delete(word);
+  return [...out].slice(0, count);
+}
+
+/** Notes holding `words`, `perNote` to a note (a paragraph of them each), titled `title n`. */
+export function notesOfWords(words: string[], perNote: number, title: string): CorpusNote[] {
+  const notes: CorpusNote[] = [];
+  for (let i = 0; i < words.length; i += perNote)
+    notes.push({
+      title: `${title} ${notes.length}`,
+      tags: [],
+      content: words.slice(i, i + perNote).join(' '),
+    });
+  return notes;
+}

@@ -7,7 +7,8 @@
 // search of the workspace (its segments loaded: heads, S3 GETs, a copy into SQLite), wall and
 // CPU; the memory the loaded segments hold (heap after a full GC, and resident memory: SQLite's
 // is outside the heap); warm searches' p50/p95 against a floor measured in
-// the same run (GET /v1/me through the same runner), overall and by kind; pathological queries; and
+// the same run (GET /v1/me through the same runner), overall and by kind; pathological queries
+// (misspelled words among 20,000 neighbours each: ./search-misspelled.ts); and
 // what an edit costs: write requests per edit (one at a time, and a burst), the time until it is
 // searchable, and the indexer's work for one isolated edit, priced in dollars per million.
 import { request } from 'node:http';
@@ -20,6 +21,7 @@ import { freePort } from '../local/services.ts';
 import { functionEnvironment, startLocalStack } from '../local/stack.ts';
 import { searchEditRequests } from './cost.ts';
 import { corpus } from './search-corpus.ts';
+import { misspelledBench } from './search-misspelled.ts';
 import { median, percentile, table } from './stats.ts';
 
 const get = (url: string, token: string) =>
@@ -207,6 +209,8 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
       `status ${worst.status}; the route's Timeout is 30 s`,
       `${worst.ms.toFixed(0)} ms`,
     ]);
+    // Misspelled words among 20,000 neighbours each, in the engine (./search-misspelled.ts).
+    for (const r of await misspelledBench()) row(r);
 
     // An edit's cost: 5 edits one at a time (each its own stream batch), then 100 at once.
     const saved = async () =>

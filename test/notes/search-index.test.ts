@@ -19,7 +19,12 @@ import {
 import { notes } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { gzipSync } from 'node:zlib';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
@@ -181,12 +186,57 @@ describe('search indexes', () => {
       }),
     ).rejects.toThrow('stopped');
     expect(await s3IndexStore.loadCheckpoint(workspace)).toBeDefined();
+    // No object of the index has a name one could guess: the checkpoint's is named by the head item.
+    const folder = `search/${encodeURIComponent(workspace)}/`;
+    const listed = async () =>
+      (
+        (await s3Client().send(new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: folder })))
+          .Contents ?? []
+      ).map((o) => o.Key!.slice(folder.length));
+    const head = async () =>
+      (
+        await documentClient().send(
+          new GetCommand({
+            TableName: config.tableName,
+            Key: searchKeys.index(workspace),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item!;
+    const checkpoint = String((await head()).checkpoint);
+    expect(checkpoint.slice(folder.length)).toMatch(/^rebuild-[\w-]{22}\.json\.gz$/); // 128 random bits
+    const objects = await listed();
+    expect(objects).toContain(checkpoint.slice(folder.length));
+    expect(objects).not.toContain('rebuild.json.gz');
+    for (const name of objects.filter((o) => !o.startsWith('rebuild-')))
+      expect(name).toMatch(/^f\d\d-\d+-[\w-]{22}\.sqlite$/);
+    // A rebuild stopped by an earlier version left its checkpoint at the fixed name: it still resumes.
+    const saved = await s3Client().send(new GetObjectCommand({ Bucket: config.bucketName, Key: checkpoint }));
+    const legacy = `${folder}rebuild.json.gz`;
+    await s3Client().send(
+      new PutObjectCommand({
+        Bucket: config.bucketName,
+        Key: legacy,
+        Body: await saved.Body!.transformToByteArray(),
+      }),
+    );
+    await s3Client().send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: checkpoint }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: searchKeys.index(workspace),
+        UpdateExpression: 'REMOVE #c',
+        ExpressionAttributeNames: { '#c': 'checkpoint' },
+      }),
+    );
     const resumed: number[] = [];
     const again = new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource, pageSize: 5 });
     await again.rebuild(workspace, (done) => resumed.push(done));
     expect(resumed[0]).toBeGreaterThan(5); // not from the start
     expect(await sameNotes(workspace)).toBe(true);
     expect(await s3IndexStore.loadCheckpoint(workspace)).toBeUndefined();
+    expect((await listed()).filter((o) => o.startsWith('rebuild'))).toEqual([]); // the old name's gone too
+    expect((await head()).checkpoint).toBeUndefined();
 
     // The admin command rebuilds any workspace, and rejects what is not one.
     expect(await admin('--bucket', process.env.BUCKET_NAME!, 'search', 'rebuild', workspace)).toMatchObject({

@@ -14,7 +14,15 @@
 // (the same words written backwards). Those two are plain tables, read as fast as any index;
 // FTS5's own vocabulary counts each word's notes as it reads it, 10 times slower for a range this
 // size. A word no note holds any more matches nothing: it costs a lookup, never a wrong hit.
-import type { Database, PreparedStatement, SqlValue } from '@sqlite.org/sqlite-wasm';
+// A misspelling stands for at most MAX_NEIGHBOURS of its neighbours, the ones most notes hold, found
+// among the first NEIGHBOUR_SCAN words of each range; a whole query's expression has at most
+// MAX_QUERY_ALTERNATIVES terms; and its matching at most MAX_SEARCH_STEPS of SQLite's virtual
+// machine's steps over all the segments searched (sqlite3_progress_handler interrupts it past them;
+// the caller gets a 400, never a search that runs on). Each OR alternative costs FTS5 a posting
+// list and ranking a phrase per row: 20,000 neighbours of one misspelled word took 10 s to match
+// (docs/search.md, "Bounded").
+import type { Database, PreparedStatement, SqlValue, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { BadInput } from '../../domain/errors.ts';
 import type { Query } from './model.ts';
 import { sqlite } from './sqlite.ts';
 import { plainText, termsOf } from './text.ts';
@@ -55,6 +63,33 @@ export const MAX_PREFIX_EXPANSIONS = 8;
  * common words would otherwise read several times every note's.
  */
 export const PREFIX_POSTINGS = 1;
+/** One-edit neighbours a misspelled word stands for, at most (the ones most notes hold first). */
+export const MAX_NEIGHBOURS = 8;
+/** Words of the vocabulary read per range (`words`, `reversed`) in looking for a word's neighbours. */
+export const NEIGHBOUR_SCAN = 2000;
+/**
+ * Neighbours whose notes are counted (FTS5's vocabulary, up to 1 ms a word in a large segment), per
+ * word and segment, and per query over all its words and segments: a misspelling's neighbours are
+ * ranked among the first NEIGHBOUR_COUNTS found. A real vocabulary has a handful of neighbours per
+ * word; the bound is for a vocabulary made to have thousands.
+ */
+export const NEIGHBOUR_COUNTS = 64;
+export const QUERY_NEIGHBOUR_COUNTS = 256;
+/** Terms of a query's whole FTS5 expression, at most: its words, their neighbours, its prefix's completions. */
+export const MAX_QUERY_ALTERNATIVES = 64;
+/**
+ * SQLite virtual-machine steps the matching of one search may take over all its segments (counted by
+ * sqlite3_progress_handler, every PROGRESS_EVERY steps): a word every note holds costs about 20 steps
+ * a note (40,000 for 2,000 notes, measured), so this is 25 times that in a workspace of 10,000 notes.
+ * The work FTS5 does inside one step (reading a term's postings) is bounded by the caps on terms above.
+ */
+export const MAX_SEARCH_STEPS = 5_000_000;
+const PROGRESS_EVERY = 1000;
+
+/** The steps a search has left, shared by every segment it matches (NoteIndex.match). */
+export class StepBudget {
+  constructor(public left = MAX_SEARCH_STEPS) {}
+}
 
 /**
  * The terms are this feature's (text.ts), joined by spaces: FTS5's unicode61 tokenizer only splits
@@ -90,17 +125,33 @@ export function withinOneEdit(a: string, b: string): boolean {
 export class NoteIndex {
   private readonly statements = new Map<string, PreparedStatement>();
   private notes: number;
+  /** The budget of the search matching now (none: unbounded, for the indexer's own statements). */
+  private budget: StepBudget | undefined;
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    capi: Sqlite3Static['capi'],
+  ) {
     db.exec(VOCABULARY);
     this.notes = Number(this.value('SELECT count(*) FROM notes'));
+    // Non-zero interrupts the statement running (SQLITE_INTERRUPT): match() turns that into a 400.
+    capi.sqlite3_progress_handler(
+      db,
+      PROGRESS_EVERY,
+      () => {
+        if (!this.budget) return 0;
+        this.budget.left -= PROGRESS_EVERY;
+        return this.budget.left < 0 ? 1 : 0;
+      },
+      0,
+    );
   }
 
   static async empty(): Promise<NoteIndex> {
-    const { oo1 } = await sqlite();
+    const { oo1, capi } = await sqlite();
     const db = new oo1.DB(':memory:');
     db.exec(SCHEMA);
-    return new NoteIndex(db);
+    return new NoteIndex(db, capi);
   }
 
   /** A segment from its saved bytes (toBytes). */
@@ -119,7 +170,7 @@ export class NoteIndex {
     );
     try {
       if (rc !== capi.SQLITE_OK) throw new Error(`SQLite error ${capi.sqlite3_js_rc_str(rc)}`);
-      return new NoteIndex(db);
+      return new NoteIndex(db, capi);
     } catch (err) {
       db.close();
       throw new Error(`not a search segment: ${(err as Error).message}`);
@@ -222,8 +273,12 @@ export class NoteIndex {
     return out;
   }
 
-  /** The segment's words one edit away from `word` (the word itself not included). */
-  oneEditAway(word: string): string[] {
+  /**
+   * The segment's words one edit away from `word` (the word itself not included) that its notes hold,
+   * with how many notes hold each: of the first NEIGHBOUR_SCAN words of each range, the first
+   * `counts.left` neighbours (at most NEIGHBOUR_COUNTS), each counted taken from it.
+   */
+  oneEditAway(word: string, counts = { left: NEIGHBOUR_COUNTS }): Map<string, number> {
     const half = word.length >> 1;
     const lengths = [word.length - 1, word.length + 1];
     const head = word.slice(0, half);
@@ -231,18 +286,29 @@ export class NoteIndex {
     const near = new Set<string>();
     // An edit in the second half keeps the first half: the vocabulary's range of words starting so.
     for (const [t] of this.rows(
-      'SELECT term FROM words WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?',
-      [head, head + AFTER, ...lengths],
+      'SELECT term FROM words WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? LIMIT ?',
+      [head, head + AFTER, ...lengths, NEIGHBOUR_SCAN],
     ))
       near.add(String(t));
     // An edit in the first half keeps the second half: the same, over the words written backwards.
     for (const [t] of this.rows(
-      'SELECT term FROM reversed WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?',
-      [tail, tail + AFTER, ...lengths],
+      'SELECT term FROM reversed WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? LIMIT ?',
+      [tail, tail + AFTER, ...lengths, NEIGHBOUR_SCAN],
     ))
       near.add(reverse(String(t)));
     near.delete(word);
-    return [...near].filter((t) => withinOneEdit(word, t));
+    const out = new Map<string, number>();
+    let mine = NEIGHBOUR_COUNTS;
+    for (const t of near) {
+      if (!withinOneEdit(word, t)) continue;
+      if (counts.left <= 0 || mine <= 0) break;
+      counts.left -= 1;
+      mine -= 1;
+      // The notes holding it now (none: a word its notes no longer hold, not a neighbour).
+      const doc = Number(this.value('SELECT doc FROM vocabulary WHERE term = ?', [t]) ?? 0);
+      if (doc > 0) out.set(t, doc);
+    }
+    return out;
   }
 
   /** Whether a note of the segment holds (or held, since the segment was built) this word. */
@@ -265,11 +331,15 @@ export class NoteIndex {
     return plan ? { ...this.match(plan.match, filter, want), matched: plan.matched } : NOTHING;
   }
 
-  /** The best `want` notes matching an FTS5 expression (planQuery's), and how many match. */
+  /**
+   * The best `want` notes matching an FTS5 expression (planQuery's), and how many match, within the
+   * search's budget of steps (shared by the segments it matches); BadInput past it.
+   */
   match(
     expression: string,
     filter: { tag?: string; folderId?: string },
     want: number,
+    budget = new StepBudget(),
   ): Omit<Found, 'matched'> {
     const where = ['terms MATCH ?'];
     const bind: SqlValue[] = [expression];
@@ -281,18 +351,33 @@ export class NoteIndex {
       where.push('rowid IN (SELECT id FROM tags WHERE tag = ?)');
       bind.push(filter.tag);
     }
-    const rows = this.rows(
-      `WITH hits AS MATERIALIZED (
+    const rows = this.bounded(budget, () =>
+      this.rows(
+        `WITH hits AS MATERIALIZED (
          SELECT rowid AS id, bm25(terms, ${BOOST.title}, ${BOOST.tags}, ${BOOST.text}) AS rank
          FROM terms WHERE ${where.join(' AND ')})
        SELECT notes.short_id, hits.rank, (SELECT count(*) FROM hits)
        FROM hits JOIN notes ON notes.id = hits.id ORDER BY hits.rank, notes.short_id LIMIT ?`,
-      [...bind, want],
+        [...bind, want],
+      ),
     );
     return {
       candidates: rows.map(([id, rank]) => ({ shortId: String(id), score: -Number(rank) })),
       total: rows.length ? Number(rows[0][2]) : 0,
     };
+  }
+
+  /** Runs `fn` within the budget; a statement it interrupted is a query too broad to answer. */
+  private bounded<T>(budget: StepBudget, fn: () => T): T {
+    this.budget = budget;
+    try {
+      return fn();
+    } catch (err) {
+      if (budget.left < 0) throw tooBroad();
+      throw err;
+    } finally {
+      this.budget = undefined;
+    }
   }
 
   private statement(sql: string): PreparedStatement {
@@ -327,6 +412,11 @@ export class NoteIndex {
 
 const NOTHING: Found = { candidates: [], total: 0, matched: [] };
 
+const tooBroad = () =>
+  new BadInput('The query matches too much to answer in time: use fewer words, or longer ones', {
+    fields: [{ field: 'q', message: 'is too broad to search' }],
+  });
+
 /** What a query asks of each segment it searches: one FTS5 expression, and the terms a snippet marks. */
 export interface Plan {
   match: string;
@@ -342,13 +432,23 @@ export interface Plan {
 export function planQuery(segments: NoteIndex[], query: Query): Plan | undefined {
   if (query.words.length === 0 && query.phrases.length === 0) return undefined;
   const matched = new Set(query.terms);
+  // What the words' neighbours may add to the expression: the budget less the words, the phrases
+  // and the prefix's completions (taken in order: the first words' misspellings first).
+  let room =
+    MAX_QUERY_ALTERNATIVES -
+    query.words.length -
+    query.phrases.length -
+    (query.prefix ? MAX_PREFIX_EXPANSIONS : 0);
+  const counts = { left: QUERY_NEIGHBOUR_COUNTS };
   const parts = query.words.map((word, i) => {
     const alternatives = new Set([word]);
-    // A word no note holds is taken for a misspelling: its one-edit neighbours stand in for it. A
-    // word the notes hold is taken as written (its neighbours would be noise, and each one more
-    // alternative costs ranking as much again).
-    if (word.length >= FUZZY_MIN_LENGTH && !segments.some((s) => s.holds(word)))
-      for (const s of segments) for (const t of s.oneEditAway(word)) alternatives.add(t);
+    // A word no note holds is taken for a misspelling: its commonest one-edit neighbours stand in for
+    // it. A word the notes hold is taken as written (its neighbours would be noise, and each one
+    // more alternative costs ranking as much again).
+    if (word.length >= FUZZY_MIN_LENGTH && room > 0 && !segments.some((s) => s.holds(word)))
+      for (const t of neighboursOf(segments, word, Math.min(MAX_NEIGHBOURS, room), counts))
+        alternatives.add(t);
+    room -= alternatives.size - 1;
     // A prefix stands for its commonest completions, not for every one (FTS5's own `word *`): a short
     // prefix of a large vocabulary merges thousands of words' postings (5 times slower at 10,000
     // notes, measured), and ranking costs as much per row as there are alternatives.
@@ -359,6 +459,26 @@ export function planQuery(segments: NoteIndex[], query: Query): Plan | undefined
   });
   for (const phrase of query.phrases) parts.push(quoted(phrase.join(' ')));
   return { match: parts.join(' AND '), matched: [...matched] };
+}
+
+/**
+ * A misspelled word's one-edit neighbours across segments: the `most` that most notes hold (their
+ * counts summed over the segments), ties in the vocabulary's order; `counts` is the query's budget of
+ * neighbours counted (NoteIndex.oneEditAway).
+ */
+export function neighboursOf(
+  segments: NoteIndex[],
+  word: string,
+  most: number,
+  counts = { left: QUERY_NEIGHBOUR_COUNTS },
+): string[] {
+  const notes = new Map<string, number>();
+  for (const s of segments)
+    for (const [t, doc] of s.oneEditAway(word, counts)) notes.set(t, (notes.get(t) ?? 0) + doc);
+  return [...notes]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+    .slice(0, most)
+    .map(([t]) => t);
 }
 
 /**

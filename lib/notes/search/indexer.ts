@@ -19,8 +19,8 @@ import type { StoredNote } from '../kernel/ports.ts';
 const SAVE_ATTEMPTS = 16;
 /** A lost save waits up to this many ms per attempt so far (random: racers spread out). */
 const BACKOFF_MS = 50;
-const backoff = (attempt: number) =>
-  attempt ? new Promise((r) => setTimeout(r, Math.random() * BACKOFF_MS * attempt)) : undefined;
+const backoff = (attempt: number, ms: number) =>
+  attempt ? new Promise((r) => setTimeout(r, Math.random() * ms * attempt)) : undefined;
 /** Notes read from the table at once (BatchGetItem requests of 50 notes, in parallel). */
 const READ_AT_ONCE = 400;
 /** Notes a rebuild reads between two checkpoints. */
@@ -33,6 +33,8 @@ export interface IndexerDependencies {
   checkpointEvery?: number;
   /** Notes listed per page of a rebuild (default: the NoteSource's). */
   pageSize?: number;
+  /** A lost save's wait, in ms per attempt so far (default BACKOFF_MS; 0 in unit tests: no sleeping). */
+  backoffMs?: number;
 }
 
 interface Checkpoint {
@@ -73,7 +75,7 @@ export class SearchIndexer {
     change: (index: NoteIndex) => void,
   ): Promise<void> {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
-      await backoff(attempt);
+      await backoff(attempt, this.deps.backoffMs ?? BACKOFF_MS);
       const head = await this.head(workspace, segment);
       const index = await this.current(head);
       if (!index) continue;
@@ -159,7 +161,7 @@ export class SearchIndexer {
   /** Replaces a segment by a rebuilt one, with the notes on which the two disagree read again. */
   private async reconcile(workspace: Workspace, segment: number, index: NoteIndex): Promise<number> {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
-      await backoff(attempt);
+      await backoff(attempt, this.deps.backoffMs ?? BACKOFF_MS);
       const head = await this.head(workspace, segment);
       // No live segment: nothing was indexed in it while the rebuild ran (an edit the stream has not
       // applied yet is applied after this save, from the table), so nothing to read again.

@@ -2,8 +2,9 @@
 // the index store in parallel and kept loaded between searches (the least recently used closed once
 // more than CACHED_BYTES of them are loaded); a head naming a newer generation than the one loaded
 // reloads that segment only. A search works out its FTS5 expression once over all the segments
-// (engine.ts, planQuery), asks every segment for its best candidates and merges them by score.
-import { NoteIndex, planQuery } from './engine.ts';
+// (engine.ts, planQuery), asks every segment for its best candidates within one budget of steps and
+// merges them by score.
+import { NoteIndex, planQuery, StepBudget } from './engine.ts';
 import type { Query, Workspace } from './model.ts';
 import type { CandidateFinder, Candidates, IndexHead, IndexStore, WorkspaceCandidate } from './ports.ts';
 
@@ -60,8 +61,10 @@ export class LoadedIndexes implements CandidateFinder {
       if (!plan) return { candidates: [], total: 0, matched: [] };
       const candidates: WorkspaceCandidate[] = [];
       let total = 0;
+      // One budget of steps for the whole search, whatever the segments it matches.
+      const budget = new StepBudget();
       for (const { workspace, index } of loaded) {
-        const found = index.match(plan.match, filter, want);
+        const found = index.match(plan.match, filter, want, budget);
         for (const c of found.candidates) candidates.push({ ...c, workspace });
         total += found.total;
       }

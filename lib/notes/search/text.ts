@@ -1,20 +1,26 @@
-// What search indexes of a note, and how text becomes terms. Markdown is parsed (markdown-it), and
-// only its words are kept: link and image targets, fence markers and info strings, emphasis and
-// heading markers, raw HTML are syntax, not words. Terms are lower-cased and accent-folded (`résumé`
+// What search indexes of a note, and how text becomes terms. Markdown is parsed (markdown-it, with
+// the extensions note pages render: GitHub tables and strikethrough, footnotes, task lists), and only
+// its words are kept, as a reader reads them: link and image targets, fence markers and info strings,
+// emphasis and heading markers, table pipes, task-list boxes, footnote references, raw HTML are
+// syntax, not words (a table's cells read as words between spaces, a row per line). Terms are lower-cased and accent-folded (`résumé`
 // → `resume`: combining diacritical marks dropped after NFD; kana voicing marks are not diacritics
 // and stay). Scripts written without spaces between words are split so any word inside is found:
 // Han, kana and Hangul into overlapping character pairs (bigrams; one character alone stays one term),
 // Thai, Lao, Khmer and Myanmar by Intl.Segmenter's word boundaries.
+import taskLists from '@hackmd/markdown-it-task-lists';
 import MarkdownIt from 'markdown-it';
+import footnote from 'markdown-it-footnote';
 
 /** Longest term kept (longer runs are ids, hashes or encoded data, not words). */
 export const MAX_TERM_LENGTH = 40;
 
-const markdown = new MarkdownIt('commonmark', { html: true });
+const markdown = new MarkdownIt('default', { html: true }).use(footnote).use(taskLists);
 type Token = ReturnType<typeof markdown.parse>[number];
 
-/** Block tokens after which the plain text breaks a line. */
+/** Block tokens after which the plain text breaks a line (a table's cells: a space). */
 const BREAK_AFTER = /_close$|^(fence|code_block|hr)$/;
+const CELL = /^t[hd]_close$/;
+const TOC = /^\[toc\]$/i;
 
 function inlineText(children: Token[] | null, out: string[]): void {
   for (const t of children ?? []) {
@@ -28,9 +34,15 @@ function inlineText(children: Token[] | null, out: string[]): void {
 export function plainText(md: string): string {
   const out: string[] = [];
   for (const t of markdown.parse(md, {})) {
-    if (t.type === 'inline') inlineText(t.children, out);
+    // `[TOC]` alone in its paragraph is where a page shows its contents, not a word.
+    if (t.type === 'inline' && !TOC.test(t.content)) inlineText(t.children, out);
     else if (t.type === 'fence' || t.type === 'code_block') out.push(t.content);
-    if (BREAK_AFTER.test(t.type) && out.length && !out[out.length - 1].endsWith('\n')) out.push('\n');
+    if (!BREAK_AFTER.test(t.type) || !out.length) continue;
+    const last = out[out.length - 1];
+    if (CELL.test(t.type)) {
+      if (!/\s$/.test(last)) out.push(' ');
+    } else if (last === ' ') out[out.length - 1] = '\n';
+    else if (!last.endsWith('\n')) out.push('\n');
   }
   return out.join('').trimEnd();
 }

@@ -4,6 +4,7 @@
 // segment, a pathological query stays bounded, and however edits arrive the index ends equal to a
 // rebuild. The same behaviour through the runner, DynamoDB Local and the S3 emulator:
 // test/notes/search.test.ts and test/notes/search-index.test.ts.
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BadInput, Forbidden, NotFound } from '../../../lib/domain/errors.ts';
 import { MemoryIndexStore, storeNoteSource } from '../../../lib/notes/search/adapters/memory-index-store.ts';
@@ -44,7 +45,8 @@ async function searchWorld() {
   const world = await notesWorld();
   const indexes = new MemoryIndexStore();
   const source = storeNoteSource(world.store);
-  const indexer = new SearchIndexer({ indexes, notes: source });
+  // A lost save retries at once (a macrotask later, so racers still interleave): no test sleeps.
+  const indexer = new SearchIndexer({ indexes, notes: source, backoffMs: 0 });
   const service = new SearchService({
     directory: world.identity,
     candidates: new LoadedIndexes(indexes),
@@ -75,7 +77,10 @@ async function write(
   return note.shortId;
 }
 
-describe('search service (in memory)', () => {
+// Each test's work is bounded by its sizes, not by a time: the timeout only catches a hang. A
+// machine whose cores are shared by many processes runs these several times slower than an idle
+// one (the property below: 0.8 s idle, 10 s at a load average of 20), so the timeout is not 5 s.
+describe('search service (in memory)', { timeout: 60_000 }, () => {
   let w: Awaited<ReturnType<typeof searchWorld>>;
   beforeEach(async () => {
     w = await searchWorld();
@@ -177,7 +182,7 @@ describe('search service (in memory)', () => {
     const found = loaded.search(parseQuery(wild));
     expect(found.matched.length).toBeLessThanOrEqual(2 + MAX_PREFIX_EXPANSIONS);
     loaded.close();
-  }, 60_000);
+  });
 
   it('a segment loaded from its saved bytes answers every query as the one it was saved from', async () => {
     const { notes, words } = corpus(60, 800);
@@ -199,54 +204,81 @@ describe('search service (in memory)', () => {
     expect(index.search(parseQuery(words[0])).total).toBeGreaterThan(0);
     index.close();
     loaded.close();
-  }, 60_000);
+  });
 
   it('however edits arrive (repeated, out of order, racing), the index ends equal to a rebuild', async () => {
-    const workspace: Workspace = teamWorkspace(w.both.path);
-    const ids: string[] = [];
-    for (let i = 0; i < 40; i += 1) ids.push(await write(w, w.owner, `note ${i} start`, w.both.path));
-    const batches: string[][] = [];
-    for (let e = 0; e < 10; e += 1)
-      for (const [i, id] of ids.entries()) {
-        await w.notes.updateNote(
-          w.owner,
-          id,
-          { content: `note ${i} edit${'abcdefghij'[e].repeat(3)}` },
-          { teamPath: w.both.path },
-        );
-        batches.push([id, ids[(i * 7) % ids.length]]);
-      }
-    for (const [i, id] of ids.entries()) if (i % 4 === 0) await w.notes.deleteNote(w.owner, id, w.both.path);
-    // The batches in reverse, four at a time (racing on shared segments), then the deletions.
-    batches.reverse();
-    for (let b = 0; b < batches.length; b += 4)
-      await Promise.all(batches.slice(b, b + 4).map((batch) => w.indexer.apply(workspace, batch)));
-    await w.indexer.apply(
-      workspace,
-      ids.filter((_, i) => i % 4 === 0),
-    );
+    // fast-check chooses the edits, the order their batches arrive in, how many race at once and which
+    // notes are deleted. A run's work is bounded by these sizes (at most NOTES notes, MAX_EDITS edits,
+    // RUNS runs), never by the time it takes: the property is the same on a busy machine.
+    const NOTES = 10;
+    const MAX_EDITS = 16;
+    const RUNS = 5;
+    const edit = fc.record({ note: fc.nat(NOTES - 1), also: fc.nat(NOTES - 1), order: fc.nat() });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(edit, { minLength: 1, maxLength: MAX_EDITS }),
+        fc.uniqueArray(fc.nat(NOTES - 1), { maxLength: NOTES / 2 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (edits, deleted, racing) => {
+          const w = await searchWorld();
+          const workspace: Workspace = teamWorkspace(w.both.path);
+          const ids: string[] = [];
+          for (let i = 0; i < NOTES; i += 1)
+            ids.push(
+              (await w.notes.createNote(w.owner, { content: `note n${i}v0` }, w.both.path)).note.shortId,
+            );
+          const last = ids.map(() => 0);
+          // The creations arrive too, in any order (an edit's batch may come before its note's creation's).
+          const batches = ids.map((id, i) => ({ batch: [id], order: edits[i % edits.length].order + i }));
+          for (const { note, also, order } of edits) {
+            last[note] += 1;
+            await w.notes.updateNote(
+              w.owner,
+              ids[note],
+              { content: `note n${note}v${last[note]}` },
+              { teamPath: w.both.path },
+            );
+            batches.push({ batch: [ids[note], ids[also]], order });
+          }
+          for (const i of deleted) await w.notes.deleteNote(w.owner, ids[i], w.both.path);
+          // Every batch once more (a stream delivers at least once), all in the order drawn, `racing` at a time.
+          const arriving = [...batches, ...batches].sort((a, b) => a.order - b.order).map((b) => b.batch);
+          for (let b = 0; b < arriving.length; b += racing)
+            await Promise.all(
+              arriving.slice(b, b + racing).map((batch) => w.indexer.apply(workspace, batch)),
+            );
+          await w.indexer.apply(
+            workspace,
+            deleted.map((i) => ids[i]),
+          );
 
-    const live = await w.indexes.heads([workspace]);
-    const versionsOf = async (store: MemoryIndexStore) => {
-      const heads = (await store.heads([workspace])).get(workspace) ?? [];
-      const out = new Map<string, number>();
-      for (const h of heads) {
-        const segment = await NoteIndex.fromBytes((await store.load(h))!);
-        for (const [id, v] of segment.versions()) {
-          expect(segmentOf(id)).toBe(h.segment);
-          out.set(id, v);
-        }
-        segment.close();
-      }
-      return out;
-    };
-    const rebuilt = new MemoryIndexStore();
-    await new SearchIndexer({ indexes: rebuilt, notes: storeNoteSource(w.store) }).rebuild(workspace);
-    expect(live.get(workspace)?.length).toBeGreaterThan(1);
-    const expected = await versionsOf(rebuilt);
-    expect(expected.size).toBe(30);
-    expect(await versionsOf(w.indexes)).toEqual(expected);
-    expect((await w.search(w.owner, 'editjjj')).total).toBe(30);
-    expect(await w.ids(w.owner, 'editiii')).toEqual([]);
+          const versionsOf = async (store: MemoryIndexStore) => {
+            const heads = (await store.heads([workspace])).get(workspace) ?? [];
+            const out = new Map<string, number>();
+            for (const h of heads) {
+              const segment = await NoteIndex.fromBytes((await store.load(h))!);
+              for (const [id, v] of segment.versions()) {
+                expect(segmentOf(id)).toBe(h.segment);
+                out.set(id, v);
+              }
+              segment.close();
+            }
+            return out;
+          };
+          const rebuilt = new MemoryIndexStore();
+          await new SearchIndexer({ indexes: rebuilt, notes: storeNoteSource(w.store) }).rebuild(workspace);
+          const expected = await versionsOf(rebuilt);
+          expect(expected.size).toBe(NOTES - deleted.length);
+          expect(await versionsOf(w.indexes)).toEqual(expected);
+          // Each note is found by its last words only; a deleted one by none.
+          for (const [i, id] of ids.entries()) {
+            const kept = !deleted.includes(i);
+            expect(await w.ids(w.owner, `"n${i}v${last[i]}"`)).toEqual(kept ? [id] : []);
+            if (last[i] > 0) expect(await w.ids(w.owner, `"n${i}v0"`)).toEqual([]);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });

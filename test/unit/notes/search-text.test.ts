@@ -2,7 +2,14 @@
 // without storage: markdown syntax is not words, accents fold, CJK is found inside sentences, a
 // snippet marks exactly the matched words, a query is capped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NoteIndex } from '../../../lib/notes/search/engine.ts';
+import { BadInput } from '../../../lib/domain/errors.ts';
+import {
+  MAX_NEIGHBOURS,
+  MAX_QUERY_ALTERNATIVES,
+  NoteIndex,
+  planQuery,
+  StepBudget,
+} from '../../../lib/notes/search/engine.ts';
 import {
   MAX_QUERY_TERMS,
   parseQuery,
@@ -10,7 +17,7 @@ import {
   snippetOf,
   snippetOfMarkdown,
 } from '../../../lib/notes/search/model.ts';
-import { corpus } from '../../../infra/bench/search-corpus.ts';
+import { corpus, notesOfWords, oneEditNeighbours } from '../../../infra/bench/search-corpus.ts';
 import { plainText, termsOf } from '../../../lib/notes/search/text.ts';
 
 const note = (shortId: string, content: string, extra: Partial<Parameters<NoteIndex['upsert']>[0]> = {}) => ({
@@ -32,6 +39,36 @@ describe('search text', () => {
     const terms = termsOf(text);
     for (const syntax of ['target', 'https', 'python', 'span', 'class', 'pic'])
       expect(terms).not.toContain(syntax);
+  });
+
+  it('reads tables, task lists, footnotes, strikethrough and [TOC] as a reader does: no syntax in the text or its snippet', () => {
+    const md = [
+      '[TOC]',
+      '',
+      '| Service | Owner |',
+      '|:--------|------:|',
+      '| billing | alice |',
+      '| search  | bob   |',
+      '',
+      '- [ ] write the runbook',
+      '- [x] deploy ~~twice~~ once',
+      '',
+      'Latency went down[^1] after the change[^note].',
+      '',
+      '[^1]: Measured at p95.',
+      '[^note]: See the dashboard.',
+    ].join('\n');
+    const text = plainText(md);
+    expect(text).toBe(
+      'Service Owner\nbilling alice\nsearch bob\nwrite the runbook\ndeploy twice once\n' +
+        'Latency went down after the change.\nMeasured at p95.\nSee the dashboard.',
+    );
+    for (const syntax of ['|', '[ ]', '[x]', '[^', '~~', '---', 'TOC']) expect(text).not.toContain(syntax);
+    expect(termsOf(text)).not.toContain('toc');
+    // A snippet is that text: read from the note's markdown, around the first match.
+    const s = snippetOfMarkdown(md, new Set(['runbook']));
+    expect(s.text).toBe(text.slice(text.indexOf('Service')));
+    expect(s.highlights.map((h) => s.text.slice(h.offset, h.offset + h.length))).toEqual(['runbook']);
   });
 
   it('folds accents and case; splits CJK into pairs and Thai into words', () => {
@@ -165,5 +202,60 @@ describe('note index', () => {
 
   it('refuses bytes that are not a segment', async () => {
     await expect(NoteIndex.fromBytes(new TextEncoder().encode('{"index":{}}'))).rejects.toThrow();
+  });
+});
+
+describe('a misspelled word among thousands of its neighbours', () => {
+  // The notes hold 3,000 one-edit neighbours of each searched word (Yi letters and a-z), the words
+  // themselves none (the bench's construction has 20,000: infra/bench/search.ts).
+  const searched = ['kubernetez', 'terraforn', 'promethius'];
+  let index: NoteIndex;
+  beforeAll(async () => {
+    index = await NoteIndex.empty();
+    let n = 0;
+    for (const word of searched)
+      for (const held of notesOfWords(oneEditNeighbours(word, 3000), 300, 'neighbours'))
+        index.upsert(note(`n${n++}`, held.content, { title: held.title }));
+    for (let i = 0; i < 200; i += 1) index.upsert(note(`f${i}`, 'neighbours filler'));
+  }, 60_000);
+  afterAll(() => index.close());
+
+  it('stands for at most MAX_NEIGHBOURS of them, the ones most notes hold', async () => {
+    const plan = planQuery([index], parseQuery(`"${searched[0]}"`))!;
+    expect(plan.matched).toHaveLength(1 + MAX_NEIGHBOURS);
+    expect(
+      plan.matched.every((t) => t === searched[0] || oneEditNeighbours(t, 1e5).includes(searched[0])),
+    ).toBe(true);
+    // Among neighbours few enough to count them all, the commonest: neighbour i in 10 - i notes.
+    const few = await NoteIndex.empty();
+    try {
+      oneEditNeighbours('deploymant', 40).forEach((t, i) => {
+        for (let j = 0; j < (i % 4 === 0 ? 40 - i : 1); j += 1) few.upsert(note(`d${i}-${j}`, t));
+      });
+      const commonest = oneEditNeighbours('deploymant', 40).filter((_, i) => i % 4 === 0);
+      expect(new Set(planQuery([few], parseQuery('"deploymant"'))!.matched)).toEqual(
+        new Set(['deploymant', ...commonest.slice(0, MAX_NEIGHBOURS)]),
+      );
+    } finally {
+      few.close();
+    }
+  });
+
+  it('a query of many such words is one expression of at most MAX_QUERY_ALTERNATIVES terms', () => {
+    const q = Array.from({ length: 16 }, (_, i) => searched[i % searched.length]).join(' ');
+    const plan = planQuery([index, index], parseQuery(q))!;
+    expect(plan.matched.length).toBeLessThanOrEqual(MAX_QUERY_ALTERNATIVES);
+    expect((plan.match.match(/"/g) ?? []).length / 2).toBeLessThanOrEqual(MAX_QUERY_ALTERNATIVES);
+    expect(index.search(parseQuery(q)).total).toBe(0); // no note holds a neighbour of all three
+  });
+
+  it("a search past its budget of SQLite's steps is interrupted: a 400 (BadInput) naming q", () => {
+    const plan = planQuery([index], parseQuery('neighbours'))!;
+    expect(index.match(plan.match, {}, 20, new StepBudget()).total).toBe(230);
+    const over = () => index.match(plan.match, {}, 20, new StepBudget(1));
+    expect(over).toThrow(BadInput);
+    expect(over).toThrow(/too broad|too much/);
+    // The segment answers the next search as before.
+    expect(index.match(plan.match, {}, 20, new StepBudget()).total).toBe(230);
   });
 });

@@ -7,11 +7,21 @@
 // moves its segment's attribute with a condition on the generation it read (so of two concurrent
 // writers of a segment one wins and the other retries on the winner's index; writers of different
 // segments never conflict), then deletes the object it replaced.
+// No object's name can be guessed (defence in depth: nothing serves search/, but a name alone must
+// not be enough to read a private index): a segment's name carries 128 random bits, and a rebuild's
+// checkpoint (`rebuild-<128 random bits>.json.gz`) is named by the head item's `checkpoint`
+// attribute. A checkpoint of an earlier version, at the fixed name `rebuild.json.gz`, is still read
+// (a rebuild stopped before an upgrade resumes) and deleted with the next one.
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, gunzip, gzip } from 'node:zlib';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { BatchGetCommand, type BatchGetCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
 import { documentClient } from '../../../data/dynamo.ts';
 import { isConditionFailure, storeFailure } from '../../../data/failures.ts';
@@ -29,7 +39,12 @@ const folder = (workspace: Workspace) => `search/${encodeURIComponent(workspace)
 /** The head item's attribute of a segment. */
 const attribute = (segment: number) => `f${String(segment).padStart(2, '0')}`;
 const SEGMENT_ATTRIBUTE = /^f(\d\d)$/;
-const checkpointKey = (workspace: Workspace) => `${folder(workspace)}rebuild.json.gz`;
+/** Random bits in each object's name: 128, as many as a random UUID's. */
+const unguessable = () => randomBytes(16).toString('base64url');
+/** Where an earlier version kept a rebuild's checkpoint (a fixed, guessable name): read, then deleted. */
+const legacyCheckpointKey = (workspace: Workspace) => `${folder(workspace)}rebuild.json.gz`;
+/** The head item's attribute naming the rebuild's checkpoint object. */
+const CHECKPOINT = 'checkpoint';
 
 async function getObject(key: string, gzipped: boolean): Promise<Uint8Array | undefined> {
   try {
@@ -116,7 +131,7 @@ export async function saveIndex(
   notes: number,
 ): Promise<IndexHead | undefined> {
   const generation = (previous?.generation ?? 0) + 1;
-  const location = `${folder(workspace)}${attribute(segment)}-${generation}-${randomBytes(6).toString('base64url')}.sqlite`;
+  const location = `${folder(workspace)}${attribute(segment)}-${generation}-${unguessable()}.sqlite`;
   await putSegment(location, data);
   const head: IndexHead = { workspace, segment, generation, location, notes };
   try {
@@ -148,6 +163,64 @@ export async function saveIndex(
   return head;
 }
 
+/** The name of the workspace's rebuild checkpoint, if it has one (or its earlier, fixed name). */
+async function checkpointOf(workspace: Workspace): Promise<string> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: config.tableName,
+      Key: searchKeys.index(workspace),
+      ProjectionExpression: '#checkpoint',
+      ExpressionAttributeNames: { '#checkpoint': CHECKPOINT },
+      ConsistentRead: true,
+    }),
+  );
+  return typeof Item?.[CHECKPOINT] === 'string' ? Item[CHECKPOINT] : legacyCheckpointKey(workspace);
+}
+
+/** Names the checkpoint's object in the head (`key`, or none), and answers the one it named before. */
+async function nameCheckpoint(workspace: Workspace, key: string | undefined): Promise<string | undefined> {
+  const { Attributes } = await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: searchKeys.index(workspace),
+        UpdateExpression: key
+          ? 'SET #type = :type, #workspace = :workspace, #checkpoint = :key'
+          : 'REMOVE #checkpoint',
+        ExpressionAttributeNames: {
+          '#checkpoint': CHECKPOINT,
+          ...(key ? { '#type': 'type', '#workspace': 'workspace' } : {}),
+        },
+        ...(key
+          ? { ExpressionAttributeValues: { ':type': 'search-index', ':workspace': workspace, ':key': key } }
+          : {}),
+        // Removing from a head that does not exist creates nothing.
+        ...(key ? {} : { ConditionExpression: 'attribute_exists(PK)' }),
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    )
+    .catch((err) => {
+      if (isConditionFailure(err)) return { Attributes: undefined };
+      throw storeFailure(err);
+    });
+  const before = Attributes?.[CHECKPOINT];
+  return typeof before === 'string' ? before : undefined;
+}
+
+/** A new checkpoint under a fresh name; the one it replaces (and any at the earlier fixed name) deleted. */
+async function saveCheckpoint(workspace: Workspace, data: Uint8Array): Promise<void> {
+  const key = `${folder(workspace)}rebuild-${unguessable()}.json.gz`;
+  await putCheckpoint(key, data);
+  const before = await nameCheckpoint(workspace, key);
+  await deleteObject(before ?? legacyCheckpointKey(workspace));
+}
+
+async function dropCheckpoint(workspace: Workspace): Promise<void> {
+  const before = await nameCheckpoint(workspace, undefined);
+  if (before) await deleteObject(before);
+  await deleteObject(legacyCheckpointKey(workspace));
+}
+
 /** What a search reads: heads and indexes (its bundle holds no write). */
 export const s3IndexReader: Pick<IndexStore, 'heads' | 'load'> = { heads: indexHeads, load: loadIndex };
 
@@ -155,9 +228,7 @@ export const s3IndexStore: IndexStore = {
   heads: indexHeads,
   load: loadIndex,
   save: saveIndex,
-  loadCheckpoint: (workspace) => getObject(checkpointKey(workspace), true),
-  saveCheckpoint: (workspace, data) => putCheckpoint(checkpointKey(workspace), data),
-  dropCheckpoint: async (workspace) => {
-    await deleteObject(checkpointKey(workspace));
-  },
+  loadCheckpoint: async (workspace) => getObject(await checkpointOf(workspace), true),
+  saveCheckpoint,
+  dropCheckpoint,
 };
