@@ -7,20 +7,21 @@
 // and stay). Scripts written without spaces between words are split so any word inside is found:
 // Han, kana and Hangul into overlapping character pairs (bigrams; one character alone stays one term),
 // Thai, Lao, Khmer and Myanmar by Intl.Segmenter's word boundaries.
-import taskLists from '@hackmd/markdown-it-task-lists';
 import MarkdownIt from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 
 /** Longest term kept (longer runs are ids, hashes or encoded data, not words). */
 export const MAX_TERM_LENGTH = 40;
 
-const markdown = new MarkdownIt('default', { html: true }).use(footnote).use(taskLists);
+const markdown = new MarkdownIt('default', { html: true }).use(footnote);
 type Token = ReturnType<typeof markdown.parse>[number];
 
 /** Block tokens after which the plain text breaks a line (a table's cells: a space). */
 const BREAK_AFTER = /_close$|^(fence|code_block|hr)$/;
 const CELL = /^t[hd]_close$/;
 const TOC = /^\[toc\]$/i;
+/** A task list item's box (`- [ ] `, `- [x] `): syntax, as the page renders it (a checkbox). */
+const TASK_BOX = /^\[[ xX]\][ \t]/;
 
 function inlineText(children: Token[] | null, out: string[]): void {
   for (const t of children ?? []) {
@@ -33,7 +34,15 @@ function inlineText(children: Token[] | null, out: string[]): void {
 /** The words of a markdown document as plain text: one line per block, syntax left out. */
 export function plainText(md: string): string {
   const out: string[] = [];
-  for (const t of markdown.parse(md, {})) {
+  const tokens = markdown.parse(md, {});
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    // A list item's paragraph that starts with a box is a task: the box is not a word.
+    if (t.type === 'inline' && tokens[i - 2]?.type === 'list_item_open') {
+      const first = t.children?.[0];
+      const box = first?.type === 'text' ? TASK_BOX.exec(first.content) : null;
+      if (box) first!.content = first!.content.slice(box[0].length);
+    }
     // `[TOC]` alone in its paragraph is where a page shows its contents, not a word.
     if (t.type === 'inline' && !TOC.test(t.content)) inlineText(t.children, out);
     else if (t.type === 'fence' || t.type === 'code_block') out.push(t.content);
