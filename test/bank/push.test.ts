@@ -147,6 +147,19 @@ describe('push with number matching, through the device app', () => {
       headers: { 'X-MFA-Verification': started.id },
     });
     expect(stepUp.status, stepUp.text).toBeLessThan(300);
+
+    // Deleting the factor (stepped up by one more approval) ends its key too: the app is refused.
+    const last = await startPush(user, device.deviceId);
+    expect((await app(device.state, ['approve', last.id], `${last.number}\n`)).code).toBe(0);
+    const deleted = await call('DELETE', `/api/users/${user.id}/devices/${device.deviceId}`, {
+      token: user.token,
+      headers: { 'X-MFA-Verification': last.id },
+    });
+    expect(deleted.status, deleted.text).toBe(204);
+    const refused = await call('GET', '/api/push/challenges', {
+      headers: { Authorization: `Bearer ${await deviceJwt(device)}` },
+    });
+    expect(refused.status, refused.text).toBe(401);
   }, 180_000);
 
   it('denies on a wrong number and on a denial; one pending push a user', async () => {

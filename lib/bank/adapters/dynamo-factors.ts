@@ -111,7 +111,8 @@ export async function listDevices(userId: string): Promise<Device[]> {
 }
 
 export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
-  // Transaction: the step-up is spent exactly when the factor it allows removing goes.
+  // Transaction: the step-up is spent exactly when the factor it allows removing goes, and a push
+  // factor's device key (what its app signs in with) goes with it: no key outlives its factor.
   await transact([
     consumeStepUp(stepUp, lost.stepUp),
     {
@@ -124,6 +125,7 @@ export async function deleteDevice(userId: string, deviceId: string, stepUp: Ste
       },
       lost: lost.device,
     },
+    { item: { Delete: { TableName: table(), Key: k.pushDevice(deviceId) } }, lost: lost.device },
   ]);
 }
 
