@@ -199,7 +199,7 @@ describe('every other address', () => {
 });
 
 describe('a note too complex to render within the budget', () => {
-  // The reproductions of issue 36: each stalled every reader (or went past Lambda's 6 MB response
+  // Hostile notes that once stalled every reader (or went past Lambda's 6 MB response
   // limit) before the render had a budget. Now each answers promptly with the note's text, while
   // another user's GET /v1/me keeps answering beside it.
   const HEAVY = [

@@ -97,7 +97,7 @@ describe('heading ids and the table of contents', () => {
 });
 
 describe('the render budget', () => {
-  // Each of these took seconds (or exhausted the heap) before the budget: the reproductions of issue 36.
+  // Each of these took seconds (or exhausted the heap) before the budget: hostile notes found from outside.
   it.each([
     ['[TOC] and a heading x 700 (7 KB)', '[TOC]\n# h\n'.repeat(700), 'htmlChars'],
     ['a repeated heading x 20,000 (80 KB)', '# a\n'.repeat(20_000), 'tokens'],
