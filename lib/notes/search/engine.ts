@@ -432,27 +432,30 @@ export interface Plan {
 export function planQuery(segments: NoteIndex[], query: Query): Plan | undefined {
   if (query.words.length === 0 && query.phrases.length === 0) return undefined;
   const matched = new Set(query.terms);
-  // What the words' neighbours may add to the expression: the budget less the words, the phrases
-  // and the prefix's completions (taken in order: the first words' misspellings first).
-  let room =
-    MAX_QUERY_ALTERNATIVES -
-    query.words.length -
-    query.phrases.length -
-    (query.prefix ? MAX_PREFIX_EXPANSIONS : 0);
-  const counts = { left: QUERY_NEIGHBOUR_COUNTS };
-  const parts = query.words.map((word, i) => {
+  // A word written twice is one condition: its alternatives are worked out, and cost, once.
+  const words = [...new Set(query.words)];
+  const last = query.words.length - 1;
+  // A word no note holds is taken for a misspelling: its commonest one-edit neighbours stand in for
+  // it. A word the notes hold is taken as written (its neighbours would be noise, and each one
+  // more alternative costs ranking as much again).
+  const misspelled = words.filter((w) => w.length >= FUZZY_MIN_LENGTH && !segments.some((s) => s.holds(w)));
+  // What the neighbours may add to the expression (the budget less the words, the phrases and the
+  // prefix's completions) and the neighbours counted, shared evenly by the misspellings: each
+  // stands for some of its neighbours, never one for all and the next (ANDed) for none, which
+  // would match nothing.
+  const room =
+    MAX_QUERY_ALTERNATIVES - words.length - query.phrases.length - (query.prefix ? MAX_PREFIX_EXPANSIONS : 0);
+  const most = Math.min(MAX_NEIGHBOURS, Math.floor(room / Math.max(1, misspelled.length)));
+  const counts = Math.floor(QUERY_NEIGHBOUR_COUNTS / Math.max(1, misspelled.length));
+  const parts = words.map((word) => {
     const alternatives = new Set([word]);
-    // A word no note holds is taken for a misspelling: its commonest one-edit neighbours stand in for
-    // it. A word the notes hold is taken as written (its neighbours would be noise, and each one
-    // more alternative costs ranking as much again).
-    if (word.length >= FUZZY_MIN_LENGTH && room > 0 && !segments.some((s) => s.holds(word)))
-      for (const t of neighboursOf(segments, word, Math.min(MAX_NEIGHBOURS, room), counts))
-        alternatives.add(t);
-    room -= alternatives.size - 1;
+    if (most > 0 && misspelled.includes(word))
+      for (const t of neighboursOf(segments, word, most, counts)) alternatives.add(t);
     // A prefix stands for its commonest completions, not for every one (FTS5's own `word *`): a short
     // prefix of a large vocabulary merges thousands of words' postings (5 times slower at 10,000
     // notes, measured), and ranking costs as much per row as there are alternatives.
-    if (query.prefix && i === query.words.length - 1)
+    // The last word written earlier too is that earlier condition (its completions would widen nothing).
+    if (query.prefix && word === query.words[last] && query.words.indexOf(word) === last)
       for (const t of expansionsOf(segments, word)) alternatives.add(t);
     for (const t of alternatives) matched.add(t);
     return alternatives.size === 1 ? quoted(word) : `(${[...alternatives].map(quoted).join(' OR ')})`;
@@ -463,18 +466,27 @@ export function planQuery(segments: NoteIndex[], query: Query): Plan | undefined
 
 /**
  * A misspelled word's one-edit neighbours across segments: the `most` that most notes hold (their
- * counts summed over the segments), ties in the vocabulary's order; `counts` is the query's budget of
- * neighbours counted (NoteIndex.oneEditAway).
+ * counts summed over the segments), ties in the vocabulary's order; at most `counts` neighbours
+ * counted (NoteIndex.oneEditAway), shared by the segments.
  */
 export function neighboursOf(
   segments: NoteIndex[],
   word: string,
   most: number,
-  counts = { left: QUERY_NEIGHBOUR_COUNTS },
+  counts = QUERY_NEIGHBOUR_COUNTS,
 ): string[] {
   const notes = new Map<string, number>();
-  for (const s of segments)
-    for (const [t, doc] of s.oneEditAway(word, counts)) notes.set(t, (notes.get(t) ?? 0) + doc);
+  const left = { left: counts };
+  // Each segment's share, so the first segments do not take them all (a workspace's notes, and so
+  // its words, are spread evenly over its segments).
+  const share = Math.max(1, Math.floor(counts / Math.max(1, segments.length)));
+  for (const s of segments) {
+    if (left.left <= 0) break;
+    const mine = { left: Math.min(share, left.left) };
+    const before = mine.left;
+    for (const [t, doc] of s.oneEditAway(word, mine)) notes.set(t, (notes.get(t) ?? 0) + doc);
+    left.left -= before - mine.left;
+  }
   return [...notes]
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
     .slice(0, most)

@@ -249,6 +249,28 @@ describe('a misspelled word among thousands of its neighbours', () => {
     expect(index.search(parseQuery(q)).total).toBe(0); // no note holds a neighbour of all three
   });
 
+  it('every misspelled word of a query stands for some of its neighbours, over many segments and repeated', async () => {
+    // Three notes hold a neighbour of both words, the commonest; the rest one neighbour each.
+    const small = await NoteIndex.empty();
+    try {
+      for (const word of ['kubernetez', 'terraforn'])
+        small.upsert(note(`n-${word.slice(0, 2)}`, oneEditNeighbours(word, 300).join(' ')));
+      for (let i = 0; i < 3; i += 1) small.upsert(note(`both${i}`, 'kubernetes terraform'));
+      const found = (segments: NoteIndex[], q: string) => {
+        const plan = planQuery(segments, parseQuery(q))!;
+        expect(plan.matched.length).toBeLessThanOrEqual(MAX_QUERY_ALTERNATIVES);
+        return small.match(plan.match, {}, 20).total;
+      };
+      // A workspace's eight segments: the first word's lookups do not use up the second's.
+      expect(found(Array(8).fill(small), 'kubernetez terraforn')).toBe(3);
+      // One word written 16 times is one condition, not 16 sharing the room for neighbours.
+      expect(found([small], Array(16).fill('kubernetez').join(' '))).toBeGreaterThan(0);
+      expect(found([small], Array(8).fill('kubernetez terraforn').join(' '))).toBe(3);
+    } finally {
+      small.close();
+    }
+  });
+
   it("a search past its budget of SQLite's steps is interrupted: a 400 (BadInput) naming q", () => {
     const plan = planQuery([index], parseQuery('neighbours'))!;
     expect(index.match(plan.match, {}, 20, new StepBudget()).total).toBe(230);
