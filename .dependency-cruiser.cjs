@@ -73,7 +73,8 @@ module.exports = {
       name: 'features-share-only-the-kernel-adapters',
       severity: 'error',
       comment:
-        "A Notes feature's adapters use their own feature's adapters and the kernel's, never another feature's: what two features share lives in lib/notes/kernel.",
+        "A Notes feature's adapters use their own feature's adapters and the kernel's, never another " +
+        "feature's: what two features share lives in lib/notes/kernel.",
       from: { path: '^lib/notes/([^/]+)/adapters/' },
       to: {
         path: '^lib/notes/[^/]+/adapters/',
@@ -84,7 +85,9 @@ module.exports = {
       name: 'kernel-knows-no-feature',
       severity: 'error',
       comment:
-        'The Notes kernel is what every feature builds on: it imports no feature (lib/notes/<feature>/: its domain, schemas, HTTP or adapters) and no wiring; a feature provides what the kernel needs, or the piece lives in the feature.',
+        'The Notes kernel is what every feature builds on: it imports no feature (lib/notes/<feature>/: ' +
+        'its domain, schemas, HTTP or adapters) and no wiring; a feature provides what the kernel ' +
+        'needs, or the piece lives in the feature.',
       from: { path: '^lib/notes/kernel/' },
       to: { path: ['^lib/notes/(?!kernel/)[^/]+/', '^lib/notes/wiring\\.ts$'] },
     },

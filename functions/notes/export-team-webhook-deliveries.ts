@@ -1,4 +1,5 @@
-// GET /v1/teams/{teamPath}/webhooks/{hookId}/deliveries/export: the whole delivery log in the retention window, as NDJSON (HackMD ExportTeamWebhookDeliveries; the team's admin only).
+// GET /v1/teams/{teamPath}/webhooks/{hookId}/deliveries/export: the whole delivery log in the retention
+// window, as NDJSON (HackMD ExportTeamWebhookDeliveries; the team's admin only).
 import { ndjson } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamHookPath } from '#lib/notes/webhooks/schemas.ts';

@@ -99,7 +99,11 @@ export function readmeLive(l: LiveFigures, note: string): string {
   ];
   const ms = (n: number) => n.toFixed(1);
   return [
-    `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit message with three people connected (the $default function and the stream work it sets off; the message in and its two relays out) and one person connected for an hour (connection minutes; one connection opened: the REST call for its URL, $connect, the first sync, $disconnect; the awareness heartbeat every 15 s).`,
+    `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit ` +
+      `message with three people connected (the $default function and the stream work it sets off; the ` +
+      `message in and its two relays out) and one person connected for an hour (connection minutes; one ` +
+      `connection opened: the REST call for its URL, $connect, the first sync, $disconnect; the awareness ` +
+      `heartbeat every 15 s).`,
     '',
     table(
       ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
@@ -109,7 +113,9 @@ export function readmeLive(l: LiveFigures, note: string): string {
       ],
     ),
     '',
-    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`,
+    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms ` +
+      `(p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside ` +
+      `it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`,
   ].join('\n');
 }
 
@@ -125,7 +131,8 @@ export function readmeCold(rows: ColdStartRow[], note: string): string {
     `${TARGETS.coldStart}×; ${within} of ${rows.length} functions within it (median ${median(ratios).toFixed(2)}×, ` +
       `at most ${Math.max(...ratios).toFixed(2)}×)` +
       (base.length
-        ? `; against the build before the cost work, median ${median(base).toFixed(2)}×, at most ${Math.max(...base).toFixed(2)}× (target ≤ ${TARGETS.vsBaseline}×).`
+        ? `; against the build before the cost work, median ${median(base).toFixed(2)}×, at most ` +
+          `${Math.max(...base).toFixed(2)}× (target ≤ ${TARGETS.vsBaseline}×).`
         : '.'),
   ].join('\n');
 }

@@ -122,7 +122,8 @@ async function coldStartPart(dir: string): Promise<number> {
       ),
   });
   console.log(
-    `\nCold start (${args.pairs} alternating rounds per function; ratios of ${args.clock === 'wall' ? 'wall' : 'CPU'} time, median; fresh node ${process.version} per sample; ` +
+    `\nCold start (${args.pairs} alternating rounds per function; ratios of ` +
+      `${args.clock === 'wall' ? 'wall' : 'CPU'} time, median; fresh node ${process.version} per sample; ` +
       `${((performance.now() - started) / 60_000).toFixed(1)} min)\n`,
   );
   const t = coldStartTable(rows);

@@ -110,7 +110,9 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const zipped = segments.map((d) => gzipSync(d, { level: 1 }).length);
     row([
       'index (admin rebuild)',
-      `${heads.length} segments: ${mb(raw)} of SQLite databases in S3, stored as they are (largest ${mb(Math.max(...segments.map((d) => d.byteLength)))}; ${mb(zipped.reduce((a, b) => a + b, 0))} if gzipped)`,
+      `${heads.length} segments: ${mb(raw)} of SQLite databases in S3, stored as they are ` +
+        `(largest ${mb(Math.max(...segments.map((d) => d.byteLength)))}; ` +
+        `${mb(zipped.reduce((a, b) => a + b, 0))} if gzipped)`,
       `${(rebuildMs / 1000).toFixed(1)} s`,
     ]);
 
@@ -178,7 +180,8 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const floor95 = percentile(floor, 95);
     row([
       'warm search p50 / p95 (200 queries)',
-      `floor GET /v1/me p50 / p95 ${percentile(floor, 50).toFixed(1)} / ${floor95.toFixed(1)} ms; p95 ratio ${(p95 / floor95).toFixed(1)}×; ${(warmCpu / warm.length).toFixed(1)} ms CPU per search`,
+      `floor GET /v1/me p50 / p95 ${percentile(floor, 50).toFixed(1)} / ${floor95.toFixed(1)} ms; p95 ` +
+        `ratio ${(p95 / floor95).toFixed(1)}×; ${(warmCpu / warm.length).toFixed(1)} ms CPU per search`,
       `${percentile(warm, 50).toFixed(1)} / ${p95.toFixed(1)} ms`,
     ]);
     row([
@@ -269,7 +272,9 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const compute = Math.max(wallS, (cpuS * 1769) / 1024) * 1 * 0.0000133334 * 1e6;
     row([
       'an isolated edit: the indexer (load, change, store one segment)',
-      `${wallS.toFixed(2)} s wall, ${cpuS.toFixed(2)} s CPU; cost $${requests.toFixed(2)}/M requests + $${compute.toFixed(2)}/M compute = $${(requests + compute).toFixed(2)}/M; 2 write requests (2 S3 PUTs) = $10/M: ratio ${((requests + compute) / 10).toFixed(2)}`,
+      `${wallS.toFixed(2)} s wall, ${cpuS.toFixed(2)} s CPU; cost $${requests.toFixed(2)}/M requests + ` +
+        `$${compute.toFixed(2)}/M compute = $${(requests + compute).toFixed(2)}/M; ` +
+        `2 write requests (2 S3 PUTs) = $10/M: ratio ${((requests + compute) / 10).toFixed(2)}`,
       `${(wallS * 1000).toFixed(0)} ms (median of 10)`,
     ]);
   } finally {

@@ -1,7 +1,8 @@
 // Lambda's SQS event source mapping, against the runner's SQS stand-in (sqs.ts), one per queue
-// (the delivery queue and the slow lane's have one each): up to MaximumConcurrency pollers each receive a batch of up to BatchSize messages (which hides them for
-// the queue's visibility timeout), invoke the function, and delete what it handled: every message
-// when it returns, all but its batchItemFailures with ReportBatchItemFailures, none when it throws
+// (the delivery queue and the slow lane's have one each): up to MaximumConcurrency pollers each
+// receive a batch of up to BatchSize messages (which hides them for the queue's visibility timeout),
+// invoke the function, and delete what it handled: every message when it returns, all but its
+// batchItemFailures with ReportBatchItemFailures, none when it throws
 // or times out (they are offered again when their visibility timeout ends, and the queue's redrive
 // policy moves them to the dead-letter queue after maxReceiveCount receives). A timeout is Lambda's:
 // the invocation is ended at the function's Timeout and its environment with it (lambdas.ts);

@@ -58,7 +58,8 @@ export function searchPaths(errors: Errors): Record<string, PathItem<'Search'>> 
           "the caller's own notes and their teams' notes (with `team`, that team's only: 403 for a team the " +
           'caller is not in, 404 for no such team), best match first (BM25; the title weighs most, then ' +
           'tags). Every word must match; the last also as a prefix; a word of five letters or more that no ' +
-          'note holds is taken for a misspelling and matches the words one letter away; accents fold (resume finds résumé); Chinese, Japanese and Korean are ' +
+          'note holds is taken for a misspelling and matches the words one letter away; accents fold ' +
+          '(resume finds résumé); Chinese, Japanese and Korean are ' +
           'found by any two adjacent characters; a "quoted phrase" matches only as that phrase. Markdown ' +
           `syntax (link targets, fences, emphasis) is not text. \`q\`: 1..${MAX_QUERY_LENGTH} characters; ` +
           `words after the first ${MAX_QUERY_TERMS} are ignored; a query with no word is 400. Pages of ` +

@@ -48,7 +48,8 @@ export async function seedNotes(ctx: SeedContext): Promise<string[]> {
   );
   await notes.getNote(alice.id, shared.note.id);
   return [
-    `Notes: 4 personal notes of Demo User (one public: its page is /@${demo.userPath}/${DEMO_PAGE_PERMALINK});  (shared one: ${shared.note.shortId}, readable by any ` +
+    `Notes: 4 personal notes of Demo User (one public: its page is ` +
+      `/@${demo.userPath}/${DEMO_PAGE_PERMALINK});  (shared one: ${shared.note.shortId}, readable by any ` +
       'signed-in user), ' +
       `2 notes in team ${ctx.teamPath} (e.g. ${plan.note.shortId})`,
   ];

@@ -55,7 +55,9 @@ export function english(issue: Issue): string {
       const [origin, unit] = sizing(input);
       const big = type === 'max_length';
       const adj = type === 'length' ? 'exactly ' : big ? '<=' : '>=';
-      return `Too ${big || (type === 'length' && (input as string).length > Number(requirement)) ? 'big' : 'small'}: expected ${origin} to have ${adj}${requirement} ${unit}`;
+      const size =
+        big || (type === 'length' && (input as string).length > Number(requirement)) ? 'big' : 'small';
+      return `Too ${size}: expected ${origin} to have ${adj}${requirement} ${unit}`;
     }
     case 'max_value':
       return `Too big: expected number to be <=${requirement}`;

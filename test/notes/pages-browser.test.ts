@@ -175,7 +175,9 @@ describe.skipIf(missing || !local)('note pages in Chromium', () => {
     // The page runs no script of its own: the listener is the test's, injected by the browser.
     await page.addInitScript({
       content:
-        "document.addEventListener('securitypolicyviolation', (e) => console.error('Content-Security-Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+        "document.addEventListener('securitypolicyviolation', (e) => " +
+        "console.error('Content-Security-Policy violation: ' + e.violatedDirective + ' ' + " +
+        'e.blockedURI));',
     });
     for (const [b, batch] of batches.entries()) {
       const markers = batch.map((_, i) => `MARK${b}x${i}`);

@@ -50,13 +50,15 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
     body: { metadata: { paid: '', receipt: 'R-77' } },
   });
   p.text(
-    'A transfer of `TRANSFER_STEP_UP_AMOUNT` (1000000 minor units by default) or more needs a step-up: an approved verification of the caller, sent as `X-MFA-Verification` (below).',
+    'A transfer of `TRANSFER_STEP_UP_AMOUNT` (1000000 minor units by default) or more needs a step-up: ' +
+      'an approved verification of the caller, sent as `X-MFA-Verification` (below).',
   );
   await p.call('A large transfer without a step-up', 'POST', '/api/transfers', { body: LARGE });
 
   p.text('### Multi-factor authentication, end to end');
   p.text(
-    'Factors are enrolled by an operator with the admin CLI (the API lists, verifies and deletes them). An OTP factor: the CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
+    'Factors are enrolled by an operator with the admin CLI (the API lists, verifies and deletes them). ' +
+      'An OTP factor: the CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
   );
   const otp = await ctx.admin(p, ['enroll-device', '--user', user, '--kind', 'otp', '--name', 'Work phone']);
   await p.call('List factors: `GET /api/users/{userId}/devices`', 'GET', `/api/users/${user}/devices`);
@@ -87,7 +89,9 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
   });
   p.text('A step-up is used once: the same verification again is refused with 403 (code 40301).');
   p.text(
-    'A factor that receives codes (sms, voice, email): locally the code goes to the outbox, which the admin CLI reads (deployed with `CodeSender=aws`, End User Messaging sends the SMS or reads the code aloud, SES the e-mail).',
+    'A factor that receives codes (sms, voice, email): locally the code goes to the outbox, which the ' +
+      'admin CLI reads (deployed with `CodeSender=aws`, End User Messaging sends the SMS or reads the ' +
+      'code aloud, SES the e-mail).',
   );
   const sms = await ctx.admin(p, [
     'enroll-device',
@@ -163,7 +167,10 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
   const user = ctx.user.id;
   p.text('### Enrolling factors through the API');
   p.text(
-    'A factor is enrolled `pending_activation` with its activation data shown once, and becomes `active` when proven. The demo user already has an active factor, so each enrolment sends `X-MFA-Verification` with an approved verification (a user with none enrols with the API token alone). Here the step-ups are verifications of the OTP factor approved with a reusable mfa_token:',
+    'A factor is enrolled `pending_activation` with its activation data shown once, and becomes ' +
+      '`active` when proven. The demo user already has an active factor, so each enrolment sends ' +
+      '`X-MFA-Verification` with an approved verification (a user with none enrols with the API token ' +
+      'alone). Here the step-ups are verifications of the OTP factor approved with a reusable mfa_token:',
   );
   const token = await p.call(
     'A reusable mfa_token for the step-ups below',
@@ -193,14 +200,17 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
     { body: { code: sent?.code } },
   );
   p.text(
-    'A passkey (`kind: "device"`): `activation.public_key` is what the browser passes to `navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the activation sends back `{"credential": credential.toJSON()}`:',
+    'A passkey (`kind: "device"`): `activation.public_key` is what the browser passes to ' +
+      '`navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the ' +
+      'activation sends back `{"credential": credential.toJSON()}`:',
   );
   await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
     headers: { 'X-MFA-Verification': await up() },
     body: { kind: 'device', name: 'Laptop' },
   });
   p.text(
-    'Push with number matching: the ticket goes to the device app (a QR code), which activates with its own EC P-256 key (`examples/push-device.mjs` is a reference app):',
+    'Push with number matching: the ticket goes to the device app (a QR code), which activates with its ' +
+      'own EC P-256 key (`examples/push-device.mjs` is a reference app):',
   );
   const push = await p.call('Enrol a push factor', 'POST', `/api/users/${user}/devices`, {
     headers: { 'X-MFA-Verification': await up() },

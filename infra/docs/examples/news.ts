@@ -58,7 +58,9 @@ export async function newsExamples(p: Page, ctx: Context): Promise<void> {
   });
   p.lines.push('#### The anti-forgery token for the internal edge: `GET /api/internal/v1/csrf`', '');
   p.text(
-    'Only the internal edge may ask: its `Origin`, the internal `Host` and the internal API key (printed by `npm start`; deployed, the `InternalApiKey` parameter). Any other caller gets the same 404 as an unknown route.',
+    'Only the internal edge may ask: its `Origin`, the internal `Host` and the internal API key ' +
+      '(printed by `npm start`; deployed, the `InternalApiKey` parameter). Any other caller gets the same ' +
+      '404 as an unknown route.',
   );
   p.block(
     'sh',

@@ -56,7 +56,9 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
 
   p.text('### Note pages and search');
   p.text(
-    'A note whose `readPermission` is `guest` has a read-only HTML page at its `publishLink` (and, with a permalink, at `/@<userPath>/<permalink>`), for anyone, no token. Any other note answers the same 404 page.',
+    'A note whose `readPermission` is `guest` has a read-only HTML page at its `publishLink` (and, with ' +
+      'a permalink, at `/@<userPath>/<permalink>`), for anyone, no token. Any other note answers the same ' +
+      '404 page.',
   );
   const shown = await p.call('A guest-readable note with a permalink', 'POST', '/v1/notes', {
     body: {
@@ -95,7 +97,8 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
 
   p.text('### Live editing');
   p.text(
-    'Several people (and programs) can type into one note at once over a WebSocket, with Yjs (an extension; docs/live.md). Ask for a single-use URL, then connect to it within 60 s:',
+    'Several people (and programs) can type into one note at once over a WebSocket, with Yjs (an ' +
+      'extension; docs/live.md). Ask for a single-use URL, then connect to it within 60 s:',
   );
   await p.call('A URL to edit the note live: `POST /v1/notes/{noteId}/live`', 'POST', `/v1/notes/${id}/live`);
 
@@ -229,7 +232,8 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
   const team = `/v1/teams/${ctx.team}`;
   p.text('### Team notes, folders and trash');
   p.text(
-    `The team routes take the team's path (\`${ctx.team}\` in the demo data; \`GET /v1/teams\` lists yours) and answer as the personal ones; any member may read and write the team's notes.`,
+    `The team routes take the team's path (\`${ctx.team}\` in the demo data; \`GET /v1/teams\` lists ` +
+      `yours) and answer as the personal ones; any member may read and write the team's notes.`,
   );
   const tnote = await p.call(
     'Create a team note: `POST /v1/teams/{teamPath}/notes`',

@@ -12,7 +12,8 @@ const DELIVERY_WAIT_MS = 8000;
 export async function webhookExamples(p: Page, ctx: Context): Promise<void> {
   const receiver = `http://127.0.0.1:${ctx.receiverPort}`;
   p.text(
-    'A receiver must be listening first; locally deliveries may go to `127.0.0.1` and `localhost` (`WEBHOOK_ALLOWED_DESTINATIONS`). The examples use `examples/webhook-receiver.mjs` on port 4000.',
+    'A receiver must be listening first; locally deliveries may go to `127.0.0.1` and `localhost` ' +
+      '(`WEBHOOK_ALLOWED_DESTINATIONS`). The examples use `examples/webhook-receiver.mjs` on port 4000.',
   );
   const hook = await p.call(
     'Create a webhook: `POST /v1/webhooks` (the `secret` is shown once)',

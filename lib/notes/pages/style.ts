@@ -5,6 +5,14 @@
 // wide (a phone scrolls it rather than squeezing its rows tall).
 import { createHash } from 'node:crypto';
 
+// The code highlighting's colours in a dark scheme: one line of the stylesheet, written in parts.
+const HLJS_DARK =
+  '@media (prefers-color-scheme:dark){' +
+  '.hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-type{color:#ff7b72}' +
+  '.hljs-string,.hljs-attr,.hljs-symbol,.hljs-bullet,.hljs-addition{color:#a5d6ff}' +
+  '.hljs-number,.hljs-literal,.hljs-variable,.hljs-template-variable{color:#79c0ff}' +
+  '.hljs-title,.hljs-section,.hljs-name,.hljs-function{color:#d2a8ff}}';
+
 export const PAGE_CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--code:#f6f8fa;--link:#0969da}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#3d444d;--code:#151b23;--link:#4493f8}}
@@ -41,7 +49,7 @@ footer{color:var(--muted);font-size:.85em;margin-top:3em}
 .hljs-number,.hljs-literal,.hljs-variable,.hljs-template-variable{color:#0550ae}
 .hljs-title,.hljs-section,.hljs-name,.hljs-function{color:#8250df}
 .hljs-deletion{color:#82071e}
-@media (prefers-color-scheme:dark){.hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-type{color:#ff7b72}.hljs-string,.hljs-attr,.hljs-symbol,.hljs-bullet,.hljs-addition{color:#a5d6ff}.hljs-number,.hljs-literal,.hljs-variable,.hljs-template-variable{color:#79c0ff}.hljs-title,.hljs-section,.hljs-name,.hljs-function{color:#d2a8ff}}
+${HLJS_DARK}
 `.trim();
 
 /**
@@ -49,7 +57,8 @@ footer{color:var(--muted);font-size:.85em;margin-top:3em}
  * page's origin may not serve to it).
  */
 export const PAGE_ICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="1" width="12" height="14" rx="2" fill="#0969da"/><path d="M5 5h6M5 8h6M5 11h4" stroke="#fff" stroke-width="1.5"/></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="1" width="12" height="14" ' +
+  'rx="2" fill="#0969da"/><path d="M5 5h6M5 8h6M5 11h4" stroke="#fff" stroke-width="1.5"/></svg>';
 
 const versionOf = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
 

@@ -97,7 +97,8 @@ export const revisionError = v.strictObject({
     v.pipe(
       v.string(),
       v.description(
-        "Versions routes: no_content_change, version_already_named, version_not_named, version_content_unavailable, diff_too_large, version_limit_reached, else the error's type",
+        'Versions routes: no_content_change, version_already_named, version_not_named, ' +
+          "version_content_unavailable, diff_too_large, version_limit_reached, else the error's type",
       ),
     ),
   ),

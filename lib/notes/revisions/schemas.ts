@@ -91,7 +91,9 @@ const commentBody = v.pipe(
   v.check(withinBodyLimit, `must be at most ${MAX_COMMENT_BODY} characters`),
   v.metadata({ minLength: 1, maxLength: MAX_COMMENT_BODY }),
   v.description(
-    `plain text, 1..${MAX_COMMENT_BODY} characters (Unicode code points), not blank: not only white space, control or format characters (zero-width space and joiners, byte-order mark) or other default-ignorable ones`,
+    `plain text, 1..${MAX_COMMENT_BODY} characters (Unicode code points), not blank: not only white ` +
+      `space, control or format characters (zero-width space and joiners, byte-order mark) or other ` +
+      `default-ignorable ones`,
   ),
 );
 export const createCommentBody = object({

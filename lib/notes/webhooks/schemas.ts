@@ -33,7 +33,9 @@ const url = v.pipe(
   v.string(),
   v.maxLength(MAX_WEBHOOK_URL),
   v.description(
-    `Where deliveries are POSTed: https (http locally), no credentials, not port 0, no control characters or spaces at either end, at most ${MAX_WEBHOOK_URL} characters; stored as the WHATWG URL parser serialises it (host lower-cased and IDNA-mapped, path percent-encoded)`,
+    `Where deliveries are POSTed: https (http locally), no credentials, not port 0, no control ` +
+      `characters or spaces at either end, at most ${MAX_WEBHOOK_URL} characters; stored as the WHATWG ` +
+      `URL parser serialises it (host lower-cased and IDNA-mapped, path percent-encoded)`,
   ),
 );
 const name = v.nullable(v.pipe(v.string(), v.maxLength(MAX_WEBHOOK_NAME)));

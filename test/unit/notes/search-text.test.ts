@@ -32,7 +32,8 @@ const note = (shortId: string, content: string, extra: Partial<Parameters<NoteIn
 describe('search text', () => {
   it('keeps the words of markdown, not its syntax', () => {
     const text = plainText(
-      '# Title **bold**\n\nSee [the docs](https://example.com/target-word) and ![an image](pic.png).\n\n```python\nprint("code")\n```\n\n<span class="x">html</span>',
+      '# Title **bold**\n\nSee [the docs](https://example.com/target-word) and ![an ' +
+        'image](pic.png).\n\n```python\nprint("code")\n```\n\n<span class="x">html</span>',
     );
     // Tags are syntax; the text between them is words.
     expect(text).toBe('Title bold\nSee the docs and an image.\nprint("code")\nhtml');

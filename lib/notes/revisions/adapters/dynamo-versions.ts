@@ -185,7 +185,11 @@ export async function coalesceVersion(
 ): Promise<boolean> {
   // updatedAt may not move within a millisecond: the note's version orders changes too.
   const put = metaPut(shortId, { ...next, shared: true }, {
-    ConditionExpression: `nameSource = :system AND updatedAt = :u${next.noteVersion === undefined ? '' : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'}`,
+    ConditionExpression:
+      'nameSource = :system AND updatedAt = :u' +
+      (next.noteVersion === undefined
+        ? ''
+        : ' AND (attribute_not_exists(noteVersion) OR noteVersion <= :nv)'),
     ExpressionAttributeValues: {
       ':system': 'system',
       ':u': previous.updatedAt,
@@ -238,7 +242,8 @@ export async function nameVersion(shortId: string, v: VersionRecord, live?: Live
           update(
             k.version(shortId, v.id),
             // `hooked`: the stream filter's webhook marker, as the note has it now (docs/architecture.md).
-            `SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null${own}${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl, #shared${v.hooked ? '' : ', hooked'}`,
+            'SET #n = :n, nameSource = :user, description = :d, createdBy = :by, expiresAt = :null' +
+              `${own}${v.hooked ? ', hooked = :hooked' : ''} REMOVE #ttl, #shared${v.hooked ? '' : ', hooked'}`,
             {
               ConditionExpression: 'nameSource = :system',
               ExpressionAttributeNames: { '#n': 'name', '#ttl': 'ttl', '#shared': 'shared' },
