@@ -181,7 +181,8 @@ describe('GET /v1/search of misspelled words among thousands of their neighbours
   // misspelling stands for: a search of any of the words misspelled finds those three.
   const words = [
     ...['kubernetez', 'terraforn', 'promethius', 'grafanna', 'ansibelle', 'postgris', 'elasticsarch'],
-    ...['kafkaaa', 'rabbitmk', 'redisss', 'nginxxx', 'jenkinz', 'dockerrr', 'helmchart', 'vagrunt', 'consull'],
+    ...['kafkaaa', 'rabbitmk', 'redisss', 'nginxxx', 'jenkinz', 'dockerrr', 'helmchart'],
+    ...['vagrunt', 'consull'],
   ];
   // (one more asked for: the word itself, when an edit writes it again, is left out of the list)
   const held = words.map((w, i) =>
