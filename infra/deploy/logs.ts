@@ -19,6 +19,9 @@ export const LOGS_STACK = 'FunctionLogs';
 export const baseName = (functionId: string) => functionId.replace(/Function$/, '');
 /** NotesGetMeFunction -> NotesGetMeLogGroup: logs.yaml's output with the function's log group name. */
 export const logGroupOutput = (functionId: string) => `${baseName(functionId)}LogGroup`;
+/** The parent stack's name in logs.yaml's !Sub strings. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
+export const PARENT_STACK_NAME = '${ParentStackName}';
 /** The log group's name in a parent stack of this name. */
 export const logGroupName = (stackName: string, functionId: string) =>
   `/aws/lambda/${stackName}/functions/${baseName(functionId)}`;
@@ -71,7 +74,7 @@ export function logsTemplate(ids: string[], retentionValues: number[]): string {
       '    DeletionPolicy: Delete',
       '    UpdateReplacePolicy: Delete',
       '    Properties:',
-      `      LogGroupName: !Sub '${logGroupName('${ParentStackName}', id)}'`,
+      `      LogGroupName: !Sub '${logGroupName(PARENT_STACK_NAME, id)}'`,
       '      RetentionInDays: !Ref LogRetentionDays',
     ]),
     '',
