@@ -1,12 +1,15 @@
 // The generated per-function operations resources (written by `npm run deploy:sync`, infra/deploy/sync.ts):
-//   - in template.yaml, at the end of Resources: each function's log group (the function names it in
-//     LoggingConfig, so it stays in the parent stack) and one nested application, FunctionAlarms;
+//   - in template.yaml, at the end of Resources: two nested applications, FunctionLogs (each function's
+//     log group, logs.yaml: infra/deploy/logs.ts) and FunctionAlarms;
 //   - alarms.yaml, FunctionAlarms' template: one errors + throttles alarm per function, with the
 //     function's name as a parameter.
-// The alarms sit in their own stack so that they do not count against the parent stack's 500
-// resources (docs/deploy.md, "Resource limits").
+// The log groups and the alarms sit in their own stacks so that they do not count against the parent
+// stack's 500 resources (docs/deploy.md, "Resource limits").
 import { join } from 'node:path';
 import { ROOT } from '../local/template.ts';
+import { baseName, logsApplication } from './logs.ts';
+
+export { baseName };
 
 /** FunctionAlarms' template, relative to template.yaml (`sam package` uploads it, like a CodeUri). */
 export const ALARMS_FILE = 'alarms.yaml';
@@ -14,30 +17,15 @@ export const ALARMS_PATH = join(ROOT, ALARMS_FILE);
 /** The nested application in template.yaml that holds the alarms. */
 export const ALARMS_STACK = 'FunctionAlarms';
 
-/** NotesGetMeFunction -> NotesGetMe (the prefix of its log group and alarm). */
-export const baseName = (functionId: string) => functionId.replace(/Function$/, '');
 /** NotesGetMeFunction -> NotesGetMeFunctionName: alarms.yaml's parameter for the function's name. */
 export const functionNameParameter = (functionId: string) => `${baseName(functionId)}FunctionName`;
 
 const ALARM_TOPIC_PATTERN = "'^arn:aws[a-z-]*:sns:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]+$'";
 
-function logGroup(id: string): string[] {
-  const base = baseName(id);
-  return [
-    `  ${base}Logs:`,
-    '    Type: AWS::Logs::LogGroup',
-    '    DeletionPolicy: Delete',
-    '    UpdateReplacePolicy: Delete',
-    '    Properties:',
-    `      LogGroupName: !Sub '/aws/lambda/\${AWS::StackName}/${base}'`,
-    '      RetentionInDays: !Ref LogRetentionDays',
-  ];
-}
-
-/** template.yaml's generated resources (between sync.ts's markers): log groups, then FunctionAlarms. */
+/** template.yaml's generated resources (between sync.ts's markers): FunctionLogs, then FunctionAlarms. */
 export function parentResources(ids: string[]): string[] {
   return [
-    ...ids.flatMap(logGroup),
+    ...logsApplication(),
     `  # One errors + throttles alarm per function, in a nested stack (${ALARMS_FILE}, also generated):`,
     "  # they do not count against this stack's 500 resources. `sam package`/`sam deploy` upload it.",
     `  ${ALARMS_STACK}:`,

@@ -1,10 +1,10 @@
 // npm run deploy:check — what to run before `sam deploy`:
-//   1. cfn-lint template.yaml alarms.yaml (informational findings included): must report nothing;
+//   1. cfn-lint template.yaml logs.yaml alarms.yaml (informational findings included): must report nothing;
 //   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size of the
-//      stack and of its nested alarms stack (FunctionAlarms, alarms.yaml), which docs/deploy.md must
+//      stack and of its nested stacks (FunctionLogs, logs.yaml; FunctionAlarms, alarms.yaml), which docs/deploy.md must
 //      show (infra/deploy/figures.ts, written by npm run deploy:sync);
 //   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
-//   4. the generated parts (template.yaml's build properties, policies and log groups; alarms.yaml)
+//   4. the generated parts (template.yaml's build properties, policies and logging; logs.yaml; alarms.yaml)
 //      match the code;
 //   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
 //      runtime loads it (a .js handler is required, an .mjs imported), its handler export called once
@@ -19,6 +19,7 @@ import { literalFunctionEnv } from '../local/function-env.ts';
 import { loadTemplate, ROOT, TEMPLATE_PATH } from '../local/template.ts';
 import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate } from './alarms.ts';
 import { buildFunctions } from './build.ts';
+import { LOGS_FILE, LOGS_PATH, logsTemplateOf } from './logs.ts';
 import { docsWithFigures, figuresOf, type TransformOutput, transformTemplate } from './figures.ts';
 import { syncBuildProperties, syncTemplate } from './sync.ts';
 
@@ -28,7 +29,7 @@ const fail = (message: string): never => {
 };
 const step = (name: string) => console.log(`\n== ${name}`);
 
-step(`cfn-lint template.yaml ${ALARMS_FILE} --include-checks I`);
+step(`cfn-lint template.yaml ${LOGS_FILE} ${ALARMS_FILE} --include-checks I`);
 const lint = spawnSync(
   'python3',
   [
@@ -38,6 +39,7 @@ const lint = spawnSync(
     'I',
     '--',
     'template.yaml',
+    LOGS_FILE,
     ALARMS_FILE,
   ],
   { cwd: ROOT, encoding: 'utf8' },
@@ -63,9 +65,10 @@ console.log(
 for (const [id, stack] of Object.entries(nested)) {
   console.log(
     `nested stack ${id} (${stack.path}): ${stack.resources} resources (500 allowed), ` +
-      `${stack.parameters} parameters (200 allowed), ${stack.packagedBytes} bytes`,
+      `${stack.parameters} parameters (200 allowed), ${stack.outputs} outputs (200 allowed), ${stack.packagedBytes} bytes`,
   );
-  if (stack.resources > 500 || stack.parameters > 200) fail(`${id} is over a CloudFormation limit`);
+  if (stack.resources > 500 || stack.parameters > 200 || stack.outputs > 200 || stack.packagedBytes > 1 << 20)
+    fail(`${id} is over a CloudFormation limit`);
 }
 if (count > 500) fail("the stack is over CloudFormation's 500 resources");
 const staleDocs = docsWithFigures(figuresOf(output)).filter((d) => d.stale);
@@ -84,12 +87,15 @@ step("esbuild, one run per function with SAM's flags");
 const built = await buildFunctions(join(ROOT, '.local', 'deploy-check'), 'exact');
 console.log(`${built.length} bundles, e.g. esbuild ${built[0].args.join(' ')}`);
 
-step(`generated parts of template.yaml and ${ALARMS_FILE} (npm run deploy:sync)`);
+step(`generated parts of template.yaml, ${LOGS_FILE} and ${ALARMS_FILE} (npm run deploy:sync)`);
 if (syncTemplate(readFileSync(TEMPLATE_PATH, 'utf8'), built) !== readFileSync(TEMPLATE_PATH, 'utf8')) {
   fail('template.yaml is not what the code implies: run npm run deploy:sync and review the diff');
 }
 if (alarmsTemplate(built.map((fn) => fn.id)) !== readFileSync(ALARMS_PATH, 'utf8')) {
   fail(`${ALARMS_FILE} is not what the code implies: run npm run deploy:sync and review the diff`);
+}
+if (logsTemplateOf(loadTemplate(), built) !== readFileSync(LOGS_PATH, 'utf8')) {
+  fail(`${LOGS_FILE} is not what the code implies: run npm run deploy:sync and review the diff`);
 }
 console.log('policies, log groups and alarms match the bundles');
 

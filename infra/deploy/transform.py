@@ -3,7 +3,7 @@ does after `sam package`: local CodeUri folders and local nested application tem
 become S3 locations first. Prints JSON:
 {"transformed": <template>, "packagedBytes": <size of the packaged template as sam package writes it>,
  "nested": {<application id>: {"path", "template" (its own template, transformed if it is SAM),
-            "resources", "parameters", "packagedBytes"}}}.
+            "resources", "parameters", "outputs", "packagedBytes"}}}.
 Needs Python with aws-sam-translator (and PyYAML, which it depends on)."""
 import json
 import os
@@ -71,6 +71,7 @@ def main(path):
             "template": child,
             "resources": len(child["Resources"]),
             "parameters": len(child.get("Parameters", {})),
+            "outputs": len(child.get("Outputs", {})),
             "packagedBytes": child_size,
         }
     json.dump({"transformed": result, "packagedBytes": size, "nested": nested}, sys.stdout)

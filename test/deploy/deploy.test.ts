@@ -1,7 +1,8 @@
 // The template deploys as written: cfn-lint finds nothing (errors, warnings or informational), the
 // SAM transform succeeds, and in the transformed template each function's role allows exactly what
-// its bundle (built as `sam build` builds it) can send; every function has its log group and, in the
-// nested alarms stack (alarms.yaml), its alarm; both stacks stay within CloudFormation's limits.
+// its bundle (built as `sam build` builds it) can send, one role per function; every function has, in
+// the nested log groups stack (logs.yaml), its log group and, in the nested alarms stack (alarms.yaml),
+// its alarm; the three stacks stay within CloudFormation's limits.
 // cfn-lint and aws-sam-translator are Python tools: where they are missing the test says so and skips.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -16,7 +17,8 @@ import {
 } from '../../infra/deploy/alarms.ts';
 import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/deploy/build.ts';
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
-import { docsWithFigures, figuresBlock, figuresOf } from '../../infra/deploy/figures.ts';
+import { docsWithFigures, figuresBlock, figuresOf, functionsThatFit } from '../../infra/deploy/figures.ts';
+import { LOGS_FILE, LOGS_PATH, LOGS_STACK, logsTemplateOf } from '../../infra/deploy/logs.ts';
 import { syncBuildProperties, syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
@@ -45,9 +47,14 @@ let transformed: { Resources: Resources; Parameters: Record<string, unknown> };
 let packagedBytes: number;
 type Nested = {
   path: string;
-  template: { Resources: Resources; Parameters: Record<string, unknown> };
+  template: {
+    Resources: Resources;
+    Parameters: Record<string, unknown>;
+    Outputs?: Record<string, { Value: { Ref: string } }>;
+  };
   resources: number;
   parameters: number;
+  outputs: number;
   packagedBytes: number;
 };
 let nested: Record<string, Nested>;
@@ -72,7 +79,7 @@ const inlineStatements = (roleId: string, opts: { destinations?: boolean } = {})
 
 describe('cfn-lint', () => {
   it.skipIf(!cfnLint)(
-    `template.yaml and ${ALARMS_FILE} have no finding, informational ones included`,
+    `template.yaml, ${LOGS_FILE} and ${ALARMS_FILE} have no finding, informational ones included`,
     () => {
       const out = python([
         '-c',
@@ -83,6 +90,7 @@ describe('cfn-lint', () => {
         'I',
         '--',
         'template.yaml',
+        LOGS_FILE,
         ALARMS_FILE,
       ]);
       expect(JSON.parse(out.stdout || '[]')).toEqual([]);
@@ -98,15 +106,40 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
     console.log(
       `[deploy test] ${count} resources after the SAM transform; packaged template ${packagedBytes} bytes`,
     );
-    // 500 is CloudFormation's limit; a function costs about four resources here (function, role, one
-    // permission per route, log group): below 460, at least ten more functions fit.
-    expect(count).toBeLessThan(460);
+    // 500 is CloudFormation's limit; a function costs the resources SAM makes for it (function, role, one
+    // permission per route, event source mappings; about 3.6 today), rounded up: at least
+    // ten more functions must fit (below 460 resources at 4 each).
+    const { perFunction } = figuresOf({ transformed, packagedBytes, nested });
+    console.log(`[deploy test] ${perFunction} resources per function`);
+    expect(perFunction).toBeGreaterThanOrEqual(3);
+    expect(functionsThatFit(count, perFunction)).toBeGreaterThanOrEqual(10);
+    expect(count).toBeLessThanOrEqual(500 - 10 * Math.ceil(perFunction));
+    // Least privilege stays: each function has a role of its own.
+    for (const [id, fn] of byType('AWS::Lambda::Function'))
+      expect(fn.Properties.Role, id).toEqual({ 'Fn::GetAtt': [`${id}Role`, 'Arn'] });
     expect(Object.keys(transformed.Parameters).length).toBeLessThanOrEqual(200);
     expect(packagedBytes).toBeGreaterThan(51_200); // docs/deploy.md: `sam deploy` needs resolve_s3
   });
 
+  it('the log groups are one nested stack, within its own limits (500 resources, 200 outputs, 1 MB)', () => {
+    const logs = nested[LOGS_STACK];
+    console.log(
+      `[deploy test] nested ${LOGS_STACK} (${logs.path}): ${logs.resources} resources, ` +
+        `${logs.outputs} outputs, ${logs.parameters} parameters, ${logs.packagedBytes} bytes`,
+    );
+    expect(logs.path).toBe(LOGS_FILE);
+    expect(transformed.Resources[LOGS_STACK].Type).toBe('AWS::CloudFormation::Stack');
+    expect(transformed.Resources[LOGS_STACK].Properties.TemplateURL).toMatch(/^https:\/\/s3\./);
+    expect(logs.resources).toBe(built.length);
+    expect(logs.outputs).toBe(built.length);
+    expect(logs.parameters).toBe(2);
+    expect(logs.resources).toBeLessThanOrEqual(500);
+    expect(logs.outputs).toBeLessThanOrEqual(200);
+    expect(logs.packagedBytes).toBeLessThan(1024 * 1024); // TemplateURL's limit
+  });
+
   it('the alarms are one nested stack, within its own limits (500 resources, 200 parameters, 1 MB)', () => {
-    expect(Object.keys(nested)).toEqual([ALARMS_STACK]);
+    expect(Object.keys(nested).sort()).toEqual([ALARMS_STACK, LOGS_STACK].sort());
     const alarms = nested[ALARMS_STACK];
     console.log(
       `[deploy test] nested ${ALARMS_STACK} (${alarms.path}): ${alarms.resources} resources, ` +
@@ -208,11 +241,22 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
       .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
       .map((a) => a.Properties);
     expect(stack.Parameters.AlarmTopicArn).toEqual({ Ref: 'AlarmTopicArn' });
+    // The log groups are in the other nested stack; each function names its group from an output.
+    const logs = nested[LOGS_STACK].template;
+    expect(transformed.Resources[LOGS_STACK].Properties.Parameters.LogRetentionDays).toEqual({
+      Ref: 'LogRetentionDays',
+    });
+    const groups = new Set<string>();
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       const logging = fn.Properties.LoggingConfig;
       expect(logging, id).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: { Ref: 'LogLevel' } });
-      const group = transformed.Resources[logging.LogGroup.Ref];
+      const [stackId, output] = logging.LogGroup['Fn::GetAtt'];
+      expect(stackId, id).toBe(LOGS_STACK);
+      const groupId = logs.Outputs?.[output.replace(/^Outputs\./, '')]?.Value.Ref;
+      const group = logs.Resources[groupId ?? ''];
+      expect(group?.Type, id).toBe('AWS::Logs::LogGroup');
       expect(group?.Properties.RetentionInDays, id).toEqual({ Ref: 'LogRetentionDays' });
+      groups.add(groupId!);
       expect(fn.Properties.TracingConfig, id).toBeUndefined();
       const parameter = functionNameParameter(id);
       expect(stack.Parameters[parameter], id).toEqual({ Ref: id });
@@ -228,6 +272,7 @@ describe.skipIf(!samTranslator)('the transformed template', () => {
       ).toEqual(['Errors', 'Throttles']);
       expect(alarm!.AlarmActions, id).toEqual([{ Ref: 'AlarmTopicArn' }]);
     }
+    expect(groups.size).toBe(built.length); // a group of its own each
     expect((template.Parameters!.LogRetentionDays as { Default: number }).Default).toBe(30);
   });
 
@@ -314,7 +359,7 @@ describe('the images distribution serves notes/ and nothing else', () => {
 });
 
 describe('one source of truth for IAM', () => {
-  it('template.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (build properties, policies, log groups, alarms)', () => {
+  it('template.yaml, logs.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (build properties, policies, log groups, alarms)', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');
     expect(syncBuildProperties(text) === text, 'BuildProperties are stale: run npm run deploy:sync').toBe(
       true,
@@ -324,6 +369,8 @@ describe('one source of truth for IAM', () => {
     expect(alarms === readFileSync(ALARMS_PATH, 'utf8'), `${ALARMS_FILE} is stale: npm run deploy:sync`).toBe(
       true,
     );
+    const logs = logsTemplateOf(template, built);
+    expect(logs === readFileSync(LOGS_PATH, 'utf8'), `${LOGS_FILE} is stale: npm run deploy:sync`).toBe(true);
   });
 
   it('the derivation is not vacuous: a bundle that could Scan would need dynamodb:Scan', () => {

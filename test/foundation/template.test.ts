@@ -155,7 +155,7 @@ describe('template.yaml', () => {
         expect(Object.keys(policy as object), fn.id).toEqual(['Statement']);
       }
       expect(fn.properties.LoggingConfig, fn.id).toEqual({
-        LogGroup: { Ref: `${fn.id.replace(/Function$/, '')}Logs` },
+        LogGroup: { 'Fn::GetAtt': ['FunctionLogs', 'Outputs', `${fn.id.replace(/Function$/, '')}LogGroup`] },
       });
     }
   });
