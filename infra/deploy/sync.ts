@@ -186,7 +186,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     writeFileSync(LOGS_PATH, nextLogs);
     writeFileSync(ALARMS_PATH, nextAlarms);
     console.log(
-      `template.yaml: build properties, policies and logging of ${built.length} functions written; ${LOGS_FILE}: their log groups; ${ALARMS_FILE}: their alarms`,
+      `template.yaml: build properties, policies and logging of ${built.length} functions written; ` +
+        `${LOGS_FILE}: their log groups; ${ALARMS_FILE}: their alarms`,
     );
     for (const doc of figures()) if (doc.stale) writeFileSync(doc.path, doc.text);
     console.log('docs/deploy.md, docs/local.md: the stack figures measured on it written');

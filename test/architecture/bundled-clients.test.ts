@@ -271,11 +271,13 @@ const SENDS: Record<string, string[]> = {
   ],
   // Search: the rate-limit UpdateItem, the caller's teams (Query; a team's GetItem for a filter), the
   // indexes' heads and the hits' notes (BatchGetItem) and the segments (GetObject). The indexer: the
-  // heads and the notes (BatchGetItem), a rebuild's listing (Query), a segment's new head (conditional
-  // UpdateItem), the segments written and the replaced ones deleted.
+  // heads and the notes (BatchGetItem), a rebuild's listing (Query) and its checkpoint's name (the
+  // head's GetItem), a segment's new head (conditional UpdateItem), the segments written and the
+  // replaced ones deleted.
   NotesSearchNotesFunction: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 's3:GetObject'],
   NotesIndexNotesFunction: [
     'BatchGetItem',
+    'GetItem',
     'Query',
     'UpdateItem',
     's3:DeleteObject',
