@@ -165,7 +165,10 @@ try {
   if (m.rssMb > LIMIT_MB) process.exitCode = 1;
 } finally {
   for (const r of receivers) r.close();
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  // npm start may have ended already (it failed to start): then its error is the one reported.
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
   rmSync(dataDir, { recursive: true, force: true });
 }
