@@ -62,7 +62,7 @@ const WAIT_POLL_MS = 50;
 /**
  * Most idle environments kept warm, all functions together; beyond it the least recently used are
  * ended, as Lambda reclaims idle environments, and start cold again on their next request (about
- * 50 ms: the bundle stays built). Each holds its own copy of the packages it loaded, ~30 MB.
+ * 50 ms: the bundle stays built). Each holds its own copy of the packages it loaded, ~55 MB (docs/benchmarks.md).
  */
 export const maxWarmEnvironments = (): number => Number(process.env.LOCAL_WARM_FUNCTIONS ?? 8);
 
