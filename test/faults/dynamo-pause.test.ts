@@ -8,6 +8,7 @@
 // process with API Gateway events, against a DynamoDB Local of its own (test/faults/isolated-stack.ts).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { CompactSign, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes, ROOT } from '../../infra/local/template.ts';
 import type { EventInput } from '../support/events.ts';
@@ -77,7 +78,34 @@ const BODIES: Record<string, unknown> = {
   'POST /api/users/{userId}/verifications': { device_id: 'dev' },
   'POST /api/users/{userId}/verifications/{verificationId}': { code: '123456' },
   'POST /api/users/{userId}/mfa_token': {},
+  'POST /api/users/{userId}/devices': { kind: 'otp', name: 'Phone' },
+  'POST /api/users/{userId}/devices/{deviceId}/activate': { code: '123456' },
+  'POST /api/users/{userId}/recovery_codes': {},
 };
+
+/**
+ * The push device app's routes: no API token, their credential is read from the table (the
+ * activation's ticket; the device key a JWT names), so well-formed ones wait for it too.
+ */
+const device = await generateKeyPair('ES256');
+const deviceId = `dev_${'0'.repeat(20)}`;
+const deviceJwt = await new SignJWT({})
+  .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+  .setSubject(deviceId)
+  .setIssuedAt()
+  .setExpirationTime('2m')
+  .sign(device.privateKey);
+const decision = await new CompactSign(
+  new TextEncoder().encode(
+    JSON.stringify({ sub: `ver_${'0'.repeat(20)}`, iat: 0, exp: 60, decision: 'approve', number: 42 }),
+  ),
+)
+  .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+  .sign(device.privateKey);
+const { kty, crv, x, y } = await exportJWK(device.publicKey);
+BODIES['POST /api/push/activations'] = { ticket: `pt_${'A'.repeat(43)}`, public_key: { kty, crv, x, y } };
+BODIES['POST /api/push/challenges/{verificationId}'] = { response: decision };
+const DEVICE_ROUTES = new Set(['GET /api/push/challenges', 'POST /api/push/challenges/{verificationId}']);
 
 const QUERIES: Record<string, Record<string, string>> = {
   'GET /v1/notes/{noteId}/versions/compare': { base: 'note_content', target: 'note_content' },
@@ -111,7 +139,9 @@ const operations = () =>
     });
 const send = (op: ReturnType<typeof operations>[number]) =>
   call(op.method, op.resource, {
-    token: adminToken,
+    ...(DEVICE_ROUTES.has(op.key)
+      ? { headers: { Authorization: `Bearer ${deviceJwt}` } }
+      : { token: adminToken }),
     pathParameters: op.pathParameters,
     body: op.body,
     query: op.query,
