@@ -160,7 +160,8 @@ try {
   console.log(
     `${REQUESTS} requests in ${seconds} s, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
       `${reloads.length} reloads, webhook deliveries received ${receivers.map((r) => r.received()).join('/')} ` +
-      `(answered/answered/hanging); runner RSS ${m.rssMb} MB (peak ${m.peakMb} MB; limit ${LIMIT_MB} MB: ${atReady.rssMb} at ready + ${ENVIRONMENTS} environments × ${ENVIRONMENT_MB})`,
+      `(answered/answered/hanging); runner RSS ${m.rssMb} MB (peak ${m.peakMb} MB; ` +
+      `limit ${LIMIT_MB} MB: ${atReady.rssMb} at ready + ${ENVIRONMENTS} environments × ${ENVIRONMENT_MB})`,
   );
   if (m.rssMb > LIMIT_MB) process.exitCode = 1;
 } finally {

@@ -237,12 +237,10 @@ describe('push with number matching, through the device app', () => {
     expect(ok.status, ok.text).toBe(200);
     expect(await poll(user, started.id)).toBe('approved');
     expectError(await answer(device, started.id, jws), 401);
-    // A fresh decision (another iat: other signed bytes than the replayed one) on an answered challenge.
-    const fresh = await decision(device, started.id, {
-      number: started.number,
-      iat: now() - 1,
-      exp: now() + 59,
-    });
+    // A fresh decision on an answered challenge: other signed bytes than the replayed one (an iat one
+    // second before its, whatever second this is: the same iat and exp would be the same payload).
+    const { iat } = JSON.parse(Buffer.from(jws.split('.')[1], 'base64url').toString());
+    const fresh = await decision(device, started.id, { number: started.number, iat: iat - 1, exp: iat + 58 });
     expectError(await answer(device, started.id, fresh), 409);
   }, 180_000);
 
