@@ -170,7 +170,7 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
     'A factor is enrolled `pending_activation` with its activation data shown once, and becomes ' +
       '`active` when proven. The demo user already has an active factor, so each enrolment sends ' +
       '`X-MFA-Verification` with an approved verification (a user with none enrols with the API token ' +
-      'alone). Here the step-ups are verifications of the OTP factor approved with a reusable mfa_token:',
+      'alone). Here the step-ups are verifications of an active factor approved with a reusable mfa_token:',
   );
   const token = await p.call(
     'A reusable mfa_token for the step-ups below',
@@ -200,12 +200,36 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
     { body: { code: sent?.code } },
   );
   p.text(
+    'An authenticator app (`kind: "otp"`): the secret and its `otpauth://` URI are shown once, for a QR code:',
+  );
+  const app = await p.call('Enrol an authenticator app', 'POST', `/api/users/${user}/devices`, {
+    headers: { 'X-MFA-Verification': await stepUp(ctx, voice.json.id, token.json.mfa_token) },
+    body: { kind: 'otp', name: 'Authenticator' },
+  });
+  await p.call(
+    'Activate it with the code the app shows',
+    'POST',
+    `/api/users/${user}/devices/${app.json.id}/activate`,
+    { body: { code: await totpCode(app.json.activation?.secret, Math.floor(Date.now() / 1000)) } },
+  );
+  const email = await p.call('Enrol an e-mail address', 'POST', `/api/users/${user}/devices`, {
+    headers: { 'X-MFA-Verification': await stepUp(ctx, voice.json.id, token.json.mfa_token) },
+    body: { kind: 'email', name: 'Work mail', email: 'ada@example.com' },
+  });
+  const mailed: { verificationId: string; code: string }[] = await ctx.admin(p, ['outbox', '--user', user]);
+  await p.call(
+    'Activate it with the code from the mail (locally: the outbox)',
+    'POST',
+    `/api/users/${user}/devices/${email.json.id}/activate`,
+    { body: { code: mailed.find((entry) => entry.verificationId === email.json.id)?.code } },
+  );
+  p.text(
     'A passkey (`kind: "device"`): `activation.public_key` is what the browser passes to ' +
       '`navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the ' +
       'activation sends back `{"credential": credential.toJSON()}`:',
   );
   await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
-    headers: { 'X-MFA-Verification': await up() },
+    headers: { 'X-MFA-Verification': await stepUp(ctx, app.json.id, token.json.mfa_token) },
     body: { kind: 'device', name: 'Laptop' },
   });
   p.text(
@@ -213,7 +237,7 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
       'own EC P-256 key (`examples/push-device.mjs` is a reference app):',
   );
   const push = await p.call('Enrol a push factor', 'POST', `/api/users/${user}/devices`, {
-    headers: { 'X-MFA-Verification': await up() },
+    headers: { 'X-MFA-Verification': await stepUp(ctx, app.json.id, token.json.mfa_token) },
     body: { kind: 'push', name: 'My phone' },
   });
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
