@@ -166,6 +166,8 @@ export class Environment {
   ended = false;
   private readonly worker: Worker;
   private waiter?: Waiter;
+  /** An init or invocation is under way: a crash now is its crash, even between two of its messages. */
+  private open = false;
   private readonly inbox: Array<Parameters<Waiter>[0]> = [];
 
   /** A new environment: in `spare` (Spares) if given, else in a worker of its own. */
@@ -189,20 +191,28 @@ export class Environment {
     lines(this.worker.stderr, (text) => o.output({ functionId: o.functionId, stream: 'stderr', text }));
     this.worker.on('message', (m: Message) => this.settle(m));
     this.worker.on('error', (error) => {
-      const open = this.waiter !== undefined;
-      this.ended = true;
-      this.settle({ type: 'crash', error });
       // A crash of an open invocation (or init) is told by the one waiting for it; this is the rest.
-      if (!open) this.o.crashed(this, error, 'after it answered');
+      if (!this.open) this.o.crashed(this, error, 'after it answered');
+      this.settle({ type: 'crash', error });
+      this.ended = true;
     });
     this.worker.on('exit', (code) => {
-      this.ended = true;
       this.settle({ type: 'exit', code });
+      this.ended = true;
     });
   }
 
   /** The init phase: the bundle loaded, or why not (an init error, a crash: 502). */
   async init(): Promise<{ kind: 'ready'; initMs: number } | Outcome> {
+    this.open = true;
+    try {
+      return await this.initPhase();
+    } finally {
+      this.open = false;
+    }
+  }
+
+  private async initPhase(): Promise<{ kind: 'ready'; initMs: number } | Outcome> {
     const id = this.functionId;
     // An init that never ends: Lambda retries it within the invocation, so at most both limits.
     const m = await this.next(INIT_LIMIT_MS + this.o.timeoutMs);
@@ -217,6 +227,15 @@ export class Environment {
 
   /** One invocation, ended (the worker terminated) at the function's Timeout. */
   async invoke(event: unknown, timeoutMs: number, biller?: string): Promise<Outcome> {
+    this.open = true;
+    try {
+      return await this.invocation(event, timeoutMs, biller);
+    } finally {
+      this.open = false;
+    }
+  }
+
+  private async invocation(event: unknown, timeoutMs: number, biller?: string): Promise<Outcome> {
     const id = this.functionId;
     this.worker.postMessage({ event, biller });
     // The Timeout counts from the invocation's start in the environment (as the deadline its
@@ -265,7 +284,9 @@ export class Environment {
 
   private settle(m: Parameters<Waiter>[0]): void {
     if (this.waiter) this.waiter(m);
-    else if (!this.ended) this.inbox.push(m); // the worker's next message, read by the next next()
+    // The worker's next message, read by the next next(): one that came between two awaits of an
+    // open invocation (its crash, say) included.
+    else if (!this.ended) this.inbox.push(m);
   }
 }
 
