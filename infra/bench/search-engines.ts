@@ -20,8 +20,7 @@ type Doc = { id: string; title: string; tags: string; text: string };
 interface Engine {
   build(docs: Doc[]): Promise<unknown>;
   serialize(index: unknown): string | Uint8Array | Promise<Uint8Array>;
-  // biome-ignore lint/suspicious/noExplicitAny: each engine loads its own serialized form
-  load(data: any): Promise<unknown>;
+  load(data: any): Promise<unknown>; // each engine loads its own serialized form
   /** Memory a loaded index holds outside JavaScript's heap (an engine in WebAssembly), in MB. */
   outsideHeapMb?(data: Uint8Array): Promise<number>;
   /** Ids of the top 20 hits. */
