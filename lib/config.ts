@@ -143,6 +143,10 @@ export const config = {
   get webhookSlowQueueUrl() {
     return read('WEBHOOK_SLOW_QUEUE_URL');
   },
+  /** The live windows' checks (lib/notes/webhooks/events/live-window.ts), each delayed to its window's end. */
+  get webhookLiveWindowQueueUrl() {
+    return read('WEBHOOK_LIVE_WINDOW_QUEUE_URL');
+  },
   /** How long one delivery attempt may take before it counts as a timeout. */
   get webhookAttemptTimeoutMs() {
     return Number(read('WEBHOOK_ATTEMPT_TIMEOUT_MS', '10000'));

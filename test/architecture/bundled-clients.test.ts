@@ -34,6 +34,8 @@ const CALLS: Record<string, string[]> = {
   NotesCreateTeamWebhookFunction: ['secretsmanager'],
   // The event router puts jobs on the delivery queue; the delivery opens the secret, requeues, dead-letters.
   NotesRouteWebhookEventsFunction: ['sqs'],
+  // Live typing's windows: each closed with its note.updated onto the delivery queue.
+  NotesCloseLiveWindowsFunction: ['sqs'],
   NotesDeliverWebhooksFunction: ['secretsmanager', 'sqs'],
   // Live editing (docs/live.md): the message function and the stream function read (and the stream
   // writes) a large document's state in S3 and send through API Gateway's @connections; a REST
@@ -234,6 +236,7 @@ const SENDS: Record<string, string[]> = {
   // then the delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret,
   // requeues.
   NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
+  NotesCloseLiveWindowsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // Live editing: the connect URL opens the note (Query) and puts the ticket; $connect takes the ticket
   // (DeleteItem), opens the note and writes the connection's three items (BatchWriteItem); $disconnect

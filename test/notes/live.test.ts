@@ -24,6 +24,7 @@ import {
 import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
+import { LIVE_WINDOW_MS } from '../../lib/notes/webhooks/events/live-window.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote, local } from './helpers.ts';
@@ -241,7 +242,7 @@ describe.skipIf(!local)('live editing through the runner', () => {
     ).rejects.toThrow();
   });
 
-  it('webhooks follow live typing: fewer note.updated than edit messages, the last one at the final version', async () => {
+  it('webhooks follow live typing: note.updated at most once per note per window, the last at the final version', async () => {
     const me = await newUser('Live Hooked');
     rx = await startReceiver();
     const hook = await call('POST', '/v1/webhooks', {
@@ -252,17 +253,19 @@ describe.skipIf(!local)('live editing through the runner', () => {
     const note = await createNote(me.token, { content: 'typed: ' });
     const a = client(me.token, note.id);
     await until(() => a.provider.synced, 20_000, 'synced');
-    const EDITS = 20;
+    const EDITS = 35;
+    const started = Date.now();
     for (let i = 0; i < EDITS; i += 1) {
       a.text.insert(a.text.length, `${i} `);
-      await new Promise((r) => setTimeout(r, 100)); // 10 edit messages a second
+      await new Promise((r) => setTimeout(r, 200)); // 5 edit messages a second, for 7 s
     }
+    const typedMs = Date.now() - started;
     const final = a.text.toString();
-    let version = 0;
+    let lastChangedAt = 0;
     await until(
       async () => {
         const got = await call('GET', `/v1/notes/${note.id}`, { token: me.token });
-        version = got.body.version;
+        lastChangedAt = got.body.lastChangedAt;
         return got.body.content === final;
       },
       15_000,
@@ -270,16 +273,32 @@ describe.skipIf(!local)('live editing through the runner', () => {
     );
     const updates = () =>
       rx!.received
-        .map((r) => JSON.parse(r.body))
+        .map((r) => ({ ...JSON.parse(r.body), webhookId: r.headers['webhook-id'] }))
         .filter((e) => e.type === 'note.updated' && e.data.note.id === note.id);
+    // The last one is the note at its final text (the last write's lastChangedAt).
     await until(
-      () => updates().some((e) => e.data.note.version === version),
+      () => updates().at(-1)?.data.note.lastChangedAt === lastChangedAt,
       30_000,
       'the last note.updated',
     );
-    const seen = new Set(updates().map((e) => e.data.note.version));
-    expect(seen.size).toBeLessThan(EDITS / 2);
+    // One per window of LIVE_WINDOW_MS at most: distinct windows, as many as the typing spanned.
+    const windows = updates().map((e) => Math.floor(e.createdAt / LIVE_WINDOW_MS));
+    expect(new Set(windows).size).toBe(windows.length);
+    expect(windows.length).toBeLessThanOrEqual(Math.ceil(typedMs / LIVE_WINDOW_MS) + 1);
+    expect(new Set(updates().map((e) => e.webhookId)).size).toBe(windows.length);
     expect(updates().every((e) => e.data.changes.includes('content'))).toBe(true);
+    expect(updates().every((e) => e.id.startsWith(`msg_live-${note.shortId}-`))).toBe(true);
+    // A REST write is still an event of its own, routed from its stream record (no window).
+    const patched = await call('PATCH', `/v1/notes/${note.id}`, {
+      token: me.token,
+      body: { content: 'by REST' },
+    });
+    expect(patched.status).toBe(200);
+    await until(() => updates().length > windows.length, 15_000, "the REST write's note.updated");
+    const rest = updates().at(-1);
+    expect(rest.data).toMatchObject({ note: { title: 'Untitled' }, changes: ['content'] });
+    expect(rest.data.note.lastChangedAt).toBeGreaterThan(lastChangedAt);
+    expect(rest.id).not.toMatch(/^msg_live-/);
   });
 
   it("leaving a team closes the member's connections to its notes within 5 s", async () => {

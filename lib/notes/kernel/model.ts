@@ -75,6 +75,12 @@ export interface NoteRecord {
    */
   contentVersion?: number;
   /**
+   * Internal, never presented: when live editing last wrote the content (epoch ms). A write that
+   * changes it is a live write, whose `note.updated` waits for the end of its window
+   * (lib/notes/webhooks/events/live-window.ts); other writes carry it across unchanged.
+   */
+  liveChangedAt?: number;
+  /**
    * Internal, never presented: the note's workspace has a webhook (set when it was written or
    * stamped). The stream's filter passes only changes of marked items to the event router
    * (docs/architecture.md, "Webhook events"); a write carries it across.

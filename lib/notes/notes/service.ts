@@ -340,8 +340,10 @@ export class NotesService {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const stored = await this.store.getNote(shortId);
       if (!stored) return false;
-      const next = applyChanges(stored, { content }, editor.user, this.deps.clock.now());
+      const now = this.deps.clock.now();
+      const next = applyChanges(stored, { content }, editor.user, now);
       if (!next) return false;
+      next.note.liveChangedAt = now; // a live write: its webhook event waits for its window's end
       const save = () => this.store.saveNote(stored, next.note, next.content, editorId);
       try {
         if (this.deps.history)

@@ -148,6 +148,7 @@ describe('router: version and comment bodies', () => {
         { id: 'f', name: 'F', description: null, icon: null, color: null, parentFolderId: null } as never,
       ],
       userPathOf: async () => 'alice',
+      openWindows: async () => {},
       noteOf: async (shortId) => {
         reads.push(shortId);
         return notes[shortId];

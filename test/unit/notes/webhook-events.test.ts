@@ -136,6 +136,7 @@ describe('event router', () => {
         return folders;
       },
       userPathOf: async () => 'alice',
+      openWindows: async () => {},
       noteOf: async () => undefined,
       enqueue: async (j) => {
         jobs.push(...j);

@@ -39,6 +39,7 @@ export const toRecord = (item: Record<string, unknown>): NoteRecord =>
     // The webhook marker (NoteRecord.hooked), kept only when set, so a rewrite carries it across.
     ...(item.hooked === true ? [['hooked', true]] : []),
     ...(typeof item.contentVersion === 'number' ? [['contentVersion', item.contentVersion]] : []),
+    ...(typeof item.liveChangedAt === 'number' ? [['liveChangedAt', item.liveChangedAt]] : []),
   ]) as unknown as NoteRecord;
 
 /**

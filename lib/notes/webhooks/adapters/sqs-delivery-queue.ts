@@ -4,6 +4,7 @@
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { config } from '../../../config.ts';
 import { sqsClient } from '../../../data/sqs.ts';
+import { delayOf, type LiveWindow } from '../events/live-window.ts';
 import type { DeliveryJob } from '../events/router.ts';
 
 const BATCH = 10;
@@ -49,4 +50,24 @@ export async function deadLetterJob(job: DeliveryJob, reason: string): Promise<v
       MessageBody: JSON.stringify({ ...job, reason }),
     }),
   );
+}
+
+/** Each live window's check, on its own queue, delayed to the window's end (live-window.ts). */
+export async function sendWindowChecks(windows: LiveWindow[], now = Date.now()): Promise<void> {
+  for (let i = 0; i < windows.length; i += BATCH) {
+    const out = await sqsClient().send(
+      new SendMessageBatchCommand({
+        QueueUrl: config.webhookLiveWindowQueueUrl,
+        Entries: windows.slice(i, i + BATCH).map((w, n) => ({
+          Id: String(n),
+          MessageBody: JSON.stringify(w),
+          DelaySeconds: delayOf(w, now),
+        })),
+      }),
+    );
+    if (out.Failed?.length)
+      throw new Error(
+        `SQS refused ${out.Failed.length} live window checks: ${out.Failed[0].Code} ${out.Failed[0].Message}`,
+      );
+  }
 }

@@ -78,9 +78,16 @@ export function changesOf(
 }
 
 /** A note's META as the catalogue reads it (one GetItem, eventually consistent); undefined when gone. */
-export async function noteStateOf(shortId: string): Promise<NoteState | undefined> {
+export async function noteStateOf(
+  shortId: string,
+  { consistent = false } = {},
+): Promise<NoteState | undefined> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: config.tableName, Key: notesKeys.noteMeta(shortId) }),
+    new GetCommand({
+      TableName: config.tableName,
+      Key: notesKeys.noteMeta(shortId),
+      ConsistentRead: consistent,
+    }),
   );
   return noteState(Item);
 }

@@ -30,7 +30,14 @@ export interface NoteState {
 
 /** One change of the table (a stream record), its images read as the domain's records. */
 export type TableChange =
-  | { kind: 'note'; id: string; before?: NoteState; after?: NoteState }
+  | {
+      kind: 'note';
+      id: string;
+      before?: NoteState;
+      after?: NoteState;
+      /** A live window's check (live-window.ts): the window's writes as one change, routed now. */
+      closesWindow?: true;
+    }
   | { kind: 'webhook'; id: string; before?: WebhookRecord; after?: WebhookRecord }
   | ({ kind: 'version' } & RevisionChange<VersionRecord>)
   | ({ kind: 'comment' } & RevisionChange<CommentRecord>);
@@ -103,8 +110,22 @@ const workspaceOf = (n: NoteRecord) =>
     ? { type: 'team' as const, path: n.teamPath }
     : { type: 'user' as const, path: n.userPath ?? '' };
 
-function noteEvents(id: string, before?: NoteState, after?: NoteState): WorkspaceEvent[] {
+/** Whether a write of a note (not a trash or restore) came from live editing (NoteRecord.liveChangedAt). */
+export function isLiveWrite(before: NoteState | undefined, after: NoteState | undefined): boolean {
+  if (!before || !after || before.deletedAt !== undefined || after.deletedAt !== undefined) return false;
+  const at = after.note.liveChangedAt;
+  return at !== undefined && at !== before.note.liveChangedAt;
+}
+
+function noteEvents(
+  id: string,
+  before?: NoteState,
+  after?: NoteState,
+  closesWindow?: true,
+): WorkspaceEvent[] {
   if (!after) return []; // purges (TTL) are not events: the note.deleted came 30 days earlier
+  // A live write's note.updated is its window's (live-window.ts): routed when the window closes.
+  if (!closesWindow && isLiveWrite(before, after)) return [];
   const note = after.note;
   const folderIds = [
     ...new Set([before?.note.parentFolderId, note.parentFolderId].filter((f): f is string => !!f)),
@@ -194,7 +215,7 @@ function commentEvents(c: RevisionChange<CommentRecord>): WorkspaceEvent[] {
 export function eventsOf(change: TableChange): WorkspaceEvent[] {
   switch (change.kind) {
     case 'note':
-      return noteEvents(change.id, change.before, change.after);
+      return noteEvents(change.id, change.before, change.after, change.closesWindow);
     case 'version':
       return versionEvents(change);
     case 'comment':

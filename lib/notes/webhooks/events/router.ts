@@ -11,6 +11,7 @@ import { presentNote } from '../../kernel/present.ts';
 import { presentVersion } from '../../revisions/versions.ts';
 import type { AttemptKind, WebhookRecord } from '../webhooks.ts';
 import { eventsOf, type NoteState, type TableChange, type WorkspaceEvent } from './catalogue.ts';
+import { closingChange, type LiveWindow, windowOpenedBy } from './live-window.ts';
 
 /** One event for one webhook: what the delivery function sends (the body is signed as it is). */
 export interface DeliveryJob {
@@ -36,6 +37,13 @@ export interface RouterPorts {
   /** A note's META (one GetItem); undefined when it is gone. */
   noteOf(shortId: string): Promise<NoteState | undefined>;
   enqueue(jobs: DeliveryJob[]): Promise<void>;
+  /** Sends each window's check, due at its end (live-window.ts). */
+  openWindows(windows: LiveWindow[]): Promise<void>;
+}
+
+export interface WindowPorts extends RouterPorts {
+  /** A note's META, strongly consistent (every live write of the window is in it); undefined when gone. */
+  currentNote(shortId: string): Promise<NoteState | undefined>;
 }
 
 const keyOf = (o: NoteOwnerKey) => ('teamPath' in o ? `team:${o.teamPath}` : `user:${o.userId}`);
@@ -68,8 +76,20 @@ function bodyOf(e: WorkspaceEvent, byId: Map<string, FolderRecord>): string {
   return JSON.stringify({ id: e.id, type: e.type, createdAt: e.createdAt, workspace: e.workspace, data });
 }
 
-/** The jobs of the changes; enqueues them. Returns how many. */
+/** Closes live windows whose checks are due: one note.updated each, unless a later window has it. */
+export async function closeWindows(windows: LiveWindow[], ports: WindowPorts): Promise<number> {
+  const changes: TableChange[] = [];
+  for (const w of windows) {
+    const change = closingChange(w, await ports.currentNote(w.shortId));
+    if (change) changes.push(change);
+  }
+  return changes.length ? routeChanges(changes, ports) : 0;
+}
+
+/** The jobs of the changes; enqueues them, and the checks of the live windows they open. Returns how many jobs. */
 export async function routeChanges(changes: TableChange[], ports: RouterPorts): Promise<number> {
+  const windows = changes.map(windowOpenedBy).filter((w): w is LiveWindow => w !== undefined);
+  if (windows.length) await ports.openWindows(windows);
   const notes = new Map<string, Promise<NoteState | undefined>>();
   for (const c of changes)
     if (c.kind === 'version' || c.kind === 'comment') {

@@ -22,14 +22,15 @@ import {
 } from '../adapters/dynamo-webhooks.ts';
 import { emitDeliveryMetric } from '../adapters/emf-metrics.ts';
 import { postDelivery } from '../adapters/http-poster.ts';
-import { deadLetterJob, enqueueJobs, requeueJob } from '../adapters/sqs-delivery-queue.ts';
+import { deadLetterJob, enqueueJobs, requeueJob, sendWindowChecks } from '../adapters/sqs-delivery-queue.ts';
 import { signDelivery } from '../adapters/standard-webhooks-signer.ts';
 import { changesOf, noteStateOf } from '../adapters/stream-changes.ts';
 import { toComment } from '../../revisions/adapters/dynamo-comments.ts';
 import { toVersion } from '../../revisions/adapters/dynamo-versions.ts';
 import { type DeliveryPorts, deliver, deliverBatch } from './delivery.ts';
 import { withLanes } from './lanes.ts';
-import { routeChanges } from './router.ts';
+import type { LiveWindow } from './live-window.ts';
+import { closeWindows, type RouterPorts, routeChanges } from './router.ts';
 
 /** The webhook event router (stream function): table changes to delivery jobs on the queue. */
 // Eventually consistent reads of the hooks and folders (half the read units): the router's view is a
@@ -37,17 +38,31 @@ import { routeChanges } from './router.ts';
 // and the delivery reads each hook strongly consistent before sending, so a hook deleted, disabled
 // or given a new URL or secret a moment ago never gets a delivery under its old settings.
 export const webhookEvents = /* @__PURE__ */ once(() => {
+  const ports = routerPorts();
+  return {
+    route: (records: DynamoDBRecord[]) => routeChanges(changesOf(records, { toVersion, toComment }), ports),
+  };
+});
+
+function routerPorts(): RouterPorts {
   const eventual = { consistent: false };
   return {
-    route: (records: DynamoDBRecord[]) =>
-      routeChanges(changesOf(records, { toVersion, toComment }), {
-        hooksOf: (owner) => listWebhooks(owner, eventual),
-        foldersOf: async (owner) => (await folderTree(owner, undefined, eventual)).folders,
-        userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
-        noteOf: noteStateOf,
-        enqueue: enqueueJobs,
-      }),
+    hooksOf: (owner) => listWebhooks(owner, eventual),
+    foldersOf: async (owner) => (await folderTree(owner, undefined, eventual)).folders,
+    userPathOf: async (userId) => (await directory().getUserWithTeams(userId))?.user.userPath ?? userId,
+    noteOf: noteStateOf,
+    enqueue: enqueueJobs,
+    openWindows: (windows) => sendWindowChecks(windows, systemClock.now()),
   };
+}
+
+/** Live windows' checks (queue function): each closed with one note.updated (live-window.ts). */
+export const liveWindows = /* @__PURE__ */ once(() => {
+  const ports = {
+    ...routerPorts(),
+    currentNote: (shortId: string) => noteStateOf(shortId, { consistent: true }),
+  };
+  return { close: (windows: LiveWindow[]) => closeWindows(windows, ports) };
 });
 
 /** Webhook delivery (queue function): each job signed, sent, logged, retried or dead-lettered. */
