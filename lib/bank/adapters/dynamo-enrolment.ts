@@ -11,25 +11,10 @@ import type { LimitSlot } from '../limits.ts';
 import type { Completion, EnrolmentStore, PushDevice, PushTicket, StepUp } from '../ports.ts';
 import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
 import { releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
-import { getDevice, listDevices } from './dynamo-factors.ts';
+import { getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
 import { lost } from './lost.ts';
 
 export { getDevice, listDevices, takeLimitSlot };
-
-const outboxWrite = (o: OutboxEntry): Write => ({
-  item: {
-    Put: {
-      TableName: table(),
-      Item: {
-        ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
-        type: 'outbox',
-        ...o,
-        ttl: o.expires_at,
-      },
-    },
-  },
-  lost: lost.state,
-});
 
 export async function enrollDevice(
   d: Device,
