@@ -1,8 +1,8 @@
 // An HTTP request as API Gateway hands it to Lambda: the body (refused over API Gateway's 10 MB
-// payload limit without reading the rest), the REST (v1) proxy event and the Lambda context.
-import { randomUUID } from 'node:crypto';
+// payload limit without reading the rest), and the REST (v1) proxy event (the Lambda context is
+// function-worker.mjs's, which runs the handler).
 import type { IncomingMessage } from 'node:http';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { CompiledRoute } from './routes.ts';
 
 export const STAGE = 'local';
@@ -137,24 +137,5 @@ export function proxyEvent(i: EventInput): APIGatewayProxyEvent {
     },
     body: i.body.length === 0 ? null : binary ? i.body.toString('base64') : i.body.toString('utf8'),
     isBase64Encoded: i.body.length > 0 && binary,
-  };
-}
-
-/** The Lambda context; the function's Timeout counts from here (after init), as in Lambda. */
-export function lambdaContext(functionId: string, timeoutMs: number, memoryMb: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: functionId,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionId}`,
-    memoryLimitInMB: String(memoryMb),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionId}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
   };
 }

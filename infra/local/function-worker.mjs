@@ -50,6 +50,7 @@ async function load() {
   return mod.exports;
 }
 
+/** The Lambda context of one invocation; its Timeout counts from `deadline` (after init), as in Lambda. */
 const context = (deadline) => ({
   callbackWaitsForEmptyEventLoop: true,
   functionName: functionId,

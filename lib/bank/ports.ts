@@ -160,32 +160,36 @@ export interface PushDevice {
 }
 
 /** Storage of enrolment: pending factors, their activation, push tickets, recovery codes. */
+/** What enrolling a pending factor writes with it. */
+export interface EnrolmentWrites {
+  stepUp?: StepUp;
+  outbox?: OutboxEntry;
+  ticket?: PushTicket;
+  completion?: Completion;
+}
+
+/** What activating a pending factor writes with it. */
+export interface ActivationWrites {
+  now: number;
+  recoveryHashes?: string[];
+  ticketHash?: string;
+  push?: PushDevice;
+  release?: LimitSlot;
+}
+
 export interface EnrolmentStore {
   /** Oldest first. */
   listDevices(userId: string): Promise<Device[]>;
   getDevice(userId: string, deviceId: string): Promise<Device | undefined>;
   /** A new pending factor, with the step-up consumed, the code's outbox entry and the push ticket. */
-  enrollDevice(
-    device: Device,
-    opts: { stepUp?: StepUp; outbox?: OutboxEntry; ticket?: PushTicket; completion?: Completion },
-  ): Promise<void>;
+  enrollDevice(device: Device, opts: EnrolmentWrites): Promise<void>;
   takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
   /**
    * Makes a pending, unexpired factor active with `changes`; Conflict('state') if it is not (any
    * more). With it: the first recovery codes (Conflict('state') if the user has some), the push
    * ticket used and the push device stored, the counted attempt given back.
    */
-  activateDevice(
-    device: Device,
-    changes: Partial<Device>,
-    opts: {
-      now: number;
-      recoveryHashes?: string[];
-      ticketHash?: string;
-      push?: PushDevice;
-      release?: LimitSlot;
-    },
-  ): Promise<void>;
+  activateDevice(device: Device, changes: Partial<Device>, opts: ActivationWrites): Promise<void>;
   getTicket(ticketHash: string): Promise<PushTicket | undefined>;
   hasRecoveryCodes(userId: string): Promise<boolean>;
   /** Replaces the user's recovery codes, consuming the step-up. */

@@ -17,8 +17,8 @@ import {
   verifyRegistration,
 } from '../../lib/bank/passkeys.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
+import { chromiumMissing } from '../support/chromium.ts';
 import {
-  chromiumMissing,
   forgeSignature,
   openAuthenticator,
   type VirtualAuthenticator,

@@ -3,26 +3,20 @@
 // token, "Try it out" on GET /v1/me, and the call reaches this runner, whether the page was opened at
 // localhost or at 127.0.0.1 (the documents name the origin the page was opened at). Screenshots in
 // test-results/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/local/template.ts';
+import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { newUser } from '../support/identity.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const local = process.env.TEST_BASE_URL === process.env.LOCAL_RUNNER_URL;
-const missing = !existsSync(CHROMIUM);
-if (missing) console.log(`docs page test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (chromiumMissing) console.log(`docs page test skipped: ${chromiumMissing}`);
 
-describe.skipIf(missing || !local)('docs page at /', () => {
+describe.skipIf(chromiumMissing !== undefined || !local)('docs page at /', () => {
   let browser: import('playwright-core').Browser;
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

@@ -3,10 +3,10 @@
 // and refuses a template that would need more. The News status route keeps its own offline body
 // because it sits behind its own API (NewsStatusApi, proxied by NewsApi at the same path).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunner, type Runner } from '../../infra/local/runner.ts';
-import { freePort } from '../../infra/local/services.ts';
+import type { Runner } from '../../infra/local/runner.ts';
 import { listRoutes, loadTemplate, type Template } from '../../infra/local/template.ts';
 import { renderTemplate } from '../../infra/local/vtl.ts';
+import { startOwnRunner } from '../support/runner.ts';
 
 // The real News APIs (with their gateway responses) and two News functions whose code is missing.
 const real = loadTemplate();
@@ -26,14 +26,7 @@ const template: Template = {
     NewsListNewsFunction: broken('NewsListNewsFunction'),
   },
 };
-const start = async (t: Template) =>
-  startRunner({
-    port: await freePort(),
-    env: {},
-    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    bucketName: process.env.BUCKET_NAME!,
-    template: t,
-  });
+const start = (t: Template) => startOwnRunner({ template: t });
 
 let runner: Runner;
 beforeAll(async () => {

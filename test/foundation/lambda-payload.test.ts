@@ -3,9 +3,9 @@
 // client (API Gateway's INTEGRATION_FAILURE, in the API's dialect), however well the function ran.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PAYLOAD_LIMIT_BYTES } from '../../infra/local/lambdas.ts';
-import { type Runner, startRunner } from '../../infra/local/runner.ts';
-import { freePort } from '../../infra/local/services.ts';
+import type { Runner } from '../../infra/local/runner.ts';
 import { loadTemplate, type Template } from '../../infra/local/template.ts';
+import { startOwnRunner } from '../support/runner.ts';
 
 const real = loadTemplate();
 const route = (method: string) => ({
@@ -36,11 +36,7 @@ const lines: string[] = [];
 /** What the runner says of the function's invocations (with the function's own output). */
 const errors: string[] = [];
 beforeAll(async () => {
-  runner = await startRunner({
-    port: await freePort(),
-    env: {},
-    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    bucketName: process.env.BUCKET_NAME!,
+  runner = await startOwnRunner({
     template,
     log: (l) => lines.push(l),
     functionOutput: ({ text }) => errors.push(text),

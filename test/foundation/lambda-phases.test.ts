@@ -3,9 +3,9 @@
 // its Timeout is answered by the gateway, in the API's dialect, not left hanging; it is ended
 // whatever it is doing, a synchronous loop included, and nobody else waits for it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Runner, startRunner } from '../../infra/local/runner.ts';
-import { freePort } from '../../infra/local/services.ts';
+import type { Runner } from '../../infra/local/runner.ts';
 import { loadTemplate, type Template } from '../../infra/local/template.ts';
+import { startOwnRunner } from '../support/runner.ts';
 
 const real = loadTemplate();
 const fn = (entry: string, path: string) => ({
@@ -33,11 +33,7 @@ const template: Template = {
 let runner: Runner;
 const lines: string[] = [];
 beforeAll(async () => {
-  runner = await startRunner({
-    port: await freePort(),
-    env: {},
-    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    bucketName: process.env.BUCKET_NAME!,
+  runner = await startOwnRunner({
     template,
     log: (l) => lines.push(l),
   });

@@ -16,15 +16,17 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Runner, startRunner } from '../../infra/local/runner.ts';
-import { freePort } from '../../infra/local/services.ts';
+import type { Runner } from '../../infra/local/runner.ts';
 import { loadTemplate, type Template } from '../../infra/local/template.ts';
+import { startOwnRunner } from '../support/runner.ts';
 
 const real = loadTemplate();
 const FIXTURE = 'test/fixtures/functions/websocket-echo.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-ws-'));
 const eventsFile = join(scratch, 'events.jsonl');
 writeFileSync(eventsFile, '');
+/** The functions post to connections through the runner's own management endpoint. */
+const liveEnv = (port: number) => ({ NOTES_LIVE_CONNECTIONS_URL: `http://127.0.0.1:${port}/_live` });
 
 /** The real template's WebSocket API, its three functions replaced by the fixture. */
 function templateWithFixture(): Template {
@@ -161,16 +163,12 @@ describe('the WebSocket API of the template, locally', () => {
   let runner: Runner;
   let sdk: ApiGatewayManagementApiClient;
   beforeAll(async () => {
-    const port = await freePort();
-    runner = await startRunner({
-      port,
-      env: { NOTES_LIVE_CONNECTIONS_URL: `http://127.0.0.1:${port}/_live` },
-      s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-      bucketName: process.env.BUCKET_NAME!,
+    runner = await startOwnRunner({
+      env: liveEnv,
       template: templateWithFixture(),
       buildDir: join(scratch, 'build-1'),
     });
-    sdk = new ApiGatewayManagementApiClient({ endpoint: `http://127.0.0.1:${port}/_live` });
+    sdk = new ApiGatewayManagementApiClient({ endpoint: liveEnv(runner.port).NOTES_LIVE_CONNECTIONS_URL });
   });
   afterAll(async () => {
     sdk?.destroy();
@@ -358,12 +356,8 @@ describe('idle and duration limits, and the runner stopping', () => {
   beforeAll(async () => {
     process.env.LOCAL_LIVE_IDLE_SECONDS = '2';
     process.env.LOCAL_LIVE_MAX_SECONDS = '5';
-    const port = await freePort();
-    runner = await startRunner({
-      port,
-      env: { NOTES_LIVE_CONNECTIONS_URL: `http://127.0.0.1:${port}/_live` },
-      s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-      bucketName: process.env.BUCKET_NAME!,
+    runner = await startOwnRunner({
+      env: liveEnv,
       template: templateWithFixture(),
       buildDir: join(scratch, 'build-2'),
     });

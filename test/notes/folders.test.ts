@@ -1,30 +1,11 @@
 // Folders over HTTP: every folder method of the official @hackmd/api client (personal and team),
 // notes in folders (parentFolderId, folderPaths, listing a folder's notes), moves, deletes.
-import { API } from '@hackmd/api';
-import type { AxiosInstance, AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { MAX_FOLDER_DEPTH } from '../../lib/notes/folders/folders.ts';
-import { baseUrl, CLIENT_TIMEOUT_MS } from '../support/http.ts';
+import { documentedClient as client } from '../support/hackmd-client.ts';
 import { newTeam, newUser } from '../support/identity.ts';
-import { expectDocumented } from '../support/openapi.ts';
 import { call, createNote, expectBudget } from './helpers.ts';
 
-function client(token: string): API {
-  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: CLIENT_TIMEOUT_MS });
-  const documented = (res: AxiosResponse) => {
-    const path = new URL(res.config.url!, `${res.config.baseURL}/`).pathname;
-    const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
-    expectDocumented('notes', res.config.method!.toUpperCase(), path, {
-      status: res.status,
-      headers: new Headers(),
-      body: res.data,
-      text,
-    });
-    return res;
-  };
-  (api as unknown as { axios: AxiosInstance }).axios.interceptors.response.use(documented);
-  return api;
-}
 const statusOf = (p: Promise<unknown>) =>
   p.then(
     () => 200,

@@ -1,33 +1,14 @@
 // The official @hackmd/api client, unchanged, against our API. Every response it receives is also
 // checked against openapi/notes.json (through an axios interceptor).
-import { API } from '@hackmd/api';
-import type { AxiosInstance, AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, CLIENT_TIMEOUT_MS, http } from '../support/http.ts';
+import { documentedClient as client } from '../support/hackmd-client.ts';
+import { http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
-import { expectDocumented } from '../support/openapi.ts';
 import { PNG } from './helpers.ts';
 
 /** What the client's single-note methods resolve to at run time (its types omit etag and status). */
 type WithEtag<T> = T & { etag: string; status: number };
 const tagged = async <T>(p: Promise<T>) => (await p) as WithEtag<T>;
-
-function client(token: string): API {
-  const api = new API(token, `${baseUrl()}/v1`, { wrapResponseErrors: true, timeout: CLIENT_TIMEOUT_MS });
-  const documented = (res: AxiosResponse) => {
-    const path = new URL(res.config.url!, `${res.config.baseURL}/`).pathname;
-    const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
-    expectDocumented('notes', res.config.method!.toUpperCase(), path, {
-      status: res.status,
-      headers: new Headers(),
-      body: res.data,
-      text,
-    });
-    return res;
-  };
-  (api as unknown as { axios: AxiosInstance }).axios.interceptors.response.use(documented);
-  return api;
-}
 
 describe('the official @hackmd/api client', () => {
   it('works for every operation it has', async () => {

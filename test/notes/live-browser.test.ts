@@ -3,31 +3,24 @@
 // both end with the same text, holding everything either typed, and the REST API gives that text; a
 // reader's tab (access `read`) is read-only and follows the writer's typing.
 // Debian's /usr/bin/chromium driven by playwright-core; skipped without it.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { http } from '../support/http.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { createNote, local } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = !existsSync(CHROMIUM);
-if (missing) console.log(`live editor browser test skipped: no Chromium at ${CHROMIUM}`);
+if (chromiumMissing) console.log(`live editor browser test skipped: ${chromiumMissing}`);
 
 /** Functions Playwright runs in the page reach its document untyped (the tests' types have no DOM). */
 type InPage = {
   document: { querySelector(s: string): { value: string; selectionStart: number; textContent: string } };
 };
 
-describe.skipIf(missing || !local)('two browser tabs editing one note', () => {
+describe.skipIf(chromiumMissing !== undefined || !local)('two browser tabs editing one note', () => {
   let browser: import('playwright-core').Browser;
   let me: TestUser;
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     me = await newUser('Tab Typist');
   });
   afterAll(() => browser?.close());

@@ -3,18 +3,16 @@
 // harmless with hostile markdown: the vectors of test/fixtures/pages/xss-vectors.txt (from the OWASP
 // XSS Filter Evasion Cheat Sheet), put in a few notes, run no script (no dialog, no CSP violation, no
 // request to another origin) and the text around them is still shown. Skipped without Chromium.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/local/template.ts';
+import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
 import { createNote } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const local = process.env.TEST_BASE_URL === process.env.LOCAL_RUNNER_URL;
-const missing = !existsSync(CHROMIUM);
-if (missing)
-  console.log(`note page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (chromiumMissing) console.log(`note page browser test skipped: ${chromiumMissing}`);
 
 const VECTORS = readFileSync(join(ROOT, 'test', 'fixtures', 'pages', 'xss-vectors.txt'), 'utf8')
   .split('\n')
@@ -68,16 +66,11 @@ const RICH = [
   '[^2]: The second source.',
 ].join('\n');
 
-describe.skipIf(missing || !local)('note pages in Chromium', () => {
+describe.skipIf(chromiumMissing !== undefined || !local)('note pages in Chromium', () => {
   let browser: import('playwright-core').Browser;
   let me: TestUser;
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     me = await newUser('Browser Reader');
   });
   afterAll(() => browser?.close());

@@ -4,7 +4,6 @@
 // The page is what a bank's front end runs: @simplewebauthn/browser's startRegistration and
 // startAuthentication (its own bundle, loaded into the page) on the API's options JSON. The page's
 // document is served by the test (a route), so the browser sends nothing over the network.
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type {
@@ -14,12 +13,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-
-export const CHROMIUM = '/usr/bin/chromium';
-/** Why the browser tests cannot run here, if they cannot. */
-export const chromiumMissing = existsSync(CHROMIUM)
-  ? undefined
-  : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+import { launchChromium } from './chromium.ts';
 
 /** The package's own browser bundle (its `exports` name only the module entry points). */
 const BUNDLE = join(
@@ -51,13 +45,7 @@ export interface VirtualAuthenticator {
 
 /** Launches Chromium with a virtual authenticator on a page of `origin`. Close it in afterAll. */
 export async function openAuthenticator(origin: string): Promise<VirtualAuthenticator> {
-  if (chromiumMissing) throw new Error(chromiumMissing);
-  const { chromium } = await import('playwright-core');
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu'],
-  });
+  const browser: Browser = await launchChromium();
   try {
     const page: Page = await browser.newPage();
     const url = new URL('/__passkeys', origin).href;

@@ -6,35 +6,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
-import type { Device, OutboxEntry } from '../model.ts';
-import type { LimitSlot } from '../limits.ts';
-import type { Completion, EnrolmentStore, PushDevice, PushTicket, StepUp } from '../ports.ts';
+import type { Device } from '../model.ts';
+import type { ActivationWrites, EnrolmentStore, EnrolmentWrites, PushTicket, StepUp } from '../ports.ts';
 import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
 import { releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
-import { getDevice, listDevices } from './dynamo-factors.ts';
+import { getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
 import { lost } from './lost.ts';
 
 export { getDevice, listDevices, takeLimitSlot };
 
-const outboxWrite = (o: OutboxEntry): Write => ({
-  item: {
-    Put: {
-      TableName: table(),
-      Item: {
-        ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
-        type: 'outbox',
-        ...o,
-        ttl: o.expires_at,
-      },
-    },
-  },
-  lost: lost.state,
-});
-
-export async function enrollDevice(
-  d: Device,
-  opts: { stepUp?: StepUp; outbox?: OutboxEntry; ticket?: PushTicket; completion?: Completion },
-): Promise<void> {
+export async function enrollDevice(d: Device, opts: EnrolmentWrites): Promise<void> {
   const t = opts.ticket;
   await transact([
     ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
@@ -82,13 +63,7 @@ const recoveryPut = (userId: string, hashes: string[], condition?: string): Writ
 export async function activateDevice(
   d: Device,
   changes: Partial<Device>,
-  opts: {
-    now: number;
-    recoveryHashes?: string[];
-    ticketHash?: string;
-    push?: PushDevice;
-    release?: LimitSlot;
-  },
+  opts: ActivationWrites,
 ): Promise<void> {
   const names: Record<string, string> = { '#status': 'status', '#ttl': 'ttl' };
   const values: Record<string, unknown> = { ':pending': 'pending_activation', ':now': opts.now };

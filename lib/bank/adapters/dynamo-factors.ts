@@ -150,27 +150,25 @@ export async function createVerification(v: Verification, opts: VerificationWrit
 /** Counting a failed attempt alone is the limits module's (dynamo-limits.ts). */
 export { takeLimitSlot };
 
+/** A code in the local outbox (the partition's, until it expires); enrolment writes one too. */
+export const outboxWrite = (o: OutboxEntry): Write => ({
+  item: {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
+        type: 'outbox',
+        ...o,
+        ttl: o.expires_at,
+      },
+    },
+  },
+  lost: lost.state,
+});
+
 async function writeVerification(v: Verification, opts: VerificationWrites): Promise<void> {
   const ttl = v.expires_at + DAY_SECONDS;
-  const o = opts.outbox;
-  const outbox: Write[] = o
-    ? [
-        {
-          item: {
-            Put: {
-              TableName: table(),
-              Item: {
-                ...k.outbox(o.userId, o.sent * 1000, o.verificationId),
-                type: 'outbox',
-                ...o,
-                ttl: o.expires_at,
-              },
-            },
-          },
-          lost: lost.state,
-        },
-      ]
-    : [];
+  const outbox: Write[] = opts.outbox ? [outboxWrite(opts.outbox)] : [];
   // Transaction when the start counts against a limit (the count and the verification go together);
   // otherwise the one put is a conditional write (lib/bank/adapters/dynamo-writes.ts).
   await transact([
