@@ -51,7 +51,25 @@ async function nativeImport(url: string): Promise<Record<string, unknown>> {
     mainContextImport ??= new Script('(url) => import(url)', {
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     }).runInThisContext() as typeof importFunction;
-    return mainContextImport(url);
+    const load = mainContextImport;
+    return quietly('USE_MAIN_CONTEXT_DEFAULT_LOADER', () => load(url));
+  }
+}
+
+/**
+ * Runs `make` without the process warnings that name `what`: Node's ExperimentalWarning for the vm
+ * constant above, emitted when such an import() starts, printed once per test process (the loader
+ * is the one Node uses anyway). Other warnings pass.
+ */
+function quietly<T>(what: string, make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (!String(warning).includes(what)) (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
   }
 }
 
