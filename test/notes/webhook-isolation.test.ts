@@ -96,8 +96,11 @@ describe('webhook delivery isolation', { timeout: 240_000 }, () => {
     // Meanwhile the hanging receivers kept getting their attempts (the slow lane runs).
     expect(hanging.every((r) => r.received.length >= 2)).toBe(true);
     // The hanging receivers add less than 2 s to the pipeline's own latency, measured just before (on
-    // a busy machine DynamoDB Local and the stream make that floor itself a second or more).
-    expect(Math.max(...latencies)).toBeLessThan(2_000 + Math.max(...floor));
+    // a busy machine DynamoDB Local and the stream make that floor itself a second or more). The
+    // median of the five: one delivery slowed by the machine's other work is not starvation, which
+    // would hold every one of them behind the 400 hanging attempts (1.5 s each, 20 at a time).
+    const median = [...latencies].sort((a, b) => a - b)[2];
+    expect(median).toBeLessThan(2_000 + Math.max(...floor));
   });
 
   it("a webhook leaves the slow lane at its receiver's next answer", async () => {
