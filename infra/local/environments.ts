@@ -204,9 +204,14 @@ export class Environment {
 
   /** The init phase: the bundle loaded, or why not (an init error, a crash: 502). */
   async init(): Promise<{ kind: 'ready'; initMs: number } | Outcome> {
+    return this.whileOpen(() => this.initPhase());
+  }
+
+  /** Runs an init or invocation with `open` set throughout (a crash meanwhile is its crash). */
+  private async whileOpen<T>(phase: () => Promise<T>): Promise<T> {
     this.open = true;
     try {
-      return await this.initPhase();
+      return await phase();
     } finally {
       this.open = false;
     }
@@ -227,12 +232,7 @@ export class Environment {
 
   /** One invocation, ended (the worker terminated) at the function's Timeout. */
   async invoke(event: unknown, timeoutMs: number, biller?: string): Promise<Outcome> {
-    this.open = true;
-    try {
-      return await this.invocation(event, timeoutMs, biller);
-    } finally {
-      this.open = false;
-    }
+    return this.whileOpen(() => this.invocation(event, timeoutMs, biller));
   }
 
   private async invocation(event: unknown, timeoutMs: number, biller?: string): Promise<Outcome> {

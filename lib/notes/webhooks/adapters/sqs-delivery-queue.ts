@@ -18,17 +18,30 @@ export async function enqueueJobs(jobs: DeliveryJob[]): Promise<void> {
 }
 
 async function enqueueOn(jobs: DeliveryJob[]): Promise<void> {
-  for (let i = 0; i < jobs.length; i += BATCH) {
-    const chunk = jobs.slice(i, i + BATCH);
+  if (jobs.length === 0) return;
+  await sendBatches(
+    queueOf(jobs[0]),
+    jobs.map((job) => ({ MessageBody: JSON.stringify(job) })),
+    'delivery jobs',
+  );
+}
+
+/** Messages to one queue, ten to a SendMessageBatch; any entry SQS refuses fails the call. */
+async function sendBatches(
+  queueUrl: string,
+  messages: { MessageBody: string; DelaySeconds?: number }[],
+  what: string,
+): Promise<void> {
+  for (let i = 0; i < messages.length; i += BATCH) {
     const out = await sqsClient().send(
       new SendMessageBatchCommand({
-        QueueUrl: queueOf(chunk[0]),
-        Entries: chunk.map((job, n) => ({ Id: String(n), MessageBody: JSON.stringify(job) })),
+        QueueUrl: queueUrl,
+        Entries: messages.slice(i, i + BATCH).map((m, n) => ({ Id: String(n), ...m })),
       }),
     );
     if (out.Failed?.length)
       throw new Error(
-        `SQS refused ${out.Failed.length} delivery jobs: ${out.Failed[0].Code} ${out.Failed[0].Message}`,
+        `SQS refused ${out.Failed.length} ${what}: ${out.Failed[0].Code} ${out.Failed[0].Message}`,
       );
   }
 }
@@ -53,21 +66,10 @@ export async function deadLetterJob(job: DeliveryJob, reason: string): Promise<v
 }
 
 /** Each live window's check, on its own queue, delayed to the window's end (live-window.ts). */
-export async function sendWindowChecks(windows: LiveWindow[], now = Date.now()): Promise<void> {
-  for (let i = 0; i < windows.length; i += BATCH) {
-    const out = await sqsClient().send(
-      new SendMessageBatchCommand({
-        QueueUrl: config.webhookLiveWindowQueueUrl,
-        Entries: windows.slice(i, i + BATCH).map((w, n) => ({
-          Id: String(n),
-          MessageBody: JSON.stringify(w),
-          DelaySeconds: delayOf(w, now),
-        })),
-      }),
-    );
-    if (out.Failed?.length)
-      throw new Error(
-        `SQS refused ${out.Failed.length} live window checks: ${out.Failed[0].Code} ${out.Failed[0].Message}`,
-      );
-  }
+export function sendWindowChecks(windows: LiveWindow[], now = Date.now()): Promise<void> {
+  return sendBatches(
+    config.webhookLiveWindowQueueUrl,
+    windows.map((w) => ({ MessageBody: JSON.stringify(w), DelaySeconds: delayOf(w, now) })),
+    'live window checks',
+  );
 }

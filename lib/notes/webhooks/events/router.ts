@@ -78,11 +78,10 @@ function bodyOf(e: WorkspaceEvent, byId: Map<string, FolderRecord>): string {
 
 /** Closes live windows whose checks are due: one note.updated each, unless a later window has it. */
 export async function closeWindows(windows: LiveWindow[], ports: WindowPorts): Promise<number> {
-  const changes: TableChange[] = [];
-  for (const w of windows) {
-    const change = closingChange(w, await ports.currentNote(w.shortId));
-    if (change) changes.push(change);
-  }
+  const closing = await Promise.all(
+    windows.map(async (w) => closingChange(w, await ports.currentNote(w.shortId))),
+  );
+  const changes = closing.filter((c): c is TableChange => c !== undefined);
   return changes.length ? routeChanges(changes, ports) : 0;
 }
 
