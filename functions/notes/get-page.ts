@@ -1,4 +1,4 @@
-// GET /{shortId}, GET /{owner}/{permalink} (owner: @<userPath|teamPath>): the read-only page of a note
+// GET /{address} (a shortId), GET /{address}/{permalink} (address: @<userPath|teamPath>): the read-only page of a note
 // anonymous readers may see, at its publishLink; GET /_page/{asset}: the pages' stylesheet and icon.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';

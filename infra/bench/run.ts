@@ -55,7 +55,7 @@ const { values: args } = parseArgs({
     notes: { type: 'string' },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
-    /** Only the routes whose "METHOD /path" contains this (e.g. "GET /{shortId}"). */
+    /** Only the routes whose "METHOD /path" contains this (e.g. "GET /{address}"). */
     route: { type: 'string' },
   },
 });

@@ -88,28 +88,61 @@ export function proxiedApis(t: Template = loadTemplate()): Map<string, string> {
   return out;
 }
 
+/** An Api event's method as API Gateway matches it: `any` and its OpenAPI spelling
+ * `x-amazon-apigateway-any-method` (the one MergeDefinitions keeps, docs/deploy.md) are ANY. */
+const methodOf = (method: unknown): string => {
+  const m = String(method).toUpperCase();
+  return m === 'X-AMAZON-APIGATEWAY-ANY-METHOD' ? 'ANY' : m;
+};
+
+/** A function's Lambda integration in an API's own definition (`${Function.Arn}` in its uri). */
+const integratedFunction = (op: any): string | undefined => {
+  const integration = op?.['x-amazon-apigateway-integration'];
+  if (integration?.type !== 'aws_proxy') return undefined;
+  return /\$\{(\w+)\.Arn\}/.exec(JSON.stringify(integration.uri ?? ''))?.[1];
+};
+
+/**
+ * Every route of the template, as API Gateway will hold them after the SAM transform: each
+ * function's Api events (SAM merges them into their API's definition) and the Lambda integrations an
+ * API's own DefinitionBody names (the 405 fallbacks that `npm run deploy:sync` writes there).
+ */
 export function listRoutes(t: Template = loadTemplate()): Route[] {
   const routes: Route[] = [];
   const proxied = proxiedApis(t);
-  for (const [functionId, res] of Object.entries(t.Resources)) {
-    if (res.Type !== 'AWS::Serverless::Function') continue;
-    const entry = res.Metadata?.BuildProperties?.EntryPoints?.[0] as string;
+  const route = (functionId: string, gatewayApiId: string, method: unknown, path: string): Route => {
+    const res = t.Resources[functionId];
+    const entry = res?.Metadata?.BuildProperties?.EntryPoints?.[0] as string;
     const handler =
-      String(res.Properties?.Handler ?? '')
+      String(res?.Properties?.Handler ?? '')
         .split('.')
         .pop() ?? 'handler';
+    return {
+      functionId,
+      apiId: proxied.get(gatewayApiId) ?? gatewayApiId,
+      gatewayApiId,
+      method: methodOf(method),
+      path,
+      entry,
+      handler,
+    };
+  };
+  for (const [functionId, res] of Object.entries(t.Resources)) {
+    if (res.Type !== 'AWS::Serverless::Function') continue;
     for (const ev of Object.values<any>(res.Properties?.Events ?? {})) {
       if (ev.Type !== 'Api') continue;
-      const gatewayApiId = ev.Properties.RestApiId?.Ref;
-      routes.push({
-        functionId,
-        apiId: proxied.get(gatewayApiId) ?? gatewayApiId,
-        gatewayApiId,
-        method: String(ev.Properties.Method).toUpperCase(),
-        path: ev.Properties.Path,
-        entry,
-        handler,
-      });
+      routes.push(route(functionId, ev.Properties.RestApiId?.Ref, ev.Properties.Method, ev.Properties.Path));
+    }
+  }
+  for (const [apiId, res] of Object.entries(t.Resources)) {
+    if (res.Type !== 'AWS::Serverless::Api') continue;
+    for (const [path, operations] of Object.entries<Record<string, any>>(
+      res.Properties?.DefinitionBody?.paths ?? {},
+    )) {
+      for (const [method, op] of Object.entries<any>(operations)) {
+        const functionId = integratedFunction(op);
+        if (functionId) routes.push(route(functionId, apiId, method, path));
+      }
     }
   }
   return routes;

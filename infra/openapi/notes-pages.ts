@@ -57,14 +57,14 @@ const param = (name: string, description: string) => ({
 });
 
 export const pagePaths = (): Record<string, PathItem<'Pages'>> => ({
-  '/{shortId}': page('GetNotePage', "A note's page at its shortId (publishLink without a permalink)", [
-    param('shortId', "The note's shortId"),
+  '/{address}': page('GetNotePage', "A note's page at its shortId (publishLink without a permalink)", [
+    param('address', "The note's shortId"),
   ]),
-  '/{owner}/{permalink}': page(
+  '/{address}/{permalink}': page(
     'GetNotePermalinkPage',
     "A note's page at its permalink (publishLink with one)",
     [
-      param('owner', '@ and the userPath of the owner, or the teamPath of a team note'),
+      param('address', '@ and the userPath of the owner, or the teamPath of a team note'),
       param('permalink', "The note's permalink"),
     ],
   ),

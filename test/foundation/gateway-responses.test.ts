@@ -52,14 +52,14 @@ describe('News API while its functions cannot run', () => {
     expect(await res.json()).toEqual({ error: true, response: 'internalError' });
   });
 
-  it('the status route is reached through NewsApi, which proxies it to NewsStatusApi', () => {
+  it('the status route is reached through NewsApi, which proxies every method to NewsStatusApi', () => {
     const status = listRoutes(real).find((r) => r.functionId === 'NewsGetStatusFunction')!;
     expect(status).toMatchObject({ apiId: 'NewsApi', gatewayApiId: 'NewsStatusApi', method: 'GET' });
     const proxy =
-      real.Resources.NewsApi.Properties!.DefinitionBody.paths[status.path].get[
+      real.Resources.NewsApi.Properties!.DefinitionBody.paths[status.path]['x-amazon-apigateway-any-method'][
         'x-amazon-apigateway-integration'
       ];
-    expect(proxy.type).toBe('http_proxy');
+    expect(proxy).toMatchObject({ type: 'http_proxy', httpMethod: 'ANY' });
     expect(proxy.uri['Fn::Sub']).toBe(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
       'https://${NewsStatusApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}/api/v1/status/web-api',

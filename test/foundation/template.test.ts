@@ -50,24 +50,29 @@ describe('template.yaml', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it("each API's 405 fallback lists exactly the methods of its routes", () => {
-    for (const fn of listFunctions(template).filter((f) => f.id.endsWith('MethodNotAllowedFunction'))) {
-      const routes = listRoutes(template);
+  it("each API's 405 fallbacks list exactly the methods of its routes, each the paths it is on", () => {
+    const routes = listRoutes(template);
+    const fallbacks = listFunctions(template).filter((f) => f.id.endsWith('MethodNotAllowedFunction'));
+    const byApi = new Map<string, Record<string, string[]>>();
+    for (const fn of fallbacks) {
+      const anyPaths = routes.filter((r) => r.functionId === fn.id).map((r) => r.path);
       const apiId = routes.find((r) => r.functionId === fn.id)!.apiId;
-      const expected: Record<string, string[]> = {};
-      for (const r of routes)
-        if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
       const declared: Record<string, string> = JSON.parse(
         fn.properties.Environment.Variables.ALLOWED_METHODS,
       );
-      expect(Object.fromEntries(Object.entries(declared).map(([p, m]) => [p, m.split(',').sort()]))).toEqual(
+      expect(Object.keys(declared).sort(), fn.id).toEqual(anyPaths.sort());
+      const all = byApi.get(apiId) ?? {};
+      for (const [p, m] of Object.entries(declared)) all[p] = m.split(',').sort();
+      byApi.set(apiId, all);
+    }
+    expect([...byApi.keys()].sort()).toEqual(['BankApi', 'NewsApi', 'NotesApi']);
+    for (const [apiId, declared] of byApi) {
+      const expected: Record<string, string[]> = {};
+      for (const r of routes)
+        if (r.apiId === apiId && r.method !== 'ANY') (expected[r.path] ??= []).push(r.method);
+      expect(declared, apiId).toEqual(
         Object.fromEntries(Object.entries(expected).map(([p, m]) => [p, m.sort()])),
       );
-      const anyPaths = routes
-        .filter((r) => r.functionId === fn.id)
-        .map((r) => r.path)
-        .sort();
-      expect(anyPaths).toEqual(Object.keys(expected).sort());
     }
   });
 
@@ -160,10 +165,12 @@ describe('template.yaml', () => {
     }
   });
 
-  it('every API has an inline definition, as SAM GatewayResponses require (cfn-lint E0001 otherwise)', () => {
+  it('every API has an inline definition that SAM merges its events into (GatewayResponses need one)', () => {
     for (const [id, res] of Object.entries(template.Resources)) {
       if (res.Type !== 'AWS::Serverless::Api') continue;
       expect(res.Properties!.DefinitionBody?.openapi, id).toBe('3.0.1');
+      // Without MergeDefinitions SAM adds no Api event to an inline definition (docs/deploy.md).
+      expect(res.Properties!.MergeDefinitions, id).toBe(true);
       expect(res.Properties!.AccessLogSetting?.DestinationArn, id).toBeDefined();
     }
   });
@@ -179,7 +186,7 @@ describe('template.yaml', () => {
       listRoutes(template)
         .filter((r) => r.gatewayApiId === 'NewsStatusApi')
         .map((r) => `${r.method} ${r.path}`),
-    ).toEqual(['GET /api/v1/status/web-api']);
+    ).toEqual(['GET /api/v1/status/web-api', 'ANY /api/v1/status/web-api']);
   });
 
   it('no secret in any function environment: secret ids (Refs) in Globals, values from Secrets Manager', () => {

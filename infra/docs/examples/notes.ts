@@ -67,14 +67,14 @@ export async function notesExamples(p: Page, ctx: Context): Promise<void> {
       permalink: `welcome-${ctx.run}`,
     },
   });
-  await p.call('Its page: `GET /{shortId}`', 'GET', `/${shown.json.shortId}`, {
+  await p.call('Its page: `GET /{address}`', 'GET', `/${shown.json.shortId}`, {
     token: '',
     headers: { Accept: 'text/html' },
   });
   const owner = new URL(String(shown.json.publishLink)).pathname.split('/')[1];
   const byPermalink = owner?.startsWith('@') ? owner : `@${shown.json.userPath}`;
   await p.call(
-    'The same page by permalink: `GET /{owner}/{permalink}`',
+    'The same page by permalink: `GET /{address}/{permalink}`',
     'GET',
     `/${byPermalink}/welcome-${ctx.run}`,
     { token: '', headers: { Accept: 'text/html' } },

@@ -11,12 +11,18 @@ const SHORT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PATH = /^@([A-Za-z0-9_.-]{1,128})$/;
 const PERMALINK = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
-/** The address of a page's path parameters; undefined when it cannot be one (a 404 like any other). */
+/**
+ * The address of a page's path parameters (`/{address}`: a shortId; `/{address}/{permalink}`: the
+ * address is @ and the owner's path; API Gateway allows one variable name at a level, so the first
+ * segment has one name in both routes); undefined when it cannot be one (a 404 like any other).
+ */
 export function addressOf(params: Record<string, string | undefined>): PageAddress | undefined {
-  const { shortId, owner, permalink } = params;
-  if (shortId !== undefined) return SHORT_ID.test(shortId) ? { kind: 'short', shortId } : undefined;
-  const ownerPath = owner && PATH.exec(owner)?.[1];
-  if (!ownerPath || !permalink || !PERMALINK.test(permalink)) return undefined;
+  const { address, permalink } = params;
+  if (address === undefined) return undefined;
+  if (permalink === undefined)
+    return SHORT_ID.test(address) ? { kind: 'short', shortId: address } : undefined;
+  const ownerPath = PATH.exec(address)?.[1];
+  if (!ownerPath || !PERMALINK.test(permalink)) return undefined;
   return { kind: 'permalink', ownerPath, permalink };
 }
 

@@ -15,16 +15,16 @@ const htmlOf = (markdown: string): string => {
 
 describe('addresses', () => {
   it('a shortId, or @path and a permalink; anything else is no page', () => {
-    expect(addressOf({ shortId: 'abcDEF_12-' })).toEqual({ kind: 'short', shortId: 'abcDEF_12-' });
-    expect(addressOf({ owner: '@alice-1', permalink: 'hello.world' })).toEqual({
+    expect(addressOf({ address: 'abcDEF_12-' })).toEqual({ kind: 'short', shortId: 'abcDEF_12-' });
+    expect(addressOf({ address: '@alice-1', permalink: 'hello.world' })).toEqual({
       kind: 'permalink',
       ownerPath: 'alice-1',
       permalink: 'hello.world',
     });
-    expect(addressOf({ owner: 'v1', permalink: 'notes' })).toBeUndefined();
-    expect(addressOf({ owner: '@', permalink: 'x' })).toBeUndefined();
-    expect(addressOf({ owner: '@a', permalink: '-x' })).toBeUndefined();
-    expect(addressOf({ shortId: 'a b' })).toBeUndefined();
+    expect(addressOf({ address: 'v1', permalink: 'notes' })).toBeUndefined();
+    expect(addressOf({ address: '@', permalink: 'x' })).toBeUndefined();
+    expect(addressOf({ address: '@a', permalink: '-x' })).toBeUndefined();
+    expect(addressOf({ address: 'a b' })).toBeUndefined();
   });
 
   it('shows a note only when guests may read it', () => {
