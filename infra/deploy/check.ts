@@ -3,10 +3,13 @@
 //   2. the SAM transform (aws-sam-translator), with the resource count and the packaged size of the
 //      stack and of its nested stacks (FunctionLogs, logs.yaml; FunctionAlarms, alarms.yaml), which docs/deploy.md must
 //      show (infra/deploy/figures.ts, written by npm run deploy:sync);
-//   3. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
-//   4. the generated parts (template.yaml's build properties, policies and logging; logs.yaml; alarms.yaml)
-//      match the code;
-//   5. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
+//   3. the deploy rehearsal (infra/deploy/rehearse.py, moto): the transformed stack created, nested
+//      stacks included, each REST API imported, deployed and staged, and the limits AWS enforces
+//      at create time; it must report no problem;
+//   4. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
+//   5. the generated parts (template.yaml's build properties, 405 fallbacks, policies and logging;
+//      logs.yaml; alarms.yaml) match the code;
+//   6. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
 //      runtime loads it (a .js handler is required, an .mjs imported), its handler export called once
 //      with an API Gateway event against a stub AWS endpoint on loopback (infra/bench/coldstart.ts):
 //      it must return a proxy response below 500.
@@ -21,7 +24,8 @@ import { ALARMS_FILE, ALARMS_PATH, alarmsTemplate } from './alarms.ts';
 import { buildFunctions } from './build.ts';
 import { LOGS_FILE, LOGS_PATH, logsTemplateOf } from './logs.ts';
 import { docsWithFigures, figuresOf, type TransformOutput, transformTemplate } from './figures.ts';
-import { syncBuildProperties, syncTemplate } from './sync.ts';
+import { rehearsalSummary, rehearse } from './rehearsal.ts';
+import { syncBuildProperties, syncFallbacks, syncTemplate } from './sync.ts';
 
 const fail = (message: string): never => {
   console.error(`deploy:check: ${message}`);
@@ -78,9 +82,16 @@ if (staleDocs.length)
   );
 console.log('the docs show these figures');
 
+step('the deploy rehearsal (infra/deploy/rehearse.py: moto, what CloudFormation receives)');
+const rehearsal = rehearse();
+if (rehearsal.problems.length) fail(`the rehearsal found:\n${rehearsal.problems.join('\n')}`);
+console.log(rehearsalSummary(rehearsal));
+
 step('build properties of template.yaml (npm run deploy:sync)');
 if (syncBuildProperties(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
   fail('BuildProperties are not the ones of infra/deploy/build.ts: run npm run deploy:sync');
+if (syncFallbacks(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
+  fail("the APIs' 405 fallbacks are not their routes': run npm run deploy:sync");
 console.log('every function has its BuildProperties of infra/deploy/build.ts (the bench measures these)');
 
 step("esbuild, one run per function with SAM's flags");

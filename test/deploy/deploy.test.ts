@@ -19,7 +19,7 @@ import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
 import { docsWithFigures, figuresBlock, figuresOf, functionsThatFit } from '../../infra/deploy/figures.ts';
 import { LOGS_FILE, LOGS_PATH, LOGS_STACK, logsTemplateOf } from '../../infra/deploy/logs.ts';
-import { syncBuildProperties, syncTemplate } from '../../infra/deploy/sync.ts';
+import { syncBuildProperties, syncFallbacks, syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
@@ -359,12 +359,15 @@ describe('the images distribution serves notes/ and nothing else', () => {
 });
 
 describe('one source of truth for IAM', () => {
-  it('template.yaml, logs.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code (build properties, policies, log groups, alarms)', () => {
+  it('template.yaml, logs.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');
     expect(syncBuildProperties(text) === text, 'BuildProperties are stale: run npm run deploy:sync').toBe(
       true,
     );
     expect(syncTemplate(text, built) === text, 'template.yaml is stale: run npm run deploy:sync').toBe(true);
+    expect(syncFallbacks(text) === text, "the APIs' 405 fallbacks are stale: run npm run deploy:sync").toBe(
+      true,
+    );
     const alarms = alarmsTemplate(built.map((fn) => fn.id));
     expect(alarms === readFileSync(ALARMS_PATH, 'utf8'), `${ALARMS_FILE} is stale: npm run deploy:sync`).toBe(
       true,
