@@ -1,6 +1,6 @@
 // docs/ is a user's manual: every page says first what it is for, and every operation of the three
 // OpenAPI documents has a worked example (its request and its answer) under a heading that names
-// its method and path, on its API's page.
+// its method and path, on its API's examples page (generated: the manual links it).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { ROOT } from '../../infra/local/template.ts';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const PAGES = {
-  notes: ['docs/notes.md', 'docs/webhooks.md'],
-  news: ['docs/news.md'],
+  notes: ['docs/notes-examples.md', 'docs/webhooks-examples.md'],
+  news: ['docs/news-examples.md'],
   bank: ['docs/bank.md'],
 };
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];

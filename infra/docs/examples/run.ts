@@ -1,7 +1,7 @@
 // `npm run docs:examples`: runs every operation of the three APIs against the running local stack
 // (`NOTES_RATE_LIMIT=1000 npm start`: the Notes examples make more calls than HackMD's 100 per
-// 5 minutes) as its demo user, and writes each call's request and answer into the section of its
-// API's page in docs/ between the markers below. Ids, times and secrets change on every run.
+// 5 minutes) as its demo user, and writes each call's request and answer between the markers below
+// of its API's examples page in docs/ (docs/<api>-examples.md; Bank's: the end of docs/bank.md). Ids, times and secrets change on every run.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,10 +56,10 @@ async function main(): Promise<void> {
     },
   };
   const pages: [string, (p: Page, c: Context) => Promise<void>][] = [
-    ['docs/news.md', newsExamples],
+    ['docs/news-examples.md', newsExamples],
     ['docs/bank.md', bankExamples],
-    ['docs/notes.md', notesExamples],
-    ['docs/webhooks.md', webhookExamples],
+    ['docs/notes-examples.md', notesExamples],
+    ['docs/webhooks-examples.md', webhookExamples],
   ];
   for (const [file, examples] of pages) {
     const page = new Page(stack.url, user.token);
