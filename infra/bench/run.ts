@@ -32,6 +32,20 @@ import { percentile, table } from './stats.ts';
 import { type RunFigures, writeDocs } from './report.ts';
 import { cpus, loadavg } from 'node:os';
 
+const USAGE = `npm run bench [-- options]: every route's DynamoDB requests, billed units, latency and cost;
+each function's cold start against its floor. Options:
+  --iterations N        measured calls per route (default 30, BENCH_ITERATIONS)
+  --api notes|news|bank only that API's routes;  --route TEXT  only routes whose "METHOD /path" has TEXT
+  --cold-only           cold starts alone (no stack);  --skip-bundles  no cold starts
+  --live                live editing alone;  --data-path  the Notes authentication's requests
+  --search [--notes N]  one workspace of 10,000 notes;  --search-engines  full-text engines compared
+  --floor-builds        the floors built each way;  --baseline DIR  cold starts against another checkout
+  --clock cpu|wall      the cold-start ratios' clock;  --write-docs [--note TEXT]  README and docs/benchmarks.md`;
+if (process.argv.includes('--help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 const { values: args } = parseArgs({
   options: {
     iterations: { type: 'string', default: process.env.BENCH_ITERATIONS ?? '30' },
