@@ -121,9 +121,10 @@ const operations = () =>
     .filter((r) => r.method !== 'ANY')
     .map((r) => {
       const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      // A note page's owner is an @address (anything else is a 404 that needs no table).
+      // A permalink page's address is an @owner (anything else is a 404 that needs no table).
+      const owner = (name: string) => name === 'address' && names.includes('permalink');
       const pathParameters = Object.fromEntries(
-        names.map((name) => [name, ids[name] ?? (name === 'owner' ? '@someone' : '1')]),
+        names.map((name) => [name, ids[name] ?? (owner(name) ? '@someone' : '1')]),
       );
       const key = `${r.method} ${r.path}`;
       return {
