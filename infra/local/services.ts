@@ -8,13 +8,20 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { tableDefinition, type Template, loadTemplate } from './template.ts';
 
@@ -179,6 +186,36 @@ export async function ensureBucket(endpoint: string, bucket: string): Promise<vo
   } catch (err) {
     const name = (err as Error).name;
     if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Deletes a table that ensureTable created (a test run's own table on a running stack). */
+export async function dropTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient(localClientConfig(endpoint));
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } catch (err) {
+    if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Empties and deletes a bucket that ensureBucket created. */
+export async function dropBucket(endpoint: string, bucket: string): Promise<void> {
+  const client = new S3Client({ ...localClientConfig(endpoint), forcePathStyle: true });
+  try {
+    for (;;) {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length === 0) break;
+      await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
+    }
+    await client.send(new DeleteBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    if ((err as Error).name !== 'NoSuchBucket') throw err;
   } finally {
     client.destroy();
   }

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   type DynamoLocal,
+  dropBucket,
+  dropTable,
   ensureBucket,
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -116,6 +118,38 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     stop: async () => {
       stopping = true;
       await stopAll();
+    },
+  };
+}
+
+/**
+ * A stack of its own on the DynamoDB Local and S3 emulator a running `npm start` already has
+ * (stack-file.ts): a table and a bucket named after this process, deleted again by stop(). The
+ * test suite uses it so that one test file starts no second Java (docs/testing.md); the data of
+ * `npm start` is never touched.
+ */
+export async function attachLocalStack(running: {
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+}): Promise<LocalStack> {
+  const suffix = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  const tableName = `tri-api-test-${suffix}`;
+  const bucketName = `tri-api-test-${suffix}`;
+  const { dynamoEndpoint, s3Endpoint } = running;
+  await Promise.all([
+    ensureTable(dynamoEndpoint, tableName, loadTemplate()),
+    ensureBucket(s3Endpoint, bucketName),
+  ]);
+  return {
+    dataDir: undefined,
+    dynamoEndpoint,
+    s3Endpoint,
+    tableName,
+    bucketName,
+    secrets: localSecrets(undefined),
+    exited: new Promise(() => {}),
+    stop: async () => {
+      await Promise.all([dropTable(dynamoEndpoint, tableName), dropBucket(s3Endpoint, bucketName)]);
     },
   };
 }

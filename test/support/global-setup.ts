@@ -1,31 +1,32 @@
-// Once per `npm test`: AWS's DynamoDB Local (in memory) and the S3 emulator, the table and bucket
-// from template.yaml, and the local runner on a free port. Test workers inherit the environment,
+// The `http` and `slow` projects' global setup (docs/testing.md): AWS's DynamoDB Local (in memory)
+// and the S3 emulator, the table and bucket from template.yaml (shared with the `dynamo` project,
+// services.ts), and the local runner on a free port. Test workers inherit the environment,
 // so event-payload tests call handlers against the same real DynamoDB and S3, and HTTP tests use
 // TEST_BASE_URL. Set TEST_BASE_URL yourself to run the HTTP suites against a deployed stack.
 // Whatever has started is stopped again if a later step fails (vitest runs no teardown then), and
 // every child process dies with this one (DynamoDB Local's stdin guard, esbuild's service).
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionEnvironment, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { freePort } from '../../infra/local/services.ts';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
 import { FUNCTION_LOG_ENV, keepFunctionOutput, showLogs } from './function-log-file.ts';
+import { acquireStack } from './services.ts';
 
 /** Only for test/foundation/orphans.test.ts: fail half-way through setup, after the stack started. */
 const FAIL_AFTER_STACK = process.env.TRI_API_TEST_FAIL_SETUP === 'after-stack';
 
 export default async function setup() {
-  const scratch = mkdtempSync(join(tmpdir(), 'tri-api-test-'));
+  const held = acquireStack();
+  const scratch = held.scratch;
   let stack: LocalStack | undefined;
   let runner: Runner | undefined;
   const teardown = async () => {
     await runner?.close().catch(() => {});
-    await stack?.stop().catch(() => {});
-    rmSync(scratch, { recursive: true, force: true });
+    await held.release();
   };
   try {
-    stack = await startLocalStack({ scratchDir: scratch });
+    stack = await held.stack;
     if (FAIL_AFTER_STACK)
       throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
     const port = await freePort();

@@ -1,7 +1,7 @@
 // A test's import of a `.wasm` file (lib/notes/search/adapters/sqlite-wasm.ts) is the file's bytes, a
 // Uint8Array, as in the bundles, where esbuild's binary loader embeds it (BuildProperties Loader
 // `.wasm=binary`, infra/deploy/build.ts). Without this, the import would be handed to Node, which
-// cannot import a .wasm file as bytes. Used by vitest.config.ts and vitest.unit.config.ts.
+// cannot import a .wasm file as bytes. Used by every project of vitest.config.ts.
 import type { Plugin } from 'vite';
 
 const PREFIX = '\0wasm-binary:';

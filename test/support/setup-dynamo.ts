@@ -1,0 +1,25 @@
+// The `dynamo` project's global setup (docs/testing.md): DynamoDB Local and the S3 emulator with
+// the table and bucket, no runner. Shared with the `http` project's setup when both run
+// (services.ts); what that setup sets (the runner's URL and the rest) is left as it is.
+import { functionEnvironment } from '../../infra/local/stack.ts';
+import { acquireStack } from './services.ts';
+
+/** Nothing listens here: a dynamo test that calls the runner fails at once instead of waiting. */
+const NO_RUNNER = 'http://127.0.0.1:9';
+
+export default async function setup() {
+  const held = acquireStack();
+  try {
+    const stack = await held.stack;
+    const env = {
+      ...functionEnvironment(stack, NO_RUNNER),
+      LOCAL_S3_ENDPOINT: stack.s3Endpoint,
+      LOCAL_DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+    };
+    for (const [key, value] of Object.entries(env)) process.env[key] ??= value;
+  } catch (err) {
+    await held.release();
+    throw err;
+  }
+  return () => held.release();
+}
