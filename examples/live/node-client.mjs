@@ -40,7 +40,14 @@ text.observe(() => console.log(`----\n${text.toString()}`));
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => text.insert(text.length, `${line}\n`));
-lines.on('close', () => {
+// Input ended (a pipe, Ctrl-D): exit once the server holds every line, which may be before we connected.
+lines.on('close', async () => {
+  const timeout = setTimeout(() => {
+    console.error('[not saved: the server did not confirm within 30 s]');
+    process.exit(1);
+  }, 30_000);
+  await live.flush();
+  clearTimeout(timeout);
   live.destroy();
   process.exit(0);
 });

@@ -46,7 +46,11 @@ export declare class LiveProvider {
   access: 'write' | 'read' | undefined;
   on<E extends keyof Events>(event: E, listener: Events[E]): this;
   off<E extends keyof Events>(event: E, listener: Events[E]): this;
+  /** Applies one frame from the server; a malformed one is reported as an 'error' (bad_message). */
+  receive(text: string): void;
   disconnect(): void;
   reconnect(): void;
+  /** Resolves once the server holds every insertion made here so far. */
+  flush(): Promise<void>;
   destroy(): void;
 }

@@ -144,6 +144,8 @@ export class LiveProvider {
     this.shouldConnect = true;
     this.failures = 0;
     this.listeners = new Map();
+    /** flush() callers, resolved when the server's state vector covers this document's. */
+    this.flushes = [];
     this.onUpdate = (update, origin) => {
       if (origin === this) return;
       for (const piece of splitUpdate(update)) {
@@ -250,6 +252,15 @@ export class LiveProvider {
   }
 
   receive(text) {
+    try {
+      this.receiveFrame(text);
+    } catch (err) {
+      // A malformed frame (another client's bad awareness, a garbled sync message): reported, not fatal.
+      this.emit('error', { code: 'bad_message', message: String(err?.message ?? err).slice(0, 200) });
+    }
+  }
+
+  receiveFrame(text) {
     if (text.startsWith('{')) {
       // Not y-protocols: the server's error ({"error":{code,message}}) or API Gateway's ({"message"}).
       try {
@@ -267,13 +278,20 @@ export class LiveProvider {
       if (kind === syncProtocol.messageYjsSyncStep1) {
         // Answered with step 2 (what the server lacks: edits made offline), in pieces that pass the gateway.
         decoding.readVarUint(decoder);
-        const missing = Y.encodeStateAsUpdate(this.doc, decoding.readVarUint8Array(decoder));
+        const serverVector = decoding.readVarUint8Array(decoder);
+        const missing = Y.encodeStateAsUpdate(this.doc, serverVector);
         for (const piece of splitUpdate(missing)) {
           const encoder = encoding.createEncoder();
           encoding.writeVarUint(encoder, MESSAGE_SYNC);
           encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
           encoding.writeVarUint8Array(encoder, piece);
           this.send(encoder);
+        }
+        if (
+          this.flushes.length > 0 &&
+          covers(Y.decodeStateVector(serverVector), Y.encodeStateVector(this.doc))
+        ) {
+          for (const done of this.flushes.splice(0)) done();
         }
         return;
       }
@@ -290,6 +308,26 @@ export class LiveProvider {
   send(encoder) {
     const ws = this.ws;
     if (ws && ws.readyState === 1) ws.send(toBase64(encoding.toUint8Array(encoder)));
+  }
+
+  /**
+   * Resolves once the server holds every insertion made here so far (its state vector covers this
+   * document's): asks with a sync step 1, which the server answers with its own. Call it before
+   * destroy() when what was typed must not be lost (a script that exits when its input ends).
+   */
+  flush() {
+    return new Promise((resolve) => {
+      this.flushes.push(resolve);
+      const ask = () => {
+        if (!this.flushes.includes(resolve)) return;
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE_SYNC);
+        syncProtocol.writeSyncStep1(encoder, this.doc);
+        this.send(encoder);
+        setTimeout(ask, 1000);
+      };
+      ask();
+    });
   }
 
   /** Goes offline: edits stay local (and are sent on reconnect) until reconnect(). */
@@ -320,4 +358,12 @@ export class LiveProvider {
     this.awareness.off('update', this.onAwareness);
     if (this.ownsAwareness) this.awareness.destroy();
   }
+}
+
+/** Whether state vector `server` (a Map) has every clock of encoded state vector `local`. */
+function covers(server, local) {
+  for (const [client, clock] of Y.decodeStateVector(local)) {
+    if ((server.get(client) ?? 0) < clock) return false;
+  }
+  return true;
 }

@@ -71,11 +71,23 @@ const TICKET = /^pt_[A-Za-z0-9_-]{43}$/;
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
-/** `+1555•••4567`, `m•••@example.org`: enough for the user to recognise, not to read. */
-export const mask = (address: string): string =>
-  address.startsWith('+')
-    ? `${address.slice(0, 4)}${'•'.repeat(Math.max(0, address.length - 8))}${address.slice(-4)}`
-    : `${address[0]}•••${address.slice(address.indexOf('@'))}`;
+/** Two-digit E.164 country calling codes; 1 and 7 take one digit, every other code three (the codes are prefix-free). */
+const TWO_DIGIT_CODES = new Set(
+  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(
+    ' ',
+  ),
+);
+const callingCodeLength = (digits: string): number =>
+  digits[0] === '1' || digits[0] === '7' ? 1 : TWO_DIGIT_CODES.has(digits.slice(0, 2)) ? 2 : 3;
+
+/** `+1••••••••67`, `a•••@example.org`: the calling code and at most the last 2 digits, or the first character and the domain. */
+export const mask = (address: string): string => {
+  if (!address.startsWith('+')) return `${address[0]}•••${address.slice(address.indexOf('@'))}`;
+  const digits = address.slice(1);
+  const code = callingCodeLength(digits);
+  const shown = Math.min(2, Math.max(0, digits.length - code - 1));
+  return `+${digits.slice(0, code)}${'•'.repeat(digits.length - code - shown)}${shown ? digits.slice(-shown) : ''}`;
+};
 
 export class FactorEnrolment {
   constructor(

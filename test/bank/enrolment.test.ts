@@ -93,7 +93,7 @@ describe('enrolment through the API', () => {
     const up = await stepUp(u);
     const res = await enrol(u, { kind: 'sms', phone_number: '+15551234567', name: 'Mobile' }, up);
     expect(res.status, res.text).toBe(201);
-    expect(res.body.activation).toEqual({ sent_to: '+155••••4567' });
+    expect(res.body.activation).toEqual({ sent_to: '+1••••••••67' });
     expect(res.text).not.toContain('+15551234567');
     // The step-up was consumed.
     expectError(await enrol(u, { kind: 'email', email: 'me@example.test' }, up), 403);

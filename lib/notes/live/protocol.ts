@@ -20,8 +20,8 @@ export function readMessage(body: string): Incoming | undefined {
     const decoder = decoding.createDecoder(bytes);
     const type = decoding.readVarUint(decoder);
     if (type === MESSAGE_AWARENESS) {
-      decoding.readVarUint8Array(decoder);
-      return { kind: 'awareness' };
+      const update = decoding.readVarUint8Array(decoder);
+      return validAwareness(update) && !decoding.hasContent(decoder) ? { kind: 'awareness' } : undefined;
     }
     if (type !== MESSAGE_SYNC) return undefined;
     const sub = decoding.readVarUint(decoder);
@@ -33,6 +33,29 @@ export function readMessage(body: string): Incoming | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The largest awareness update relayed (bytes), and the most client states in one. */
+export const AWARENESS_MAX_BYTES = 8 * 1024;
+export const AWARENESS_MAX_STATES = 8;
+
+/**
+ * Whether an awareness update is one y-protocols' applyAwarenessUpdate reads without throwing and
+ * a client can use: a count, then per state its client id, clock and JSON (an object, or null for
+ * a removal), nothing after, within the bounds above.
+ */
+function validAwareness(update: Uint8Array): boolean {
+  if (update.length === 0 || update.length > AWARENESS_MAX_BYTES) return false;
+  const decoder = decoding.createDecoder(update);
+  const count = decoding.readVarUint(decoder);
+  if (count === 0 || count > AWARENESS_MAX_STATES) return false;
+  for (let i = 0; i < count; i += 1) {
+    decoding.readVarUint(decoder);
+    decoding.readVarUint(decoder);
+    const state: unknown = JSON.parse(decoding.readVarString(decoder));
+    if (state !== null && (typeof state !== 'object' || Array.isArray(state))) return false;
+  }
+  return !decoding.hasContent(decoder);
 }
 
 const framed = (write: (e: encoding.Encoder) => void): string => {
