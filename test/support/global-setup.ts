@@ -16,7 +16,40 @@ import { acquireStack } from './services.ts';
 /** Only for test/foundation/orphans.test.ts: fail half-way through setup, after the stack started. */
 const FAIL_AFTER_STACK = process.env.TRI_API_TEST_FAIL_SETUP === 'after-stack';
 
+/**
+ * The `http` and `slow` projects both name this setup; vitest runs it once for each, in its main
+ * process. One runner serves both (two would each poll the table's stream, and every webhook
+ * would be delivered twice): the first call starts it, the last teardown stops it.
+ */
+const KEY = Symbol.for('tri-api.test.runner');
+const registry = globalThis as unknown as Record<
+  symbol,
+  { started: Promise<() => Promise<void>>; users: number } | undefined
+>;
+
 export default async function setup() {
+  let shared = registry[KEY];
+  if (!shared) {
+    const started = start();
+    shared = registry[KEY] = { started, users: 0 };
+    started.catch(() => {
+      if (registry[KEY] === shared) registry[KEY] = undefined;
+    });
+  }
+  const held = shared;
+  const stop = await held.started;
+  held.users++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--held.users > 0) return;
+    if (registry[KEY] === held) registry[KEY] = undefined;
+    await stop();
+  };
+}
+
+async function start(): Promise<() => Promise<void>> {
   const held = acquireStack();
   const scratch = held.scratch;
   let stack: LocalStack | undefined;
