@@ -11,6 +11,8 @@ export interface StreamSource {
   filters: string[];
   /** Logical id of the SQS queue that gets a record of a batch given up on. */
   onFailureQueue?: string;
+  /** FunctionResponseTypes: [ReportBatchItemFailures] (a partial batch response). */
+  reportBatchItemFailures?: boolean;
 }
 
 export interface QueueSource {
@@ -45,6 +47,7 @@ export function eventSourcesOf(template: Template): { streams: StreamSource[]; q
           bisect: p.BisectBatchOnFunctionError === true,
           filters: (p.FilterCriteria?.Filters ?? []).map((f: { Pattern: string }) => f.Pattern),
           onFailureQueue: p.DestinationConfig?.OnFailure?.Destination?.['Fn::GetAtt']?.[0],
+          reportBatchItemFailures: (p.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
         });
       if (ev.Type === 'SQS')
         queues.push({

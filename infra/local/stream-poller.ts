@@ -1,6 +1,7 @@
 // Lambda's DynamoDB Streams event source mapping, against DynamoDB Local's stream: each shard is
 // read in order (GetRecords every 200 ms); each mapping keeps the records its FilterCriteria pass,
-// invokes its function with batches of up to BatchSize records, and when an invocation fails retries
+// invokes its function with batches of up to BatchSize records, and when an invocation fails (or,
+// with ReportBatchItemFailures, names records that failed: those from the lowest named on) retries
 // it (up to MaximumRetryAttempts, halving the batch first when BisectBatchOnFunctionError is set),
 // then gives up on it by sending a record of the batch to its OnFailure queue, as Lambda does. One
 // batch at a time per mapping, so records reach a function in stream order.
@@ -86,16 +87,29 @@ export class StreamMapping {
     }
   }
 
-  /** Invokes until it succeeds, bisecting a failing batch; false when the batch was given up on. */
-  private async process(batch: DynamoDBRecord[], attempt: number): Promise<void> {
+  /**
+   * Invokes until it succeeds, bisecting a failing batch; gives the batch up after MaximumRetryAttempts.
+   * With ReportBatchItemFailures a function that returns normally may name the records that failed:
+   * as Lambda does, the lowest sequence number named is the checkpoint, and the records from it on
+   * are retried (an item it cannot read fails the whole batch).
+   */
+  private async process(all: DynamoDBRecord[], attempt: number): Promise<void> {
     const { functionId, handler } = this.source;
-    const outcome = await this.o.invoke(functionId, handler, { Records: batch });
-    if (outcome.kind === 'ok' || this.stopped()) return;
-    const why =
-      outcome.kind === 'failure' || outcome.kind === 'error'
-        ? outcome.reason.split('\n')[0]
-        : `timed out after ${outcome.timeoutMs} ms`;
-    this.o.log(`${functionId}: stream batch of ${batch.length} failed (${why})`);
+    const outcome = await this.o.invoke(functionId, handler, { Records: all });
+    if (this.stopped()) return;
+    let batch = all;
+    let why: string;
+    if (outcome.kind === 'ok') {
+      const from = this.source.reportBatchItemFailures ? failedFrom(all, outcome.result) : undefined;
+      if (from === undefined) return;
+      batch = all.slice(from);
+      why = `${batch.length} of ${all.length} records reported failed`;
+    } else
+      why =
+        outcome.kind === 'failure' || outcome.kind === 'error'
+          ? outcome.reason.split('\n')[0]
+          : `timed out after ${outcome.timeoutMs} ms`;
+    this.o.log(`${functionId}: stream batch of ${all.length} failed (${why})`);
     if (attempt >= this.source.maxRetries) return this.giveUp(batch, why);
     await sleep(Math.min(2000, (this.o.retryBaseMs ?? 100) * 2 ** attempt));
     if (this.source.bisect && batch.length > 1) {
@@ -128,6 +142,23 @@ export class StreamMapping {
       }),
     );
   }
+}
+
+/**
+ * Where a partial batch response makes the batch fail (Lambda's checkpoint: the lowest sequence
+ * number named): undefined when nothing failed, 0 when an item names no record of the batch.
+ */
+function failedFrom(batch: DynamoDBRecord[], result: unknown): number | undefined {
+  const failures = (result as { batchItemFailures?: { itemIdentifier?: unknown }[] } | undefined)
+    ?.batchItemFailures;
+  if (!Array.isArray(failures) || failures.length === 0) return undefined;
+  let from = batch.length;
+  for (const f of failures) {
+    const i = batch.findIndex((r) => r.dynamodb?.SequenceNumber === f?.itemIdentifier);
+    if (i < 0) return 0;
+    from = Math.min(from, i);
+  }
+  return from;
 }
 
 export async function startStreamPoller(o: StreamPollerOptions): Promise<StreamPoller> {

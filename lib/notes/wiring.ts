@@ -347,7 +347,8 @@ export const liveChanges = /* @__PURE__ */ once(() =>
     notesWithHistory,
   ),
 );
-export { liveChangesOf } from './live/adapters/stream-live.ts';
+export { liveChangesOf, streamTasksOf } from './live/adapters/stream-live.ts';
+export { runStreamTasks } from './live/stream-work.ts';
 
 /**
  * Every method, images, trash and versions: the admin CLI, the seed and the local runner's banner.

@@ -14,7 +14,8 @@ const record = (n: number, type = 'note'): DynamoDBRecord => ({
   dynamodb: { SequenceNumber: String(n), NewImage: { type: { S: type } } },
 });
 
-function mapping(source: Partial<StreamSource>, fails: (ids: string[]) => boolean) {
+/** `fails`: true fails the invocation; a list of ids returns them as a partial batch response. */
+function mapping(source: Partial<StreamSource>, fails: (ids: string[]) => boolean | string[]) {
   const batches: string[][] = [];
   const queues = new LocalQueues();
   const dlq = queues.define('Dlq', { visibilityTimeoutSeconds: 30 });
@@ -40,9 +41,12 @@ function mapping(source: Partial<StreamSource>, fails: (ids: string[]) => boolea
       invoke: async (_id, _h, event): Promise<Outcome> => {
         const ids = (event as { Records: DynamoDBRecord[] }).Records.map((r) => r.eventID!);
         batches.push(ids);
-        return fails(ids)
-          ? { kind: 'failure', reason: 'boom' }
-          : { kind: 'ok', result: {} as never, meter: { requests: 0, capacity: 0, operations: [] } };
+        const failed = fails(ids);
+        if (failed === true) return { kind: 'failure', reason: 'boom' };
+        const result = Array.isArray(failed)
+          ? { batchItemFailures: failed.map((id) => ({ itemIdentifier: id.slice(1) })) }
+          : {};
+        return { kind: 'ok', result: result as never, meter: { requests: 0, capacity: 0, operations: [] } };
       },
     },
     () => false,
@@ -87,5 +91,32 @@ describe('stream event source mapping (local)', () => {
     await m.idle();
     expect(calls).toBe(3);
     expect(JSON.parse(dlq.messages[0].body).DDBStreamBatchInfo.batchSize).toBe(2);
+  });
+
+  it('with ReportBatchItemFailures retries only from the lowest record named, then gives that one up', async () => {
+    const { m, batches, dlq } = mapping({ reportBatchItemFailures: true, maxRetries: 2 }, (ids) =>
+      ids.filter((id) => id === 'e3'),
+    );
+    m.offer([1, 2, 3, 4].map((n) => record(n)));
+    await m.idle();
+    expect(batches[0]).toEqual(['e1', 'e2', 'e3', 'e4']);
+    // e1 and e2 succeeded: never sent again; e3 on is retried (bisected), e4 alone passes.
+    expect(batches.slice(1).flat()).not.toContain('e1');
+    expect(batches.slice(1).flat()).not.toContain('e2');
+    expect(batches[1]).toEqual(['e3']);
+    expect(batches).toContainEqual(['e4']);
+    expect(dlq.messages).toHaveLength(1);
+    expect(JSON.parse(dlq.messages[0].body).DDBStreamBatchInfo).toMatchObject({
+      batchSize: 1,
+      startSequenceNumber: '3',
+    });
+  });
+
+  it('a partial batch response is ignored without ReportBatchItemFailures (as Lambda does)', async () => {
+    const { m, batches, dlq } = mapping({}, () => ['e3']);
+    m.offer([1, 2, 3, 4].map((n) => record(n)));
+    await m.idle();
+    expect(batches).toHaveLength(1);
+    expect(dlq.messages).toHaveLength(0);
   });
 });

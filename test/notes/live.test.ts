@@ -4,6 +4,7 @@
 // changes closing or downgrading connections within 5 s, and the storage (compaction, a large
 // note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -321,6 +322,48 @@ describe.skipIf(!local)('live editing through the runner', () => {
 });
 
 describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
+  it('a note whose stream work throws holds no other note back and lands in the live dead-letter queue', async () => {
+    const me = await newUser('Live Poison');
+    const poisoned = await createNote(me.token, { content: 'poisoned' });
+    const healthy = await createNote(me.token, { content: 'healthy\n' });
+    const b = client(me.token, healthy.id);
+    await until(() => b.provider.synced, 20_000, 'synced');
+    // Warm the stream function (locally it is bundled on first use).
+    b.text.insert(0, 'a ');
+    const get = async () => (await call('GET', `/v1/notes/${healthy.id}`, { token: me.token })).body.content;
+    await until(async () => (await get()) === 'a healthy\n', 20_000, 'warm');
+    // A stored update no load can apply: every flush of that note throws.
+    expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'))).toBe(true);
+    await appendUpdate(poisoned.shortId, new Uint8Array([200, 200, 200, 200, 1, 2, 3]), me.id);
+    b.text.insert(0, 'b ');
+    const inGet = await until(async () => (await get()) === 'b a healthy\n', 15_000, 'healthy note in GET');
+    expect(inGet).toBeLessThan(2_000);
+    // Later edits are not held behind the poisoned record's retries either.
+    await appendUpdate(poisoned.shortId, new Uint8Array([200, 200, 200, 201]), me.id);
+    b.text.insert(0, 'c ');
+    expect(await until(async () => (await get()) === 'c b a healthy\n', 15_000, 'again')).toBeLessThan(3_000);
+    const sqs = new SQSClient({});
+    const QueueUrl = process.env.WEBHOOK_DLQ_URL!.replace(/[^/]+$/, 'NotesLiveDeadLetterQueue');
+    try {
+      let found = false;
+      await until(
+        async () => {
+          const { Messages = [] } = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+          );
+          found ||= Messages.some(
+            (m) => JSON.parse(m.Body!).requestContext?.condition === 'RetryAttemptsExhausted',
+          );
+          return found;
+        },
+        20_000,
+        'the poisoned record in the dead-letter queue',
+      );
+    } finally {
+      sqs.destroy();
+    }
+  });
+
   it('a ticket is taken once', async () => {
     const hash = `h-${Date.now()}-${Math.random()}`;
     await putTicket({

@@ -6,6 +6,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { identityKeys, liveKeys, notesKeys } from '../../../data/keys.ts';
+import type { StreamTask } from '../stream-work.ts';
 
 const META_SK = notesKeys.noteMeta('x').SK;
 const LIVE_PREFIX = liveKeys.docPartition('');
@@ -24,6 +25,8 @@ export interface LiveChanges {
   recheckUsers: Set<string>;
   /** Notes purged for good (their META removed): their live documents go too. */
   purged: Set<string>;
+  /** Per `note <shortId>` or `user <userId>`: the lowest sequence number of its records. */
+  firstSeq: Map<string, string>;
 }
 
 export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
@@ -32,23 +35,62 @@ export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
     recheckNotes: new Set(),
     recheckUsers: new Set(),
     purged: new Set(),
+    firstSeq: new Map(),
+  };
+  const seen = (key: string, r: DynamoDBRecord) => {
+    const seq = r.dynamodb?.SequenceNumber ?? '0';
+    if (!out.firstSeq.has(key)) out.firstSeq.set(key, seq); // records come in stream order
   };
   for (const r of records) {
     const pk = r.dynamodb?.Keys?.PK?.S ?? '';
     const sk = r.dynamodb?.Keys?.SK?.S ?? '';
-    if (pk.startsWith(LIVE_PREFIX) && sk.startsWith(liveKeys.updatePrefix) && r.eventName === 'INSERT')
+    if (pk.startsWith(LIVE_PREFIX) && sk.startsWith(liveKeys.updatePrefix) && r.eventName === 'INSERT') {
       out.flush.add(pk.slice(LIVE_PREFIX.length));
-    else if (sk === META_SK && r.eventName !== 'INSERT') {
+      seen(`note ${pk.slice(LIVE_PREFIX.length)}`, r);
+    } else if (sk === META_SK && r.eventName !== 'INSERT') {
       const before = read(r.dynamodb?.OldImage);
       const after = read(r.dynamodb?.NewImage);
-      if (!after || accessOf(before) !== accessOf(after)) out.recheckNotes.add(pk.slice(NOTE_PREFIX.length));
-      if (!after) out.purged.add(pk.slice(NOTE_PREFIX.length));
+      const shortId = pk.slice(NOTE_PREFIX.length);
+      if (!after || accessOf(before) !== accessOf(after)) out.recheckNotes.add(shortId);
+      if (!after) out.purged.add(shortId);
+      seen(`note ${shortId}`, r);
     } else if (
       pk.startsWith(TEAM_PREFIX) &&
       sk.startsWith(identityKeys.memberPrefix) &&
       r.eventName === 'REMOVE'
-    )
-      out.recheckUsers.add(sk.slice(identityKeys.memberPrefix.length));
+    ) {
+      const userId = sk.slice(identityKeys.memberPrefix.length);
+      out.recheckUsers.add(userId);
+      seen(`user ${userId}`, r);
+    }
   }
   return out;
+}
+
+/** What the live service does for a batch (LiveService's stream side). */
+export interface StreamSide {
+  flush(shortId: string): Promise<void>;
+  recheck(affected: { shortId?: string; userId?: string }): Promise<void>;
+  purged(shortId: string): Promise<void>;
+}
+
+/** The batch's work, one task per note (flush, recheck, purge, in that order) and per user. */
+export function streamTasksOf(changes: LiveChanges, live: StreamSide): StreamTask[] {
+  const notes = new Set([...changes.flush, ...changes.recheckNotes, ...changes.purged]);
+  const tasks: StreamTask[] = [...notes].map((shortId) => ({
+    what: `note ${shortId}`,
+    seq: changes.firstSeq.get(`note ${shortId}`) ?? '0',
+    run: async () => {
+      if (changes.flush.has(shortId)) await live.flush(shortId);
+      if (changes.recheckNotes.has(shortId)) await live.recheck({ shortId });
+      if (changes.purged.has(shortId)) await live.purged(shortId);
+    },
+  }));
+  for (const userId of changes.recheckUsers)
+    tasks.push({
+      what: `user ${userId}`,
+      seq: changes.firstSeq.get(`user ${userId}`) ?? '0',
+      run: () => live.recheck({ userId }),
+    });
+  return tasks;
 }
