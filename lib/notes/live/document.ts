@@ -82,7 +82,8 @@ export function structureRefusal(doc: Y.Doc): string | undefined {
   if (pending > LIVE_LIMITS.pendingBytes)
     return `A live document may hold at most ${LIVE_LIMITS.pendingBytes} bytes of updates that depend on what it lacks`;
   // Nothing but the text: a root type made by a stored update from before these rules is refused too.
-  for (const name of doc.share.keys()) if (name !== TEXT) return `A live document holds one root type, "${TEXT}"`;
+  for (const name of doc.share.keys())
+    if (name !== TEXT) return `A live document holds one root type, "${TEXT}"`;
   return undefined;
 }
 
@@ -222,7 +223,8 @@ export function splitUpdate(update: Uint8Array, maxBytes: number): Uint8Array[] 
   const ranges: [number, number, number][] = [];
   for (const [client, items] of ds.clients) for (const d of items) ranges.push([client, d.clock, d.len]);
   const perPiece = Math.max(1, Math.floor(maxBytes / 32));
-  for (let at = 0; at < ranges.length; at += perPiece) pieces.push(encodeDeletes(ranges.slice(at, at + perPiece)));
+  for (let at = 0; at < ranges.length; at += perPiece)
+    pieces.push(encodeDeletes(ranges.slice(at, at + perPiece)));
   return pieces;
 }
 

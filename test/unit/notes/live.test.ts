@@ -400,7 +400,11 @@ describe('live editing: what a document may hold (issue 43)', () => {
     array.getArray('a').push(['x'.repeat(20_000)]);
     const embed = new Y.Doc();
     embed.getText('content').insertEmbed(0, { big: 'x'.repeat(100) });
-    for (const u of [Y.encodeStateAsUpdate(evil), Y.encodeStateAsUpdate(array), Y.encodeStateAsUpdate(embed)]) {
+    for (const u of [
+      Y.encodeStateAsUpdate(evil),
+      Y.encodeStateAsUpdate(array),
+      Y.encodeStateAsUpdate(embed),
+    ]) {
       for (const piece of splitUpdate(u, 20_000)) await w.live.receive(a.connectionId, updateFrame(piece));
     }
     await w.deliver(a);
@@ -421,7 +425,8 @@ describe('live editing: what a document may hold (issue 43)', () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'text' });
     const a = await w.join(w.owner, note.note.id);
-    for (let i = 0; i < 6; i += 1) await w.live.receive(a.connectionId, updateFrame(deletesOfStrangers(3000, i)));
+    for (let i = 0; i < 6; i += 1)
+      await w.live.receive(a.connectionId, updateFrame(deletesOfStrangers(3000, i)));
     await w.deliver(a);
     expect(a.errors.map((e) => e.code)).toContain('document_too_large');
     const frames = recordSends(w);
@@ -467,7 +472,8 @@ describe('live editing: what a document may hold (issue 43)', () => {
     const stranger = Y.encodeStateAsUpdate(other);
     other.getText('content').insert(1, 'b');
     const waiting = Y.diffUpdate(Y.encodeStateAsUpdate(other), Y.encodeStateVectorFromUpdate(stranger));
-    for (let i = 0; i < COMPACT_AFTER_UPDATES + 10; i += 1) await w.live.receive(a.connectionId, updateFrame(waiting));
+    for (let i = 0; i < COMPACT_AFTER_UPDATES + 10; i += 1)
+      await w.live.receive(a.connectionId, updateFrame(waiting));
     await w.deliver(a);
     const before = (await w.docs.load(note.note.shortId))!;
     expect(before.updates.length).toBeGreaterThanOrEqual(COMPACT_AFTER_UPDATES);
