@@ -70,20 +70,31 @@ export function shapeRefusal(update: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** Which of the document's structural limits it passes (after an update was applied); undefined if none. */
-export function structureRefusal(doc: Y.Doc): string | undefined {
+/** The measures of a document's structure that LIVE_LIMITS bounds. */
+export function structureOf(doc: Y.Doc): { clients: number; structs: number; pendingBytes: number } {
   const { clients, pendingStructs, pendingDs } = doc.store;
-  if (clients.size > LIVE_LIMITS.clients)
-    return `A live document may have been written by at most ${LIVE_LIMITS.clients} client ids`;
   let structs = 0;
   for (const list of clients.values()) structs += list.length;
-  if (structs > LIVE_LIMITS.structs) return `A live document may hold at most ${LIVE_LIMITS.structs} structs`;
-  const pending = (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0);
-  if (pending > LIVE_LIMITS.pendingBytes)
+  return {
+    clients: clients.size,
+    structs,
+    pendingBytes: (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0),
+  };
+}
+
+/**
+ * Which structural limit the document passes after an update (its measures `before` it);
+ * undefined if none. A measure that did not grow is never refused, so a document past a limit (from
+ * before it) can still be edited.
+ */
+export function structureRefusal(doc: Y.Doc, before: ReturnType<typeof structureOf>): string | undefined {
+  const now = structureOf(doc);
+  const passes = (k: keyof typeof now) => now[k] > LIVE_LIMITS[k] && now[k] > before[k];
+  if (passes('clients'))
+    return `A live document may have been written by at most ${LIVE_LIMITS.clients} client ids`;
+  if (passes('structs')) return `A live document may hold at most ${LIVE_LIMITS.structs} structs`;
+  if (passes('pendingBytes'))
     return `A live document may hold at most ${LIVE_LIMITS.pendingBytes} bytes of updates that depend on what it lacks`;
-  // Nothing but the text: a root type made by a stored update from before these rules is refused too.
-  for (const name of doc.share.keys())
-    if (name !== TEXT) return `A live document holds one root type, "${TEXT}"`;
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import {
   seedUpdate,
   shapeRefusal,
   splitUpdate,
+  structureOf,
   structureRefusal,
   textOf,
 } from './document.ts';
@@ -99,6 +100,7 @@ export class LiveService {
     const warm = await this.current(from.shortId);
     let fresh: boolean;
     const before = Buffer.byteLength(textOf(warm.doc), 'utf8');
+    const shape = structureOf(warm.doc);
     try {
       fresh = changesSomething(update, warm.doc);
       if (fresh) Y.applyUpdate(warm.doc, update);
@@ -107,7 +109,7 @@ export class LiveService {
       return this.refuse(from.connectionId, 'bad_message', 'The update is not a valid Yjs update');
     }
     if (!fresh) return;
-    const tooMuch = structureRefusal(warm.doc);
+    const tooMuch = structureRefusal(warm.doc, shape);
     if (tooMuch) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(from.connectionId, 'document_too_large', `${tooMuch}: the change was not applied`);
