@@ -10,13 +10,92 @@ export const TEXT = 'content';
 
 export const textOf = (doc: Y.Doc): string => doc.getText(TEXT).toString();
 
-/** A document from updates (the compacted state and the updates since, in any order). */
+/**
+ * A document from updates (the compacted state and the updates since, in any order). Never throws:
+ * when applying them together fails (a stored update that breaks Yjs), each is applied on its own
+ * and one that fails is left out, so one bad update never stops the load of the document, nor of
+ * any other note.
+ */
 export function docOf(updates: Uint8Array[]): Y.Doc {
-  const doc = new Y.Doc({ gc: true });
-  doc.transact(() => {
-    for (const u of updates) Y.applyUpdate(doc, u);
-  });
-  return doc;
+  try {
+    const doc = new Y.Doc({ gc: true });
+    doc.transact(() => {
+      for (const u of updates) Y.applyUpdate(doc, u);
+    });
+    return doc;
+  } catch {
+    const doc = new Y.Doc({ gc: true });
+    for (const u of updates) {
+      try {
+        Y.applyUpdate(doc, u);
+      } catch {
+        // left out: what it breaks is not part of the document
+      }
+    }
+    return doc;
+  }
+}
+
+/** What a live document may hold (docs/live.md, "Limits"): checked where an update is accepted. */
+export const LIVE_LIMITS = {
+  /** Structs (runs of characters, deletions' tombstones) in the whole document. */
+  structs: 100_000,
+  /** Client ids (editing sessions) that ever wrote into the document. */
+  clients: 20_000,
+  /** Bytes of what the document holds but cannot place yet (updates waiting for their predecessors). */
+  pendingBytes: 64 * 1024,
+};
+
+/**
+ * Why an update may not enter a live document, by its shape alone (Y.decodeUpdate, nothing
+ * applied); undefined when it may. A live document holds the Y.Text `content` and nothing else: no
+ * other root type, no nested type (so no depth), characters only (no embeds, formats, sub-documents).
+ */
+export function shapeRefusal(update: Uint8Array): string | undefined {
+  let decoded: ReturnType<typeof Y.decodeUpdate>;
+  try {
+    decoded = Y.decodeUpdate(update);
+  } catch {
+    return 'The update is not a valid Yjs update';
+  }
+  for (const s of decoded.structs) {
+    if (!(s instanceof Y.Item)) continue;
+    if (!(s.content instanceof Y.ContentString || s.content instanceof Y.ContentDeleted))
+      return `A live document holds only the characters of its Y.Text "${TEXT}"`;
+    if (s.parentSub !== null) return `A live document holds only the characters of its Y.Text "${TEXT}"`;
+    // Placed by its origins (which must then be characters of the text too) or in a root type.
+    if (s.origin === null && s.rightOrigin === null && (s.parent as unknown) !== TEXT)
+      return `A live document holds one root type, the Y.Text "${TEXT}"`;
+  }
+  return undefined;
+}
+
+/** The measures of a document's structure that LIVE_LIMITS bounds. */
+export function structureOf(doc: Y.Doc): { clients: number; structs: number; pendingBytes: number } {
+  const { clients, pendingStructs, pendingDs } = doc.store;
+  let structs = 0;
+  for (const list of clients.values()) structs += list.length;
+  return {
+    clients: clients.size,
+    structs,
+    pendingBytes: (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0),
+  };
+}
+
+/**
+ * Which structural limit the document passes after an update (its measures `before` it);
+ * undefined if none. A measure that did not grow is never refused, so a document past a limit (from
+ * before it) can still be edited.
+ */
+export function structureRefusal(doc: Y.Doc, before: ReturnType<typeof structureOf>): string | undefined {
+  const now = structureOf(doc);
+  const passes = (k: keyof typeof now) => now[k] > LIVE_LIMITS[k] && now[k] > before[k];
+  if (passes('clients'))
+    return `A live document may have been written by at most ${LIVE_LIMITS.clients} client ids`;
+  if (passes('structs')) return `A live document may hold at most ${LIVE_LIMITS.structs} structs`;
+  if (passes('pendingBytes'))
+    return `A live document may hold at most ${LIVE_LIMITS.pendingBytes} bytes of updates that depend on what it lacks`;
+  return undefined;
 }
 
 /** Characters of the seed inserted per seeding client, so no stored struct is large (splitUpdate). */
@@ -115,33 +194,48 @@ function rebase(edits: Edit[], base: string, current: string): Edit[] {
 }
 
 /**
- * Cuts an update into updates of at most about `maxBytes` each (the structs of one client run in
- * clock order; a long string is sliced), and the deletions apart: applied in any order, together
- * they are the update. So no message the server sends passes API Gateway's 128 KB.
+ * Cuts an update into updates of at most about `maxBytes` each (the structs of many clients in one
+ * piece, each client's in clock order; a long string is sliced), and the deletions apart, cut too:
+ * applied in any order, together they are the update. So no message the server sends passes API
+ * Gateway's 128 KB, and a document written by thousands of clients syncs in a few messages.
  */
 export function splitUpdate(update: Uint8Array, maxBytes: number): Uint8Array[] {
   if (update.length <= maxBytes) return [update];
-  const { structs } = Y.decodeUpdate(update);
+  const { structs, ds } = Y.decodeUpdate(update);
   const pieces: Uint8Array[] = [];
-  let run: (Y.Item | Y.GC | Y.Skip)[] = [];
+  let piece = new Map<number, (Y.Item | Y.GC | Y.Skip)[]>();
   let size = 0;
   const flush = () => {
-    if (run.length) pieces.push(encodeRun(run));
-    run = [];
+    if (piece.size) pieces.push(encodeRuns(piece));
+    piece = new Map();
     size = 0;
   };
   for (const struct of structs.flatMap((s) => slices(s, Math.floor(maxBytes / 4)))) {
+    if (struct instanceof Y.Skip) continue;
     const client = struct.id.client;
     const weight = weightOf(struct);
-    const last = run.at(-1);
-    const follows = last && last.id.client === client && last.id.clock + last.length === struct.id.clock;
-    if (!follows || size + weight > maxBytes) flush();
+    let run = piece.get(client);
+    const last = run?.at(-1);
+    const follows = last && last.id.clock + last.length === struct.id.clock;
+    if ((run && !follows) || size + weight + 16 > maxBytes) {
+      flush();
+      run = undefined;
+    }
+    if (!run) {
+      run = [];
+      piece.set(client, run);
+      size += 16;
+    }
     run.push(struct);
     size += weight;
   }
   flush();
-  // The delete set alone: everything the update holds is in its own state vector.
-  pieces.push(Y.diffUpdate(update, Y.encodeStateVectorFromUpdate(update)));
+  // The delete set alone, in pieces of at most about maxBytes (a range is at most 20 bytes).
+  const ranges: [number, number, number][] = [];
+  for (const [client, items] of ds.clients) for (const d of items) ranges.push([client, d.clock, d.len]);
+  const perPiece = Math.max(1, Math.floor(maxBytes / 32));
+  for (let at = 0; at < ranges.length; at += perPiece)
+    pieces.push(encodeDeletes(ranges.slice(at, at + perPiece)));
   return pieces;
 }
 
@@ -176,14 +270,40 @@ function slices(s: Y.Item | Y.GC | Y.Skip, chars: number): (Y.Item | Y.GC | Y.Sk
   return out;
 }
 
-/** One client's consecutive structs as a V1 update (as Yjs writes them) with no deletions. */
-function encodeRun(run: (Y.Item | Y.GC | Y.Skip)[]): Uint8Array {
+/** Each client's consecutive structs as one V1 update (as Yjs writes them) with no deletions. */
+function encodeRuns(runs: Map<number, (Y.Item | Y.GC | Y.Skip)[]>): Uint8Array {
   const encoder = new Y.UpdateEncoderV1();
-  encoding.writeVarUint(encoder.restEncoder, 1);
-  encoding.writeVarUint(encoder.restEncoder, run.length);
-  encoder.writeClient(run[0].id.client);
-  encoding.writeVarUint(encoder.restEncoder, run[0].id.clock);
-  for (const s of run) s.write(encoder, 0);
+  encoding.writeVarUint(encoder.restEncoder, runs.size);
+  // Higher clients first, as Yjs writes them.
+  for (const [client, run] of [...runs].sort((a, b) => b[0] - a[0])) {
+    encoding.writeVarUint(encoder.restEncoder, run.length);
+    encoder.writeClient(client);
+    encoding.writeVarUint(encoder.restEncoder, run[0].id.clock);
+    for (const s of run) s.write(encoder, 0);
+  }
   encoding.writeVarUint(encoder.restEncoder, 0);
+  return encoder.toUint8Array();
+}
+
+/** Deletions (client, clock, length) as a V1 update with no structs. */
+function encodeDeletes(ranges: [number, number, number][]): Uint8Array {
+  const byClient = new Map<number, [number, number][]>();
+  for (const [client, clock, len] of ranges) {
+    const list = byClient.get(client) ?? [];
+    list.push([clock, len]);
+    byClient.set(client, list);
+  }
+  const encoder = new Y.UpdateEncoderV1();
+  encoding.writeVarUint(encoder.restEncoder, 0);
+  encoding.writeVarUint(encoder.restEncoder, byClient.size);
+  for (const [client, list] of [...byClient].sort((a, b) => b[0] - a[0])) {
+    encoder.resetDsCurVal();
+    encoding.writeVarUint(encoder.restEncoder, client);
+    encoding.writeVarUint(encoder.restEncoder, list.length);
+    for (const [clock, len] of list) {
+      encoder.writeDsClock(clock);
+      encoder.writeDsLen(len);
+    }
+  }
   return encoder.toUint8Array();
 }

@@ -44,6 +44,7 @@ export type LiveErrorCode =
   | 'bad_message'
   | 'read_only'
   | 'content_too_large'
+  | 'document_too_large'
   | 'access_changed';
 
 /** An error frame: JSON (never base64), so a client tells it from a y-protocols message. */

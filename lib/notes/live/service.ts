@@ -4,7 +4,16 @@
 import * as Y from 'yjs';
 import { NotFound } from '../../domain/errors.ts';
 import { MAX_CONTENT_BYTES } from '../kernel/model.ts';
-import { docOf, restChange, seedUpdate, splitUpdate, textOf } from './document.ts';
+import {
+  docOf,
+  restChange,
+  seedUpdate,
+  shapeRefusal,
+  splitUpdate,
+  structureOf,
+  structureRefusal,
+  textOf,
+} from './document.ts';
 import {
   COMPACT_AFTER_UPDATES,
   errorFrame,
@@ -85,8 +94,13 @@ export class LiveService {
 
   /** A write connection's update: checked against the content limit, stored, relayed. */
   private async accept(from: LiveConnection, update: Uint8Array): Promise<void> {
+    // What a live document may hold is checked here, so nothing stored can break a later load.
+    const misshapen = shapeRefusal(update);
+    if (misshapen) return this.refuse(from.connectionId, 'bad_message', misshapen);
     const warm = await this.current(from.shortId);
     let fresh: boolean;
+    const before = Buffer.byteLength(textOf(warm.doc), 'utf8');
+    const shape = structureOf(warm.doc);
     try {
       fresh = changesSomething(update, warm.doc);
       if (fresh) Y.applyUpdate(warm.doc, update);
@@ -95,7 +109,15 @@ export class LiveService {
       return this.refuse(from.connectionId, 'bad_message', 'The update is not a valid Yjs update');
     }
     if (!fresh) return;
-    if (Buffer.byteLength(textOf(warm.doc), 'utf8') > MAX_CONTENT_BYTES) {
+    const tooMuch = structureRefusal(warm.doc, shape);
+    if (tooMuch) {
+      this.warm.delete(from.shortId); // it holds the refused update: read again next time
+      return this.refuse(from.connectionId, 'document_too_large', `${tooMuch}: the change was not applied`);
+    }
+    // An update that does not grow the content is always allowed (a note past the limit, by writers
+    // on two instances at once, can always be brought back under it).
+    const after = Buffer.byteLength(textOf(warm.doc), 'utf8');
+    if (after > MAX_CONTENT_BYTES && after > before) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(
         from.connectionId,

@@ -342,7 +342,7 @@ export class NotesService {
       if (!stored) return false;
       const now = this.deps.clock.now();
       const next = applyChanges(stored, { content }, editor.user, now);
-      if (!next) return false;
+      if (!next) return true; // the content is the text already (the live log may still be compacted)
       next.note.liveChangedAt = now; // a live write: its webhook event waits for its window's end
       const save = () => this.store.saveNote(stored, next.note, next.content, editorId);
       try {

@@ -344,3 +344,161 @@ describe('live editing: what the stream asks', () => {
     expect([...changes.purged]).toEqual(['uvwxyzabcd']);
   });
 });
+
+describe('live editing: what a document may hold (issue 43)', () => {
+  const updateFrame = (u: Uint8Array) => b64((e) => sync.writeUpdate(e, u));
+  /** An update of deletions only: `count` random clients that never wrote anything. */
+  const deletesOfStrangers = (count: number, seed: number) => {
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 0); // no structs
+    encoding.writeVarUint(e, count);
+    for (let i = 0; i < count; i += 1) {
+      encoding.writeVarUint(e, 1_000_000 + seed * count + i);
+      encoding.writeVarUint(e, 1);
+      encoding.writeVarUint(e, 0);
+      encoding.writeVarUint(e, 1);
+    }
+    return encoding.toUint8Array(e);
+  };
+  /** One character from each of `count` client ids (each its own editing session), merged. */
+  const manyClients = (count: number) =>
+    Y.mergeUpdates(
+      Array.from({ length: count }, (_, i) => {
+        const d = new Y.Doc();
+        d.clientID = 50_000 + i;
+        d.getText('content').insert(0, String(i % 10));
+        return Y.encodeStateAsUpdate(d);
+      }),
+    );
+  /** Every frame the server sends from now on (a joining client's sync answer). */
+  const recordSends = (w: Awaited<ReturnType<typeof liveWorld>>) => {
+    const frames: string[] = [];
+    const send = w.peers.send.bind(w.peers);
+    w.peers.send = (connectionId, data) => {
+      frames.push(data);
+      return send(connectionId, data);
+    };
+    return frames;
+  };
+
+  it('nested types, other root types and embeds are refused (bad_message), not stored; the note loads', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'keep' });
+    const a = await w.join(w.owner, note.note.id);
+    const stored = (await w.docs.load(note.note.shortId))!.updates.length;
+    // 1,900 nested Y.Maps in one update, as the issue's writer sent them.
+    const evil = new Y.Doc();
+    let map = evil.getMap('m');
+    evil.transact(() => {
+      for (let i = 0; i < 1900; i += 1) {
+        const next = new Y.Map<unknown>();
+        map.set('k', next);
+        map = next;
+      }
+    });
+    const array = new Y.Doc();
+    array.getArray('a').push(['x'.repeat(20_000)]);
+    const embed = new Y.Doc();
+    embed.getText('content').insertEmbed(0, { big: 'x'.repeat(100) });
+    for (const u of [
+      Y.encodeStateAsUpdate(evil),
+      Y.encodeStateAsUpdate(array),
+      Y.encodeStateAsUpdate(embed),
+    ]) {
+      for (const piece of splitUpdate(u, 20_000)) await w.live.receive(a.connectionId, updateFrame(piece));
+    }
+    await w.deliver(a);
+    expect(a.errors.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(a.errors.map((e) => e.code))).toEqual(new Set(['bad_message']));
+    expect((await w.docs.load(note.note.shortId))!.updates.length).toBe(stored);
+    const b = await w.join(w.owner, note.note.id);
+    expect(text(b.doc)).toBe('keep');
+  });
+
+  it('a stored update that breaks Yjs never throws past the load: the rest of the document loads', () => {
+    const good = seedUpdate('still here');
+    const broken = new Uint8Array([1, 1, 200, 1, 0, 255, 255, 255, 255, 255, 255]);
+    expect(textOf(docOf([good, broken]))).toBe('still here');
+  });
+
+  it('deletions of clients the note never saw are bounded; a new client syncs in frames under 128 KB', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'text' });
+    const a = await w.join(w.owner, note.note.id);
+    for (let i = 0; i < 6; i += 1)
+      await w.live.receive(a.connectionId, updateFrame(deletesOfStrangers(3000, i)));
+    await w.deliver(a);
+    expect(a.errors.map((e) => e.code)).toContain('document_too_large');
+    const frames = recordSends(w);
+    const b = await w.join(w.owner, note.note.id);
+    expect(text(b.doc)).toBe('text');
+    expect(frames.length).toBeGreaterThan(0);
+    for (const f of frames) expect(f.length).toBeLessThanOrEqual(128 * 1024);
+  });
+
+  it('a delete set of any size is cut into pieces under the limit', () => {
+    const doc = docOf([manyClients(3000)]);
+    const t = doc.getText('content');
+    for (let i = 0; i < 1500; i += 1) t.delete(i, 1);
+    const full = Y.encodeStateAsUpdate(doc);
+    const pieces = splitUpdate(full, 8 * 1024);
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(8 * 1024 + 64);
+    // The deletions first, then the characters: they still meet.
+    const rebuilt = docOf([...pieces.slice(-2), ...pieces.slice(0, -2)]);
+    expect(textOf(rebuilt)).toBe(textOf(doc));
+  }, 30_000);
+
+  it('a note edited by 6,000 client ids syncs in a few frames', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '' });
+    await w.join(w.owner, note.note.id);
+    const doc = docOf([manyClients(6000)]);
+    await w.docs.append(note.note.shortId, Y.encodeStateAsUpdate(doc), w.owner);
+    const frames = recordSends(w);
+    const b = await w.join(w.owner, note.note.id);
+    expect(text(b.doc)).toBe(text(doc));
+    expect(frames.length).toBeLessThanOrEqual(6);
+  }, 30_000);
+
+  it('updates that leave the text as it is are compacted too', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'same' });
+    const a = await w.join(w.owner, note.note.id);
+    // A character placed after one the note never saw: it waits, the text does not change.
+    const other = new Y.Doc();
+    other.clientID = 777;
+    other.getText('content').insert(0, 'a');
+    const stranger = Y.encodeStateAsUpdate(other);
+    other.getText('content').insert(1, 'b');
+    const waiting = Y.diffUpdate(Y.encodeStateAsUpdate(other), Y.encodeStateVectorFromUpdate(stranger));
+    for (let i = 0; i < COMPACT_AFTER_UPDATES + 10; i += 1)
+      await w.live.receive(a.connectionId, updateFrame(waiting));
+    await w.deliver(a);
+    const before = (await w.docs.load(note.note.shortId))!;
+    expect(before.updates.length).toBeGreaterThanOrEqual(COMPACT_AFTER_UPDATES);
+    await w.live.flush(note.note.shortId);
+    const after = (await w.docs.load(note.note.shortId))!;
+    expect(after.rev).toBe(before.rev + 1);
+    expect(after.updates).toHaveLength(0);
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('same');
+  });
+
+  it('a note past the content limit (two writers at once) still takes an update that shrinks it', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'start' });
+    const a = await w.join(w.owner, note.note.id);
+    // What two instances let pass together: more than the limit, stored.
+    const other = docOf([(await w.docs.load(note.note.shortId))!.state]);
+    other.getText('content').insert(0, 'y'.repeat(MAX_CONTENT_BYTES + 10_000));
+    const past = Y.encodeStateAsUpdate(other, Y.encodeStateVector(a.doc));
+    for (const piece of splitUpdate(past, 20_000)) await w.docs.append(note.note.shortId, piece, w.owner);
+    const b = await w.join(w.owner, note.note.id);
+    b.doc.getText('content').delete(0, 100);
+    await w.deliver(b);
+    expect(b.errors).toEqual([]);
+    b.doc.getText('content').insert(0, 'grow');
+    await w.deliver(b);
+    expect(b.errors.map((e) => e.code)).toEqual(['content_too_large']);
+  });
+});
