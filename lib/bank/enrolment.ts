@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { seconds, type Clock } from '../domain/clock.ts';
 import { Conflict, Gone, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, sameHash, sha256 } from './crypto.ts';
+import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
 import { limitSlot } from './limits.ts';
 import {
@@ -98,6 +99,8 @@ export class FactorEnrolment {
     private readonly totp: Totp,
     private readonly passkeyConfig: () => PasskeyConfig,
     private readonly notifier: () => PushNotifier,
+    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
+    private readonly allowedCallingCodes: () => readonly string[] = () => [],
   ) {}
 
   private now(): number {
@@ -117,6 +120,7 @@ export class FactorEnrolment {
   ): Promise<EnrolledFactor> {
     const now = this.now();
     const address = addressOf(req);
+    if (req.kind === 'sms' || req.kind === 'voice') assertDestination(address!, this.allowedCallingCodes());
     const devices = (await this.store.listDevices(userId)).filter((d) => live(d, now));
     if (devices.length >= MAX_FACTORS)
       throw new Conflict(`A user has at most ${MAX_FACTORS} factors; delete one first`);
