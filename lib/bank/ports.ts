@@ -178,6 +178,8 @@ export interface ActivationWrites {
   ticketHash?: string;
   push?: PushDevice;
   release?: LimitSlot;
+  /** Consumed with the activation (a factor enrolled without a step-up, once another is active). */
+  stepUp?: StepUp;
 }
 
 export interface EnrolmentStore {

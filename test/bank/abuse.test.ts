@@ -3,6 +3,7 @@
 // the wrong kind, the step-up at activation, the 10-factor limit under concurrency.
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair } from 'jose';
+import { totpCode } from '../../lib/bank/totp.ts';
 import { DynamoFactorStore } from '../../lib/bank/adapters/dynamo-factors.ts';
 import { enrolment, enrolmentWithEverything, mfa, verifications } from '../../lib/bank/wiring.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
@@ -146,3 +147,33 @@ describe('proofs of the wrong kind', () => {
 
 const getVerificationOf = async (userId: string, id: string) =>
   (await new DynamoFactorStore().getVerification(userId, id)).verification!;
+
+describe('the step-up rule at activation', () => {
+  it('a factor enrolled while the user had none activates, once another is active, only with a step-up (consumed)', async () => {
+    const u = await newUser();
+    const a = await enrol(u, { kind: 'otp', name: 'A' });
+    const c = await enrol(u, { kind: 'otp', name: 'C' });
+    const b = await enrol(u, { kind: 'sms', phone_number: '+15551230000' });
+    const activate = (id: string, body: unknown, stepUp?: string) =>
+      call('POST', `${devices(u)}/${id}/activate`, {
+        token: u.token,
+        body,
+        headers: stepUp ? { 'X-MFA-Verification': stepUp } : undefined,
+      });
+    const bCode = (await mfa().outbox(u.id)).find((e) => e.verificationId === b.body.id)!.code;
+    expect((await activate(b.body.id, { code: bCode })).status).toBe(200);
+    const aCode = await totpCode(a.body.activation.secret, Date.now() / 1000);
+    expectError(await activate(a.body.id, { code: aCode }), 403);
+    const started = await call('POST', `/api/users/${u.id}/verifications`, {
+      token: u.token,
+      body: { device_id: b.body.id },
+    });
+    const code = (await mfa().outbox(u.id)).find((e) => e.verificationId === started.body.id)!.code;
+    expect((await check(u, started.body.id, { code })).status).toBe(200);
+    const ok = await activate(a.body.id, { code: aCode }, started.body.id);
+    expect(ok.status, ok.text).toBe(200);
+    // The step-up was consumed.
+    const cCode = await totpCode(c.body.activation.secret, Date.now() / 1000);
+    expectError(await activate(c.body.id, { code: cCode }, started.body.id), 403);
+  });
+});

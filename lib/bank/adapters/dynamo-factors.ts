@@ -54,6 +54,7 @@ const DEVICE_FIELDS = [
   'passkey',
   'pushKey',
   'pushEndpoint',
+  'enrolledWithoutStepUp',
 ] as const;
 export const VERIFICATION_FIELDS = [
   'id',
