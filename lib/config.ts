@@ -69,6 +69,10 @@ export const config = {
   get smsVoiceOriginationIdentity() {
     return read('SMS_VOICE_ORIGINATION_IDENTITY', '') || undefined;
   },
+  /** The calling codes sms and voice codes may go to, comma-separated; empty: all but the refused ranges (SmsVoiceAllowedCallingCodes). */
+  get smsVoiceAllowedCallingCodes() {
+    return read('SMS_VOICE_ALLOWED_CALLING_CODES', '');
+  },
   /** The WebAuthn RP ID passkeys are bound to (template parameter PasskeyRpId). */
   get passkeyRpId() {
     return read('PASSKEY_RP_ID', 'localhost');

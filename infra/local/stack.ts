@@ -208,6 +208,7 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'CODE_SENDER',
     'EMAIL_FROM',
     'SMS_VOICE_ORIGINATION_IDENTITY',
+    'SMS_VOICE_ALLOWED_CALLING_CODES',
     'PASSKEY_RP_ID',
     'PASSKEY_ORIGINS',
     'PUSH_PLATFORM_APPLICATION_ARN',

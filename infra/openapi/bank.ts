@@ -301,9 +301,11 @@ export const buildBankDocument = () =>
             '`{code}` for otp, sms, voice and email; `{credential}` (RegistrationResponseJSON, user verification ' +
             'required) for a device. The factor becomes `active`; the first factor a user activates returns ' +
             `ten recovery_codes (shown once). At most ${MFA_LIMITS.activations.max} wrong attempts per factor per ` +
-            `${MFA_LIMITS.activations.windowSeconds / 60} minutes. A push factor is activated by its device app.`,
+            `${MFA_LIMITS.activations.windowSeconds / 60} minutes. A push factor is activated by its device app. ` +
+            'A factor enrolled while the user had no active factor needs X-MFA-Verification (consumed) once ' +
+            'another factor is active.',
           tags: ['Devices'],
-          parameters: device,
+          parameters: [...device, stepUp],
           requestBody: body(mfa.activateBody),
           responses: {
             200: json(r.activatedSchema, 'The active factor (and the first recovery codes)'),
@@ -311,6 +313,8 @@ export const buildBankDocument = () =>
               {
                 ...notSelf,
                 not_found: 'No such pending factor (or it expired)',
+                step_up_required:
+                  'Enrolled without a step-up, another factor is active now, and no valid X-MFA-Verification',
                 conflict: 'Already active, or a push factor (activated by the device app)',
                 validation_failed:
                   'Malformed body, or a wrong code or refused credential: errors[] names it, attempts_left says how many remain',

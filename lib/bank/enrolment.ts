@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { seconds, type Clock } from '../domain/clock.ts';
 import { Conflict, Gone, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, sameHash, sha256 } from './crypto.ts';
+import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
 import { limitSlot } from './limits.ts';
 import {
@@ -98,6 +99,8 @@ export class FactorEnrolment {
     private readonly totp: Totp,
     private readonly passkeyConfig: () => PasskeyConfig,
     private readonly notifier: () => PushNotifier,
+    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
+    private readonly allowedCallingCodes: () => readonly string[] = () => [],
   ) {}
 
   private now(): number {
@@ -117,6 +120,7 @@ export class FactorEnrolment {
   ): Promise<EnrolledFactor> {
     const now = this.now();
     const address = addressOf(req);
+    if (req.kind === 'sms' || req.kind === 'voice') assertDestination(address!, this.allowedCallingCodes());
     const devices = (await this.store.listDevices(userId)).filter((d) => live(d, now));
     if (devices.length >= MAX_FACTORS)
       throw new Conflict(`A user has at most ${MAX_FACTORS} factors; delete one first`);
@@ -142,6 +146,7 @@ export class FactorEnrolment {
       passkey: null,
       pushKey: null,
       pushEndpoint: null,
+      ...(stepUp ? {} : { enrolledWithoutStepUp: true }),
     };
     let activation: Activation;
     let message: CodeMessage | undefined;
@@ -192,6 +197,7 @@ export class FactorEnrolment {
     deviceId: string,
     proof: ActivationProof,
     log: SecurityLog,
+    stepUpId?: string,
   ): Promise<ActivatedFactor> {
     const now = this.now();
     const device = DEVICE_ID.test(deviceId) ? await this.store.getDevice(userId, deviceId) : undefined;
@@ -205,6 +211,12 @@ export class FactorEnrolment {
         field,
         `A ${device.kind} factor is activated with ${field === 'code' ? 'a code' : 'a WebAuthn credential'}`,
       );
+
+    // Enrolled while the user had no active factor: once another one is active, it takes a step-up.
+    const why = 'Activating a factor enrolled before your first factor was active needs a step-up';
+    const others = (await this.store.listDevices(userId)).filter((d) => d.id !== device.id && isActive(d));
+    const stepUp =
+      device.enrolledWithoutStepUp && others.length ? stepUpFor(userId, stepUpId, now, why) : undefined;
 
     // Counted before the proof is checked; given back when it is right (as verification attempts).
     const attempt = limitSlot('activations', userId, deviceId, now);
@@ -237,7 +249,12 @@ export class FactorEnrolment {
         fields: [{ field, message: 'Wrong code' }],
         details: { attempts_left: left },
       });
-    return this.complete(device, changes, { now, release: attempt }, log);
+    try {
+      return await this.complete(device, changes, { now, release: attempt, stepUp }, log, true, others);
+    } catch (err) {
+      if (err instanceof StepUpRequired) throw stepUpRequired(why);
+      throw err;
+    }
   }
 
   /** The device app activates a push factor with its ticket and its EC P-256 public key. */
@@ -292,10 +309,11 @@ export class FactorEnrolment {
     opts: Parameters<EnrolmentStore['activateDevice']>[2],
     log: SecurityLog,
     issueRecovery = true,
+    listed?: Device[],
   ): Promise<ActivatedFactor> {
-    const others = (await this.store.listDevices(device.userId)).filter(
-      (d) => d.id !== device.id && isActive(d),
-    );
+    const others =
+      listed ??
+      (await this.store.listDevices(device.userId)).filter((d) => d.id !== device.id && isActive(d));
     changes.default = others.length === 0;
     // The first factor a user activates brings the recovery codes (unless the user has some).
     const first = issueRecovery && others.length === 0 && !(await this.store.hasRecoveryCodes(device.userId));

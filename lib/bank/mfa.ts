@@ -12,6 +12,7 @@ import {
   type FieldProblem,
 } from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
+import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
   MAX_ATTEMPTS,
@@ -170,6 +171,8 @@ export class MfaService {
     private readonly passkeyConfig: () => PasskeyConfig = noPasskeys,
     /** SNS mobile push to push devices that gave a token. */
     private readonly notifier: () => PushNotifier = noNotifier,
+    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
+    private readonly allowedCallingCodes: () => readonly string[] = () => [],
   ) {}
 
   private now(): number {
@@ -240,6 +243,9 @@ export class MfaService {
     const device = await this.store.getDevice(userId, deviceId);
     if (!device) throw invalid('device_id', 'No such factor of this user');
     if (!isActive(device)) throw invalid('device_id', 'The factor is not active yet: activate it first');
+    // A factor enrolled before the destination policy (or before the allow-list changed) sends nothing.
+    if ((device.kind === 'sms' || device.kind === 'voice') && device.address)
+      assertDestination(device.address, this.allowedCallingCodes());
     const now = this.now();
     const verification: Verification = {
       id: newVerificationId(),
@@ -315,16 +321,30 @@ export class MfaService {
     if (!VERIFICATION_ID.test(verificationId))
       throw new NotFound(`Verification ${verificationId} does not exist`);
     const tokenHash = proof.mfa_token === undefined ? undefined : sha256(proof.mfa_token);
-    const { verification: v, token } = await this.store.getVerification(userId, verificationId, tokenHash);
+    const {
+      verification: v,
+      token,
+      currentPush,
+    } = await this.store.getVerification(userId, verificationId, tokenHash);
     if (!v) throw new NotFound(`Verification ${verificationId} does not exist`);
     if (v.status === 'approved') throw new Conflict('The verification is already approved');
     if (v.status === 'max_attempts_reached') throw tooManyAttempts();
     const now = this.now();
-    if (v.expires_at <= now) throw new Gone('The verification expired; start a new one');
+    // An expired verification, or a push superseded by a newer one, approves nothing, whatever the proof.
+    if (
+      v.status !== 'pending' ||
+      presentVerification(v, now, v.pushKey ? currentPush : undefined).status === 'expired'
+    )
+      throw new Gone(
+        v.expires_at <= now || v.status !== 'pending'
+          ? 'The verification expired; start a new one'
+          : 'A newer push verification superseded this one; start a new one',
+      );
 
     const field = proofField(proof);
     const kind = v.passkey ? 'passkey' : v.pushKey ? 'push' : 'code';
-    if ((field === 'credential') !== (kind === 'passkey') && (field === 'code' || field === 'credential'))
+    // A proof of the wrong kind is refused before an attempt is counted.
+    if ((field === 'code' && kind !== 'code') || (field === 'credential' && kind !== 'passkey'))
       throw invalid(
         field,
         kind === 'passkey'

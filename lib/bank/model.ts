@@ -51,6 +51,8 @@ export interface Device {
   /** Active push: the device app's EC P-256 public key (JWK), and its SNS endpoint if any. */
   pushKey?: DeviceKey | null;
   pushEndpoint?: string | null;
+  /** Pending: enrolled while the user had no active factor (no step-up); activating it once another is active needs one. */
+  enrolledWithoutStepUp?: boolean | null;
 }
 
 export type FactorStatus = 'pending_activation' | 'active';

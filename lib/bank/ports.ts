@@ -113,15 +113,18 @@ export interface FactorStore {
    * Resolves to how many more events the window admits.
    */
   takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
-  /** The verification and, when asked, an mfa_token, in one read. */
+  /** The verification, the user's current pending push id and, when asked, an mfa_token, in one read. */
   getVerification(
     userId: string,
     verificationId: string,
     tokenHash?: string,
-  ): Promise<{ verification?: Verification; token?: MfaTokenRecord }>;
+  ): Promise<{ verification?: Verification; token?: MfaTokenRecord; currentPush?: string }>;
   /** Records a failed attempt if the verification is still as read; Conflict('state') otherwise. */
   recordFailure(verification: Verification, attempts: number, status: VerificationStatus): Promise<void>;
-  /** Conflict('state' | 'replay' | 'token'), or NotFound when the factor was deleted. */
+  /**
+   * Conflict('state' | 'replay' | 'token'), NotFound when the factor was deleted, Gone when the
+   * verification is a push no longer the user's current one.
+   */
   approve(verification: Verification, approval: Approval): Promise<void>;
 
   putMfaToken(token: MfaTokenRecord, completion?: Completion): Promise<void>;
@@ -175,6 +178,8 @@ export interface ActivationWrites {
   ticketHash?: string;
   push?: PushDevice;
   release?: LimitSlot;
+  /** Consumed with the activation (a factor enrolled without a step-up, once another is active). */
+  stepUp?: StepUp;
 }
 
 export interface EnrolmentStore {

@@ -34,6 +34,7 @@ import {
   saveTransfer,
 } from './adapters/dynamo-transfers.ts';
 import { outboxSender } from './adapters/outbox-sender.ts';
+import { parseCallingCodes } from './destinations.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { MfaService } from './mfa.ts';
 import type { CodeSender, FactorStore, Totp, TransferStore } from './ports.ts';
@@ -91,6 +92,8 @@ const passkeyConfig = (): PasskeyConfig => ({
   rpName: 'tri-api bank',
   origins: config.passkeyOrigins,
 });
+/** Template parameter SmsVoiceAllowedCallingCodes (lib/bank/destinations.ts). */
+const allowedCallingCodes = () => parseCallingCodes(config.smsVoiceAllowedCallingCodes);
 const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
 const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
 const build = (
@@ -99,7 +102,8 @@ const build = (
   totp: Totp,
   key: () => Promise<string>,
   notifier: PushNotifier = noPush,
-) => new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier);
+) =>
+  new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier, allowedCallingCodes);
 const enrolments = (
   methods: Partial<EnrolmentStore>,
   totp: Totp,
@@ -113,6 +117,7 @@ const enrolments = (
     totp,
     passkeyConfig,
     () => opts.notifier ?? noPush,
+    allowedCallingCodes,
   );
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
@@ -201,6 +206,7 @@ export const enrolmentWithEverything = /* @__PURE__ */ once(
       otplibTotp,
       passkeyConfig,
       () => noPush,
+      allowedCallingCodes,
     ),
 );
 

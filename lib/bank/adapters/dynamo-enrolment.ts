@@ -79,7 +79,7 @@ export async function activateDevice(
         Update: {
           TableName: table(),
           Key: k.device(d.userId, d.id),
-          UpdateExpression: `SET ${sets.join(', ')} REMOVE #ttl, pendingUntil, activationHash, sealedChallenge`,
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE #ttl, pendingUntil, activationHash, sealedChallenge, enrolledWithoutStepUp`,
           ConditionExpression: '#status = :pending AND pendingUntil > :now',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -87,6 +87,7 @@ export async function activateDevice(
       },
       lost: lost.state,
     },
+    ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
     ...(opts.recoveryHashes ? [recoveryPut(d.userId, opts.recoveryHashes, 'attribute_not_exists(PK)')] : []),
     ...(opts.ticketHash
       ? [

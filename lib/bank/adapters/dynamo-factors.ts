@@ -54,6 +54,7 @@ const DEVICE_FIELDS = [
   'passkey',
   'pushKey',
   'pushEndpoint',
+  'enrolledWithoutStepUp',
 ] as const;
 export const VERIFICATION_FIELDS = [
   'id',
@@ -203,24 +204,22 @@ async function writeVerification(v: Verification, opts: VerificationWrites): Pro
 }
 
 export async function getVerification(userId: string, verificationId: string, tokenHash?: string) {
+  // One BatchGet: the verification, the user's pending-push pointer (a push superseded by a newer
+  // one approves nothing) and, when asked, the mfa_token.
   const verificationKey = k.verification(userId, verificationId);
-  if (!tokenHash) {
-    const { Item } = await documentClient().send(
-      new GetCommand({ TableName: table(), Key: verificationKey, ConsistentRead: true }),
-    );
-    return { verification: Item ? pick<Verification>(Item, VERIFICATION_FIELDS) : undefined };
-  }
+  const pointerKey = k.pushPending(userId);
+  const keys = [verificationKey, pointerKey, ...(tokenHash ? [k.mfaToken(tokenHash)] : [])];
   const { Responses } = await documentClient().send(
-    new BatchGetCommand({
-      RequestItems: { [table()]: { Keys: [verificationKey, k.mfaToken(tokenHash)], ConsistentRead: true } },
-    }),
+    new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }),
   );
   const items = Responses?.[table()] ?? [];
   const verification = items.find((i) => i.SK === verificationKey.SK);
+  const pointer = items.find((i) => i.SK === pointerKey.SK);
   const token = items.find((i) => i.SK === k.mfaTokenSk);
   return {
     verification: verification ? pick<Verification>(verification, VERIFICATION_FIELDS) : undefined,
-    token: token ? pick<MfaTokenRecord>(token, TOKEN_FIELDS) : undefined,
+    currentPush: pointer?.verificationId as string | undefined,
+    ...(tokenHash ? { token: token ? pick<MfaTokenRecord>(token, TOKEN_FIELDS) : undefined } : {}),
   };
 }
 
@@ -325,6 +324,22 @@ export async function approve(v: Verification, a: Approval): Promise<void> {
       lost: lost.state,
     },
     deviceUse(v, a),
+    // A push approves only while it is the user's current one (no newer push started meanwhile).
+    ...(v.pushKey
+      ? [
+          {
+            item: {
+              ConditionCheck: {
+                TableName: table(),
+                Key: k.pushPending(v.userId),
+                ConditionExpression: 'verificationId = :id',
+                ExpressionAttributeValues: { ':id': v.id },
+              },
+            },
+            lost: lost.superseded,
+          },
+        ]
+      : []),
     ...(a.token ? [useToken(a.token.tokenHash, a.token.consume, a.now)] : []),
     ...(a.recoveryHash ? [useRecoveryCode(v.userId, a.recoveryHash)] : []),
     ...(a.release ? [releaseWrite(a.release)] : []),

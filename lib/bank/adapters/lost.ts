@@ -1,6 +1,6 @@
 // The errors every Bank adapter (DynamoDB and in memory) throws for a conditional write that lost,
 // so both honour the same contract (test/contract/bank.ts).
-import { BadInput, Conflict, KeyInUse, NotFound, StepUpRequired } from '../../domain/errors.ts';
+import { BadInput, Conflict, Gone, KeyInUse, NotFound, StepUpRequired } from '../../domain/errors.ts';
 import type { ConflictReason } from '../ports.ts';
 
 const conflict = (reason: ConflictReason) => () =>
@@ -14,6 +14,8 @@ export const lost = {
   replay: conflict('replay'),
   token: conflict('token'),
   device: () => new NotFound('The factor does not exist'),
+  /** A push verification superseded by a newer push of the same user. */
+  superseded: () => new Gone('A newer push verification superseded this one; start a new one'),
   /** A listing's cursor that does not name a transfer of the caller. */
   cursor: () => new BadInput('The cursor does not name one of your transfers', { reason: 'cursor' }),
 };

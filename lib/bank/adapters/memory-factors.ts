@@ -67,7 +67,7 @@ export class MemoryFactorStore implements FactorStore {
 
   async createVerification(
     v: Verification,
-    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot },
+    opts: { outbox?: OutboxEntry; completion?: Completion; start?: LimitSlot; pushPending?: boolean },
   ): Promise<void> {
     const { tables } = this;
     const key = at(v.userId, v.id);
@@ -79,6 +79,7 @@ export class MemoryFactorStore implements FactorStore {
     tables.commit(checks, () => {
       this.count(opts.start, 1);
       tables.verifications.set(key, copy(v));
+      if (opts.pushPending) tables.pushPending.set(v.userId, v.id);
       const o = opts.outbox;
       if (o)
         tables.outbox.set(at(o.userId, String(o.sent * 1000).padStart(15, '0'), o.verificationId), copy(o));
@@ -89,7 +90,11 @@ export class MemoryFactorStore implements FactorStore {
   async getVerification(userId: string, verificationId: string, tokenHash?: string) {
     const v = this.tables.verifications.get(at(userId, verificationId));
     const t = tokenHash === undefined ? undefined : this.tables.tokens.get(tokenHash);
-    return { verification: v && copy(v), ...(tokenHash === undefined ? {} : { token: t && copy(t) }) };
+    return {
+      verification: v && copy(v),
+      currentPush: this.tables.pushPending.get(userId),
+      ...(tokenHash === undefined ? {} : { token: t && copy(t) }),
+    };
   }
 
   async recordFailure(v: Verification, attempts: number, status: VerificationStatus): Promise<void> {
@@ -112,6 +117,7 @@ export class MemoryFactorStore implements FactorStore {
         stored?.attempts === v.attempts && stored.status === 'pending' && stored.expires_at > a.now
           ? undefined
           : lost.state(),
+      () => (v.pushKey && tables.pushPending.get(v.userId) !== v.id ? lost.superseded() : undefined),
       () => {
         if (!device) return lost.device();
         return a.step === undefined || device.lastStep === null || device.lastStep < a.step

@@ -27,6 +27,8 @@ export class MemoryBankTables {
   readonly verifications = new Map<string, Verification>();
   readonly tokens = new Map<string, MfaTokenRecord>();
   readonly outbox = new Map<string, OutboxEntry>();
+  /** The user's current pending push verification id. */
+  readonly pushPending = new Map<string, string>();
   readonly keys = new Map<string, KeyRecord>();
 
   /** Applies `apply` only if every check holds; else throws the first failed check's error. */
