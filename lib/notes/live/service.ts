@@ -52,6 +52,12 @@ export class LiveService {
         `A message may be at most ${MAX_CLIENT_MESSAGE_BYTES} bytes: send a large change as several updates`,
       );
     const message = readMessage(body);
+    if (from.closed) {
+      // Sent before the client closed: an update of a write connection is applied; nothing is answered.
+      if (from.access === 'write' && (message?.kind === 'update' || message?.kind === 'step2'))
+        return this.accept(from, message.update);
+      return;
+    }
     if (!message)
       return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
     if (message.kind === 'awareness') return this.relay(from, body);

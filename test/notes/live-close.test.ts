@@ -1,0 +1,76 @@
+// Live connections' lifecycle through the local runner (docs/live.md, "Connections"): every update a
+// client sent before a normal close is applied (issue 43 item 3), and a client joining while someone
+// types is not taken for gone (item 11).
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { readMessage, step1Message, updateMessage } from '../../lib/notes/live/protocol.ts';
+import { newUser } from '../support/identity.ts';
+import { call, createNote, local } from './helpers.ts';
+
+async function until(what: () => boolean | Promise<boolean>, ms: number, why: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await what()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`${why}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A raw client: connected and synced (the server's step 2 applied to `doc`); `errors` its error frames. */
+async function rawClient(token: string, noteId: string) {
+  const opened = await call('POST', `/v1/notes/${noteId}/live`, { token });
+  expect(opened.status).toBe(201);
+  const ws = new WebSocket(opened.body.url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const doc = new Y.Doc();
+  const errors: string[] = [];
+  let synced = false;
+  ws.on('message', (data) => {
+    const text = data.toString();
+    if (text.startsWith('{')) return errors.push(JSON.parse(text).error?.code);
+    const m = readMessage(text);
+    if (m && (m.kind === 'step2' || m.kind === 'update')) Y.applyUpdate(doc, m.update, 'server');
+    if (m?.kind === 'step2') synced = true;
+  });
+  ws.send(step1Message(Y.encodeStateVector(doc)));
+  await until(() => synced, 20_000, 'synced');
+  const text = doc.getText('content');
+  /** One character typed at the end, sent as its own update message. */
+  const type = (c: string) => {
+    const sent: Uint8Array[] = [];
+    const take = (u: Uint8Array, origin: unknown) => origin !== 'server' && sent.push(u);
+    doc.on('update', take);
+    text.insert(text.length, c);
+    doc.off('update', take);
+    for (const u of sent) ws.send(updateMessage(u));
+  };
+  return { ws, doc, text, errors, type };
+}
+
+const contentOf = async (token: string, noteId: string) =>
+  (await call('GET', `/v1/notes/${noteId}`, { token })).body.content as string;
+
+describe.skipIf(!local)('live connections', () => {
+  it('every update sent just before a normal close(1000) reaches the note (3 runs of 20)', async () => {
+    const me = await newUser('Live Closer');
+    for (let run = 0; run < 3; run += 1) {
+      const note = await createNote(me.token, { content: '.' });
+      const c = await rawClient(me.token, note.id);
+      const typed = 'abcdefghijklmnopqrst';
+      for (const ch of typed) c.type(ch);
+      c.ws.close(1000);
+      let content = '';
+      await until(
+        async () => (content = await contentOf(me.token, note.id)) === `.${typed}`,
+        20_000,
+        `run ${run}: all 20 in the note`,
+      ).catch((e) => {
+        throw new Error(`${e.message}; has ${JSON.stringify(content)}`);
+      });
+    }
+  });
+});
