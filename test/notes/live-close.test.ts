@@ -37,7 +37,8 @@ async function rawClient(token: string, noteId: string) {
     if (m?.kind === 'step2') synced = true;
   });
   ws.send(step1Message(Y.encodeStateVector(doc)));
-  await until(() => synced, 20_000, 'synced');
+  await until(() => synced || errors.length > 0, 30_000, 'synced');
+  if (!synced) throw new Error(`not synced: ${errors.join(', ')}`);
   const text = doc.getText('content');
   /** One character typed at the end, sent as its own update message. */
   const type = (c: string) => {
@@ -72,5 +73,32 @@ describe.skipIf(!local)('live connections', () => {
         throw new Error(`${e.message}; has ${JSON.stringify(content)}`);
       });
     }
+  });
+
+  it('clients joining while someone types are not taken for gone: none is closed, each gets the typing', async () => {
+    const me = await newUser('Live Typist');
+    const note = await createNote(me.token, { content: '.' });
+    const typist = await rawClient(me.token, note.id);
+    let typing = true;
+    const typed = (async () => {
+      while (typing) {
+        typist.type('x');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const joiners = await Promise.all(Array.from({ length: 12 }, () => rawClient(me.token, note.id)));
+    await new Promise((r) => setTimeout(r, 1500));
+    typing = false;
+    await typed;
+    const final = typist.text.toString();
+    await until(
+      () => joiners.every((j) => j.text.toString() === final),
+      15_000,
+      'every joiner has the typing',
+    ).catch((e) => {
+      throw new Error(`${e.message}; errors ${JSON.stringify(joiners.map((j) => j.errors))}`);
+    });
+    expect(joiners.flatMap((j) => j.errors)).toEqual([]);
+    for (const c of [typist, ...joiners]) c.ws.close(1000);
   });
 });

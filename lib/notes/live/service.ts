@@ -22,6 +22,12 @@ export interface LiveDependencies {
   notes: LiveNotes;
 }
 
+/**
+ * A connection this young may still be in its $connect (API Gateway's integration timeout is 29 s):
+ * a relay that finds it gone does not remove it.
+ */
+const CONNECTING_MS = 30_000;
+
 /** At most this many documents are kept warm by one function instance. */
 const WARM_DOCS = 16;
 
@@ -117,7 +123,7 @@ export class LiveService {
     ]);
   }
 
-  /** To the note's other connections; a gone one is forgotten. */
+  /** To the note's other connections; a gone one is forgotten (not one still connecting). */
   private async relay(from: LiveConnection | { shortId: string; connectionId?: string }, data: string) {
     await this.broadcast(from.shortId, [data], from.connectionId);
   }
@@ -127,7 +133,11 @@ export class LiveService {
     await Promise.all(
       others.map(async (c) => {
         for (const m of messages) {
-          if (!(await this.deps.peers.send(c.connectionId, m))) return this.deps.connections.remove(c);
+          if (await this.deps.peers.send(c.connectionId, m)) continue;
+          // Gone, or still being set up: API Gateway answers 410 until $connect has returned and the
+          // upgrade is done. A young connection is left to its own $disconnect (sent for every end).
+          if (Date.now() - c.connectedAt >= CONNECTING_MS) await this.deps.connections.remove(c);
+          return;
         }
       }),
     );
