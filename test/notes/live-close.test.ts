@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { readMessage, step1Message, updateMessage } from '../../lib/notes/live/protocol.ts';
-import { newUser } from '../support/identity.ts';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lib/config.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { identityKeys } from '../../lib/data/keys.ts';
+import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, local } from './helpers.ts';
 
 async function until(what: () => boolean | Promise<boolean>, ms: number, why: string): Promise<number> {
@@ -100,5 +104,32 @@ describe.skipIf(!local)('live connections', () => {
     });
     expect(joiners.flatMap((j) => j.errors)).toEqual([]);
     for (const c of [typist, ...joiners]) c.ws.close(1000);
+  });
+
+  it("a team removal closes the member's connection whichever membership item goes first", async () => {
+    const owner = await newUser('Live Team Owner');
+    const remove = (Key: { PK: string; SK: string }) =>
+      documentClient().send(new DeleteCommand({ TableName: config.tableName, Key }));
+    for (const order of ['user-side first', 'team-side first']) {
+      const member = await newUser('Live Team Member');
+      const team = await newTeam(owner, [member]);
+      const note = await createNote(member.token, { content: 'team text\n' }, team.path);
+      const c = await rawClient(member.token, note.id);
+      let closed = false;
+      c.ws.on('close', () => {
+        closed = true;
+      });
+      const items = [
+        identityKeys.membershipOfUser(member.id, team.path),
+        identityKeys.membershipOfTeam(team.path, member.id),
+      ];
+      if (order === 'team-side first') items.reverse();
+      await remove(items[0]);
+      // The first item's recheck is done before the second goes (the access may still read it).
+      await new Promise((r) => setTimeout(r, 3000));
+      await remove(items[1]);
+      await until(() => closed, 10_000, `${order}: closed`);
+      expect(c.errors, order).toContain('access_changed');
+    }
   });
 });
