@@ -113,6 +113,7 @@ import {
   dropDoc,
   getConnection,
   loadDoc,
+  markConnectionClosed,
   putTicket,
   recentUpdates,
   removeConnection,
@@ -299,7 +300,7 @@ export const liveConnecting = /* @__PURE__ */ once(() =>
 );
 /** $disconnect: the connection (GetItem) and its items removed. */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>
-  liveDoor({ connections: { get: getConnection, remove: removeConnection } }, () => {
+  liveDoor({ connections: { get: getConnection, close: markConnectionClosed } }, () => {
     throw new Error('$disconnect reads no note');
   }),
 );

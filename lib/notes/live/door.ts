@@ -64,9 +64,13 @@ export class LiveDoor {
     return connection;
   }
 
-  /** $disconnect. */
+  /**
+   * $disconnect: the connection leaves its note's relays, but its record stays (closed) a few
+   * minutes: API Gateway may still deliver messages it sent before closing ($default runs
+   * concurrently, unordered), and they are applied (service.ts receive).
+   */
   async disconnect(connectionId: string): Promise<void> {
     const connection = await this.deps.connections.get(connectionId);
-    if (connection) await this.deps.connections.remove(connection);
+    if (connection && !connection.closed) await this.deps.connections.close(connection);
   }
 }

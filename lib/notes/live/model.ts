@@ -29,6 +29,11 @@ export interface LiveConnection {
   teamPath: string | null;
   access: LiveAccess;
   connectedAt: number;
+  /**
+   * The client closed it ($disconnect): kept (by its id only) a few minutes so the messages it sent
+   * before closing, still queued, are applied; it receives nothing and is in no relay.
+   */
+  closed?: boolean;
 }
 
 /** What a connect URL answers (POST /v1/notes/{noteId}/live). */

@@ -12,6 +12,8 @@ export interface ConnectionStore {
   add(connection: LiveConnection): Promise<void>;
   get(connectionId: string): Promise<LiveConnection | undefined>;
   remove(connection: LiveConnection): Promise<void>;
+  /** $disconnect: out of its note's and user's lists, kept by its id as `closed` a few minutes. */
+  close(connection: LiveConnection): Promise<void>;
   ofNote(shortId: string): Promise<LiveConnection[]>;
   ofUser(userId: string): Promise<LiveConnection[]>;
   setAccess(connection: LiveConnection, access: LiveAccess): Promise<void>;

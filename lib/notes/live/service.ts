@@ -31,6 +31,12 @@ export interface LiveDependencies {
   notes: LiveNotes;
 }
 
+/**
+ * A connection this young may still be in its $connect (API Gateway's integration timeout is 29 s):
+ * a relay that finds it gone does not remove it.
+ */
+const CONNECTING_MS = 30_000;
+
 /** At most this many documents are kept warm by one function instance. */
 const WARM_DOCS = 16;
 
@@ -61,6 +67,12 @@ export class LiveService {
         `A message may be at most ${MAX_CLIENT_MESSAGE_BYTES} bytes: send a large change as several updates`,
       );
     const message = readMessage(body);
+    if (from.closed) {
+      // Sent before the client closed: an update of a write connection is applied; nothing is answered.
+      if (from.access === 'write' && (message?.kind === 'update' || message?.kind === 'step2'))
+        return this.accept(from, message.update);
+      return;
+    }
     if (!message)
       return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
     if (message.kind === 'awareness') return this.relay(from, body);
@@ -133,7 +145,7 @@ export class LiveService {
     ]);
   }
 
-  /** To the note's other connections; a gone one is forgotten. */
+  /** To the note's other connections; a gone one is forgotten (not one still connecting). */
   private async relay(from: LiveConnection | { shortId: string; connectionId?: string }, data: string) {
     await this.broadcast(from.shortId, [data], from.connectionId);
   }
@@ -143,7 +155,11 @@ export class LiveService {
     await Promise.all(
       others.map(async (c) => {
         for (const m of messages) {
-          if (!(await this.deps.peers.send(c.connectionId, m))) return this.deps.connections.remove(c);
+          if (await this.deps.peers.send(c.connectionId, m)) continue;
+          // Gone, or still being set up: API Gateway answers 410 until $connect has returned and the
+          // upgrade is done. A young connection is left to its own $disconnect (sent for every end).
+          if (Date.now() - c.connectedAt >= CONNECTING_MS) await this.deps.connections.remove(c);
+          return;
         }
       }),
     );

@@ -74,6 +74,7 @@ const connectionOf = (a: Item): LiveConnection => ({
   teamPath: (a.teamPath as string | null) ?? null,
   access: a.access as LiveAccess,
   connectedAt: a.connectedAt as number,
+  ...(a.closed ? { closed: true } : {}),
 });
 const copiesOf = (c: LiveConnection) => [
   k.connection(c.connectionId),
@@ -106,6 +107,25 @@ export async function removeConnection(c: LiveConnection): Promise<void> {
   await documentClient().send(
     new BatchWriteCommand({
       RequestItems: { [table()]: copiesOf(c).map((Key) => ({ DeleteRequest: { Key } })) },
+    }),
+  );
+}
+
+/** How long a closed connection's record stays (its queued messages are applied meanwhile). */
+const CLOSED_TTL_SECONDS = 5 * 60;
+
+/** $disconnect: the note's and user's copies go; the one by id stays, `closed`, a few minutes. */
+export async function markConnectionClosed(c: LiveConnection): Promise<void> {
+  const [byId, ...listed] = copiesOf(c);
+  const ttl = Math.ceil(Date.now() / 1000) + CLOSED_TTL_SECONDS;
+  await documentClient().send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [table()]: [
+          { PutRequest: { Item: { ...byId, ...c, closed: true, ttl } } },
+          ...listed.map((Key) => ({ DeleteRequest: { Key } })),
+        ],
+      },
     }),
   );
 }
@@ -290,6 +310,7 @@ export class DynamoConnections implements ConnectionStore {
   add = addConnection;
   get = getConnection;
   remove = removeConnection;
+  close = markConnectionClosed;
   ofNote = connectionsOfNote;
   ofUser = connectionsOfUser;
   setAccess = setConnectionAccess;

@@ -27,11 +27,22 @@ export class MemoryConnections implements ConnectionStore {
   async remove(c: LiveConnection): Promise<void> {
     this.all.delete(c.connectionId);
   }
+  async close(c: LiveConnection): Promise<void> {
+    const held = this.all.get(c.connectionId);
+    if (held) held.closed = true;
+  }
+  private open() {
+    return [...this.all.values()].filter((c) => !c.closed);
+  }
   async ofNote(shortId: string): Promise<LiveConnection[]> {
-    return [...this.all.values()].filter((c) => c.shortId === shortId).map((c) => ({ ...c }));
+    return this.open()
+      .filter((c) => c.shortId === shortId)
+      .map((c) => ({ ...c }));
   }
   async ofUser(userId: string): Promise<LiveConnection[]> {
-    return [...this.all.values()].filter((c) => c.userId === userId).map((c) => ({ ...c }));
+    return this.open()
+      .filter((c) => c.userId === userId)
+      .map((c) => ({ ...c }));
   }
   async setAccess(c: LiveConnection, access: LiveAccess): Promise<void> {
     const held = this.all.get(c.connectionId);

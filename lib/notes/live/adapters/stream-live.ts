@@ -1,7 +1,7 @@
 // What a batch of the table's stream records asks of live editing: the notes whose live document got
 // updates (flush them into the note), the notes whose access may have changed (permissions, owner's
 // team, trashed, restored, deleted: recheck their connections), and the users who left a team
-// (recheck theirs).
+// (either membership item removed: recheck theirs).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -12,6 +12,7 @@ const META_SK = notesKeys.noteMeta('x').SK;
 const LIVE_PREFIX = liveKeys.docPartition('');
 const NOTE_PREFIX = notesKeys.notePartition('');
 const TEAM_PREFIX = identityKeys.teamPartition('');
+const USER_PREFIX = identityKeys.userPartition('');
 type Image = Record<string, AttributeValue>;
 const read = (image: unknown) => (image ? unmarshall(image as Image) : undefined);
 /** What decides who may open a note. */
@@ -60,6 +61,16 @@ export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
       r.eventName === 'REMOVE'
     ) {
       const userId = sk.slice(identityKeys.memberPrefix.length);
+      out.recheckUsers.add(userId);
+      seen(`user ${userId}`, r);
+    }
+    // The user-side item too: access reads it, so whichever of the two goes last must recheck.
+    else if (
+      pk.startsWith(USER_PREFIX) &&
+      sk.startsWith(identityKeys.memberPrefix) &&
+      r.eventName === 'REMOVE'
+    ) {
+      const userId = pk.slice(USER_PREFIX.length);
       out.recheckUsers.add(userId);
       seen(`user ${userId}`, r);
     }
