@@ -9,38 +9,89 @@
 //   node examples/push-device.mjs approve <verification_id> [--number <n>]   (asks for the number if not given)
 //   node examples/push-device.mjs deny <verification_id>
 //
-// Options: --api http://localhost:3000 (the Bank API's origin; default $BANK_API_URL or that),
-// --state <file> (default ./push-device.json: the device id and its key pair; mode 0600. A real app
-// keeps the private key in the platform's keystore, non-extractable), --json (print the API's JSON).
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Options: --api <origin> (the Bank API's origin; default $BANK_API_URL, else the URL of the stack
+// `npm start` is running, from .local/stack.json), --state <file> (the device id and its key pair,
+// mode 0600; default $PUSH_DEVICE_STATE or push-device.json in $XDG_STATE_HOME/tri-api, i.e.
+// ~/.local/state/tri-api/: outside the repository, so a private key is never committed. A real app
+// keeps the private key in the platform's keystore, non-extractable), --json (print the API's
+// JSON), --help.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CompactSign, exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_STATE =
+  process.env.PUSH_DEVICE_STATE ||
+  join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tri-api', 'push-device.json');
+
+/** The running local stack's URL (what `npm start` wrote to LOCAL_DATA_DIR/stack.json), if any. */
+function localStackUrl() {
+  const file = join(resolve(ROOT, process.env.LOCAL_DATA_DIR ?? '.local'), 'stack.json');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')).url;
+  } catch {
+    return undefined;
+  }
+}
 
 const USAGE = `usage:
   node examples/push-device.mjs activate --ticket <ticket> [--name <name>] [--push-token <token>]
   node examples/push-device.mjs list
   node examples/push-device.mjs approve <verification_id> [--number <n>]
   node examples/push-device.mjs deny <verification_id>
-options: --api <origin> (default $BANK_API_URL or http://localhost:3000), --state <file>, --json`;
-
-const { values: opts, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    api: { type: 'string', default: process.env.BANK_API_URL ?? 'http://localhost:3000' },
-    state: { type: 'string', default: 'push-device.json' },
-    ticket: { type: 'string' },
-    name: { type: 'string' },
-    'push-token': { type: 'string' },
-    number: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-});
-const [command, verificationId] = positionals;
+options:
+  --api <origin>   the Bank API's origin (default $BANK_API_URL, else the stack "npm start" runs)
+  --state <file>   the device id and private key, mode 0600 (default $PUSH_DEVICE_STATE or
+                   ${DEFAULT_STATE}, outside the repository)
+  --json           print the API's JSON
+  --help           this text`;
 
 function fail(message) {
   console.error(message);
   process.exit(1);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      api: { type: 'string' },
+      state: { type: 'string', default: DEFAULT_STATE },
+      ticket: { type: 'string' },
+      name: { type: 'string' },
+      'push-token': { type: 'string' },
+      number: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (err) {
+  fail(`${err.message}\n${USAGE}`);
+}
+const { values: opts, positionals } = parsed;
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const [command, verificationId] = positionals;
+
+/** The API's origin: --api, $BANK_API_URL, the running local stack, or a message saying how to give it. */
+function apiOrigin() {
+  const origin = opts.api ?? process.env.BANK_API_URL ?? localStackUrl();
+  if (!origin)
+    fail(
+      'no Bank API origin: pass --api <origin> or set BANK_API_URL (or start the local stack with "npm start")',
+    );
+  try {
+    return new URL(origin);
+  } catch {
+    fail(`--api: not a URL: "${origin}"`);
+  }
 }
 
 /** Calls the API; prints its error (status, message, fields) and exits on anything but 2xx. */
@@ -48,11 +99,21 @@ async function api(method, path, { body, bearer } = {}) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (bearer) headers.authorization = `Bearer ${bearer}`;
-  const res = await fetch(new URL(path, opts.api), {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const url = new URL(path, apiOrigin());
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    const reason = err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(err);
+    fail(
+      `cannot reach the Bank API at ${url.origin} (${reason}): is the stack running there? ` +
+        'Give its origin with --api <origin> or BANK_API_URL.',
+    );
+  }
   const text = await res.text();
   let json = null;
   try {
@@ -108,10 +169,11 @@ async function activate() {
   if (opts.name) body.name = opts.name;
   if (opts['push-token']) body.push_token = opts['push-token'];
   const res = await api('POST', '/api/push/activations', { body });
+  mkdirSync(dirname(resolve(opts.state)), { recursive: true, mode: 0o700 });
   writeFileSync(
     opts.state,
     JSON.stringify(
-      { api: opts.api, device_id: res.device_id, private_key: await exportJWK(privateKey) },
+      { api: apiOrigin().origin, device_id: res.device_id, private_key: await exportJWK(privateKey) },
       null,
       2,
     ),

@@ -4,7 +4,7 @@
 // module creates a client.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.ts';
+import { LOCAL_CREDENTIALS, LOCAL_DYNAMODB_TIMEOUT_MS, LOCAL_REGION } from '../local/services.ts';
 import { defaultDataDir, runningStack } from '../local/stack-file.ts';
 import { LOCAL_SECRETS } from '../local/secrets-manager.ts';
 import { ROOT } from '../local/template.ts';
@@ -39,6 +39,8 @@ export function targetLocal(dataDir = defaultDataDir()): Target {
     TABLE_NAME: s.tableName,
     BUCKET_NAME: s.bucketName,
     CODE_SENDER: 'outbox',
+    // As `npm start` gives its functions: DynamoDB Local on a busy machine is slow, not down.
+    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS || LOCAL_DYNAMODB_TIMEOUT_MS,
   });
   // The MFA key, from the running stack's Secrets Manager stand-in, as the functions read it.
   if (s.secretsEndpoint) {

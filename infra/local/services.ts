@@ -41,6 +41,12 @@ export const freePort = (): Promise<number> =>
 // s3rver accepts only its own fixed key pair; DynamoDB Local (-sharedDb) accepts any.
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
+/**
+ * DynamoDB Local on a busy machine is slow, not down: the request timeout of every local client
+ * (the functions under `npm start` and the admin CLI pointed at the local stack), where deployed
+ * functions use 600 ms (lib/config.ts). DYNAMODB_TIMEOUT_MS in the environment wins.
+ */
+export const LOCAL_DYNAMODB_TIMEOUT_MS = '20000';
 
 /** How long DynamoDB Local may take to answer: Java starts slowly on a busy 2-core machine. */
 export const DYNAMODB_START_LIMIT_MS = 180_000;

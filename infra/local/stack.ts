@@ -11,6 +11,7 @@ import {
   ensureBucket,
   ensureTable,
   LOCAL_CREDENTIALS,
+  LOCAL_DYNAMODB_TIMEOUT_MS,
   LOCAL_REGION,
   type S3Local,
   startDynamoDbLocal,
@@ -176,7 +177,7 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     CODE_SENDER: 'outbox',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN', // lib/http/logger.ts (Lambda: ApplicationLogLevel)
     // DynamoDB Local on a busy machine is slow, not down (deployed: 600 ms, lib/config.ts).
-    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? '20000',
+    DYNAMODB_TIMEOUT_MS: process.env.DYNAMODB_TIMEOUT_MS ?? LOCAL_DYNAMODB_TIMEOUT_MS,
     // Webhooks locally: http URLs allowed, and deliveries reach only these destinations (docs/webhooks.md).
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1,localhost',

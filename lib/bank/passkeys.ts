@@ -1,7 +1,8 @@
 // Passkeys (the `device` factor kind): WebAuthn registration and authentication with
 // @simplewebauthn/server, in WebAuthn Level 3's JSON forms. No I/O here: the caller stores the
 // challenge (single use, with a ttl) and the passkey (credential id, COSE public key, counter,
-// transports). User verification is required on both sides; ES256 and RS256 only; attestation
+// transports). User verification is required on both sides; ES256 (P-256) and RS256 with a
+// 2048–4096-bit modulus only; attestation
 // `none` (a bank proves possession of the key, not the authenticator's make).
 // What the library refuses is a 422 on `credential` (with the reason, never the expected challenge);
 // a credential that is not WebAuthn JSON at all names the field that is wrong.
@@ -26,6 +27,44 @@ export type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
  * every factor kind needs it only for passkeys.
  */
 const webauthn = () => import('@simplewebauthn/server');
+const helpers = () => import('@simplewebauthn/server/helpers');
+
+/** RSA moduli a bank accepts: below 2048 bits is breakable, above 4096 only costs verification time. */
+export const RSA_MODULUS_BITS = { min: 2048, max: 4096 } as const;
+
+/**
+ * Why a COSE public key is refused, or undefined when it is ES256 (P-256) or RS256 with a modulus
+ * of 2048 to 4096 bits. Decoded with the library's own COSE parser.
+ */
+async function keyRefusal(publicKey: Uint8Array): Promise<string | undefined> {
+  const { decodeCredentialPublicKey, cose } = await helpers();
+  let key: ReturnType<typeof decodeCredentialPublicKey>;
+  try {
+    key = decodeCredentialPublicKey(publicKey as Parameters<typeof decodeCredentialPublicKey>[0]);
+  } catch {
+    return 'The public key could not be read';
+  }
+  const alg = key.get(cose.COSEKEYS.alg);
+  if (alg === cose.COSEALG.ES256 && cose.isCOSEPublicKeyEC2(key)) {
+    return key.get(cose.COSEKEYS.crv) === cose.COSECRV.P256 ? undefined : 'An ES256 key must be on P-256';
+  }
+  if (alg === cose.COSEALG.RS256 && cose.isCOSEPublicKeyRSA(key)) {
+    const n = key.get(cose.COSEKEYS.n);
+    const bits = n ? modulusBits(n) : 0;
+    return bits >= RSA_MODULUS_BITS.min && bits <= RSA_MODULUS_BITS.max
+      ? undefined
+      : `An RS256 key must have a modulus of ${RSA_MODULUS_BITS.min} to ${RSA_MODULUS_BITS.max} bits (this one has ${bits})`;
+  }
+  return 'The credential uses an algorithm that is not allowed (ES256 or RS256)';
+}
+
+/** The bit length of a big-endian unsigned integer (leading zero bytes ignored). */
+function modulusBits(n: Uint8Array): number {
+  let i = 0;
+  while (i < n.length && n[i] === 0) i++;
+  if (i === n.length) return 0;
+  return (n.length - i - 1) * 8 + (32 - Math.clz32(n[i] as number));
+}
 
 export interface PasskeyConfig {
   /** The RP ID: the site's registrable domain (`localhost` locally). */
@@ -167,6 +206,8 @@ export async function verifyRegistration(
     throw invalid('credential', reasonOf(err));
   }
   if (!info) throw invalid('credential', 'The attestation could not be verified');
+  const refused = await keyRefusal(info.credential.publicKey);
+  if (refused) throw invalid('credential', refused);
   const known = (response.response.transports ?? []).filter((t): t is (typeof TRANSPORTS)[number] =>
     (TRANSPORTS as readonly string[]).includes(t),
   );
@@ -205,6 +246,9 @@ export async function verifyAuthentication(
   const response = parse(authenticationResponseSchema, credential) as AuthenticationResponseJSON;
   if (!sameText(response.id, passkey.credentialId))
     throw invalid('credential.id', "Not this factor's passkey");
+  // A key stored before the key rule existed proves nothing either.
+  const refused = await keyRefusal(new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')));
+  if (refused) throw invalid('credential', refused);
   const { verifyAuthenticationResponse } = await webauthn();
   let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {

@@ -57,3 +57,10 @@ it("every admin CLI command is in docs/local.md's table of commands", () => {
   expect(commands).toContain('migrate');
   expect(commands.filter((name) => !new RegExp(`\`${name}[\` ]`).test(table))).toEqual([]);
 });
+
+it('docs/bank.md does not say that factors are enrolled only by an operator (every kind is enrolled through the API)', () => {
+  const bank = read('docs/bank.md');
+  expect(bank).not.toMatch(/Factors are enrolled by an operator/);
+  expect(bank).toMatch(/Every kind of factor is enrolled through the API/);
+  expect(bank).toContain('#### Enrol a factor: `POST /api/users/{userId}/devices`');
+});

@@ -46,13 +46,7 @@ function counterBytes(counter: number) {
   return b;
 }
 
-/** `navigator.credentials.create()` with an authenticator that counts from `counter` (0: none). */
-export function createCredential(
-  options: PublicKeyCredentialCreationOptionsJSON,
-  ceremony: Ceremony,
-  opts: { counter?: number } = {},
-): { response: RegistrationResponseJSON; credential: SoftCredential } {
-  const rpId = ceremony.rpId ?? options.rp.id ?? new URL(ceremony.origin).hostname;
+function es256Key() {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const x = Buffer.from(jwk.x as string, 'base64url');
@@ -67,6 +61,55 @@ export function createCredential(
       [-3, new Uint8Array(y)],
     ]),
   );
+  return { privateKey, jwk, cose };
+}
+
+function rs256Key(bits: number) {
+  let n: Buffer;
+  let e: Buffer;
+  let privateKey: KeyObject;
+  if (bits <= 4096) {
+    const pair = generateKeyPairSync('rsa', { modulusLength: bits });
+    privateKey = pair.privateKey;
+    const jwk = pair.publicKey.export({ format: 'jwk' });
+    n = Buffer.from(jwk.n as string, 'base64url');
+    e = Buffer.from(jwk.e as string, 'base64url');
+  } else {
+    privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    n = randomBytes(Math.ceil(bits / 8));
+    const top = bits % 8 || 8;
+    n[0] = ((n[0] as number) & ((1 << top) - 1)) | (1 << (top - 1));
+    n[n.length - 1] = (n[n.length - 1] as number) | 1;
+    e = Buffer.from([1, 0, 1]);
+  }
+  // COSE_Key: kty RSA (3), alg RS256 (-257), n, e
+  const cose = isoCBOR.encode(
+    new Map<number, number | Uint8Array>([
+      [1, 3],
+      [3, -257],
+      [-1, new Uint8Array(n)],
+      [-2, new Uint8Array(e)],
+    ]),
+  );
+  return { privateKey, jwk: { x: '', y: '' }, cose };
+}
+
+/** `navigator.credentials.create()` with an authenticator that counts from `counter` (0: none). */
+export function createCredential(
+  options: PublicKeyCredentialCreationOptionsJSON,
+  ceremony: Ceremony,
+  opts: {
+    counter?: number;
+    /**
+     * An RS256 key of this modulus size instead of ES256: a real key pair up to 4096 bits, above
+     * that a random modulus of that size (registration signs nothing, so only its size matters).
+     */
+    rsaModulusBits?: number;
+  } = {},
+): { response: RegistrationResponseJSON; credential: SoftCredential } {
+  const rpId = ceremony.rpId ?? options.rp.id ?? new URL(ceremony.origin).hostname;
+  const { privateKey, jwk, cose } =
+    opts.rsaModulusBits === undefined ? es256Key() : rs256Key(opts.rsaModulusBits);
   const credId = randomBytes(16);
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(credId.length);

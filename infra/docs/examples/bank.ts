@@ -57,8 +57,9 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
 
   p.text('### Multi-factor authentication, end to end');
   p.text(
-    'Factors are enrolled by an operator with the admin CLI (the API lists, verifies and deletes them). ' +
-      'An OTP factor: the CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
+    'Every kind of factor is enrolled through the API (see "Enrolling factors through the API" below); an ' +
+      'operator may also enrol one with the admin CLI, as here, for a user who has none yet. An OTP factor: the ' +
+      'CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
   );
   const otp = await ctx.admin(p, ['enroll-device', '--user', user, '--kind', 'otp', '--name', 'Work phone']);
   await p.call('List factors: `GET /api/users/{userId}/devices`', 'GET', `/api/users/${user}/devices`);

@@ -90,6 +90,49 @@ describe('verifyRegistration', () => {
     expect(JSON.stringify((err as Invalid).fields)).not.toContain(options.challenge);
   });
 
+  it('accepts an RS256 key of 2048 bits, which then authenticates', async () => {
+    const options = await registrationOptions(cfg, user, []);
+    const { response, credential } = createCredential(options, { origin }, { rsaModulusBits: 2048 });
+    const passkey = await verifyRegistration(cfg, response, options.challenge);
+    expect(passkey.credentialId).toBe(response.id);
+    const request = await authenticationOptions(cfg, [passkey]);
+    const assertion = getAssertion(request, credential, { origin });
+    await expect(verifyAuthentication(cfg, assertion, request.challenge, passkey)).resolves.toEqual({
+      newCounter: 0,
+    });
+  });
+
+  it.each([512, 1024, 16_392, 60_000])(
+    'refuses an RS256 key of %i bits on credential, and a stored one cannot authenticate',
+    async (bits) => {
+      const options = await registrationOptions(cfg, user, []);
+      const { response, credential } = createCredential(options, { origin }, { rsaModulusBits: bits });
+      const err = await verifyRegistration(cfg, response, options.challenge).catch((e: Invalid) => e);
+      expect(err).toBeInstanceOf(Invalid);
+      expect((err as Invalid).fields).toEqual([
+        { field: 'credential', message: expect.stringMatching(/2048 to 4096 bits/) },
+      ]);
+      if (bits > 4096) return;
+      // A passkey stored before the rule existed: its assertions are refused too.
+      const cose = new Uint8Array(Buffer.from(response.response.attestationObject, 'base64url'));
+      const { decodeAttestationObject, parseAuthenticatorData } = await import(
+        '@simplewebauthn/server/helpers'
+      );
+      const authData = parseAuthenticatorData(decodeAttestationObject(cose).get('authData'));
+      const stored: StoredPasskey = {
+        credentialId: response.id,
+        publicKey: Buffer.from(authData.credentialPublicKey as Uint8Array).toString('base64url'),
+        counter: 0,
+      };
+      const request = await authenticationOptions(cfg, [stored]);
+      const assertion = getAssertion(request, credential, { origin });
+      expect(await fieldOf(verifyAuthentication(cfg, assertion, request.challenge, stored))).toEqual([
+        'credential',
+      ]);
+    },
+    30_000,
+  );
+
   it('names the malformed field of the WebAuthn JSON', async () => {
     const options = await registrationOptions(cfg, user, []);
     const { response } = createCredential(options, { origin });
