@@ -1,6 +1,6 @@
 // Live connections' lifecycle through the local runner (docs/live.md, "Connections"): every update a
-// client sent before a normal close is applied (issue 43 item 3), and a client joining while someone
-// types is not taken for gone (item 11).
+// client sent before a normal close is applied, and a client joining while someone
+// types is not taken for gone.
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';

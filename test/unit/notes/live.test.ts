@@ -345,7 +345,7 @@ describe('live editing: what the stream asks', () => {
   });
 });
 
-describe('live editing: what a document may hold (issue 43)', () => {
+describe('live editing: what a document may hold', () => {
   const updateFrame = (u: Uint8Array) => b64((e) => sync.writeUpdate(e, u));
   /** An update of deletions only: `count` random clients that never wrote anything. */
   const deletesOfStrangers = (count: number, seed: number) => {
@@ -386,7 +386,7 @@ describe('live editing: what a document may hold (issue 43)', () => {
     const note = await w.notes.createNote(w.owner, { content: 'keep' });
     const a = await w.join(w.owner, note.note.id);
     const stored = (await w.docs.load(note.note.shortId))!.updates.length;
-    // 1,900 nested Y.Maps in one update, as the issue's writer sent them.
+    // 1,900 nested Y.Maps in one update, as a hostile writer would send them.
     const evil = new Y.Doc();
     let map = evil.getMap('m');
     evil.transact(() => {
