@@ -5,7 +5,7 @@
 // note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -332,8 +332,18 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     b.text.insert(0, 'a ');
     const get = async () => (await call('GET', `/v1/notes/${healthy.id}`, { token: me.token })).body.content;
     await until(async () => (await get()) === 'a healthy\n', 20_000, 'warm');
-    // A stored update no load can apply: every flush of that note throws.
+    // A document no load can read (its compacted state names an S3 object that is not there):
+    // every flush of that note throws. (A stored update Yjs cannot apply is left out by the load.)
     expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'))).toBe(true);
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: liveKeys.head(poisoned.shortId),
+        UpdateExpression: 'SET stateKey = :k REMOVE #state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':k': `live/${poisoned.shortId}/missing` },
+      }),
+    );
     await appendUpdate(poisoned.shortId, new Uint8Array([200, 200, 200, 200, 1, 2, 3]), me.id);
     b.text.insert(0, 'b ');
     const inGet = await until(async () => (await get()) === 'b a healthy\n', 15_000, 'healthy note in GET');
