@@ -11,7 +11,7 @@ import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts
 import { freePort } from '../../infra/local/services.ts';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
 import { FUNCTION_LOG_ENV, keepFunctionOutput, showLogs } from './function-log-file.ts';
-import { acquireStack } from './services.ts';
+import { acquireStack, forgetNoRunner } from './services.ts';
 
 /** Only for test/foundation/orphans.test.ts: fail half-way through setup, after the stack started. */
 const FAIL_AFTER_STACK = process.env.TRI_API_TEST_FAIL_SETUP === 'after-stack';
@@ -75,6 +75,7 @@ async function start(): Promise<() => Promise<void>> {
     // function, most of them many times, and each cold start imports the packages again.
     process.env.LOCAL_WARM_FUNCTIONS ??= '16';
     process.env[FUNCTION_LOG_ENV] = join(scratch, 'function-logs.tsv');
+    forgetNoRunner();
     const env = functionEnvironment(stack, `http://localhost:${port}`);
     Object.assign(process.env, env, {
       LOCAL_S3_ENDPOINT: stack.s3Endpoint,

@@ -8,6 +8,18 @@ import { join } from 'node:path';
 import { defaultDataDir, runningStack } from '../../infra/local/stack-file.ts';
 import { attachLocalStack, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 
+/** Nothing listens here: a dynamo test that calls the runner fails at once instead of waiting. */
+export const NO_RUNNER = 'http://127.0.0.1:9';
+
+/**
+ * What the `dynamo` setup set for want of a runner (its URLs): the runner's setup drops it before
+ * it makes the functions' environment, where a caller's setting would win over the runner's own.
+ */
+export function forgetNoRunner(): void {
+  for (const [key, value] of Object.entries(process.env))
+    if (value?.includes(NO_RUNNER)) delete process.env[key];
+}
+
 interface Shared {
   stack: Promise<LocalStack>;
   /** Whether the stack is a table and bucket of ours on a running `npm start` (reusedStack()). */

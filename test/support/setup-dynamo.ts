@@ -2,10 +2,7 @@
 // the table and bucket, no runner. Shared with the `http` project's setup when both run
 // (services.ts); what that setup sets (the runner's URL and the rest) is left as it is.
 import { functionEnvironment } from '../../infra/local/stack.ts';
-import { acquireStack } from './services.ts';
-
-/** Nothing listens here: a dynamo test that calls the runner fails at once instead of waiting. */
-const NO_RUNNER = 'http://127.0.0.1:9';
+import { acquireStack, NO_RUNNER } from './services.ts';
 
 export default async function setup() {
   const held = acquireStack();
