@@ -2,6 +2,7 @@
 // environment, so a child started with TRI_API_TEST_MARKER=<uuid> marks its whole tree (npm, sh,
 // tsx, node, esbuild, java). Linux /proc.
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 
 export const MARKER = 'TRI_API_TEST_MARKER';
 
@@ -50,4 +51,14 @@ export function killMarked(marker: string): void {
       /* gone */
     }
   }
+}
+
+/**
+ * How much slower than a machine with spare cores this one runs now: 1 until the load passes twice
+ * the cores, then load / (2 × cores). Wall-clock promises a test checks (a 503 within 3 s, a poll
+ * answered within a second) hold on a machine with spare cores; on a crowded one the test's own
+ * process is as late as the product, so the bound stretches by this factor (said in the message).
+ */
+export function busyFactor(): number {
+  return Math.max(1, loadavg()[0] / (2 * cpus().length));
 }
