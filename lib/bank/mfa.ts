@@ -44,7 +44,13 @@ export type SecurityEvent =
   | 'factor_activated'
   | 'push_denied'
   | 'recovery_code_used'
-  | 'recovery_codes_replaced';
+  | 'recovery_codes_replaced'
+  // Refusals: a wrong activation code, a refused WebAuthn registration or assertion, a step-up that
+  // does not hold, a forged or replayed device JWT or decision naming a real device.
+  | 'activation_refused'
+  | 'passkey_refused'
+  | 'step_up_refused'
+  | 'device_auth_refused';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 

@@ -185,3 +185,62 @@ describe('no proof stored in clear, Idempotency-Key records included', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('a passkey credential id is registered once, across every user', () => {
+  /** A registration answering `options` with the credential id `id` (a new key: what a client can send). */
+  const sameId = (options: PublicKeyCredentialCreationOptionsJSON, id: string) =>
+    createCredential(options, { origin: origin() }, { credentialId: id }).response;
+
+  it("the user's own active passkey again → 409 at activation, nothing activated", async () => {
+    const u = await newUser();
+    const sms = (await enroll(u, 'sms')).device.id;
+    const first = await pendingPasskey(u, await stepUp(u, sms));
+    const second = await pendingPasskey(u, await stepUp(u, sms));
+    const { response } = createCredential(first.options, { origin: origin() });
+    expect((await activate(u, first.id, { credential: response })).status).toBe(200);
+    const again = await activate(u, second.id, { credential: sameId(second.options, response.id) });
+    expect(again.status, again.raw).toBe(409);
+    expect(again.body).toMatchObject({ code: 40900 });
+    const listed = await mfa().listDevices(u.id);
+    expect(listed.find((d) => d.id === second.id)?.status).toBe('pending_activation');
+    // Another credential still activates the second factor.
+    const other = createCredential(second.options, { origin: origin() }).response;
+    expect((await activate(u, second.id, { credential: other })).status).toBe(200);
+  });
+
+  it('another user with the same credential id → 409; once the factor is deleted, the id is free again', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const held = await pendingPasskey(a);
+    const { response } = createCredential(held.options, { origin: origin() });
+    expect((await activate(a, held.id, { credential: response })).status).toBe(200);
+    const taker = await pendingPasskey(b);
+    const refused = await activate(b, taker.id, { credential: sameId(taker.options, response.id) });
+    expect(refused.status, refused.raw).toBe(409);
+
+    expect((await remove(a, held.id, await stepUp(a))).status).toBe(204);
+    const freed = await activate(b, taker.id, { credential: sameId(taker.options, response.id) });
+    expect(freed.status, freed.raw).toBe(200);
+  });
+
+  it('concurrently, for one user and across two users: exactly one activation wins', async () => {
+    const u = await newUser();
+    const sms = (await enroll(u, 'sms')).device.id;
+    const mine = [
+      await pendingPasskey(u, await stepUp(u, sms)),
+      await pendingPasskey(u, await stepUp(u, sms)),
+    ];
+    const users = [await newUser(), await newUser()];
+    const theirs = await Promise.all(users.map((v) => pendingPasskey(v)));
+    for (const [owners, pending] of [
+      [[u, u], mine],
+      [users, theirs],
+    ] as const) {
+      const id = createCredential(pending[0]!.options, { origin: origin() }).response.id;
+      const results = await Promise.all(
+        pending.map((p, i) => activate(owners[i]!, p.id, { credential: sameId(p.options, id) })),
+      );
+      expect(results.map((r) => r.status).sort(), results.map((r) => r.raw).join('\n')).toEqual([200, 409]);
+    }
+  });
+});
