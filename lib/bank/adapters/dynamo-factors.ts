@@ -155,7 +155,8 @@ function deleteWrites(userId: string, deviceId: string, stepUp: StepUp, credenti
               ExpressionAttributeValues: { ':credential': credentialId },
             }
           : {
-              ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(passkey) OR passkey = :null)',
+              ConditionExpression:
+                'attribute_exists(PK) AND (attribute_not_exists(passkey) OR passkey = :null)',
               ExpressionAttributeValues: { ':null': null },
             }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
