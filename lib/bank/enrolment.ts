@@ -241,14 +241,20 @@ export class FactorEnrolment {
         valid = step !== undefined;
       } else valid = sameHash(device.activationHash!, hashCode(key, device.id, proof.code!));
     } catch (err) {
-      if (err instanceof Invalid) throw withAttemptsLeft(err, left);
-      throw err;
+      if (!(err instanceof Invalid)) throw err;
+      const reason = err.fields?.[0]?.message ?? err.message;
+      if (device.kind === 'device')
+        log('passkey_refused', userId, { deviceId, ceremony: 'registration', reason, attemptsLeft: left });
+      else log('activation_refused', userId, { deviceId, kind: device.kind, reason, attemptsLeft: left });
+      throw withAttemptsLeft(err, left);
     }
-    if (!valid)
+    if (!valid) {
+      log('activation_refused', userId, { deviceId, kind: device.kind, attemptsLeft: left });
       throw new Invalid(`The ${field} is wrong`, {
         fields: [{ field, message: 'Wrong code' }],
         details: { attempts_left: left },
       });
+    }
     const credentialId = changes.passkey?.credentialId;
     try {
       return await this.complete(

@@ -140,6 +140,15 @@ export async function limited(log: SecurityLog, write: () => Promise<void>): Pro
   }
 }
 
+/** A WebAuthn assertion refused: a security event of its own (the failed attempt is another). */
+const passkeyRefused = (log: SecurityLog, v: Verification, reason: string) =>
+  log('passkey_refused', v.userId, {
+    deviceId: v.deviceId,
+    verificationId: v.id,
+    ceremony: 'authentication',
+    reason,
+  });
+
 const tooManyAttempts = () =>
   new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, {
     details: { attempts_left: 0 },
@@ -384,6 +393,7 @@ export class MfaService {
         valid = true;
       } catch (err) {
         if (!(err instanceof Invalid)) throw err;
+        passkeyRefused(log, v, err.fields?.[0]?.message ?? err.message);
         return this.fail(v, field, log, err.fields ?? [{ field, message: err.message }]);
       }
     } else if (v.kind === 'otp') {
@@ -404,8 +414,12 @@ export class MfaService {
         release: attempt,
       });
     } catch (err) {
-      // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
-      if (isConflict(err, 'replay') || isConflict(err, 'token')) return this.fail(v, field, log);
+      // A TOTP step already used, a passkey counter that did not grow, or an mfa_token used up
+      // meanwhile, is a wrong proof.
+      if (isConflict(err, 'replay') || isConflict(err, 'token')) {
+        if (field === 'credential') passkeyRefused(log, v, 'The signature counter did not grow');
+        return this.fail(v, field, log);
+      }
       if (err instanceof NotFound) throw new Gone('The factor of this verification was deleted');
       throw err;
     }

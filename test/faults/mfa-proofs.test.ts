@@ -4,7 +4,7 @@
 // the security events they log can be read.
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -27,6 +27,7 @@ import { createCredential, getAssertion, type SoftCredential } from '../support/
 import { enroll, outboxCode } from '../bank/helpers.ts';
 
 const origin = () => config.passkeyOrigins[0]!;
+type SigningKey = Parameters<SignJWT['sign']>[0];
 const noLog = () => {};
 
 const enrol = (u: TestUser, body: unknown, stepUp?: string) =>
@@ -242,5 +243,143 @@ describe('a passkey credential id is registered once, across every user', () => 
       );
       expect(results.map((r) => r.status).sort(), results.map((r) => r.raw).join('\n')).toEqual([200, 409]);
     }
+  });
+});
+
+describe('every refusal is a security event, with user, device, request id and source address', () => {
+  /** The call's one event of this name, with who and where. */
+  async function refusal(name: string, call: () => Promise<Invoked>, status: number) {
+    let res!: Invoked;
+    const events = await securityEvents(async () => {
+      res = await call();
+    });
+    expect(res.status, res.raw).toBe(status);
+    const matching = events.filter((e) => e.event === name);
+    expect(matching, JSON.stringify(events)).toHaveLength(1);
+    expect(matching[0]).toMatchObject({
+      requestId: res.headers['x-request-id'],
+      sourceIp: '127.0.0.1',
+      time: expect.any(String),
+    });
+    return matching[0]!;
+  }
+
+  it('a wrong activation code: activation_refused', async () => {
+    const u = await newUser();
+    const enrolled = await enrol(u, { kind: 'email', email: 'me@example.test' });
+    const code = await outboxCode(u.id, enrolled.body.id);
+    const wrong = code === '000000' ? '000001' : '000000';
+    const event = await refusal(
+      'activation_refused',
+      () => activate(u, enrolled.body.id, { code: wrong }),
+      422,
+    );
+    expect(event).toMatchObject({ userId: u.id, actorId: u.id, deviceId: enrolled.body.id, kind: 'email' });
+  });
+
+  it('a refused WebAuthn registration, a registered credential id and a refused assertion: passkey_refused', async () => {
+    const u = await newUser();
+    const pending = await pendingPasskey(u);
+    const foreign = createCredential(pending.options, { origin: 'https://evil.example' }).response;
+    const registration = await refusal(
+      'passkey_refused',
+      () => activate(u, pending.id, { credential: foreign }),
+      422,
+    );
+    expect(registration).toMatchObject({ userId: u.id, deviceId: pending.id, ceremony: 'registration' });
+
+    const { response, credential } = createCredential(pending.options, { origin: origin() });
+    expect((await activate(u, pending.id, { credential: response })).status).toBe(200);
+    const other = await newUser();
+    const taker = await pendingPasskey(other);
+    const duplicate = createCredential(taker.options, { origin: origin() }, { credentialId: response.id });
+    const registered = await refusal(
+      'passkey_refused',
+      () => activate(other, taker.id, { credential: duplicate.response }),
+      409,
+    );
+    expect(registered).toMatchObject({
+      userId: other.id,
+      deviceId: taker.id,
+      reason: 'credential_registered',
+    });
+
+    const started = await start(u, pending.id);
+    const options = started.body.public_key as PublicKeyCredentialRequestOptionsJSON;
+    const forged = getAssertion(options, credential, { origin: origin() }, { forge: true });
+    const assertion = await refusal(
+      'passkey_refused',
+      () => verify(u, started.body.id, { credential: forged }),
+      422,
+    );
+    expect(assertion).toMatchObject({
+      userId: u.id,
+      deviceId: pending.id,
+      verificationId: started.body.id,
+      ceremony: 'authentication',
+    });
+  });
+
+  it('a step-up missing or used: step_up_refused', async () => {
+    const u = await newUser();
+    const sms = (await enroll(u, 'sms')).device.id;
+    const missing = await refusal('step_up_refused', () => remove(u, sms), 403);
+    expect(missing).toMatchObject({ userId: u.id, deviceId: sms, verificationId: null });
+    const up = await stepUp(u, sms);
+    expect((await enrol(u, { kind: 'otp' }, up)).status).toBe(201);
+    const used = await refusal('step_up_refused', () => enrol(u, { kind: 'otp' }, up), 403);
+    expect(used).toMatchObject({ userId: u.id, verificationId: up });
+  });
+
+  it('a forged device JWT, or a forged or replayed decision, naming a real device: device_auth_refused', async () => {
+    const { u, deviceId, privateKey } = await pushUser();
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = (key: SigningKey, kid = deviceId) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid })
+        .setSubject(kid)
+        .setIssuedAt()
+        .setExpirationTime(now + 120)
+        .sign(key);
+    const list = (token: string) =>
+      invoke(listChallengesHandler, {
+        method: 'GET',
+        resource: '/api/push/challenges',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    const { privateKey: stranger } = await generateKeyPair('ES256');
+    const forged = await refusal('device_auth_refused', async () => list(await jwt(stranger)), 401);
+    expect(forged).toMatchObject({ userId: u.id, deviceId, proof: 'device_jwt' });
+    // A JWT naming no device of this API is refused without an event: there is no one to name.
+    let unknown!: Invoked;
+    const none = await securityEvents(async () => {
+      unknown = await list(await jwt(stranger, 'dev_0000000000000000000000'));
+    });
+    expect(unknown.status).toBe(401);
+    expect(none).toEqual([]);
+
+    const started = await start(u, deviceId);
+    const answer = async (response: string) =>
+      invoke(answerHandler, {
+        method: 'POST',
+        resource: '/api/push/challenges/{verificationId}',
+        pathParameters: { verificationId: started.body.id },
+        headers: { Authorization: `Bearer ${await jwt(privateKey)}` },
+        body: { response },
+      });
+    const decision = (key: SigningKey) =>
+      new CompactSign(
+        new TextEncoder().encode(
+          JSON.stringify({ sub: started.body.id, iat: now, exp: now + 60, decision: 'deny', number: 0 }),
+        ),
+      )
+        .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+        .sign(key);
+    const bad = await refusal('device_auth_refused', async () => answer(await decision(stranger)), 401);
+    expect(bad).toMatchObject({ userId: u.id, deviceId, proof: 'decision', verificationId: started.body.id });
+    const genuine = await decision(privateKey);
+    expect((await answer(genuine)).status).toBe(200);
+    const replayed = await refusal('device_auth_refused', () => answer(genuine), 401);
+    expect(replayed).toMatchObject({ userId: u.id, deviceId, proof: 'decision' });
   });
 });
