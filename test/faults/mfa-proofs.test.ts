@@ -3,7 +3,7 @@
 // and every refusal a security event. Handlers are invoked in this process (real DynamoDB Local), so
 // the security events they log can be read.
 import { randomUUID } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { CompactSign, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -17,6 +17,7 @@ import { handler as listChallengesHandler } from '../../functions/bank/list-push
 import { handler as answerHandler } from '../../functions/bank/answer-push-challenge.ts';
 import { handler as startHandler } from '../../functions/bank/start-verification.ts';
 import { handler as verifyHandler } from '../../functions/bank/verify.ts';
+import { credentialKey } from '../../lib/bank/adapters/dynamo-factors.ts';
 import { enrolmentWithEverything, mfa } from '../../lib/bank/wiring.ts';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
@@ -222,6 +223,28 @@ describe('a passkey credential id is registered once, across every user', () => 
     expect((await remove(a, held.id, await stepUp(a))).status).toBe(204);
     const freed = await activate(b, taker.id, { credential: sameId(taker.options, response.id) });
     expect(freed.status, freed.raw).toBe(200);
+  });
+
+  it('a passkey activated before claims existed can still be deleted; the claim another factor made since stays', async () => {
+    const a = await newUser();
+    const held = await pendingPasskey(a);
+    const { response } = createCredential(held.options, { origin: origin() });
+    expect((await activate(a, held.id, { credential: response })).status).toBe(200);
+    // As activated before this release: no claim item.
+    await documentClient().send(
+      new DeleteCommand({ TableName: config.tableName, Key: credentialKey(response.id) }),
+    );
+    const b = await newUser();
+    const taker = await pendingPasskey(b);
+    expect((await activate(b, taker.id, { credential: sameId(taker.options, response.id) })).status).toBe(
+      200,
+    );
+
+    expect((await remove(a, held.id, await stepUp(a))).status).toBe(204);
+    expect((await mfa().listDevices(a.id)).map((d) => d.id)).not.toContain(held.id);
+    const c = await newUser();
+    const late = await pendingPasskey(c);
+    expect((await activate(c, late.id, { credential: sameId(late.options, response.id) })).status).toBe(409);
   });
 
   it('concurrently, for one user and across two users: exactly one activation wins', async () => {

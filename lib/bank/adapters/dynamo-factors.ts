@@ -121,6 +121,8 @@ class HoldsPasskey extends Error {
     super('the factor holds a passkey');
   }
 }
+/** The credential's claim is another factor's (this passkey was activated before claims existed). */
+class ClaimedByAnother extends Error {}
 
 /** The credential id of a factor item as a failed condition returns it (attribute-value form or not). */
 const credentialIdOf = (old: Item): string | undefined => {
@@ -139,11 +141,24 @@ export async function deleteDevice(userId: string, deviceId: string, stepUp: Ste
     await transact(deleteWrites(userId, deviceId, stepUp));
   } catch (err) {
     if (!(err instanceof HoldsPasskey)) throw err;
-    await transact(deleteWrites(userId, deviceId, stepUp, err.credentialId));
+    try {
+      await transact(deleteWrites(userId, deviceId, stepUp, err.credentialId));
+    } catch (again) {
+      // A passkey activated before claims existed, whose id another factor claimed since: that
+      // claim stays, and the factor still goes.
+      if (!(again instanceof ClaimedByAnother)) throw again;
+      await transact(deleteWrites(userId, deviceId, stepUp, err.credentialId, false));
+    }
   }
 }
 
-function deleteWrites(userId: string, deviceId: string, stepUp: StepUp, credentialId?: string): Write[] {
+function deleteWrites(
+  userId: string,
+  deviceId: string,
+  stepUp: StepUp,
+  credentialId?: string,
+  freeClaim = true,
+): Write[] {
   const device: Write = {
     item: {
       Delete: {
@@ -172,7 +187,7 @@ function deleteWrites(userId: string, deviceId: string, stepUp: StepUp, credenti
     consumeStepUp(stepUp, lost.stepUp),
     device,
     { item: { Delete: { TableName: table(), Key: k.pushDevice(deviceId) } }, lost: lost.device },
-    ...(credentialId
+    ...(credentialId && freeClaim
       ? [
           {
             // Only this factor's claim (a passkey activated before claims existed has none).
@@ -184,7 +199,7 @@ function deleteWrites(userId: string, deviceId: string, stepUp: StepUp, credenti
                 ExpressionAttributeValues: { ':user': userId, ':device': deviceId },
               },
             },
-            lost: lost.state,
+            lost: () => new ClaimedByAnother('the credential is claimed by another factor'),
           },
         ]
       : []),
