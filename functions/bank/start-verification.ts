@@ -5,7 +5,7 @@ import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { PublicVerification } from '#lib/bank/mfa.ts';
 import { startVerificationBody } from '#lib/bank/mfa-schemas.ts';
 import { userPath } from '#lib/bank/params.ts';
-import { access, verifications } from '#lib/bank/wiring.ts';
+import { access, sealingKey, verifications } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
@@ -13,8 +13,14 @@ export const handler = bankOperation(
   { path: userPath, body: { schema: startVerificationBody } },
   async (req) => {
     await access().assertMayActFor(req.principal.userId, req.path.userId);
-    return idempotent(req, respond, (complete) =>
-      verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)),
+    // The answer may hold what the caller must prove (a push's number, a passkey's challenge): the
+    // response stored for the Idempotency-Key is sealed, as an mfa_token's is.
+    return idempotent(
+      req,
+      respond,
+      (complete) =>
+        verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)),
+      { seal: sealingKey },
     );
   },
 );

@@ -303,7 +303,7 @@ export const buildBankDocument = () =>
             `ten recovery_codes (shown once). At most ${MFA_LIMITS.activations.max} wrong attempts per factor per ` +
             `${MFA_LIMITS.activations.windowSeconds / 60} minutes. A push factor is activated by its device app. ` +
             'A factor enrolled while the user had no active factor needs X-MFA-Verification (consumed) once ' +
-            'another factor is active.',
+            'another factor is active. A passkey credential id is registered once across every user (409).',
           tags: ['Devices'],
           parameters: [...device, stepUp],
           requestBody: body(mfa.activateBody),
@@ -315,7 +315,9 @@ export const buildBankDocument = () =>
                 not_found: 'No such pending factor (or it expired)',
                 step_up_required:
                   'Enrolled without a step-up, another factor is active now, and no valid X-MFA-Verification',
-                conflict: 'Already active, or a push factor (activated by the device app)',
+                conflict:
+                  'Already active, a push factor (activated by the device app), or a passkey whose credential id is ' +
+                  'registered already (to any factor of any user)',
                 validation_failed:
                   'Malformed body, or a wrong code or refused credential: errors[] names it, attempts_left says how many remain',
                 too_many_requests: `${MFA_LIMITS.activations.max} wrong attempts in ${MFA_LIMITS.activations.windowSeconds / 60} minutes (Retry-After)`,

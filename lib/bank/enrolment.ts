@@ -241,16 +241,30 @@ export class FactorEnrolment {
         valid = step !== undefined;
       } else valid = sameHash(device.activationHash!, hashCode(key, device.id, proof.code!));
     } catch (err) {
-      if (err instanceof Invalid) throw withAttemptsLeft(err, left);
-      throw err;
+      if (!(err instanceof Invalid)) throw err;
+      const reason = err.fields?.[0]?.message ?? err.message;
+      if (device.kind === 'device')
+        log('passkey_refused', userId, { deviceId, ceremony: 'registration', reason, attemptsLeft: left });
+      else log('activation_refused', userId, { deviceId, kind: device.kind, reason, attemptsLeft: left });
+      throw withAttemptsLeft(err, left);
     }
-    if (!valid)
+    if (!valid) {
+      log('activation_refused', userId, { deviceId, kind: device.kind, attemptsLeft: left });
       throw new Invalid(`The ${field} is wrong`, {
         fields: [{ field, message: 'Wrong code' }],
         details: { attempts_left: left },
       });
+    }
+    const credentialId = changes.passkey?.credentialId;
     try {
-      return await this.complete(device, changes, { now, release: attempt, stepUp }, log, true, others);
+      return await this.complete(
+        device,
+        changes,
+        { now, release: attempt, stepUp, credentialId },
+        log,
+        true,
+        others,
+      );
     } catch (err) {
       if (err instanceof StepUpRequired) throw stepUpRequired(why);
       throw err;
@@ -323,6 +337,14 @@ export class FactorEnrolment {
     } catch (err) {
       if (isConflict(err, 'token')) throw new Gone('The ticket was used or expired; enrol again');
       if (isConflict(err, 'state')) throw new Conflict('The factor was activated or expired meanwhile');
+      if (isConflict(err, 'credential')) {
+        log('passkey_refused', device.userId, {
+          deviceId: device.id,
+          ceremony: 'registration',
+          reason: 'credential_registered',
+        });
+        throw new Conflict('This passkey is registered already (to this or another factor): use another one');
+      }
       throw err;
     }
     log('factor_activated', device.userId, { deviceId: device.id, kind: device.kind });

@@ -44,7 +44,13 @@ export type SecurityEvent =
   | 'factor_activated'
   | 'push_denied'
   | 'recovery_code_used'
-  | 'recovery_codes_replaced';
+  | 'recovery_codes_replaced'
+  // Refusals: a wrong activation code, a refused WebAuthn registration or assertion, a step-up that
+  // does not hold, a forged or replayed device JWT or decision naming a real device.
+  | 'activation_refused'
+  | 'passkey_refused'
+  | 'step_up_refused'
+  | 'device_auth_refused';
 /** Records a security event about `userId` (the caller adds who, when and the request id). */
 export type SecurityLog = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => void;
 
@@ -133,6 +139,15 @@ export async function limited(log: SecurityLog, write: () => Promise<void>): Pro
     throw err;
   }
 }
+
+/** A WebAuthn assertion refused: a security event of its own (the failed attempt is another). */
+const passkeyRefused = (log: SecurityLog, v: Verification, reason: string) =>
+  log('passkey_refused', v.userId, {
+    deviceId: v.deviceId,
+    verificationId: v.id,
+    ceremony: 'authentication',
+    reason,
+  });
 
 const tooManyAttempts = () =>
   new LimitReached(`The verification failed ${MAX_ATTEMPTS} times; start a new one`, 0, {
@@ -378,6 +393,7 @@ export class MfaService {
         valid = true;
       } catch (err) {
         if (!(err instanceof Invalid)) throw err;
+        passkeyRefused(log, v, err.fields?.[0]?.message ?? err.message);
         return this.fail(v, field, log, err.fields ?? [{ field, message: err.message }]);
       }
     } else if (v.kind === 'otp') {
@@ -398,8 +414,12 @@ export class MfaService {
         release: attempt,
       });
     } catch (err) {
-      // A TOTP step already used, or an mfa_token used up meanwhile, is a wrong proof.
-      if (isConflict(err, 'replay') || isConflict(err, 'token')) return this.fail(v, field, log);
+      // A TOTP step already used, a passkey counter that did not grow, or an mfa_token used up
+      // meanwhile, is a wrong proof.
+      if (isConflict(err, 'replay') || isConflict(err, 'token')) {
+        if (field === 'credential') passkeyRefused(log, v, 'The signature counter did not grow');
+        return this.fail(v, field, log);
+      }
       if (err instanceof NotFound) throw new Gone('The factor of this verification was deleted');
       throw err;
     }

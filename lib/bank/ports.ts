@@ -33,10 +33,11 @@ export type {
 /**
  * Reasons of a Conflict thrown by a store: `version` (the transfer changed since read), `replay`
  * (a TOTP step not after the factor's last), `token` (the mfa_token is gone or expired), `state`
- * (the verification changed, or a concurrent transaction won). A failed step-up is StepUpRequired,
+ * (the verification changed, or a concurrent transaction won), `credential` (a passkey's credential id
+ * already registered to a factor). A failed step-up is StepUpRequired,
  * a lost Idempotency-Key KeyInUse, a missing factor NotFound.
  */
-export type ConflictReason = 'version' | 'replay' | 'token' | 'state';
+export type ConflictReason = 'version' | 'replay' | 'token' | 'state' | 'credential';
 
 export interface ListQuery {
   userId: string;
@@ -100,7 +101,10 @@ export interface FactorStore {
   getDevice(userId: string, deviceId: string): Promise<Device | undefined>;
   /** Oldest first. */
   listDevices(userId: string): Promise<Device[]>;
-  /** NotFound when there is no such factor; StepUpRequired when the step-up does not hold. */
+  /**
+   * NotFound when there is no such factor; StepUpRequired when the step-up does not hold. A passkey's
+   * credential id is freed with it (another factor may register it again).
+   */
   deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void>;
 
   /** With `start`: counted against the starts limit in the same transaction (LimitReached past it). */
@@ -180,6 +184,11 @@ export interface ActivationWrites {
   release?: LimitSlot;
   /** Consumed with the activation (a factor enrolled without a step-up, once another is active). */
   stepUp?: StepUp;
+  /**
+   * A passkey's credential id, claimed for this factor with the activation: Conflict('credential')
+   * when any factor of any user holds it; freed when the factor is deleted.
+   */
+  credentialId?: string;
 }
 
 export interface EnrolmentStore {

@@ -18,6 +18,37 @@ export interface PushChallenge {
   context: { action: 'verification'; user_id: string; factor_id: string };
 }
 
+/** A device's JWT or decision refused (401): logged for the device it names, then thrown on. */
+function deviceAuthRefused(
+  log: SecurityLog,
+  device: PushDevice,
+  proof: 'device_jwt' | 'decision',
+  err: Unauthenticated,
+  verificationId?: string,
+): void {
+  log('device_auth_refused', device.userId, {
+    deviceId: device.deviceId,
+    proof,
+    reason: err.message,
+    ...(verificationId ? { verificationId } : {}),
+  });
+}
+
+async function refusedAs<T>(
+  log: SecurityLog,
+  device: PushDevice,
+  proof: 'device_jwt' | 'decision',
+  check: () => Promise<T>,
+  verificationId?: string,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof Unauthenticated) deviceAuthRefused(log, device, proof, err, verificationId);
+    throw err;
+  }
+}
+
 const notPending = () => new Conflict('The challenge is not pending (answered, expired or superseded)');
 
 export class PushService {
@@ -32,12 +63,17 @@ export class PushService {
     return seconds(this.clock);
   }
 
-  /** The device a JWT was signed by; Unauthenticated (401) for anything else. */
-  async authenticate(jwt: string): Promise<PushDevice> {
+  /**
+   * The device a JWT was signed by; Unauthenticated (401) for anything else. A JWT that names a real
+   * device but is not its (forged, expired) is a security event: `device_auth_refused`.
+   */
+  async authenticate(jwt: string, log: SecurityLog = () => {}): Promise<PushDevice> {
     const kid = readDeviceTokenKid(jwt);
     const device = DEVICE_ID.test(kid) ? await this.pushes.getPushDevice(kid) : undefined;
     if (!device) throw new Unauthenticated('The token names no push device of this API');
-    await verifyDeviceToken(jwt, device.key, device.deviceId, new Date(this.clock.now()));
+    await refusedAs(log, device, 'device_jwt', () =>
+      verifyDeviceToken(jwt, device.key, device.deviceId, new Date(this.clock.now())),
+    );
     return device;
   }
 
@@ -62,15 +98,25 @@ export class PushService {
     if (!VERIFICATION_ID.test(verificationId))
       throw new NotFound(`Challenge ${verificationId} does not exist`);
     const now = this.now();
-    const decision = await verifyDecision(
-      response,
-      device.key,
-      device.deviceId,
+    // A decision not signed by this device, malformed, expired or replayed: `device_auth_refused`.
+    const decision = await refusedAs(
+      log,
+      device,
+      'decision',
+      async () => {
+        const d = await verifyDecision(
+          response,
+          device.key,
+          device.deviceId,
+          verificationId,
+          new Date(this.clock.now()),
+        );
+        if (await this.pushes.replayed(d.replayKey))
+          throw new Unauthenticated('This decision was answered before');
+        return d;
+      },
       verificationId,
-      new Date(this.clock.now()),
     );
-    if (await this.pushes.replayed(decision.replayKey))
-      throw new Unauthenticated('This decision was answered before');
     const { verification: v, current } = await this.pushes.currentPush(device.userId);
     if (!v || v.id !== verificationId || v.deviceId !== device.deviceId) throw notPending();
     if (presentVerification(v, now, current).status !== 'pending') throw notPending();
@@ -82,7 +128,11 @@ export class PushService {
     try {
       await this.pushes.decide(v, status, decision.replayKey, now);
     } catch (err) {
-      if (isConflict(err, 'replay')) throw new Unauthenticated('This decision was answered before');
+      if (isConflict(err, 'replay')) {
+        const replayed = new Unauthenticated('This decision was answered before');
+        deviceAuthRefused(log, device, 'decision', replayed, verificationId);
+        throw replayed;
+      }
       if (isConflict(err, 'state')) throw notPending();
       throw err;
     }

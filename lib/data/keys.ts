@@ -414,6 +414,14 @@ export const bankKeys = {
   }),
   /** A push factor's activation ticket, keyed by its SHA-256 (the ticket is the device app's credential). */
   pushTicket: (ticketHash: string): Key => ({ PK: `PUSHTICKET#${ticketHash}`, SK: 'PUSHTICKET' }),
+  /**
+   * A passkey's credential id, claimed by the one factor that registered it (WebAuthn Level 3 §7.1:
+   * unique per RP, across every user), keyed by the SHA-256 of the id.
+   */
+  passkeyCredential: (credentialHash: string): Key => ({
+    PK: `PASSKEYCREDENTIAL#${credentialHash}`,
+    SK: 'PASSKEYCREDENTIAL',
+  }),
   /** An activated push device's key, by device id: a device JWT names only its device (`kid`). */
   pushDevice: (deviceId: string): Key => ({ PK: `PUSHDEVICE#${deviceId}`, SK: 'PUSHDEVICE' }),
   /** The user's one pending push verification (a new one supersedes it). */

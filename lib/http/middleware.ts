@@ -72,8 +72,14 @@ export const jsonBody = (optional: boolean): M => ({
   },
 });
 
-/** Resolves a bearer token to its caller, or undefined; given by the API (lib/identity/wiring.ts). */
-export type Authenticate = (token: string) => Promise<Principal | undefined>;
+/**
+ * Resolves a bearer token to its caller, or undefined; given by the API (lib/identity/wiring.ts).
+ * `request`: the event and context it came with (for an API that logs a refused token).
+ */
+export type Authenticate = (
+  token: string,
+  request?: { event: ApiEvent; context: Context },
+) => Promise<Principal | undefined>;
 
 /** Bearer token authentication; sets request.context.principal. 401 with WWW-Authenticate otherwise. */
 export const bearerAuth = (authenticate: Authenticate): M => ({
@@ -82,7 +88,7 @@ export const bearerAuth = (authenticate: Authenticate): M => ({
     if (!header) throw unauthorized('The Authorization header is missing');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
-    const principal = await authenticate(match[1]);
+    const principal = await authenticate(match[1], { event: request.event, context: request.context });
     if (!principal) throw unauthorized('The token is invalid or has been revoked');
     admitCounted(principal, request.context);
   },

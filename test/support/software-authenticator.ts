@@ -105,12 +105,14 @@ export function createCredential(
      * that a random modulus of that size (registration signs nothing, so only its size matters).
      */
     rsaModulusBits?: number;
+    /** This credential id (base64url) instead of a random one: a client that sends a known id. */
+    credentialId?: string;
   } = {},
 ): { response: RegistrationResponseJSON; credential: SoftCredential } {
   const rpId = ceremony.rpId ?? options.rp.id ?? new URL(ceremony.origin).hostname;
   const { privateKey, jwk, cose } =
     opts.rsaModulusBits === undefined ? es256Key() : rs256Key(opts.rsaModulusBits);
-  const credId = randomBytes(16);
+  const credId = opts.credentialId ? Buffer.from(opts.credentialId, 'base64url') : randomBytes(16);
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(credId.length);
   const counter = opts.counter ?? 0;

@@ -10,7 +10,7 @@ import type { Device } from '../model.ts';
 import type { ActivationWrites, EnrolmentStore, EnrolmentWrites, PushTicket, StepUp } from '../ports.ts';
 import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
 import { releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
-import { getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
+import { credentialKey, getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
 import { lost } from './lost.ts';
 
 export { getDevice, listDevices, takeLimitSlot };
@@ -114,6 +114,27 @@ export async function activateDevice(
               },
             },
             lost: lost.state,
+          },
+        ]
+      : []),
+    // A passkey's credential id, registered once across every user (WebAuthn Level 3 §7.1).
+    ...(opts.credentialId
+      ? [
+          {
+            item: {
+              Put: {
+                TableName: table(),
+                Item: {
+                  ...credentialKey(opts.credentialId),
+                  type: 'passkey-credential',
+                  userId: d.userId,
+                  deviceId: d.id,
+                  created: opts.now,
+                },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            lost: lost.credential,
           },
         ]
       : []),

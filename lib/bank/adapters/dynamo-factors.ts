@@ -6,6 +6,7 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } 
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
+import { sha256 } from '../crypto.ts';
 import {
   DAY_SECONDS,
   type Device,
@@ -111,23 +112,98 @@ export async function listDevices(userId: string): Promise<Device[]> {
   return (await queryPrefix(userId, k.devicePrefix)).map((i) => pick<Device>(i, DEVICE_FIELDS));
 }
 
+/** The item by which a passkey's credential id is registered once (lib/data/keys.ts). */
+export const credentialKey = (credentialId: string) => k.passkeyCredential(sha256(credentialId));
+
+/** The factor holds a passkey: its credential's item must go in the same transaction. */
+class HoldsPasskey extends Error {
+  constructor(readonly credentialId: string) {
+    super('the factor holds a passkey');
+  }
+}
+/** The credential's claim is another factor's (this passkey was activated before claims existed). */
+class ClaimedByAnother extends Error {}
+
+/** The credential id of a factor item as a failed condition returns it (attribute-value form or not). */
+const credentialIdOf = (old: Item): string | undefined => {
+  const passkey = old.passkey as Item | undefined;
+  const id = (passkey?.M as Item | undefined)?.credentialId ?? passkey?.credentialId;
+  return typeof id === 'string' ? id : ((id as { S?: string } | undefined)?.S ?? undefined);
+};
+
 export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
   // Transaction: the step-up is spent exactly when the factor it allows removing goes, and a push
-  // factor's device key (what its app signs in with) goes with it: no key outlives its factor.
-  await transact([
-    consumeStepUp(stepUp, lost.stepUp),
-    {
-      item: {
-        Delete: {
-          TableName: table(),
-          Key: k.device(userId, deviceId),
-          ConditionExpression: 'attribute_exists(PK)',
-        },
+  // factor's device key (what its app signs in with) goes with it: no key outlives its factor. A
+  // passkey's credential item goes with it too. Tried first as a factor without a passkey (no read:
+  // two requests); a factor that holds one fails that condition, which returns its credential id,
+  // and the transaction is made again with the credential's item.
+  try {
+    await transact(deleteWrites(userId, deviceId, stepUp));
+  } catch (err) {
+    if (!(err instanceof HoldsPasskey)) throw err;
+    try {
+      await transact(deleteWrites(userId, deviceId, stepUp, err.credentialId));
+    } catch (again) {
+      // A passkey activated before claims existed, whose id another factor claimed since: that
+      // claim stays, and the factor still goes.
+      if (!(again instanceof ClaimedByAnother)) throw again;
+      await transact(deleteWrites(userId, deviceId, stepUp, err.credentialId, false));
+    }
+  }
+}
+
+function deleteWrites(
+  userId: string,
+  deviceId: string,
+  stepUp: StepUp,
+  credentialId?: string,
+  freeClaim = true,
+): Write[] {
+  const device: Write = {
+    item: {
+      Delete: {
+        TableName: table(),
+        Key: k.device(userId, deviceId),
+        ...(credentialId
+          ? {
+              ConditionExpression: 'attribute_exists(PK) AND passkey.credentialId = :credential',
+              ExpressionAttributeValues: { ':credential': credentialId },
+            }
+          : {
+              ConditionExpression:
+                'attribute_exists(PK) AND (attribute_not_exists(passkey) OR passkey = :null)',
+              ExpressionAttributeValues: { ':null': null },
+            }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
-      lost: lost.device,
     },
+    lost: (old) => {
+      if (!old) return lost.device();
+      const held = credentialIdOf(old);
+      return held && !credentialId ? new HoldsPasskey(held) : lost.state();
+    },
+  };
+  return [
+    consumeStepUp(stepUp, lost.stepUp),
+    device,
     { item: { Delete: { TableName: table(), Key: k.pushDevice(deviceId) } }, lost: lost.device },
-  ]);
+    ...(credentialId && freeClaim
+      ? [
+          {
+            // Only this factor's claim (a passkey activated before claims existed has none).
+            item: {
+              Delete: {
+                TableName: table(),
+                Key: credentialKey(credentialId),
+                ConditionExpression: 'attribute_not_exists(PK) OR (userId = :user AND deviceId = :device)',
+                ExpressionAttributeValues: { ':user': userId, ':device': deviceId },
+              },
+            },
+            lost: () => new ClaimedByAnother('the credential is claimed by another factor'),
+          },
+        ]
+      : []),
+  ];
 }
 
 type VerificationWrites = {

@@ -13,6 +13,8 @@ export const lost = {
   state: conflict('state'),
   replay: conflict('replay'),
   token: conflict('token'),
+  /** A passkey credential id another factor (of any user) registered. */
+  credential: conflict('credential'),
   device: () => new NotFound('The factor does not exist'),
   /** A push verification superseded by a newer push of the same user. */
   superseded: () => new Gone('A newer push verification superseded this one; start a new one'),

@@ -4,13 +4,21 @@ import type { Principal } from '../../domain/principal.ts';
 import { authenticatedOperations } from '../../http/rest.ts';
 import type { HttpRequest } from '../../http/rest.ts';
 import type { PushDevice } from '../ports.ts';
+import { requestIdOf } from '../../http/middleware.ts';
 import { pushChallenges } from '../wiring.ts';
+import { securityLogOf, sourceIpOf } from './security-log.ts';
 
 /** The caller of a device route: the device's user, and the device. */
 type DevicePrincipal = Principal & { device: PushDevice };
 
-export const deviceOperation = authenticatedOperations(async (jwt): Promise<DevicePrincipal> => {
-  const device = await pushChallenges().authenticate(jwt);
+export const deviceOperation = authenticatedOperations(async (jwt, request): Promise<DevicePrincipal> => {
+  const log =
+    request &&
+    securityLogOf({
+      requestId: requestIdOf(request.event, request.context),
+      sourceIp: sourceIpOf(request.event),
+    });
+  const device = await pushChallenges().authenticate(jwt, log);
   return { userId: device.userId, tokenHash: device.deviceId, device };
 });
 

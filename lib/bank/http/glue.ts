@@ -1,12 +1,10 @@
 // What the Bank handlers share on the HTTP side: the Idempotency-Key wrapper, the step-up header,
 // the security log, the listing's query and Link header, and conditional GET of a transfer.
 import { isNotModified as notModifiedSince } from '../../http/conditional.ts';
-import { logger } from '../../http/logger.ts';
 import type { Origin } from '../../domain/idempotency.ts';
 import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
 import type { HttpRequest, HttpResult } from '../../http/rest.ts';
 import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
-import type { SecurityLog } from '../mfa.ts';
 import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
@@ -36,18 +34,8 @@ export async function idempotent<T>(
 /** The X-MFA-Verification header (a verification id), if sent. */
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];
 
-/** Security events go to the log with the acting user, the time and the request id. */
-export const securityLog =
-  (req: HttpRequest): SecurityLog =>
-  (event, userId, details) =>
-    logger.warn('security event', {
-      event,
-      userId,
-      actorId: req.principal?.userId,
-      requestId: req.requestId,
-      time: new Date().toISOString(),
-      ...details,
-    });
+/** Security events (lib/bank/http/security-log.ts). */
+export { securityLog } from './security-log.ts';
 
 const bounds = (q: ListTransfersQuery, field: 'created' | 'amount'): Bounds => ({
   gte: q[`${field}[gte]`],
