@@ -2,12 +2,13 @@
 // demo data as it is now (counted now, not remembered). The counts are read through the APIs'
 // domain services, never through the HTTP APIs with a demo token: the banner spends nobody's rate
 // limit, and it adds nothing to the News status counters.
-import { transfers } from '../../lib/bank/wiring.ts';
+import { mfa, transfers } from '../../lib/bank/wiring.ts';
 import { news } from '../../lib/news/wiring.ts';
 import { notes } from '../../lib/notes/wiring.ts';
 import type { DemoCredentials } from '../seed/context.ts';
 import type { DemoSeed } from '../seed/demo.ts';
 import { DEMO_PAGE_PERMALINK } from '../seed/notes.ts';
+import { PASSKEY_PAGE } from './passkey-page.ts';
 import type { Runner } from './runner.ts';
 import type { LocalStack } from './stack.ts';
 
@@ -44,8 +45,40 @@ export async function describeData(demo: DemoCredentials): Promise<string[]> {
     `Team: ${demo.team} (members: Demo User, Alice)`,
     `Notes: ${personal} notes of Demo User, ${teamNotes} in team ${demo.team}`,
     `News: ${articles} articles: GET /api/v1/news, /api/v1/users/1, /api/v1/tags/1/summary`,
-    `Bank: ${transferCount} transfers of Demo User (an admin with an OTP factor; see admin outbox, enroll-device)`,
+    `Bank: ${transferCount} transfers of Demo User (an admin with an OTP factor, see below; codes sent: admin outbox)`,
   ];
+}
+
+/**
+ * How the Demo User takes a first step-up (docs/bank.md, "The Demo User's first factor"): the seeded
+ * OTP factor's secret, printed to this terminal only (the stack is local; the secret is kept in
+ * LOCAL_DATA_DIR/demo.json, never in a tracked file), while the factor is still there; else the
+ * mfa_token an admin can issue. Then the passkey page.
+ */
+export async function firstFactor(demo: DemoCredentials, url: string): Promise<string[]> {
+  const user = demo.users[0];
+  if (!user) return [];
+  const lines = [`Bank step-up of Demo User (local only; docs/bank.md "The Demo User's first factor"):`];
+  const factors = await mfa()
+    .listDevices(user.id)
+    .catch(() => undefined);
+  const otp = demo.otp;
+  if (otp && factors?.some((f) => f.id === otp.deviceId && f.status !== 'pending_activation'))
+    lines.push(
+      `  OTP factor ${otp.deviceId}: secret ${otp.secret} (in an authenticator app, or ` +
+        'oathtool --totp -b <secret>: its code approves a verification, the first step-up)',
+      `  otpauth URI (for a QR code): ${otp.otpauthUri}`,
+    );
+  else
+    lines.push(
+      otp
+        ? `  the seeded OTP factor ${otp.deviceId} is gone: as an admin, issue an mfa_token ` +
+            `(POST /api/users/${user.id}/mfa_token) and verify with it`
+        : "  the seeded OTP factor's secret: npm run admin -- seed (or, as an admin, an mfa_token: " +
+            `POST /api/users/${user.id}/mfa_token)`,
+    );
+  lines.push(`  Passkeys in this browser (enrol, verify, step up): ${url}${PASSKEY_PAGE}?user=${user.id}`);
+  return lines;
 }
 
 export async function printBanner(
@@ -82,6 +115,7 @@ export async function printBanner(
   for (const u of demo.users)
     lines.push(`  ${u.name.padEnd(14)} id ${u.id}  token ${u.token}${u.note ? `  (${u.note})` : ''}`);
   for (const line of await describeData(demo)) lines.push(`  ${line}`);
+  for (const line of await firstFactor(demo, runner.url)) lines.push(`  ${line}`);
   const owner = demo.users[0]?.userPath;
   if (owner)
     lines.push(`  A public note's page (open in a browser): ${runner.url}/@${owner}/${DEMO_PAGE_PERMALINK}`);

@@ -23,6 +23,7 @@ import { Lambdas, PAYLOAD_LIMIT_BYTES, payloadBytes } from './lambdas.ts';
 import { type EventPipeline, startEventPipeline } from './pipeline.ts';
 import { type CompiledRoute, Router } from './routes.ts';
 import { liveEditor } from './live-editor.ts';
+import { passkeyPage } from './passkey-page.ts';
 import { LIVE_PATH, LiveGateway, webSocketApi } from './websocket.ts';
 import { localClientConfig } from './services.ts';
 import {
@@ -393,8 +394,12 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   }
   const port = opts.listenLater ? opts.port : (server.address() as { port: number }).port;
   const url = `http://localhost:${port}`;
-  // The live editor example (live-editor.ts) beside the runner's own pages.
-  const endpoints = [...localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName }), liveEditor()];
+  // The live editor and passkey examples (live-editor.ts, passkey-page.ts) beside the runner's own pages.
+  const endpoints = [
+    ...localEndpoints({ baseUrl: url, s3, bucketName: opts.bucketName }),
+    liveEditor(),
+    passkeyPage(),
+  ];
   const gateway = new LocalGateway(template, endpoints, bundles, log, opts.functionOutput);
   // Streams and queues (webhook events): pipeline.ts.
   const pipeline = await startEventPipeline({

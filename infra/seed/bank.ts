@@ -1,9 +1,9 @@
 import type { NewTransfer } from '../../lib/bank/transfers.ts';
 import { mfaWithTotp as bankMfa, transfers as bankTransfers } from '../../lib/bank/wiring.ts';
-import type { SeedContext } from './context.ts';
+import type { DemoFactor, SeedContext } from './context.ts';
 
-/** Bank demo data: transfers and an OTP factor for the demo user (an admin); returns lines to print. */
-export async function seedBank(ctx: SeedContext): Promise<string[]> {
+/** Bank demo data: transfers and an OTP factor for the demo user (an admin): lines to print, the factor. */
+export async function seedBank(ctx: SeedContext): Promise<{ lines: string[]; otp: DemoFactor }> {
   const [mfa, transfers] = [bankMfa(), bankTransfers()];
   const samples: NewTransfer[] = [
     {
@@ -36,8 +36,11 @@ export async function seedBank(ctx: SeedContext): Promise<string[]> {
     name: 'Authenticator app',
     account: 'demo@example.org',
   });
-  return [
-    `Bank: ${samples.length} transfers for Demo User; OTP factor ${otp.device.id}`,
-    `Bank: OTP secret ${otp.secret} (add it to an authenticator app: ${otp.otpauth_uri})`,
-  ];
+  return {
+    lines: [
+      `Bank: ${samples.length} transfers for Demo User; OTP factor ${otp.device.id}`,
+      `Bank: OTP secret ${otp.secret} (add it to an authenticator app: ${otp.otpauth_uri})`,
+    ],
+    otp: { deviceId: otp.device.id, secret: otp.secret!, otpauthUri: otp.otpauth_uri! },
+  };
 }

@@ -6,10 +6,18 @@ export interface DemoUser {
   token: string;
   note?: string;
 }
+/** The Demo User's seeded OTP factor: its first step-up (printed by npm start, local only). */
+export interface DemoFactor {
+  deviceId: string;
+  secret: string;
+  otpauthUri: string;
+}
 export interface DemoCredentials {
   users: DemoUser[];
   team: string;
   notes: string[];
+  /** Absent in a demo set saved before it was recorded. */
+  otp?: DemoFactor;
 }
 export interface SeedContext {
   demo: DemoUser;

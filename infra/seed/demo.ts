@@ -53,13 +53,14 @@ async function create(): Promise<DemoCredentials> {
   });
   await identity.addMember(team.path, alice.id);
   const ctx: SeedContext = { demo, alice, bob, teamPath: team.path };
+  const bank = await seedBank(ctx);
   const notes = [
     `Team: ${team.path} (members: Demo User, Alice)`,
     ...(await seedNotes(ctx)),
     ...(await seedNews(ctx)),
-    ...(await seedBank(ctx)),
+    ...bank.lines,
   ];
-  return { users: [demo, alice, bob], team: team.path, notes };
+  return { users: [demo, alice, bob], team: team.path, notes, otp: bank.otp };
 }
 
 /** Seeds once per `stateFile`; later runs return the same users, team and tokens. */

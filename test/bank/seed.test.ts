@@ -7,9 +7,11 @@ import { newUser } from '../support/identity.ts';
 describe('seedBank', () => {
   it('adds transfers and an OTP factor, and prints the secret', async () => {
     const demo = { ...(await newUser('Demo', { admin: true })) };
-    const lines = await seedBank({ demo, alice: demo, bob: demo, teamPath: 'unused' });
-    expect(lines.join('\n')).toMatch(/OTP secret [A-Z2-7]+/);
+    const { lines, otp } = await seedBank({ demo, alice: demo, bob: demo, teamPath: 'unused' });
+    expect(lines.join('\n')).toContain(`OTP secret ${otp.secret}`);
+    expect(otp.secret).toMatch(/^[A-Z2-7]+$/);
+    expect(otp.otpauthUri).toContain(`secret=${otp.secret}`);
     expect((await transfers().list(demo.id, {})).data.length).toBe(4);
-    expect((await mfa().listDevices(demo.id)).map((d) => d.kind)).toEqual(['otp']);
+    expect((await mfa().listDevices(demo.id)).map((d) => [d.kind, d.id])).toEqual([['otp', otp.deviceId]]);
   });
 });

@@ -1,7 +1,9 @@
 // The start-up banner counts the demo data through the domain services: right counts, and not one
-// call against the demo user's rate limit (it once printed "? (429)" after five minutes of use).
+// call against the demo user's rate limit (it once printed "? (429)" after five minutes of use); it
+// tells the Demo User how to take a first step-up (docs/bank.md, "The Demo User's first factor").
 import { expect, it } from 'vitest';
-import { describeData } from '../../infra/local/banner.ts';
+import { describeData, firstFactor } from '../../infra/local/banner.ts';
+import { mfaWithTotp } from '../../lib/bank/wiring.ts';
 import { identity } from '../../lib/identity/wiring.ts';
 import { call, createNote } from '../notes/helpers.ts';
 import { newTeam, newUser } from '../support/identity.ts';
@@ -32,4 +34,32 @@ it("counts the demo data without spending the demo user's rate limit, even when 
   const after = await call('GET', '/v1/me', { token });
   expect(after.status).toBe(429);
   expect(after.headers.get('x-ratelimit-userremaining')).toBe('0');
+});
+
+it("points the Demo User to their first step-up: the seeded OTP factor's secret while it is there, else an mfa_token; and the passkey page", async () => {
+  const demo = await newUser('Banner Factor');
+  const { device, secret, otpauth_uri } = await mfaWithTotp().enroll({ userId: demo.id, kind: 'otp' });
+  const credentials = {
+    users: [{ name: 'Demo User', id: demo.id, userPath: demo.userPath, token: demo.token }],
+    team: 'unused',
+    notes: [],
+    otp: { deviceId: device.id, secret: secret!, otpauthUri: otpauth_uri! },
+  };
+  const url = 'http://localhost:3999';
+  const lines = (await firstFactor(credentials, url)).join('\n');
+  expect(lines).toContain('docs/bank.md "The Demo User\'s first factor"');
+  expect(lines).toContain(`OTP factor ${device.id}: secret ${secret}`);
+  expect(lines).toContain(otpauth_uri);
+  expect(lines).toContain(`${url}/_bank/passkey?user=${demo.id}`);
+
+  // The seeded factor deleted since (here: a demo set naming a factor the user does not have).
+  const deleted = { ...credentials, otp: { ...credentials.otp, deviceId: 'dev_0mx0000000000000000000' } };
+  const gone = (await firstFactor(deleted, url)).join('\n');
+  expect(gone).not.toContain(secret);
+  expect(gone).toContain('the seeded OTP factor dev_0mx0000000000000000000 is gone');
+  expect(gone).toContain(`POST /api/users/${demo.id}/mfa_token`);
+
+  // A demo set saved before the factor was recorded: where to find the secret.
+  const { otp: _, ...older } = credentials;
+  expect((await firstFactor(older, url)).join('\n')).toContain('npm run admin -- seed');
 });

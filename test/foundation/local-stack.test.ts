@@ -89,6 +89,14 @@ describe('npm start + admin CLI', () => {
     }
     expect(out).toMatch(/GET\s+\/v1\/me\s+functions\/notes\/get-me\.ts/);
     expect(out).toMatch(/token tri_/);
+    // The Demo User's first step-up (the seeded OTP factor, local only) and the passkey page, served.
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+    expect(out).toContain(`OTP factor ${demo.otp.deviceId}: secret ${demo.otp.secret}`);
+    const passkeyPage = /Passkeys in this browser[^:]*: (\S+)/.exec(out)?.[1];
+    expect(passkeyPage).toBe(`http://localhost:${port}/_bank/passkey?user=${demo.users[0].id}`);
+    const page = await fetch(passkeyPage!);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('permissions-policy')).toContain('publickey-credentials-get=(self)');
 
     // The CLI finds the stack through LOCAL_DATA_DIR, as npm start did.
     const created = JSON.parse(

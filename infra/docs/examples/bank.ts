@@ -1,8 +1,10 @@
-// The Bank page's examples: transfers, then multi-factor authentication end to end (an OTP factor
-// enrolled with the admin CLI, a verification approved with its code and used as a step-up; an SMS
-// factor whose code is read from the local outbox; an admin's mfa_token).
+// The Bank page's examples: transfers, then multi-factor authentication end to end (the Demo User's
+// seeded OTP factor approving a verification used as a step-up; an admin's mfa_token; an SMS factor
+// enrolled through the API, its codes read from the local outbox), then every kind enrolled through
+// the API (a passkey activated and verified with a software authenticator, push with number matching).
 import { CompactSign, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { totpCode } from '../../../lib/bank/totp.ts';
+import { createCredential, getAssertion } from '../../../test/support/software-authenticator.ts';
 import type { Context, Page } from './capture.ts';
 
 const RENT = {
@@ -57,17 +59,23 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
 
   p.text('### Multi-factor authentication, end to end');
   p.text(
-    'Every kind of factor is enrolled through the API (see "Enrolling factors through the API" below); an ' +
-      'operator may also enrol one with the admin CLI, as here, for a user who has none yet. An OTP factor: the ' +
-      'CLI prints its secret and `otpauth://` URI once; add it to an authenticator app.',
+    'Every kind of factor is enrolled through the API, by the user with their API token (see ' +
+      '"Enrolling factors through the API" below). The Demo User starts with one active factor, an ' +
+      'authenticator app (`otp`) the demo seed enrolled: `npm start` prints its id and secret (local ' +
+      "only; see [The Demo User's first factor](#the-demo-users-first-factor)). Its code is the first " +
+      'step-up:',
   );
-  const otp = await ctx.admin(p, ['enroll-device', '--user', user, '--kind', 'otp', '--name', 'Work phone']);
+  const otp = ctx.otp;
+  if (!otp)
+    throw new Error(
+      'the demo set in LOCAL_DATA_DIR/demo.json predates its recorded OTP factor: remove demo.json and restart npm start',
+    );
   await p.call('List factors: `GET /api/users/{userId}/devices`', 'GET', `/api/users/${user}/devices`);
   const v1 = await p.call(
     'Start a verification: `POST /api/users/{userId}/verifications`',
     'POST',
     `/api/users/${user}/verifications`,
-    { body: { device_id: otp.device.id } },
+    { body: { device_id: otp.deviceId } },
   );
   await p.call(
     'A wrong code: `attempts_left` says how many remain',
@@ -90,28 +98,48 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
   });
   p.text('A step-up is used once: the same verification again is refused with 403 (code 40301).');
   p.text(
-    'A factor that receives codes (sms, voice, email): locally the code goes to the outbox, which the ' +
-      'admin CLI reads (deployed with `CodeSender=aws`, End User Messaging sends the SMS or reads the ' +
-      'code aloud, SES the e-mail).',
+    "An admin can issue an `mfa_token` for a user (a support desk's one-time proof); the user verifies with it instead of a code:",
   );
-  const sms = await ctx.admin(p, [
-    'enroll-device',
+  const token = await p.call(
+    'Issue an mfa_token: `POST /api/users/{userId}/mfa_token`',
+    'POST',
+    `/api/users/${user}/mfa_token`,
+    { headers: { 'Idempotency-Key': `support-${ctx.run}` }, body: { expires_in: 3600 } },
+  );
+  const v3 = await p.call('Start a verification', 'POST', `/api/users/${user}/verifications`, {
+    body: { device_id: otp.deviceId },
+  });
+  await p.call('Verify with the mfa_token', 'POST', `/api/users/${user}/verifications/${v3.json.id}`, {
+    body: { mfa_token: token.json.mfa_token },
+  });
+  p.text(
+    'A factor that receives codes (sms, voice, email), enrolled with that approved verification as its ' +
+      'step-up (the user has an active factor): locally the code goes to the outbox, which the admin CLI ' +
+      'reads (deployed with `CodeSender=aws`, End User Messaging sends the SMS or reads the code aloud, ' +
+      'SES the e-mail).',
+  );
+  const sms = await p.call('Enrol an SMS factor (with a step-up)', 'POST', `/api/users/${user}/devices`, {
+    headers: { 'X-MFA-Verification': v3.json.id },
+    body: { kind: 'sms', name: 'Mobile', phone_number: '+15555550123' },
+  });
+  const activation: { verificationId: string; code: string }[] = await ctx.admin(p, [
+    'outbox',
     '--user',
     user,
-    '--kind',
-    'sms',
-    '--name',
-    'Mobile',
-    '--phone',
-    '+15555550123',
   ]);
+  await p.call(
+    'Activate it with the code it received',
+    'POST',
+    `/api/users/${user}/devices/${sms.json.id}/activate`,
+    { body: { code: activation.find((entry) => entry.verificationId === sms.json.id)?.code } },
+  );
   const v2 = await p.call(
     'Start a verification of the SMS factor',
     'POST',
     `/api/users/${user}/verifications`,
     {
       headers: { 'Idempotency-Key': `login-${ctx.run}` },
-      body: { device_id: sms.device.id },
+      body: { device_id: sms.json.id },
     },
   );
   const outbox: { verificationId: string; code: string }[] = await ctx.admin(p, ['outbox', '--user', user]);
@@ -127,26 +155,11 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
   await p.call(
     'Delete a factor (needs a step-up): `DELETE /api/users/{userId}/devices/{deviceId}`',
     'DELETE',
-    `/api/users/${user}/devices/${sms.device.id}`,
+    `/api/users/${user}/devices/${sms.json.id}`,
     { headers: { 'X-MFA-Verification': v2.json.id } },
   );
-  p.text(
-    "An admin can issue an `mfa_token` for a user (a support desk's one-time proof); the user verifies with it instead of a code:",
-  );
-  const token = await p.call(
-    'Issue an mfa_token: `POST /api/users/{userId}/mfa_token`',
-    'POST',
-    `/api/users/${user}/mfa_token`,
-    { headers: { 'Idempotency-Key': `support-${ctx.run}` }, body: { expires_in: 3600 } },
-  );
-  const v3 = await p.call('Start a verification', 'POST', `/api/users/${user}/verifications`, {
-    body: { device_id: otp.device.id },
-  });
-  await p.call('Verify with the mfa_token', 'POST', `/api/users/${user}/verifications/${v3.json.id}`, {
-    body: { mfa_token: token.json.mfa_token },
-  });
 
-  await enrolmentExamples(p, ctx, otp.device.id);
+  await enrolmentExamples(p, ctx, otp.deviceId);
 }
 
 /** An approved verification of the otp factor (approved with a reusable mfa_token), not shown. */
@@ -227,18 +240,45 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
   p.text(
     'A passkey (`kind: "device"`): `activation.public_key` is what the browser passes to ' +
       '`navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the ' +
-      'activation sends back `{"credential": credential.toJSON()}`:',
+      'activation sends back `{"credential": credential.toJSON()}`. Locally the only origin a passkey is ' +
+      "accepted from is the stack's own: `npm start` serves a page there that does these steps with the " +
+      "browser's own WebAuthn (see [Passkeys in a browser](#passkeys-in-a-browser)):",
   );
-  await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
+  const passkey = await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
     headers: { 'X-MFA-Verification': await stepUp(ctx, app.json.id, token.json.mfa_token) },
     body: { kind: 'device', name: 'Laptop' },
   });
+  // The browser's part, played by a software authenticator at the stack's origin (the RP origin).
+  const ceremony = { origin: ctx.base };
+  const created = createCredential(passkey.json.activation.public_key, ceremony, { counter: 1 });
   p.text(
-    'Push with number matching: the ticket goes to the device app (a QR code), which activates with its ' +
-      'own EC P-256 key (`examples/push-device.mjs` is a reference app):',
+    'The browser creates the credential (`navigator.credentials.create`, the user verified; here a ' +
+      'software authenticator, `test/support/software-authenticator.ts`, plays the browser) and the page ' +
+      'sends its JSON:',
+  );
+  await p.call(
+    'Activate the passkey with the credential',
+    'POST',
+    `/api/users/${user}/devices/${passkey.json.id}/activate`,
+    { body: { credential: created.response } },
+  );
+  p.text(
+    'Verifying with a passkey: the verification answers `public_key` (`PublicKeyCredentialRequestOptionsJSON`) ' +
+      'for `navigator.credentials.get`, and the assertion approves it:',
+  );
+  const pv = await p.call('Start a passkey verification', 'POST', `/api/users/${user}/verifications`, {
+    body: { device_id: passkey.json.id },
+  });
+  await p.call('Verify with the assertion', 'POST', `/api/users/${user}/verifications/${pv.json.id}`, {
+    body: { credential: getAssertion(pv.json.public_key, created.credential, ceremony) },
+  });
+  p.text(
+    'Push with number matching, enrolled with the approved passkey verification as its step-up: the ' +
+      'ticket goes to the device app (a QR code), which activates with its own EC P-256 key ' +
+      '(`examples/push-device.mjs` is a reference app):',
   );
   const push = await p.call('Enrol a push factor', 'POST', `/api/users/${user}/devices`, {
-    headers: { 'X-MFA-Verification': await stepUp(ctx, app.json.id, token.json.mfa_token) },
+    headers: { 'X-MFA-Verification': pv.json.id },
     body: { kind: 'push', name: 'My phone' },
   });
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });

@@ -120,6 +120,8 @@ export interface Context {
   base: string;
   user: { id: string; token: string };
   team: string;
+  /** The Demo User's seeded OTP factor (LOCAL_DATA_DIR/demo.json), absent in a demo set saved before it. */
+  otp?: { deviceId: string; secret: string };
   internalKey: string;
   receiverPort: number;
   /** A short suffix that keeps this run's names and Idempotency-Keys apart from earlier runs'. */

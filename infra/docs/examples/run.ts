@@ -2,6 +2,7 @@
 // (`NOTES_RATE_LIMIT=1000 npm start`: the Notes examples make more calls than HackMD's 100 per
 // 5 minutes) as its demo user, and writes each call's request and answer between the markers below
 // of its API's examples page in docs/ (docs/<api>-examples.md; Bank's: the end of docs/bank.md). Ids, times and secrets change on every run.
+// Arguments name the pages to write (`npm run docs:examples -- bank`); none: every page.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     base: stack.url,
     user,
     team: demo.team,
+    otp: demo.otp,
     internalKey: secrets.internalApiKey,
     receiverPort: Number(process.env.WEBHOOK_RECEIVER_PORT ?? 4000),
     run: Date.now().toString(36).slice(-4),
@@ -61,7 +63,10 @@ async function main(): Promise<void> {
     ['docs/notes-examples.md', notesExamples],
     ['docs/webhooks-examples.md', webhookExamples],
   ];
+  // `npm run docs:examples -- bank` writes only the pages named (by their examples' API).
+  const only = process.argv.slice(2);
   for (const [file, examples] of pages) {
+    if (only.length && !only.some((name) => file.includes(name))) continue;
     const page = new Page(stack.url, user.token);
     await examples(page, ctx);
     splice(file, page.lines.join('\n').trimEnd());

@@ -1,7 +1,7 @@
 // examples/push-device.mjs as a developer first meets it, without a stack: --help, the API origin
 // from an option or the environment (no port assumed), a clear message when nothing answers there,
 // and the device key kept outside the repository.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,5 +72,12 @@ describe('examples/push-device.mjs', () => {
     const run = await app(['activate', '--ticket', 'tkt_x']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no Bank API origin: pass --api <origin> or set BANK_API_URL/);
+  });
+
+  it('a key file kept in the repository (--state push-device.json, where it once was written) is ignored by git', () => {
+    const ignored = (path: string) =>
+      execFileSync('git', ['check-ignore', '--no-index', '-v', path], { cwd: ROOT, encoding: 'utf8' });
+    for (const path of ['push-device.json', 'examples/push-device.json', 'push-device-phone.json'])
+      expect(ignored(path)).toMatch(/^\.gitignore:\d+:push-device\*\.json\t/);
   });
 });
