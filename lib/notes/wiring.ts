@@ -119,10 +119,11 @@ import {
   removeConnection,
   setConnectionAccess,
   takeTicket,
+  tokenValid,
 } from './live/adapters/dynamo-live.ts';
 import { closeConnection, sendToConnection } from './live/adapters/api-gateway-peers.ts';
 import { liveNotesOf, restToLive } from './live/notes-bridge.ts';
-import type { ConnectionStore, DocStore, Peers, TicketStore } from './live/ports.ts';
+import type { ConnectionStore, DocStore, LiveTokens, Peers, TicketStore } from './live/ports.ts';
 import { LiveDoor } from './live/door.ts';
 import { LiveService } from './live/service.ts';
 
@@ -257,12 +258,17 @@ export const notesWithHistory = /* @__PURE__ */ once(() =>
 // ---- Live editing (lib/notes/live, docs/live.md) ----
 /** Joining (door.ts: no Yjs in these bundles) with only these store methods. */
 const liveDoor = (
-  parts: { tickets?: Partial<TicketStore>; connections?: Partial<ConnectionStore> },
+  parts: {
+    tickets?: Partial<TicketStore>;
+    connections?: Partial<ConnectionStore>;
+    tokens?: Partial<LiveTokens>;
+  },
   notesService: () => NotesService,
 ) =>
   new LiveDoor({
     tickets: only<TicketStore>('tickets', parts.tickets ?? {}),
     connections: only<ConnectionStore>('connections', parts.connections ?? {}),
+    tokens: only<LiveTokens>('tokens', parts.tokens ?? {}),
     notes: liveNotesOf(notesService),
     clock: systemClock,
     ids: systemIds,
@@ -294,9 +300,19 @@ const liveNoteReader = /* @__PURE__ */ once(() => build(narrow({ getNote }), noI
 export const liveOpening = /* @__PURE__ */ once(() =>
   liveDoor({ tickets: { put: putTicket } }, liveNoteReader),
 );
-/** $connect: the ticket taken (DeleteItem), the note's access, the connection's three items. */
+/**
+ * $connect: the ticket taken (DeleteItem), the note's access, the connection's three items, its
+ * token still there (GetItem; else the items go again).
+ */
 export const liveConnecting = /* @__PURE__ */ once(() =>
-  liveDoor({ tickets: { take: takeTicket }, connections: { add: addConnection } }, liveNoteReader),
+  liveDoor(
+    {
+      tickets: { take: takeTicket },
+      connections: { add: addConnection, remove: removeConnection },
+      tokens: { valid: tokenValid },
+    },
+    liveNoteReader,
+  ),
 );
 /** $disconnect: the connection (GetItem) and its items removed. */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>

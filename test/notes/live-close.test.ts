@@ -1,6 +1,6 @@
 // Live connections' lifecycle through the local runner (docs/live.md, "Connections"): every update a
-// client sent before a normal close is applied, and a client joining while someone
-// types is not taken for gone.
+// client sent before a normal close is applied, a client joining while someone types is not taken
+// for gone, and a revoked API token's connections close and its tickets refuse.
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -9,6 +9,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
+import { identity } from '../../lib/identity/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, local } from './helpers.ts';
 
@@ -104,6 +105,32 @@ describe.skipIf(!local)('live connections', () => {
     });
     expect(joiners.flatMap((j) => j.errors)).toEqual([]);
     for (const c of [typist, ...joiners]) c.ws.close(1000);
+  });
+
+  it('revoking an API token closes its live connections within 5 s and voids the URLs it was given', async () => {
+    const me = await newUser('Live Revoker');
+    const note = await createNote(me.token, { content: 'revoked\n' });
+    const other = await identity().issueToken(me.id);
+    const c = await rawClient(me.token, note.id);
+    const kept = await rawClient(other, note.id);
+    const early = await call('POST', `/v1/notes/${note.id}/live`, { token: me.token });
+    let closed = false;
+    c.ws.on('close', () => {
+      closed = true;
+    });
+    expect(await identity().revokeToken(me.token)).toBe(true);
+    const took = await until(() => closed, 5_000, 'the revoked connection closed');
+    expect(c.errors).toContain('access_changed');
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(early.body.url);
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => resolve(101));
+    });
+    expect(refused).toBe(401);
+    expect(kept.ws.readyState).toBe(WebSocket.OPEN);
+    expect(kept.errors).toEqual([]);
+    kept.ws.close(1000);
+    console.log(`revocation closed the connection in ${took} ms`);
   });
 
   it("a team removal closes the member's connection whichever membership item goes first", async () => {

@@ -19,6 +19,8 @@ export interface Ticket {
   noteId: string;
   shortId: string;
   expiresAt: number;
+  /** The SHA-256 of the API token that asked for it: revoking the token voids the ticket. */
+  tokenHash?: string;
 }
 
 export interface LiveConnection {
@@ -29,11 +31,19 @@ export interface LiveConnection {
   teamPath: string | null;
   access: LiveAccess;
   connectedAt: number;
+  /** The SHA-256 of the API token whose ticket opened it: revoking the token closes it. */
+  tokenHash?: string;
   /**
    * The client closed it ($disconnect): kept (by its id only) a few minutes so the messages it sent
    * before closing, still queued, are applied; it receives nothing and is in no relay.
    */
   closed?: boolean;
+}
+
+/** Who asks for a connect URL: the user and the API token of the call. */
+export interface LiveCaller {
+  userId: string;
+  tokenHash: string;
 }
 
 /** What a connect URL answers (POST /v1/notes/{noteId}/live). */

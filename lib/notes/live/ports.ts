@@ -8,6 +8,12 @@ export interface TicketStore {
   take(hash: string): Promise<Ticket | undefined>;
 }
 
+/** The API tokens, as joining sees them (identity's items). */
+export interface LiveTokens {
+  /** Whether the token (its SHA-256) is still valid: not revoked. A strongly consistent read. */
+  valid(tokenHash: string): Promise<boolean>;
+}
+
 export interface ConnectionStore {
   add(connection: LiveConnection): Promise<void>;
   get(connectionId: string): Promise<LiveConnection | undefined>;

@@ -250,6 +250,23 @@ export class LiveService {
     await this.broadcast(shortId, pieces.map(updateMessage));
   }
 
+  /** An API token was revoked: the connections its tickets opened are closed (its tickets refuse). */
+  async revoked(token: { tokenHash: string; userId: string }): Promise<void> {
+    const connections = await this.deps.connections.ofUser(token.userId);
+    await Promise.all(
+      connections
+        .filter((c) => c.tokenHash === token.tokenHash)
+        .map((c) => this.shut(c, 'The API token that opened this connection has been revoked')),
+    );
+  }
+
+  /** Told why, out of every list, closed. */
+  private async shut(c: LiveConnection, why: string): Promise<void> {
+    await this.refuse(c.connectionId, 'access_changed', why);
+    await this.deps.connections.remove(c);
+    await this.deps.peers.close(c.connectionId);
+  }
+
   /** The note was purged for good: its connections were closed (recheck), its document goes. */
   async purged(shortId: string): Promise<void> {
     await this.deps.docs.drop(shortId);
@@ -267,11 +284,8 @@ export class LiveService {
     await Promise.all(
       connections.map(async (c) => {
         const access = await this.deps.notes.access(c.userId, c.shortId);
-        if (!access?.read) {
-          await this.refuse(c.connectionId, 'access_changed', 'You may no longer read this note');
-          await this.deps.connections.remove(c);
-          await this.deps.peers.close(c.connectionId);
-        } else if (c.access === 'write' && !access.write) {
+        if (!access?.read) await this.shut(c, 'You may no longer read this note');
+        else if (c.access === 'write' && !access.write) {
           await this.deps.connections.setAccess(c, 'read');
           await this.refuse(c.connectionId, 'access_changed', 'You may now read this note but not change it');
         }

@@ -17,6 +17,7 @@ import {
   MemoryConnections,
   MemoryDocs,
   MemoryTickets,
+  MemoryTokens,
   RecordingPeers,
 } from '../../../lib/notes/live/adapters/memory-live.ts';
 import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib/notes/live/document.ts';
@@ -33,9 +34,11 @@ async function liveWorld() {
   const connections = new MemoryConnections();
   const docs = new MemoryDocs();
   live = new LiveService({ connections, docs, peers, notes: liveNotesOf(() => world.notes) });
+  const tokens = new MemoryTokens();
   const door = new LiveDoor({
     tickets: new MemoryTickets(),
     connections,
+    tokens,
     notes: liveNotesOf(() => world.notes),
     clock: world.clock,
     ids: sequentialIds(7000),
@@ -43,8 +46,8 @@ async function liveWorld() {
   });
   /** A client: its own Y.Doc, connected with a fresh ticket, synced as y-websocket does. */
   let n = 0;
-  const join = async (userId: string, noteId: string) => {
-    const opening = await door.open(userId, noteId);
+  const join = async (userId: string, noteId: string, tokenHash = `token-of-${userId}`) => {
+    const opening = await door.open({ userId, tokenHash }, noteId);
     const connectionId = `c${++n}`;
     await door.connect(connectionId, new URL(opening.url).searchParams.get('ticket')!);
     const doc = new Y.Doc();
@@ -88,7 +91,7 @@ async function liveWorld() {
         );
     }
   };
-  return { ...world, live, door, peers, connections, docs, join, deliver };
+  return { ...world, live, door, peers, connections, docs, tokens, join, deliver };
 }
 
 const b64 = (write: (e: encoding.Encoder) => void) => {
@@ -98,19 +101,20 @@ const b64 = (write: (e: encoding.Encoder) => void) => {
   return Buffer.from(encoding.toUint8Array(e)).toString('base64');
 };
 const text = (doc: Y.Doc) => doc.getText('content').toString();
+const caller = (userId: string) => ({ userId, tokenHash: `token-of-${userId}` });
 
 describe('live editing: the domain', () => {
   it('a ticket is single-use, expires after 60 s and answers the access the note gives', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
-    const mine = await w.door.open(w.owner, note.note.id);
+    const mine = await w.door.open(caller(w.owner), note.note.id);
     expect(mine.access).toBe('write');
     expect(mine.url).toMatch(/^ws:\/\/localhost:3000\/_live\?ticket=[\w-]{43}$/);
-    expect((await w.door.open(w.other, note.note.shortId)).access).toBe('read');
+    expect((await w.door.open(caller(w.other), note.note.shortId)).access).toBe('read');
     const ticket = new URL(mine.url).searchParams.get('ticket')!;
     await w.door.connect('a', ticket);
     await expect(w.door.connect('b', ticket)).rejects.toThrow(/used or expired/);
-    const late = new URL((await w.door.open(w.owner, note.note.id)).url).searchParams.get('ticket')!;
+    const late = new URL((await w.door.open(caller(w.owner), note.note.id)).url).searchParams.get('ticket')!;
     w.clock.advance(60_000);
     await expect(w.door.connect('c', late)).rejects.toThrow(/used or expired/);
     await expect(w.door.connect('d', undefined)).rejects.toThrow(/missing/);
@@ -119,7 +123,7 @@ describe('live editing: the domain', () => {
   it('a note the caller may not read has no live URL (404 as GetNote)', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'secret' });
-    await expect(w.door.open(w.other, note.note.id)).rejects.toThrow(/does not exist/);
+    await expect(w.door.open(caller(w.other), note.note.id)).rejects.toThrow(/does not exist/);
   });
 
   it('two clients converge; the first sync holds the note content; updates and awareness are relayed', async () => {
@@ -284,6 +288,23 @@ describe('live editing: the domain', () => {
     expect(w.peers.closed.has(owner.connectionId)).toBe(true);
     expect(w.connections.all.size).toBe(0);
   });
+
+  it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x' });
+    const byLaptop = await w.join(w.owner, note.note.id, 'laptop');
+    const byPhone = await w.join(w.owner, note.note.id, 'phone');
+    const early = await w.door.open({ userId: w.owner, tokenHash: 'laptop' }, note.note.id);
+    w.tokens.revoked.add('laptop');
+    await w.live.revoked({ tokenHash: 'laptop', userId: w.owner });
+    await w.deliver(byLaptop);
+    expect(byLaptop.errors.map((e) => e.code)).toEqual(['access_changed']);
+    expect(w.peers.closed.has(byLaptop.connectionId)).toBe(true);
+    expect(w.peers.closed.has(byPhone.connectionId)).toBe(false);
+    const ticket = new URL(early.url).searchParams.get('ticket')!;
+    await expect(w.door.connect('late', ticket)).rejects.toThrow(/revoked/);
+    expect([...w.connections.all.keys()]).toEqual([byPhone.connectionId]);
+  });
 });
 
 describe('live editing: the document', () => {
@@ -324,7 +345,7 @@ describe('live editing: what the stream asks', () => {
       },
     }) as unknown as DynamoDBRecord;
 
-  it('stored updates flush their note; access changes and team removals recheck; other changes do not', () => {
+  it('stored updates flush their note; access changes, team removals and revoked tokens recheck; other changes do not', () => {
     const meta = { PK: 'NOTE#abcdefghij', SK: 'NOTE#META' };
     const note = { readPermission: 'owner', writePermission: 'owner', ownerId: 'u1', teamPath: null };
     const changes = liveChangesOf([
@@ -337,7 +358,10 @@ describe('live editing: what the stream asks', () => {
       ),
       record('REMOVE', { PK: 'NOTE#uvwxyzabcd', SK: 'NOTE#META' }, { old: note }),
       record('REMOVE', identityKeys.membershipOfTeam('team-a', 'u9')),
+      record('REMOVE', identityKeys.token('abc123'), { old: { type: 'token', userId: 'u7' } }),
+      record('MODIFY', identityKeys.token('def456'), { old: { userId: 'u8' }, new: { userId: 'u8' } }),
     ]);
+    expect([...changes.revokedTokens]).toEqual([['abc123', 'u7']]);
     expect([...changes.flush]).toEqual(['shortid123']);
     expect([...changes.recheckNotes].sort()).toEqual(['klmnopqrst', 'uvwxyzabcd']);
     expect([...changes.recheckUsers]).toEqual(['u9']);

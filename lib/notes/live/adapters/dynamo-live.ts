@@ -2,7 +2,8 @@
 //   LIVETICKET#<sha256> / TICKET          a ticket until taken (DeleteItem returning it) or its TTL
 //   LIVECONN#<connectionId> / CONN        a connection, found by its id ($default, $disconnect)
 //   LIVE#<shortId> / CONN#<connectionId>  the same, among the note's connections (relays)
-//   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal)
+//   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal,
+//                                         a revoked token: each connection keeps its token's `tokenHash`)
 //   LIVE#<shortId> / HEAD                 `rev` and the compacted state: inline (`state`) when at most
 //                                         INLINE_STATE_BYTES, else `stateKey`, an object in S3 (s3-live-states.ts)
 //   LIVE#<shortId> / U#<time>#<rand>      one accepted update (a few bytes to 64 KB), `by` its writer,
@@ -20,9 +21,16 @@ import {
 import { config } from '../../../config.ts';
 import { documentClient, queryAll } from '../../../data/dynamo.ts';
 import { isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
-import { liveKeys as k } from '../../../data/keys.ts';
+import { identityKeys, liveKeys as k } from '../../../data/keys.ts';
 import { INLINE_STATE_BYTES, type LiveAccess, type LiveConnection, type Ticket } from '../model.ts';
-import type { ConnectionStore, DocStore, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+import type {
+  ConnectionStore,
+  DocStore,
+  LiveTokens,
+  StoredDoc,
+  StoredUpdate,
+  TicketStore,
+} from '../ports.ts';
 import { deleteState, getState, putState } from './s3-live-states.ts';
 
 type Item = Record<string, unknown>;
@@ -62,7 +70,21 @@ export async function takeTicket(hash: string): Promise<Ticket | undefined> {
     noteId: a.noteId as string,
     shortId: a.shortId as string,
     expiresAt: a.expiresAt as number,
+    ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
   };
+}
+
+/** Whether the API token is still there (not revoked): a strongly consistent GetItem of its key. */
+export async function tokenValid(tokenHash: string): Promise<boolean> {
+  const out = await documentClient().send(
+    new GetCommand({
+      TableName: table(),
+      Key: identityKeys.token(tokenHash),
+      ConsistentRead: true,
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return out.Item !== undefined;
 }
 
 // ---- connections ----
@@ -74,6 +96,7 @@ const connectionOf = (a: Item): LiveConnection => ({
   teamPath: (a.teamPath as string | null) ?? null,
   access: a.access as LiveAccess,
   connectedAt: a.connectedAt as number,
+  ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
   ...(a.closed ? { closed: true } : {}),
 });
 const copiesOf = (c: LiveConnection) => [
@@ -139,9 +162,11 @@ export async function connectionsOfNote(shortId: string): Promise<LiveConnection
   return items.map(connectionOf);
 }
 
+/** Strongly consistent: a revocation or team removal finds a connection added just before it. */
 export async function connectionsOfUser(userId: string): Promise<LiveConnection[]> {
   const items = await queryAll({
     TableName: table(),
+    ConsistentRead: true,
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': k.userPartition(userId) },
   });
@@ -305,6 +330,9 @@ export async function dropDoc(shortId: string): Promise<void> {
 export class DynamoTickets implements TicketStore {
   put = putTicket;
   take = takeTicket;
+}
+export class DynamoLiveTokens implements LiveTokens {
+  valid = tokenValid;
 }
 export class DynamoConnections implements ConnectionStore {
   add = addConnection;

@@ -1,7 +1,15 @@
 // In-memory adapters of the live ports, for the domain's unit tests (the same rules as dynamo-live.ts:
 // single-use tickets, conditional compaction that deletes only the merged updates).
 import type { LiveAccess, LiveConnection, Ticket } from '../model.ts';
-import type { ConnectionStore, DocStore, Peers, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+import type {
+  ConnectionStore,
+  DocStore,
+  LiveTokens,
+  Peers,
+  StoredDoc,
+  StoredUpdate,
+  TicketStore,
+} from '../ports.ts';
 
 export class MemoryTickets implements TicketStore {
   private readonly tickets = new Map<string, Ticket>();
@@ -12,6 +20,14 @@ export class MemoryTickets implements TicketStore {
     const ticket = this.tickets.get(hash);
     this.tickets.delete(hash);
     return ticket;
+  }
+}
+
+/** Tokens are valid until revoked here. */
+export class MemoryTokens implements LiveTokens {
+  readonly revoked = new Set<string>();
+  async valid(tokenHash: string): Promise<boolean> {
+    return !this.revoked.has(tokenHash);
   }
 }
 
