@@ -467,6 +467,11 @@ export const liveKeys = {
     SK: `CONN#${connectionId}`,
   }),
   connectionPrefix: 'CONN#',
+  /** Which connection (and user) a Yjs client id's awareness belongs to (sorts before HEAD). */
+  awarenessClaim: (shortId: string, clientId: number): Key => ({
+    PK: `LIVE#${shortId}`,
+    SK: `AWARE#${clientId}`,
+  }),
   connection: (connectionId: string): Key => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' }),
   userConnection: (userId: string, connectionId: string): Key => ({
     PK: `LIVEUSER#${userId}`,

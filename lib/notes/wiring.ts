@@ -106,6 +106,7 @@ import { mfaEncryptionKey } from '../data/secrets.ts';
 import {
   addConnection,
   appendUpdate,
+  claimClientIds,
   compactDoc,
   connectionsOfNote,
   connectionsOfUser,
@@ -324,7 +325,12 @@ export const liveDisconnecting = /* @__PURE__ */ once(() =>
 export const liveMessages = /* @__PURE__ */ once(() =>
   liveService(
     {
-      connections: { get: getConnection, remove: removeConnection, ofNote: connectionsOfNote },
+      connections: {
+        get: getConnection,
+        remove: removeConnection,
+        ofNote: connectionsOfNote,
+        claim: claimClientIds,
+      },
       docs: messageDocs,
       peers,
     },

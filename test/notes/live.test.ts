@@ -14,12 +14,17 @@ import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys, liveKeys } from '../../lib/data/keys.ts';
 import {
+  addConnection,
   appendUpdate,
+  claimClientIds,
   compactDoc,
   createDoc,
   dropDoc,
+  getConnection,
   loadDoc,
+  markConnectionClosed,
   putTicket,
+  setConnectionAccess,
   takeTicket,
 } from '../../lib/notes/live/adapters/dynamo-live.ts';
 import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
@@ -385,6 +390,31 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     });
     const [first, second] = await Promise.all([takeTicket(hash), takeTicket(hash)]);
     expect([first, second].filter(Boolean)).toHaveLength(1);
+  });
+
+  it("a client id's awareness is claimed once per note: by its first connection, or a later one of the same user", async () => {
+    const shortId = `a${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const connection = (connectionId: string, userId: string) => ({
+      connectionId: `${connectionId}-${shortId}`,
+      userId,
+      noteId: 'n'.repeat(22),
+      shortId,
+      teamPath: null,
+      access: 'write' as const,
+      connectedAt: Date.now(),
+    });
+    const [mine, theirs, mineAgain] = [connection('a', 'u1'), connection('b', 'u2'), connection('c', 'u1')];
+    for (const c of [mine, theirs, mineAgain]) await addConnection(c);
+    expect(await claimClientIds(mine, [11, 12])).toEqual(expect.arrayContaining([11, 12]));
+    expect(await claimClientIds(theirs, [11, 13])).toEqual([13]);
+    expect(await claimClientIds(mineAgain, [12])).toEqual([12]);
+    expect((await getConnection(mine.connectionId))?.clientIds?.sort()).toEqual([11, 12]);
+    expect((await getConnection(theirs.connectionId))?.clientIds).toEqual([13]);
+    // Kept through an access change and a close (the record $default reads).
+    await setConnectionAccess((await getConnection(mine.connectionId))!, 'read');
+    await markConnectionClosed((await getConnection(mine.connectionId))!);
+    expect((await getConnection(mine.connectionId))?.clientIds?.sort()).toEqual([11, 12]);
+    await dropDoc(shortId);
   });
 
   it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {

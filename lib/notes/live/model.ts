@@ -33,6 +33,8 @@ export interface LiveConnection {
   connectedAt: number;
   /** The SHA-256 of the API token whose ticket opened it: revoking the token closes it. */
   tokenHash?: string;
+  /** The Yjs client ids it owns (it wrote with them, or announced them first): its awareness. */
+  clientIds?: number[];
   /**
    * The client closed it ($disconnect): kept (by its id only) a few minutes so the messages it sent
    * before closing, still queued, are applied; it receives nothing and is in no relay.

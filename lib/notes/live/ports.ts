@@ -23,6 +23,12 @@ export interface ConnectionStore {
   ofNote(shortId: string): Promise<LiveConnection[]>;
   ofUser(userId: string): Promise<LiveConnection[]>;
   setAccess(connection: LiveConnection, access: LiveAccess): Promise<void>;
+  /**
+   * Claims Yjs client ids for the connection within its note: an id is taken when no one holds it,
+   * or this connection, or another connection of the same user (a client reconnecting keeps its
+   * id). Answers the ids now the connection's; they join its `clientIds`.
+   */
+  claim(connection: LiveConnection, clientIds: number[]): Promise<number[]>;
 }
 
 /** A stored update: its key (to delete it once merged) and who wrote it. */

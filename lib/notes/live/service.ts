@@ -22,7 +22,14 @@ import {
   MAX_SENT_UPDATE_BYTES,
 } from './model.ts';
 import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
-import { readMessage, step1Message, step2Message, updateMessage } from './protocol.ts';
+import {
+  type AwarenessState,
+  awarenessMessage,
+  readMessage,
+  step1Message,
+  step2Message,
+  updateMessage,
+} from './protocol.ts';
 
 export interface LiveDependencies {
   connections: ConnectionStore;
@@ -75,7 +82,7 @@ export class LiveService {
     }
     if (!message)
       return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
-    if (message.kind === 'awareness') return this.relay(from, body);
+    if (message.kind === 'awareness') return this.relayAwareness(from, message.states, body);
     if (message.kind === 'step1') return this.answerStep1(from, message.stateVector);
     if (from.access === 'read') {
       // A read connection's updates are never applied (its answer to our step 1 is ignored quietly).
@@ -84,6 +91,22 @@ export class LiveService {
       return;
     }
     return this.accept(from, message.update);
+  }
+
+  /**
+   * Only the states of the client ids the connection owns are relayed (another connection's id, or
+   * a removal of one, is left out quietly: y-protocols clients pass on what they heard); an id no
+   * one holds is claimed by its first announcer.
+   */
+  private async relayAwareness(from: LiveConnection, states: AwarenessState[], body: string) {
+    const owned = new Set(from.clientIds ?? []);
+    const unowned = [
+      ...new Set(states.filter((s) => !owned.has(s.clientId) && s.json !== 'null').map((s) => s.clientId)),
+    ];
+    if (unowned.length > 0) for (const id of await this.deps.connections.claim(from, unowned)) owned.add(id);
+    const mine = states.filter((s) => owned.has(s.clientId));
+    if (mine.length === 0) return;
+    await this.relay(from, mine.length === states.length ? body : awarenessMessage(mine));
   }
 
   /** Sync step 2 (what the client lacks, in pieces under the message limit), then our step 1. */
@@ -113,6 +136,7 @@ export class LiveService {
     let fresh: boolean;
     const before = Buffer.byteLength(textOf(warm.doc), 'utf8');
     const shape = structureOf(warm.doc);
+    const writers = Y.decodeStateVector(Y.encodeStateVector(warm.doc));
     try {
       fresh = changesSomething(update, warm.doc);
       if (fresh) Y.applyUpdate(warm.doc, update);
@@ -137,6 +161,13 @@ export class LiveService {
         `The note's content may be at most ${MAX_CONTENT_BYTES} bytes of UTF-8: the change was not applied; undo it`,
       );
     }
+    // A client id first seen in this update is the writer's (claimed before any other connection
+    // hears of it), so no one else can announce a cursor under it.
+    const owned = new Set(from.clientIds ?? []);
+    const newcomers = [...Y.parseUpdateMeta(update).from.keys()].filter(
+      (id) => !writers.has(id) && !owned.has(id),
+    );
+    if (newcomers.length > 0) await this.deps.connections.claim(from, newcomers);
     // Stored and relayed at once (the relay does not wait for the write): an update the store then
     // failed to keep is still in the clients' documents, which send it again at their next sync.
     await Promise.all([

@@ -24,6 +24,7 @@ import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib
 import { COMPACT_AFTER_UPDATES, MAX_CLIENT_MESSAGE_BYTES } from '../../../lib/notes/live/model.ts';
 import { liveNotesOf, restToLive } from '../../../lib/notes/live/notes-bridge.ts';
 import { LiveDoor } from '../../../lib/notes/live/door.ts';
+import { readMessage } from '../../../lib/notes/live/protocol.ts';
 import { LiveService } from '../../../lib/notes/live/service.ts';
 import { notesWorld } from './fixture.ts';
 
@@ -287,6 +288,56 @@ describe('live editing: the domain', () => {
     await w.live.recheck({ shortId: note.note.shortId });
     expect(w.peers.closed.has(owner.connectionId)).toBe(true);
     expect(w.connections.all.size).toBe(0);
+  });
+
+  it("awareness under another connection's client id is not relayed: no spoofed name, no removed cursor", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
+    const owner = await w.join(w.owner, note.note.id);
+    const reader = await w.join(w.other, note.note.id);
+    const watcher = await w.join(w.other, note.note.id, 'other-token');
+    /** An awareness frame of `clientId`'s state (null: removed), as y-protocols encodes it. */
+    const aware = (clientId: number, state: object | null, clock = 1) => {
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1);
+      const u = encoding.createEncoder();
+      encoding.writeVarUint(u, 1);
+      encoding.writeVarUint(u, clientId);
+      encoding.writeVarUint(u, clock);
+      encoding.writeVarString(u, JSON.stringify(state));
+      encoding.writeVarUint8Array(e, encoding.toUint8Array(u));
+      return Buffer.from(encoding.toUint8Array(e)).toString('base64');
+    };
+    const heard = (c: { connectionId: string }) =>
+      w.peers.take(c.connectionId).flatMap((f) => {
+        const m = readMessage(f);
+        return m?.kind === 'awareness' ? m.states.map((s) => `${s.clientId}:${s.json}`) : [];
+      });
+    // The owner typed (its client id is its own from its first update on), then announced itself.
+    owner.doc.getText('content').insert(0, 'typed ');
+    await w.deliver(owner);
+    await w.live.receive(owner.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }));
+    expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
+    heard(reader);
+    // The reader sends the owner's id with another name, then a removal of it: neither is relayed.
+    await w.live.receive(reader.connectionId, aware(owner.doc.clientID, { user: { name: 'Mallory' } }, 5));
+    await w.live.receive(reader.connectionId, aware(owner.doc.clientID, null, 6));
+    expect(heard(watcher)).toEqual([]);
+    expect(heard(owner)).toEqual([]);
+    // Its own id is its own; a state of both ids relays only its own.
+    await w.live.receive(reader.connectionId, aware(reader.doc.clientID, { user: { name: 'Reader' } }));
+    expect(heard(watcher)).toEqual([`${reader.doc.clientID}:{"user":{"name":"Reader"}}`]);
+    expect(heard(owner)).toEqual([`${reader.doc.clientID}:{"user":{"name":"Reader"}}`]);
+    // A writer's id is claimed by its first update, before anyone hears it announced.
+    const second = await w.join(w.owner, note.note.id);
+    second.doc.getText('content').insert(0, 'more ');
+    await w.deliver(second);
+    await w.live.receive(reader.connectionId, aware(second.doc.clientID, { user: { name: 'Mallory' } }));
+    expect(heard(watcher)).toEqual([]);
+    // The owner reconnecting (the same Y.Doc, so the same client id) keeps its cursor.
+    const again = await w.join(w.owner, note.note.id);
+    await w.live.receive(again.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }, 9));
+    expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
   });
 
   it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {

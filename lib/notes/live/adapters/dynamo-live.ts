@@ -4,6 +4,8 @@
 //   LIVE#<shortId> / CONN#<connectionId>  the same, among the note's connections (relays)
 //   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal,
 //                                         a revoked token: each connection keeps its token's `tokenHash`)
+//   LIVE#<shortId> / AWARE#<clientId>     which connection (`connectionId`, `userId`) owns a Yjs client
+//                                         id's awareness; LIVECONN# keeps the connection's ids (`clientIds`)
 //   LIVE#<shortId> / HEAD                 `rev` and the compacted state: inline (`state`) when at most
 //                                         INLINE_STATE_BYTES, else `stateKey`, an object in S3 (s3-live-states.ts)
 //   LIVE#<shortId> / U#<time>#<rand>      one accepted update (a few bytes to 64 KB), `by` its writer,
@@ -17,6 +19,7 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
 import { documentClient, queryAll } from '../../../data/dynamo.ts';
@@ -97,6 +100,7 @@ const connectionOf = (a: Item): LiveConnection => ({
   access: a.access as LiveAccess,
   connectedAt: a.connectedAt as number,
   ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
+  ...(a.clientIds instanceof Set ? { clientIds: [...(a.clientIds as Set<number>)].map(Number) } : {}),
   ...(a.closed ? { closed: true } : {}),
 });
 const copiesOf = (c: LiveConnection) => [
@@ -107,12 +111,18 @@ const copiesOf = (c: LiveConnection) => [
 /** A connection lives at most API Gateway's 2 hours: its items expire a little after. */
 const CONNECTION_TTL_SECONDS = 2 * 3600 + 600;
 
+/** A connection's attributes as stored (its client ids a number set, which ADD extends). */
+const attributesOf = ({ clientIds, ...c }: LiveConnection): Item => ({
+  ...c,
+  ...(clientIds?.length ? { clientIds: new Set(clientIds) } : {}),
+});
+
 async function putCopies(c: LiveConnection): Promise<void> {
   const ttl = Math.ceil(c.connectedAt / 1000) + CONNECTION_TTL_SECONDS;
   await documentClient().send(
     new BatchWriteCommand({
       RequestItems: {
-        [table()]: copiesOf(c).map((key) => ({ PutRequest: { Item: { ...key, ...c, ttl } } })),
+        [table()]: copiesOf(c).map((key) => ({ PutRequest: { Item: { ...key, ...attributesOf(c), ttl } } })),
       },
     }),
   );
@@ -145,7 +155,7 @@ export async function markConnectionClosed(c: LiveConnection): Promise<void> {
     new BatchWriteCommand({
       RequestItems: {
         [table()]: [
-          { PutRequest: { Item: { ...byId, ...c, closed: true, ttl } } },
+          { PutRequest: { Item: { ...byId, ...attributesOf(c), closed: true, ttl } } },
           ...listed.map((Key) => ({ DeleteRequest: { Key } })),
         ],
       },
@@ -175,6 +185,52 @@ export async function connectionsOfUser(userId: string): Promise<LiveConnection[
 
 export const setConnectionAccess = (c: LiveConnection, access: LiveAccess): Promise<void> =>
   putCopies({ ...c, access });
+
+/**
+ * Each id: a conditional PutItem of its claim (no holder, this connection, or the same user's);
+ * the ids won: one UpdateItem ADDs them to the connection's item (what $default reads).
+ */
+export async function claimClientIds(c: LiveConnection, clientIds: number[]): Promise<number[]> {
+  const ttl = Math.ceil(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
+  const won: number[] = [];
+  await Promise.all(
+    clientIds.map(async (clientId) => {
+      try {
+        await documentClient().send(
+          new PutCommand({
+            TableName: table(),
+            Item: {
+              ...k.awarenessClaim(c.shortId, clientId),
+              connectionId: c.connectionId,
+              userId: c.userId,
+              ttl,
+            },
+            ConditionExpression: 'attribute_not_exists(PK) OR connectionId = :c OR userId = :u',
+            ExpressionAttributeValues: { ':c': c.connectionId, ':u': c.userId },
+          }),
+        );
+        won.push(clientId);
+      } catch (err) {
+        if (!isConditionFailure(err)) throw storeFailure(err);
+      }
+    }),
+  );
+  if (won.length === 0) return won;
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.connection(c.connectionId),
+        UpdateExpression: 'ADD clientIds :ids',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':ids': new Set(won) },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw storeFailure(err); // gone meanwhile: nothing to keep
+  }
+  return won;
+}
 
 // ---- documents ----
 const updateOf = (a: Item): StoredUpdate => ({
@@ -342,6 +398,7 @@ export class DynamoConnections implements ConnectionStore {
   ofNote = connectionsOfNote;
   ofUser = connectionsOfUser;
   setAccess = setConnectionAccess;
+  claim = claimClientIds;
 }
 export class DynamoDocs implements DocStore {
   load = loadDoc;

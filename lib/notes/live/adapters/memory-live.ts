@@ -64,6 +64,20 @@ export class MemoryConnections implements ConnectionStore {
     const held = this.all.get(c.connectionId);
     if (held) held.access = access;
   }
+  /** Per note and client id: who holds it. */
+  readonly claims = new Map<string, { connectionId: string; userId: string }>();
+  async claim(c: LiveConnection, clientIds: number[]): Promise<number[]> {
+    const won = clientIds.filter((id) => {
+      const key = `${c.shortId}#${id}`;
+      const holder = this.claims.get(key);
+      if (holder && holder.connectionId !== c.connectionId && holder.userId !== c.userId) return false;
+      this.claims.set(key, { connectionId: c.connectionId, userId: c.userId });
+      return true;
+    });
+    const held = this.all.get(c.connectionId);
+    if (held) held.clientIds = [...new Set([...(held.clientIds ?? []), ...won])];
+    return won;
+  }
 }
 
 export class MemoryDocs implements DocStore {
