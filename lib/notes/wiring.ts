@@ -110,6 +110,7 @@ import {
   compactDoc,
   connectionsOfNote,
   connectionsOfUser,
+  countMessage,
   createDoc,
   dropDoc,
   getConnection,
@@ -321,12 +322,12 @@ export const liveDisconnecting = /* @__PURE__ */ once(() =>
     throw new Error('$disconnect reads no note');
   }),
 );
-/** $default: the connection, the document (created from the note the first time), the relay. */
+/** $default: the connection counted (UpdateItem), the document (created from the note the first time), the relay. */
 export const liveMessages = /* @__PURE__ */ once(() =>
   liveService(
     {
       connections: {
-        get: getConnection,
+        count: countMessage,
         remove: removeConnection,
         ofNote: connectionsOfNote,
         claim: claimClientIds,

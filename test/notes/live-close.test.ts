@@ -133,6 +133,50 @@ describe.skipIf(!local)('live connections', () => {
     console.log(`revocation closed the connection in ${took} ms`);
   });
 
+  it("a flood of sync step 1 is bounded per connection (bytes sent back) and holds another note's relays back little", async () => {
+    const me = await newUser('Live Flooder');
+    const big = await createNote(me.token, {
+      content: `${'a line of a long note, asked for again\n'.repeat(7_000)}`,
+    });
+    const small = await createNote(me.token, { content: '.' });
+    const flooder = await rawClient(me.token, big.id);
+    const [typist, watcher] = [await rawClient(me.token, small.id), await rawClient(me.token, small.id)];
+    let received = 0;
+    let closed = false;
+    flooder.ws.on('message', (data) => {
+      received += data.toString().length;
+    });
+    flooder.ws.on('close', () => {
+      closed = true;
+    });
+    /** How late each of these characters reaches the small note's other client. */
+    const lagsOf = async (chars: string) => {
+      const lags: number[] = [];
+      for (const ch of chars) {
+        const sentAt = Date.now();
+        typist.type(ch);
+        await until(() => watcher.text.toString().endsWith(ch), 30_000, `"${ch}" relayed`);
+        lags.push(Date.now() - sentAt);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return lags;
+    };
+    const floor = await lagsOf('xyz');
+    const step1 = step1Message(Y.encodeStateVector(new Y.Doc()));
+    for (let i = 0; i < 100; i += 1) flooder.ws.send(step1);
+    const lags = await lagsOf('abcde');
+    await until(() => closed, 30_000, 'the flooder closed');
+    const oneAnswer = Buffer.byteLength(Buffer.from(Y.encodeStateAsUpdate(flooder.doc)).toString('base64'));
+    console.log(
+      `flood: ${received} bytes sent back (one answer ${oneAnswer}); another note's relays ${lags.join(', ')} ms (before the flood ${floor.join(', ')} ms)`,
+    );
+    expect(flooder.errors).toContain('rate_limited');
+    expect(received).toBeLessThan(oneAnswer * 12);
+    // Unflooded, 100 such answers took 10-16 s to clear ahead of the other note's relays.
+    expect(Math.max(...lags)).toBeLessThan(10_000);
+    for (const c of [typist, watcher]) c.ws.close(1000);
+  });
+
   it("a team removal closes the member's connection whichever membership item goes first", async () => {
     const owner = await newUser('Live Team Owner');
     const remove = (Key: { PK: string; SK: string }) =>

@@ -10,6 +10,20 @@ export const COMPACT_AFTER_UPDATES = 50;
 /** A compacted state larger than this goes to S3 (live/ prefix), the head item names it. */
 export const INLINE_STATE_BYTES = 32 * 1024;
 
+/**
+ * What one connection may send, per fixed window of the wall clock (docs/live.md, "Limits"): sync
+ * step 1 (each answered with the document), awareness, and every other message (updates, step 2, a
+ * bad frame). The first message past the limit is answered `rate_limited`, the next ones of the
+ * window are dropped; at RATE_CLOSE_FACTOR times the limit the connection is closed.
+ */
+export const RATE_LIMITS = {
+  step1: { limit: 10, windowSeconds: 60 },
+  awareness: { limit: 20, windowSeconds: 1 },
+  update: { limit: 60, windowSeconds: 1 },
+} as const;
+export type RateKind = keyof typeof RATE_LIMITS;
+export const RATE_CLOSE_FACTOR = 4;
+
 export type LiveAccess = 'read' | 'write';
 
 /** A single-use ticket; kept under the SHA-256 of its secret. */
@@ -62,7 +76,8 @@ export type LiveErrorCode =
   | 'read_only'
   | 'content_too_large'
   | 'document_too_large'
-  | 'access_changed';
+  | 'access_changed'
+  | 'rate_limited';
 
 /** An error frame: JSON (never base64), so a client tells it from a y-protocols message. */
 export const errorFrame = (code: LiveErrorCode, message: string): string =>

@@ -1,6 +1,6 @@
 // What live editing needs from outside (adapters: dynamo-live.ts, s3 for large states,
 // api-gateway-peers.ts; memory-live.ts for tests) and from the Notes service (LiveNotes).
-import type { LiveAccess, LiveConnection, Ticket } from './model.ts';
+import type { LiveAccess, LiveConnection, RateKind, Ticket } from './model.ts';
 
 export interface TicketStore {
   put(ticket: Ticket): Promise<void>;
@@ -17,6 +17,16 @@ export interface LiveTokens {
 export interface ConnectionStore {
   add(connection: LiveConnection): Promise<void>;
   get(connectionId: string): Promise<LiveConnection | undefined>;
+  /**
+   * The connection, with one more message of `kind` counted in the window that starts at
+   * `windowStart` (epoch ms; an older window's count starts over): the count includes this one.
+   * Undefined when the connection is unknown. Atomic under concurrent messages.
+   */
+  count(
+    connectionId: string,
+    kind: RateKind,
+    windowStart: number,
+  ): Promise<{ connection: LiveConnection; count: number } | undefined>;
   remove(connection: LiveConnection): Promise<void>;
   /** $disconnect: out of its note's and user's lists, kept by its id as `closed` a few minutes. */
   close(connection: LiveConnection): Promise<void>;

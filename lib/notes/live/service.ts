@@ -20,11 +20,15 @@ import {
   type LiveConnection,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_SENT_UPDATE_BYTES,
+  RATE_CLOSE_FACTOR,
+  RATE_LIMITS,
+  type RateKind,
 } from './model.ts';
 import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
 import {
   type AwarenessState,
   awarenessMessage,
+  type Incoming,
   readMessage,
   step1Message,
   step2Message,
@@ -36,7 +40,18 @@ export interface LiveDependencies {
   docs: DocStore;
   peers: Peers;
   notes: LiveNotes;
+  /** The wall clock of the rate limits' windows (epoch ms; default Date.now). */
+  now?: () => number;
 }
+
+/** Which rate limit a message counts against. */
+const rateKindOf = (m: Incoming | undefined): RateKind =>
+  m?.kind === 'step1' ? 'step1' : m?.kind === 'awareness' ? 'awareness' : 'update';
+const RATE_NAMES: Record<RateKind, string> = {
+  step1: 'sync step 1 messages',
+  awareness: 'awareness messages',
+  update: 'update messages',
+};
 
 /**
  * A connection this young may still be in its $connect (API Gateway's integration timeout is 29 s):
@@ -59,21 +74,31 @@ export class LiveService {
   private readonly warm = new Map<string, WarmDoc>();
   constructor(private readonly deps: LiveDependencies) {}
 
-  /** $default: one y-protocols message (base64) from a connection. */
+  /** $default: one y-protocols message (base64) from a connection, counted against its rate limits. */
   async receive(connectionId: string, body: string): Promise<void> {
-    const from = await this.deps.connections.get(connectionId);
-    if (!from) {
+    const tooLarge = Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES;
+    const message = tooLarge ? undefined : readMessage(body);
+    const kind = rateKindOf(message);
+    const { windowSeconds } = RATE_LIMITS[kind];
+    const now = (this.deps.now ?? Date.now)();
+    const counted = await this.deps.connections.count(
+      connectionId,
+      kind,
+      now - (now % (windowSeconds * 1000)),
+    );
+    if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
       await this.deps.peers.close(connectionId);
       return;
     }
-    if (Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES)
+    const { connection: from, count } = counted;
+    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count);
+    if (tooLarge)
       return this.refuse(
         connectionId,
         'message_too_large',
         `A message may be at most ${MAX_CLIENT_MESSAGE_BYTES} bytes: send a large change as several updates`,
       );
-    const message = readMessage(body);
     if (from.closed) {
       // Sent before the client closed: an update of a write connection is applied; nothing is answered.
       if (from.access === 'write' && (message?.kind === 'update' || message?.kind === 'step2'))
@@ -91,6 +116,27 @@ export class LiveService {
       return;
     }
     return this.accept(from, message.update);
+  }
+
+  /**
+   * A message past its kind's limit is dropped: the first of the window is answered `rate_limited`,
+   * and at RATE_CLOSE_FACTOR times the limit the connection is closed (a flood costs one counting
+   * write per message, never a document load or a relay).
+   */
+  private async overLimit(from: LiveConnection, kind: RateKind, count: number): Promise<void> {
+    if (from.closed) return;
+    const { limit, windowSeconds } = RATE_LIMITS[kind];
+    const what = `At most ${limit} ${RATE_NAMES[kind]} per ${windowSeconds} s per connection`;
+    if (count === limit + 1)
+      await this.refuse(
+        from.connectionId,
+        'rate_limited',
+        `${what}: this one and the next in the window are dropped${kind === 'update' ? ' (sync again after it: sync step 1)' : ''}`,
+      );
+    else if (count === limit * RATE_CLOSE_FACTOR) {
+      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
+      await this.deps.peers.close(from.connectionId);
+    }
   }
 
   /**

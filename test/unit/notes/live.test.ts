@@ -21,7 +21,11 @@ import {
   RecordingPeers,
 } from '../../../lib/notes/live/adapters/memory-live.ts';
 import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib/notes/live/document.ts';
-import { COMPACT_AFTER_UPDATES, MAX_CLIENT_MESSAGE_BYTES } from '../../../lib/notes/live/model.ts';
+import {
+  COMPACT_AFTER_UPDATES,
+  MAX_CLIENT_MESSAGE_BYTES,
+  RATE_LIMITS,
+} from '../../../lib/notes/live/model.ts';
 import { liveNotesOf, restToLive } from '../../../lib/notes/live/notes-bridge.ts';
 import { LiveDoor } from '../../../lib/notes/live/door.ts';
 import { readMessage } from '../../../lib/notes/live/protocol.ts';
@@ -34,7 +38,13 @@ async function liveWorld() {
   const peers = new RecordingPeers();
   const connections = new MemoryConnections();
   const docs = new MemoryDocs();
-  live = new LiveService({ connections, docs, peers, notes: liveNotesOf(() => world.notes) });
+  live = new LiveService({
+    connections,
+    docs,
+    peers,
+    notes: liveNotesOf(() => world.notes),
+    now: () => world.clock.now(),
+  });
   const tokens = new MemoryTokens();
   const door = new LiveDoor({
     tickets: new MemoryTickets(),
@@ -338,6 +348,64 @@ describe('live editing: the domain', () => {
     const again = await w.join(w.owner, note.note.id);
     await w.live.receive(again.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }, 9));
     expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
+  });
+
+  it('a flood is bounded per connection: sync step 1, awareness and updates past their limits are dropped, then closed', async () => {
+    const w = await liveWorld();
+    const content = 'a line of the note that a flood asks for again and again\n'.repeat(2_000);
+    const note = await w.notes.createNote(w.owner, { content, readPermission: 'signed_in' });
+    const reader = await w.join(w.other, note.note.id);
+    const writer = await w.join(w.owner, note.note.id);
+    const watcher = await w.join(w.owner, note.note.id);
+    for (const c of [reader, writer, watcher]) w.peers.take(c.connectionId);
+    const errorsOf = (frames: string[]) =>
+      frames.filter((f) => f.startsWith('{')).map((f) => JSON.parse(f).error.code);
+    const bytesOf = (frames: string[]) => frames.reduce((n, f) => n + f.length, 0);
+    // 100 sync step 1 (an empty state vector: the whole document each) from the reader.
+    const step1 = b64((e) => sync.writeSyncStep1(e, new Y.Doc()));
+    await w.live.receive(reader.connectionId, step1);
+    const one = bytesOf(w.peers.take(reader.connectionId));
+    expect(one).toBeGreaterThan(content.length);
+    for (let i = 1; i < 100; i += 1) await w.live.receive(reader.connectionId, step1);
+    const answered = w.peers.take(reader.connectionId);
+    expect(errorsOf(answered)).toEqual(['rate_limited', 'rate_limited']);
+    expect(one + bytesOf(answered)).toBeLessThan(one * (RATE_LIMITS.step1.limit + 1));
+    expect(w.peers.closed.has(reader.connectionId)).toBe(true);
+    // 2,000 tiny awareness frames from the writer: at most the limit reach the watcher.
+    const awareness = new awarenessProtocol.Awareness(writer.doc);
+    const frames: string[] = [];
+    for (let i = 0; i < 2_000; i += 1) {
+      awareness.setLocalStateField('cursor', i);
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1);
+      encoding.writeVarUint8Array(
+        e,
+        awarenessProtocol.encodeAwarenessUpdate(awareness, [writer.doc.clientID]),
+      );
+      frames.push(Buffer.from(encoding.toUint8Array(e)).toString('base64'));
+    }
+    awareness.destroy();
+    for (const f of frames) await w.live.receive(writer.connectionId, f);
+    expect(w.peers.take(watcher.connectionId)).toHaveLength(RATE_LIMITS.awareness.limit);
+    expect(w.peers.closed.has(writer.connectionId)).toBe(true);
+    // Updates: a third connection types past the limit in one second; the next second it may again.
+    const typist = await w.join(w.owner, note.note.id);
+    const edits = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const d = new Y.Doc();
+        d.clientID = 9_000 + i + n;
+        d.getText('content').insert(0, 'x');
+        return b64((e) => sync.writeUpdate(e, Y.encodeStateAsUpdate(d)));
+      });
+    for (const u of edits(RATE_LIMITS.update.limit + 5)) await w.live.receive(typist.connectionId, u);
+    expect(errorsOf(w.peers.take(typist.connectionId))).toEqual(['rate_limited']);
+    w.clock.advance(RATE_LIMITS.update.windowSeconds * 1000);
+    for (const u of edits(3)) await w.live.receive(typist.connectionId, u);
+    expect(errorsOf(w.peers.take(typist.connectionId))).toEqual([]);
+    expect(w.peers.closed.has(typist.connectionId)).toBe(false);
+    // Its join's step 2 counted as one of the window's messages: limit - 1 edits, then 3.
+    const stored = (await w.docs.load(note.note.shortId))!;
+    expect(stored.updates).toHaveLength(RATE_LIMITS.update.limit - 1 + 3);
   });
 
   it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {

@@ -25,7 +25,13 @@ import { config } from '../../../config.ts';
 import { documentClient, queryAll } from '../../../data/dynamo.ts';
 import { isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
 import { identityKeys, liveKeys as k } from '../../../data/keys.ts';
-import { INLINE_STATE_BYTES, type LiveAccess, type LiveConnection, type Ticket } from '../model.ts';
+import {
+  INLINE_STATE_BYTES,
+  type LiveAccess,
+  type LiveConnection,
+  type RateKind,
+  type Ticket,
+} from '../model.ts';
 import type {
   ConnectionStore,
   DocStore,
@@ -134,6 +140,58 @@ export async function getConnection(connectionId: string): Promise<LiveConnectio
     new GetCommand({ TableName: table(), Key: k.connection(connectionId) }),
   );
   return out.Item && connectionOf(out.Item);
+}
+
+/**
+ * One UpdateItem replaces the connection's GetItem: ADD 1 to the kind's counter if the item is in
+ * this window (ALL_NEW returns the connection and the count). The first message of a window fails
+ * that condition and starts the window with a second, conditional UpdateItem; concurrent first
+ * messages race on it, and the losers count again (as the API tokens' rate limit does).
+ */
+export async function countMessage(
+  connectionId: string,
+  kind: RateKind,
+  windowStart: number,
+): Promise<{ connection: LiveConnection; count: number } | undefined> {
+  const names = { '#w': `rl_${kind}_w`, '#n': `rl_${kind}_n` };
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.connection(connectionId),
+          UpdateExpression: 'ADD #n :one',
+          ConditionExpression: '#w = :w',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { connection: connectionOf(Attributes!), count: Number(Attributes![names['#n']]) };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+      if (!(err as { Item?: unknown }).Item) return undefined; // no such connection
+    }
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.connection(connectionId),
+          UpdateExpression: 'SET #w = :w, #n = :one',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#w) OR #w < :w)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { connection: connectionOf(Attributes!), count: 1 };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+      // Another message started the window (or the connection went): count again.
+    }
+  }
+  return undefined;
 }
 
 export async function removeConnection(c: LiveConnection): Promise<void> {
@@ -393,6 +451,7 @@ export class DynamoLiveTokens implements LiveTokens {
 export class DynamoConnections implements ConnectionStore {
   add = addConnection;
   get = getConnection;
+  count = countMessage;
   remove = removeConnection;
   close = markConnectionClosed;
   ofNote = connectionsOfNote;

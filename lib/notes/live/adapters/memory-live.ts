@@ -1,6 +1,6 @@
 // In-memory adapters of the live ports, for the domain's unit tests (the same rules as dynamo-live.ts:
 // single-use tickets, conditional compaction that deletes only the merged updates).
-import type { LiveAccess, LiveConnection, Ticket } from '../model.ts';
+import type { LiveAccess, LiveConnection, RateKind, Ticket } from '../model.ts';
 import type {
   ConnectionStore,
   DocStore,
@@ -39,6 +39,16 @@ export class MemoryConnections implements ConnectionStore {
   async get(connectionId: string): Promise<LiveConnection | undefined> {
     const c = this.all.get(connectionId);
     return c && { ...c };
+  }
+  private readonly counts = new Map<string, { windowStart: number; count: number }>();
+  async count(connectionId: string, kind: RateKind, windowStart: number) {
+    const connection = await this.get(connectionId);
+    if (!connection) return undefined;
+    const key = `${connectionId}#${kind}`;
+    const held = this.counts.get(key);
+    const count = held && held.windowStart === windowStart ? held.count + 1 : 1;
+    this.counts.set(key, { windowStart, count });
+    return { connection, count };
   }
   async remove(c: LiveConnection): Promise<void> {
     this.all.delete(c.connectionId);
