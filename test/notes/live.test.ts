@@ -339,7 +339,7 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     await until(async () => (await get()) === 'a healthy\n', 20_000, 'warm');
     // A document no load can read (its compacted state names an S3 object that is not there):
     // every flush of that note throws. (A stored update Yjs cannot apply is left out by the load.)
-    expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'))).toBe(true);
+    expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'), 1)).toBe(true);
     await documentClient().send(
       new UpdateCommand({
         TableName: config.tableName,
@@ -420,8 +420,8 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
   it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {
     const shortId = `c${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
     const seed = seedUpdate('base');
-    expect(await createDoc(shortId, seed)).toBe(true);
-    expect(await createDoc(shortId, seedUpdate('other'))).toBe(false);
+    expect(await createDoc(shortId, seed, 1)).toBe(true);
+    expect(await createDoc(shortId, seedUpdate('other'), 1)).toBe(false);
     const edit = (text: string) => {
       const doc = docOf([seed]);
       let update: Uint8Array | undefined;
@@ -444,8 +444,8 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     };
     const merged = state(read);
     const results = await Promise.all([
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1 }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1 }, merged.bytes),
     ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const after = (await loadDoc(shortId, { consistent: true }))!;

@@ -46,6 +46,8 @@ export interface StoredUpdate {
   key: string;
   update: Uint8Array;
   by: string;
+  /** A REST content change's last piece: the note's version that change wrote. */
+  rest?: number;
 }
 
 /** A note's live document as stored: the compacted state (revision `rev`) and the updates since. */
@@ -53,6 +55,8 @@ export interface StoredDoc {
   rev: number;
   state: Uint8Array;
   updates: StoredUpdate[];
+  /** The note's version the state holds every REST content change up to (its seed, compactions). */
+  restVersion: number;
 }
 
 export interface DocStore {
@@ -60,14 +64,22 @@ export interface DocStore {
   load(shortId: string, opts?: { consistent?: boolean }): Promise<StoredDoc | undefined>;
   /** The current revision and the updates since (a warm copy catches up with it). */
   recent(shortId: string): Promise<{ rev: number; updates: StoredUpdate[] } | undefined>;
-  /** The first state (revision 0); false when another writer created the document first. */
-  create(shortId: string, state: Uint8Array): Promise<boolean>;
-  append(shortId: string, update: Uint8Array, by: string): Promise<void>;
+  /**
+   * The first state (revision 0), from the note's content at version `restVersion`; false when
+   * another writer created the document first.
+   */
+  create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean>;
+  /** `rest`: the last piece of a REST content change, the note's version it wrote. */
+  append(shortId: string, update: Uint8Array, by: string, rest?: number): Promise<void>;
   /**
    * Replaces revision `from.rev` by `state` (which holds the updates `from.keys`), then deletes those
    * updates only; false (nothing changed) when another compaction got there first.
    */
-  compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean>;
+  compact(
+    shortId: string,
+    from: { rev: number; keys: string[]; restVersion: number },
+    state: Uint8Array,
+  ): Promise<boolean>;
   /** Removes the document (its items and S3 state): the note was purged for good. */
   drop(shortId: string): Promise<void>;
 }
@@ -93,8 +105,11 @@ export interface LiveNotes {
   ): Promise<{ id: string; shortId: string; teamPath: string | null; access: NoteAccess }>;
   /** What the user may do with the note now; undefined when it is gone (deleted, trashed, unknown). */
   access(userId: string, shortId: string): Promise<NoteAccess | undefined>;
-  /** The note's content; undefined when it is gone. */
-  content(shortId: string): Promise<string | undefined>;
-  /** Writes the live text as the note's content (REST limits, versions); false when it is gone. */
-  saveContent(shortId: string, content: string, editorId: string): Promise<boolean>;
+  /** The note's content and version; undefined when it is gone. */
+  content(shortId: string): Promise<{ content: string; version: number } | undefined>;
+  /**
+   * Writes the live text as the note's content (REST limits, versions); false when it is gone. Not
+   * when a REST write after `restVersion` (which the text lacks) set the content.
+   */
+  saveContent(shortId: string, content: string, editorId: string, restVersion: number): Promise<boolean>;
 }

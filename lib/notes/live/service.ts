@@ -277,10 +277,11 @@ export class LiveService {
   private async loadOrCreate(shortId: string, consistent = false): Promise<StoredDoc> {
     const stored = await this.deps.docs.load(shortId, { consistent });
     if (stored) return stored;
-    const content = await this.deps.notes.content(shortId);
-    if (content === undefined) throw new NotFound('The note does not exist');
-    const state = seedUpdate(content);
-    if (await this.deps.docs.create(shortId, state)) return { rev: 0, state, updates: [] };
+    const note = await this.deps.notes.content(shortId);
+    if (note === undefined) throw new NotFound('The note does not exist');
+    const state = seedUpdate(note.content);
+    if (await this.deps.docs.create(shortId, state, note.version))
+      return { rev: 0, state, updates: [], restVersion: note.version };
     const created = await this.deps.docs.load(shortId, { consistent: true });
     if (!created) throw new NotFound('The note does not exist');
     return created;
@@ -301,11 +302,13 @@ export class LiveService {
     // Two instances may each have let a change pass the limit that together pass it: the note keeps
     // its last content within the limit (never a failure that would hold the stream back).
     const fits = Buffer.byteLength(text, 'utf8') <= MAX_CONTENT_BYTES;
-    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor))) return;
+    // The REST changes the text holds: a REST write the note has and the text lacks is not written over.
+    const restVersion = restVersionOf(stored);
+    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor, restVersion))) return;
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,
-        { rev: stored.rev, keys: stored.updates.map((u) => u.key) },
+        { rev: stored.rev, keys: stored.updates.map((u) => u.key), restVersion },
         Y.encodeStateAsUpdate(doc),
       );
   }
@@ -314,17 +317,25 @@ export class LiveService {
    * A REST write changed the note's content from `before` to `after`: the smallest change reaches
    * the document (and so every live client), moved across live edits not yet in the note.
    */
-  async restChanged(shortId: string, before: string, after: string, editorId: string): Promise<void> {
+  async restChanged(
+    shortId: string,
+    before: string,
+    after: string,
+    editorId: string,
+    version: number,
+  ): Promise<void> {
     // An eventually consistent read (half the units): the change is made of Yjs items, so one made on
     // a copy that lacks the last update still merges with it.
     const stored = await this.deps.docs.load(shortId);
     if (!stored) return; // no live document yet: it starts from the content
     const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
+    // Even a change that leaves the document as it is stores a piece: its `rest` tells the flush
+    // that the document holds this REST write. Pieces are stored in order, the last one marked.
     const change = restChange(doc, before, after);
-    if (!change) return;
-    const pieces = splitUpdate(change, MAX_SENT_UPDATE_BYTES);
-    for (const piece of pieces) await this.deps.docs.append(shortId, piece, editorId);
-    await this.broadcast(shortId, pieces.map(updateMessage));
+    const pieces = change ? splitUpdate(change, MAX_SENT_UPDATE_BYTES) : [Y.encodeStateAsUpdate(new Y.Doc())];
+    for (const [i, piece] of pieces.entries())
+      await this.deps.docs.append(shortId, piece, editorId, i === pieces.length - 1 ? version : undefined);
+    if (change) await this.broadcast(shortId, pieces.map(updateMessage));
   }
 
   /** An API token was revoked: the connections its tickets opened are closed (its tickets refuse). */
@@ -370,6 +381,10 @@ export class LiveService {
     );
   }
 }
+
+/** The note's version up to which the stored document holds every REST content change. */
+const restVersionOf = (stored: StoredDoc): number =>
+  Math.max(stored.restVersion, ...stored.updates.map((u) => u.rest ?? 0));
 
 /** Whether the update holds anything the document lacks (new structs or deletions). */
 function changesSomething(update: Uint8Array, doc: Y.Doc): boolean {

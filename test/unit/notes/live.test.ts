@@ -215,6 +215,26 @@ describe('live editing: the domain', () => {
     expect(read.note.version).toBe(note.note.version + 1);
   });
 
+  it('a flush computed before a REST change reached the document does not write over it', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'one two' });
+    const shortId = note.note.shortId;
+    const a = await w.join(w.owner, note.note.id);
+    a.doc.getText('content').insert(0, 'live ');
+    await w.deliver(a);
+    // The stream's flush read the document, then a REST PATCH answered 200, then the flush writes.
+    const before = (await w.docs.load(shortId))!;
+    await w.notes.updateNote(w.owner, note.note.id, { content: 'one 2' });
+    const load = w.docs.load.bind(w.docs);
+    w.docs.load = async () => before;
+    await w.live.flush(shortId);
+    w.docs.load = load;
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('one 2');
+    // The REST change's own stored piece sets off the next flush: both texts, in that order.
+    await w.live.flush(shortId);
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('live one 2');
+  });
+
   it('a REST update reaches live clients as the smallest change, merged with unflushed live edits', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'alpha beta gamma' });
@@ -244,9 +264,13 @@ describe('live editing: the domain', () => {
     const before = (await w.docs.load(note.note.shortId))!;
     expect(before.updates).toHaveLength(COMPACT_AFTER_UPDATES);
     // A compaction that read an older revision loses and changes nothing.
-    expect(await w.docs.compact(note.note.shortId, { rev: before.rev + 1, keys: [] }, new Uint8Array())).toBe(
-      false,
-    );
+    expect(
+      await w.docs.compact(
+        note.note.shortId,
+        { rev: before.rev + 1, keys: [], restVersion: 0 },
+        new Uint8Array(),
+      ),
+    ).toBe(false);
     await w.live.flush(note.note.shortId);
     const after = (await w.docs.load(note.note.shortId))!;
     expect(after.rev).toBe(before.rev + 1);

@@ -295,6 +295,7 @@ const updateOf = (a: Item): StoredUpdate => ({
   key: a.SK as string,
   update: a.update as Uint8Array,
   by: a.by as string,
+  ...(typeof a.rest === 'number' ? { rest: a.rest } : {}),
 });
 
 async function stateOf(head: Item): Promise<Uint8Array> {
@@ -316,7 +317,8 @@ export async function loadDoc(
   const head = items.find((i) => i.SK === k.head(shortId).SK);
   if (!head) return undefined;
   const updates = items.filter((i) => (i.SK as string).startsWith(k.updatePrefix)).map(updateOf);
-  return { rev: head.rev as number, state: await stateOf(head), updates };
+  const restVersion = typeof head.restVersion === 'number' ? head.restVersion : 0;
+  return { rev: head.rev as number, state: await stateOf(head), updates, restVersion };
 }
 
 /** The revision (HEAD's `rev` only) and the updates since: what a warm copy lacks. */
@@ -345,13 +347,13 @@ async function stateAttributes(shortId: string, rev: number, state: Uint8Array):
   return { stateKey };
 }
 
-export async function createDoc(shortId: string, state: Uint8Array): Promise<boolean> {
+export async function createDoc(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean> {
   const attributes = await stateAttributes(shortId, 0, state);
   try {
     await documentClient().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...k.head(shortId), rev: 0, ...attributes },
+        Item: { ...k.head(shortId), rev: 0, restVersion, ...attributes },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -362,10 +364,16 @@ export async function createDoc(shortId: string, state: Uint8Array): Promise<boo
   }
 }
 
-export async function appendUpdate(shortId: string, update: Uint8Array, by: string): Promise<void> {
+export async function appendUpdate(
+  shortId: string,
+  update: Uint8Array,
+  by: string,
+  rest?: number,
+): Promise<void> {
   const key = k.update(shortId, Date.now(), randomBytes(6).toString('base64url'));
+  const marked = rest === undefined ? {} : { rest };
   await documentClient().send(
-    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by } }),
+    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by, ...marked } }),
   );
 }
 
@@ -376,7 +384,7 @@ export async function appendUpdate(shortId: string, update: Uint8Array, by: stri
  */
 export async function compactDoc(
   shortId: string,
-  from: { rev: number; keys: string[] },
+  from: { rev: number; keys: string[]; restVersion: number },
   state: Uint8Array,
 ): Promise<boolean> {
   const head = await documentClient().send(
@@ -392,7 +400,7 @@ export async function compactDoc(
           {
             Put: {
               TableName: table(),
-              Item: { ...k.head(shortId), rev, ...attributes },
+              Item: { ...k.head(shortId), rev, restVersion: from.restVersion, ...attributes },
               ConditionExpression: 'rev = :rev',
               ExpressionAttributeValues: { ':rev': from.rev },
             },

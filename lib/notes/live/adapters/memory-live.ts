@@ -95,28 +95,34 @@ export class MemoryDocs implements DocStore {
   private seq = 0;
   async load(shortId: string): Promise<StoredDoc | undefined> {
     const d = this.docs.get(shortId);
-    return d && { rev: d.rev, state: d.state, updates: [...d.updates] };
+    return d && { rev: d.rev, state: d.state, updates: [...d.updates], restVersion: d.restVersion };
   }
   async recent(shortId: string) {
     const d = this.docs.get(shortId);
     return d && { rev: d.rev, updates: [...d.updates] };
   }
-  async create(shortId: string, state: Uint8Array): Promise<boolean> {
+  async create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean> {
     if (this.docs.has(shortId)) return false;
-    this.docs.set(shortId, { rev: 0, state, updates: [] });
+    this.docs.set(shortId, { rev: 0, state, updates: [], restVersion });
     return true;
   }
-  async append(shortId: string, update: Uint8Array, by: string): Promise<void> {
+  async append(shortId: string, update: Uint8Array, by: string, rest?: number): Promise<void> {
     const d = this.docs.get(shortId);
     if (!d) throw new Error(`no live document for ${shortId}`);
-    const u: StoredUpdate = { key: `U#${String(++this.seq).padStart(8, '0')}`, update, by };
+    const key = `U#${String(++this.seq).padStart(8, '0')}`;
+    const u: StoredUpdate = { key, update, by, ...(rest === undefined ? {} : { rest }) };
     d.updates.push(u);
   }
-  async compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean> {
+  async compact(
+    shortId: string,
+    from: { rev: number; keys: string[]; restVersion: number },
+    state: Uint8Array,
+  ): Promise<boolean> {
     const d = this.docs.get(shortId);
     if (!d || d.rev !== from.rev) return false;
     const merged = new Set(from.keys);
-    this.docs.set(shortId, { rev: d.rev + 1, state, updates: d.updates.filter((u) => !merged.has(u.key)) });
+    const updates = d.updates.filter((u) => !merged.has(u.key));
+    this.docs.set(shortId, { rev: d.rev + 1, state, updates, restVersion: from.restVersion });
     return true;
   }
   async drop(shortId: string): Promise<void> {
