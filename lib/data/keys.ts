@@ -285,6 +285,11 @@ export const webhookKeys = {
   }),
   deliveryPrefix: 'DELIVERY#',
   /**
+   * A live window whose check found a later window's write and left the event to it: the note
+   * before it, which that later check counts `changes` from (lib/notes/webhooks/events/live-window.ts).
+   */
+  carriedWindow: (shortId: string): Key => ({ PK: `LIVEWINDOW#${shortId}`, SK: 'CARRIED' }),
+  /**
    * "This workspace has a webhook", seen from a user who may write its notes (their own workspace,
    * or a team they are a member of): an item in the user's partition, so the one Query a note
    * create already makes of that partition tells it to stamp the note `hooked` (docs/architecture.md,
