@@ -462,6 +462,8 @@ export const searchKeys = {
 export const liveKeys = {
   docPartition: (shortId: string): string => `LIVE#${shortId}`,
   head: (shortId: string): Key => ({ PK: `LIVE#${shortId}`, SK: 'HEAD' }),
+  /** The content's room under the REST limit, taken by each growing update (a conditional write). */
+  room: (shortId: string): Key => ({ PK: `LIVE#${shortId}`, SK: 'ROOM' }),
   update: (shortId: string, at: number, unique: string): Key => ({
     PK: `LIVE#${shortId}`,
     SK: `U#${pad(at)}#${unique}`,

@@ -106,6 +106,7 @@ import { mfaEncryptionKey } from '../data/secrets.ts';
 import {
   addConnection,
   appendUpdate,
+  calibrateRoom,
   claimClientIds,
   compactDoc,
   connectionsOfNote,
@@ -119,6 +120,7 @@ import {
   putTicket,
   recentUpdates,
   removeConnection,
+  reserveRoom,
   setConnectionAccess,
   takeTicket,
   tokenValid,
@@ -293,6 +295,7 @@ const messageDocs: Partial<DocStore> = {
   recent: recentUpdates,
   create: createDoc,
   append: appendUpdate,
+  reserve: reserveRoom,
 };
 const peers: Peers = { send: sendToConnection, close: closeConnection };
 /** The notes as live editing reads them: getNote only (access, content). */
@@ -343,7 +346,7 @@ const liveBridge = /* @__PURE__ */ once(() =>
   liveService(
     {
       connections: { ofNote: connectionsOfNote, remove: removeConnection },
-      docs: { load: loadDoc, append: appendUpdate },
+      docs: { load: loadDoc, append: appendUpdate, reserve: reserveRoom },
       peers: {
         send: sendToConnection,
         close: () => Promise.reject(new Error('the REST bridge closes no connection')),
@@ -365,7 +368,7 @@ export const liveChanges = /* @__PURE__ */ once(() =>
         remove: removeConnection,
         setAccess: setConnectionAccess,
       },
-      docs: { load: loadDoc, compact: compactDoc, drop: dropDoc },
+      docs: { load: loadDoc, compact: compactDoc, drop: dropDoc, calibrate: calibrateRoom },
       peers,
     },
     notesWithHistory,

@@ -444,8 +444,8 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     };
     const merged = state(read);
     const results = await Promise.all([
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1 }, merged.bytes),
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1 }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1, settled: 0 }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1, settled: 0 }, merged.bytes),
     ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const after = (await loadDoc(shortId, { consistent: true }))!;

@@ -48,6 +48,8 @@ export interface StoredUpdate {
   by: string;
   /** A REST content change's last piece: the note's version that change wrote. */
   rest?: number;
+  /** The bytes it inserts (what it took of the room: DocStore.reserve). */
+  grown?: number;
 }
 
 /** A note's live document as stored: the compacted state (revision `rev`) and the updates since. */
@@ -57,6 +59,8 @@ export interface StoredDoc {
   updates: StoredUpdate[];
   /** The note's version the state holds every REST content change up to (its seed, compactions). */
   restVersion: number;
+  /** The `grown` bytes of the updates merged into the state (compactions). */
+  settled: number;
 }
 
 export interface DocStore {
@@ -69,15 +73,33 @@ export interface DocStore {
    * another writer created the document first.
    */
   create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean>;
-  /** `rest`: the last piece of a REST content change, the note's version it wrote. */
-  append(shortId: string, update: Uint8Array, by: string, rest?: number): Promise<void>;
+  /** `rest`: the last piece of a REST content change, the note's version it wrote; `grown`: reserved. */
+  append(
+    shortId: string,
+    update: Uint8Array,
+    by: string,
+    marks?: { rest?: number; grown?: number },
+  ): Promise<void>;
+  /**
+   * The serialised point of the content limit: `bytes` taken from the note's room (what the content
+   * may still grow by, an upper bound of its size counted against the limit). `strict`: only when
+   * the room holds them (else false, nothing taken); else always (a change that does not grow the
+   * content, a REST change). `init`: the room when none is kept yet.
+   */
+  reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean>;
+  /**
+   * The room becomes `base` less every reservation so far: `base` is the limit less the content's
+   * size in a consistent read, plus the bytes the updates in that read had reserved (so what was
+   * reserved and not yet stored stays taken; what was deleted is given back).
+   */
+  calibrate(shortId: string, base: number): Promise<void>;
   /**
    * Replaces revision `from.rev` by `state` (which holds the updates `from.keys`), then deletes those
    * updates only; false (nothing changed) when another compaction got there first.
    */
   compact(
     shortId: string,
-    from: { rev: number; keys: string[]; restVersion: number },
+    from: { rev: number; keys: string[]; restVersion: number; settled: number },
     state: Uint8Array,
   ): Promise<boolean>;
   /** Removes the document (its items and S3 state): the note was purged for good. */

@@ -6,6 +6,7 @@ import { NotFound } from '../../domain/errors.ts';
 import { MAX_CONTENT_BYTES } from '../kernel/model.ts';
 import {
   docOf,
+  insertedBytes,
   restChange,
   seedUpdate,
   shapeRefusal,
@@ -199,7 +200,12 @@ export class LiveService {
     // An update that does not grow the content is always allowed (a note past the limit, by writers
     // on two instances at once, can always be brought back under it).
     const after = Buffer.byteLength(textOf(warm.doc), 'utf8');
-    if (after > MAX_CONTENT_BYTES && after > before) {
+    // The serialised point: what it inserts is taken from the note's room, which writers on other
+    // instances take from too (a change that does not grow the content on this copy takes it always).
+    const grown = insertedBytes(update);
+    const room = { init: MAX_CONTENT_BYTES - before, strict: after > before };
+    const over = after > MAX_CONTENT_BYTES && after > before;
+    if (over || (grown > 0 && !(await this.deps.docs.reserve(from.shortId, grown, room)))) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(
         from.connectionId,
@@ -217,7 +223,7 @@ export class LiveService {
     // Stored and relayed at once (the relay does not wait for the write): an update the store then
     // failed to keep is still in the clients' documents, which send it again at their next sync.
     await Promise.all([
-      this.deps.docs.append(from.shortId, update, from.userId),
+      this.deps.docs.append(from.shortId, update, from.userId, grown > 0 ? { grown } : {}),
       this.relay(from, updateMessage(update)),
     ]);
   }
@@ -281,7 +287,7 @@ export class LiveService {
     if (note === undefined) throw new NotFound('The note does not exist');
     const state = seedUpdate(note.content);
     if (await this.deps.docs.create(shortId, state, note.version))
-      return { rev: 0, state, updates: [], restVersion: note.version };
+      return { rev: 0, state, updates: [], restVersion: note.version, settled: 0 };
     const created = await this.deps.docs.load(shortId, { consistent: true });
     if (!created) throw new NotFound('The note does not exist');
     return created;
@@ -305,10 +311,13 @@ export class LiveService {
     // The REST changes the text holds: a REST write the note has and the text lacks is not written over.
     const restVersion = restVersionOf(stored);
     if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor, restVersion))) return;
+    // The room from this consistent read: what was deleted is given back.
+    const settled = stored.settled + stored.updates.reduce((n, u) => n + (u.grown ?? 0), 0);
+    await this.deps.docs.calibrate(shortId, MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled);
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,
-        { rev: stored.rev, keys: stored.updates.map((u) => u.key), restVersion },
+        { rev: stored.rev, keys: stored.updates.map((u) => u.key), restVersion, settled },
         Y.encodeStateAsUpdate(doc),
       );
   }
@@ -329,12 +338,18 @@ export class LiveService {
     const stored = await this.deps.docs.load(shortId);
     if (!stored) return; // no live document yet: it starts from the content
     const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
+    const init = MAX_CONTENT_BYTES - Buffer.byteLength(textOf(doc), 'utf8');
     // Even a change that leaves the document as it is stores a piece: its `rest` tells the flush
     // that the document holds this REST write. Pieces are stored in order, the last one marked.
     const change = restChange(doc, before, after);
     const pieces = change ? splitUpdate(change, MAX_SENT_UPDATE_BYTES) : [Y.encodeStateAsUpdate(new Y.Doc())];
-    for (const [i, piece] of pieces.entries())
-      await this.deps.docs.append(shortId, piece, editorId, i === pieces.length - 1 ? version : undefined);
+    for (const [i, piece] of pieces.entries()) {
+      // Counted in the room (the REST limit held it already): a live writer meanwhile sees it taken.
+      const grown = insertedBytes(piece);
+      if (grown > 0) await this.deps.docs.reserve(shortId, grown, { init, strict: false });
+      const rest = i === pieces.length - 1 ? { rest: version } : {};
+      await this.deps.docs.append(shortId, piece, editorId, { ...rest, ...(grown > 0 ? { grown } : {}) });
+    }
     if (change) await this.broadcast(shortId, pieces.map(updateMessage));
   }
 

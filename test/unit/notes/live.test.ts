@@ -267,7 +267,7 @@ describe('live editing: the domain', () => {
     expect(
       await w.docs.compact(
         note.note.shortId,
-        { rev: before.rev + 1, keys: [], restVersion: 0 },
+        { rev: before.rev + 1, keys: [], restVersion: 0, settled: 0 },
         new Uint8Array(),
       ),
     ).toBe(false);
@@ -649,6 +649,48 @@ describe('live editing: what a document may hold', () => {
     expect(after.rev).toBe(before.rev + 1);
     expect(after.updates).toHaveLength(0);
     expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('same');
+  });
+
+  it('four writers on four instances at once cannot together pass the content limit', async () => {
+    const w = await liveWorld();
+    const near = MAX_CONTENT_BYTES - 20_000;
+    const note = await w.notes.createNote(w.owner, { content: 'n'.repeat(near) });
+    const writers = await Promise.all([1, 2, 3, 4].map(() => w.join(w.owner, note.note.id)));
+    // Four function instances, each with the document warm: they check at once, then store.
+    const instances = writers.map(
+      () =>
+        new LiveService({
+          connections: w.connections,
+          docs: w.docs,
+          peers: w.peers,
+          notes: liveNotesOf(() => w.notes),
+          now: () => w.clock.now(),
+        }),
+    );
+    for (const [i, live] of instances.entries())
+      await live.receive(
+        writers[i].connectionId,
+        b64((e) => sync.writeSyncStep1(e, new Y.Doc())),
+      );
+    const frames = writers.map((c, i) => {
+      let update: Uint8Array | undefined;
+      const d = new Y.Doc();
+      Y.applyUpdate(d, Y.encodeStateAsUpdate(c.doc));
+      d.on('update', (u: Uint8Array) => {
+        update = u;
+      });
+      d.getText('content').insert(near, String(i).repeat(8_000)); // each fits alone
+      return b64((e) => sync.writeUpdate(e, update!));
+    });
+    await Promise.all(instances.map((live, i) => live.receive(writers[i].connectionId, frames[i])));
+    const stored = (await w.docs.load(note.note.shortId))!;
+    const size = Buffer.byteLength(textOf(docOf([stored.state, ...stored.updates.map((u) => u.update)])));
+    expect(size).toBeLessThanOrEqual(MAX_CONTENT_BYTES);
+    expect(size).toBe(near + 16_000); // two of the four fit
+    const refused = writers
+      .flatMap((c) => w.peers.take(c.connectionId))
+      .filter((f) => f.includes('content_too_large'));
+    expect(refused).toHaveLength(2);
   });
 
   it('a note past the content limit (two writers at once) still takes an update that shrinks it', async () => {

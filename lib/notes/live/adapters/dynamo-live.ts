@@ -6,6 +6,8 @@
 //                                         a revoked token: each connection keeps its token's `tokenHash`)
 //   LIVE#<shortId> / AWARE#<clientId>     which connection (`connectionId`, `userId`) owns a Yjs client
 //                                         id's awareness; LIVECONN# keeps the connection's ids (`clientIds`)
+//   LIVE#<shortId> / ROOM                 `room`, what the content may still grow by, and `reserved`, every
+//                                         growing update's bytes (the content limit under concurrency)
 //   LIVE#<shortId> / HEAD                 `rev` and the compacted state: inline (`state`) when at most
 //                                         INLINE_STATE_BYTES, else `stateKey`, an object in S3 (s3-live-states.ts)
 //   LIVE#<shortId> / U#<time>#<rand>      one accepted update (a few bytes to 64 KB), `by` its writer,
@@ -296,6 +298,7 @@ const updateOf = (a: Item): StoredUpdate => ({
   update: a.update as Uint8Array,
   by: a.by as string,
   ...(typeof a.rest === 'number' ? { rest: a.rest } : {}),
+  ...(typeof a.grown === 'number' ? { grown: a.grown } : {}),
 });
 
 async function stateOf(head: Item): Promise<Uint8Array> {
@@ -318,7 +321,8 @@ export async function loadDoc(
   if (!head) return undefined;
   const updates = items.filter((i) => (i.SK as string).startsWith(k.updatePrefix)).map(updateOf);
   const restVersion = typeof head.restVersion === 'number' ? head.restVersion : 0;
-  return { rev: head.rev as number, state: await stateOf(head), updates, restVersion };
+  const settled = typeof head.settled === 'number' ? head.settled : 0;
+  return { rev: head.rev as number, state: await stateOf(head), updates, restVersion, settled };
 }
 
 /** The revision (HEAD's `rev` only) and the updates since: what a warm copy lacks. */
@@ -368,12 +372,48 @@ export async function appendUpdate(
   shortId: string,
   update: Uint8Array,
   by: string,
-  rest?: number,
+  marks: { rest?: number; grown?: number } = {},
 ): Promise<void> {
   const key = k.update(shortId, Date.now(), randomBytes(6).toString('base64url'));
-  const marked = rest === undefined ? {} : { rest };
   await documentClient().send(
-    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by, ...marked } }),
+    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by, ...marks } }),
+  );
+}
+
+/** One UpdateItem of the note's small ROOM item; strict: conditional on the room holding `bytes`. */
+export async function reserveRoom(
+  shortId: string,
+  bytes: number,
+  opts: { init: number; strict: boolean },
+): Promise<boolean> {
+  const holds = opts.init >= bytes ? '(attribute_not_exists(room) OR room >= :g)' : 'room >= :g';
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.room(shortId),
+        UpdateExpression:
+          'SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g',
+        ...(opts.strict ? { ConditionExpression: holds } : {}),
+        ExpressionAttributeValues: { ':g': bytes, ':init': opts.init, ':zero': 0 },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw storeFailure(err);
+  }
+}
+
+export async function calibrateRoom(shortId: string, base: number): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: k.room(shortId),
+      UpdateExpression:
+        'SET room = :base - if_not_exists(reserved, :zero), reserved = if_not_exists(reserved, :zero)',
+      ExpressionAttributeValues: { ':base': base, ':zero': 0 },
+    }),
   );
 }
 
@@ -384,7 +424,7 @@ export async function appendUpdate(
  */
 export async function compactDoc(
   shortId: string,
-  from: { rev: number; keys: string[]; restVersion: number },
+  from: { rev: number; keys: string[]; restVersion: number; settled: number },
   state: Uint8Array,
 ): Promise<boolean> {
   const head = await documentClient().send(
@@ -400,7 +440,13 @@ export async function compactDoc(
           {
             Put: {
               TableName: table(),
-              Item: { ...k.head(shortId), rev, restVersion: from.restVersion, ...attributes },
+              Item: {
+                ...k.head(shortId),
+                rev,
+                restVersion: from.restVersion,
+                settled: from.settled,
+                ...attributes,
+              },
               ConditionExpression: 'rev = :rev',
               ExpressionAttributeValues: { ':rev': from.rev },
             },
@@ -473,5 +519,7 @@ export class DynamoDocs implements DocStore {
   create = createDoc;
   append = appendUpdate;
   compact = compactDoc;
+  reserve = reserveRoom;
+  calibrate = calibrateRoom;
   drop = dropDoc;
 }

@@ -95,7 +95,7 @@ export class MemoryDocs implements DocStore {
   private seq = 0;
   async load(shortId: string): Promise<StoredDoc | undefined> {
     const d = this.docs.get(shortId);
-    return d && { rev: d.rev, state: d.state, updates: [...d.updates], restVersion: d.restVersion };
+    return d && { ...d, updates: [...d.updates] };
   }
   async recent(shortId: string) {
     const d = this.docs.get(shortId);
@@ -103,30 +103,49 @@ export class MemoryDocs implements DocStore {
   }
   async create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean> {
     if (this.docs.has(shortId)) return false;
-    this.docs.set(shortId, { rev: 0, state, updates: [], restVersion });
+    this.docs.set(shortId, { rev: 0, state, updates: [], restVersion, settled: 0 });
     return true;
   }
-  async append(shortId: string, update: Uint8Array, by: string, rest?: number): Promise<void> {
+  async append(
+    shortId: string,
+    update: Uint8Array,
+    by: string,
+    marks: { rest?: number; grown?: number } = {},
+  ): Promise<void> {
     const d = this.docs.get(shortId);
     if (!d) throw new Error(`no live document for ${shortId}`);
     const key = `U#${String(++this.seq).padStart(8, '0')}`;
-    const u: StoredUpdate = { key, update, by, ...(rest === undefined ? {} : { rest }) };
+    const u: StoredUpdate = { key, update, by, ...marks };
     d.updates.push(u);
   }
   async compact(
     shortId: string,
-    from: { rev: number; keys: string[]; restVersion: number },
+    from: { rev: number; keys: string[]; restVersion: number; settled: number },
     state: Uint8Array,
   ): Promise<boolean> {
     const d = this.docs.get(shortId);
     if (!d || d.rev !== from.rev) return false;
     const merged = new Set(from.keys);
     const updates = d.updates.filter((u) => !merged.has(u.key));
-    this.docs.set(shortId, { rev: d.rev + 1, state, updates, restVersion: from.restVersion });
+    const { restVersion, settled } = from;
+    this.docs.set(shortId, { rev: d.rev + 1, state, updates, restVersion, settled });
     return true;
   }
   async drop(shortId: string): Promise<void> {
     this.docs.delete(shortId);
+    this.rooms.delete(shortId);
+  }
+  /** Per note: its room and every reservation so far (DocStore.reserve, calibrate). */
+  readonly rooms = new Map<string, { room: number; reserved: number }>();
+  async reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean> {
+    const held = this.rooms.get(shortId) ?? { room: opts.init, reserved: 0 };
+    if (opts.strict && held.room < bytes) return false;
+    this.rooms.set(shortId, { room: held.room - bytes, reserved: held.reserved + bytes });
+    return true;
+  }
+  async calibrate(shortId: string, base: number): Promise<void> {
+    const reserved = this.rooms.get(shortId)?.reserved ?? 0;
+    this.rooms.set(shortId, { room: base - reserved, reserved });
   }
 }
 
