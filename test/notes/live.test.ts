@@ -24,6 +24,8 @@ import {
   loadDoc,
   markConnectionClosed,
   putTicket,
+  calibrateRoom,
+  reserveRoom,
   setConnectionAccess,
   takeTicket,
 } from '../../lib/notes/live/adapters/dynamo-live.ts';
@@ -31,6 +33,11 @@ import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
 import { LIVE_WINDOW_MS } from '../../lib/notes/webhooks/events/live-window.ts';
+import {
+  carriedWindow,
+  carryWindow,
+  dropCarriedWindow,
+} from '../../lib/notes/webhooks/adapters/dynamo-live-windows.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote, local } from './helpers.ts';
@@ -415,6 +422,33 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     await markConnectionClosed((await getConnection(mine.connectionId))!);
     expect((await getConnection(mine.connectionId))?.clientIds?.sort()).toEqual([11, 12]);
     await dropDoc(shortId);
+  });
+
+  it("the note's room is taken atomically: of four writers at once, those that fit; a calibration gives back", async () => {
+    const shortId = `r${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const strict = { init: 20_000, strict: true };
+    const won = await Promise.all([1, 2, 3, 4].map(() => reserveRoom(shortId, 8_000, strict)));
+    expect(won.filter(Boolean)).toHaveLength(2);
+    expect(await reserveRoom(shortId, 1_000, { init: 0, strict: false })).toBe(true); // a REST change
+    expect(await reserveRoom(shortId, 4_000, strict)).toBe(false); // 3,000 left
+    // The flush's read: 17,000 bytes reserved were stored, text deleted since: 10,000 of room.
+    await calibrateRoom(shortId, 10_000 + 17_000);
+    expect(await reserveRoom(shortId, 10_001, strict)).toBe(false);
+    expect(await reserveRoom(shortId, 10_000, strict)).toBe(true);
+    await dropDoc(shortId);
+  });
+
+  it('a carried live window keeps the earliest one handed on, and goes only once it is announced', async () => {
+    const shortId = `w${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const before = (title: string) => ({ title }) as never;
+    await carryWindow({ shortId, endsAt: 10_000, before: before('second') });
+    await carryWindow({ shortId, endsAt: 5_000, before: before('first') });
+    await carryWindow({ shortId, endsAt: 15_000, before: before('third') });
+    expect(await carriedWindow(shortId)).toEqual({ shortId, endsAt: 5_000, before: { title: 'first' } });
+    await dropCarriedWindow(shortId, 10_000); // not the one kept
+    expect((await carriedWindow(shortId))?.endsAt).toBe(5_000);
+    await dropCarriedWindow(shortId, 5_000);
+    expect(await carriedWindow(shortId)).toBeUndefined();
   });
 
   it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {
