@@ -440,10 +440,10 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
 
   it('a carried live window keeps the earliest one handed on, and goes only once it is announced', async () => {
     const shortId = `w${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
-    const before = (title: string) => ({ title }) as never;
-    await carryWindow({ shortId, endsAt: 10_000, before: before('second') });
-    await carryWindow({ shortId, endsAt: 5_000, before: before('first') });
-    await carryWindow({ shortId, endsAt: 15_000, before: before('third') });
+    const noteTitled = (title: string) => ({ title }) as never;
+    await carryWindow({ shortId, endsAt: 10_000, before: noteTitled('second') });
+    await carryWindow({ shortId, endsAt: 5_000, before: noteTitled('first') });
+    await carryWindow({ shortId, endsAt: 15_000, before: noteTitled('third') });
     expect(await carriedWindow(shortId)).toEqual({ shortId, endsAt: 5_000, before: { title: 'first' } });
     await dropCarriedWindow(shortId, 10_000); // not the one kept
     expect((await carriedWindow(shortId))?.endsAt).toBe(5_000);
