@@ -6,5 +6,5 @@ import { notePath } from '#lib/notes/kernel/params.ts';
 import { liveOpening } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) =>
-  created(await liveOpening().open(principal.userId, path.noteId)),
+  created(await liveOpening().open(principal, path.noteId)),
 );

@@ -5,5 +5,5 @@ import { teamNotePath } from '#lib/notes/kernel/params.ts';
 import { liveOpening } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: teamNotePath }, async ({ principal, path }) =>
-  created(await liveOpening().open(principal.userId, path.noteId, path.teamPath)),
+  created(await liveOpening().open(principal, path.noteId, path.teamPath)),
 );

@@ -285,6 +285,11 @@ export const webhookKeys = {
   }),
   deliveryPrefix: 'DELIVERY#',
   /**
+   * A live window whose check found a later window's write and left the event to it: the note
+   * before it, which that later check counts `changes` from (lib/notes/webhooks/events/live-window.ts).
+   */
+  carriedWindow: (shortId: string): Key => ({ PK: `LIVEWINDOW#${shortId}`, SK: 'CARRIED' }),
+  /**
    * "This workspace has a webhook", seen from a user who may write its notes (their own workspace,
    * or a team they are a member of): an item in the user's partition, so the one Query a note
    * create already makes of that partition tells it to stamp the note `hooked` (docs/architecture.md,
@@ -465,6 +470,8 @@ export const searchKeys = {
 export const liveKeys = {
   docPartition: (shortId: string): string => `LIVE#${shortId}`,
   head: (shortId: string): Key => ({ PK: `LIVE#${shortId}`, SK: 'HEAD' }),
+  /** The content's room under the REST limit, taken by each growing update (a conditional write). */
+  room: (shortId: string): Key => ({ PK: `LIVE#${shortId}`, SK: 'ROOM' }),
   update: (shortId: string, at: number, unique: string): Key => ({
     PK: `LIVE#${shortId}`,
     SK: `U#${pad(at)}#${unique}`,
@@ -475,6 +482,11 @@ export const liveKeys = {
     SK: `CONN#${connectionId}`,
   }),
   connectionPrefix: 'CONN#',
+  /** Which connection (and user) a Yjs client id's awareness belongs to (sorts before HEAD). */
+  awarenessClaim: (shortId: string, clientId: number): Key => ({
+    PK: `LIVE#${shortId}`,
+    SK: `AWARE#${clientId}`,
+  }),
   connection: (connectionId: string): Key => ({ PK: `LIVECONN#${connectionId}`, SK: 'CONN' }),
   userConnection: (userId: string, connectionId: string): Key => ({
     PK: `LIVEUSER#${userId}`,

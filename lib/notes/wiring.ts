@@ -106,9 +106,12 @@ import { mfaEncryptionKey } from '../data/secrets.ts';
 import {
   addConnection,
   appendUpdate,
+  calibrateRoom,
+  claimClientIds,
   compactDoc,
   connectionsOfNote,
   connectionsOfUser,
+  countMessage,
   createDoc,
   dropDoc,
   getConnection,
@@ -117,12 +120,14 @@ import {
   putTicket,
   recentUpdates,
   removeConnection,
+  reserveRoom,
   setConnectionAccess,
   takeTicket,
+  tokenValid,
 } from './live/adapters/dynamo-live.ts';
 import { closeConnection, sendToConnection } from './live/adapters/api-gateway-peers.ts';
 import { liveNotesOf, restToLive } from './live/notes-bridge.ts';
-import type { ConnectionStore, DocStore, Peers, TicketStore } from './live/ports.ts';
+import type { ConnectionStore, DocStore, LiveTokens, Peers, TicketStore } from './live/ports.ts';
 import { LiveDoor } from './live/door.ts';
 import { LiveService } from './live/service.ts';
 
@@ -257,12 +262,17 @@ export const notesWithHistory = /* @__PURE__ */ once(() =>
 // ---- Live editing (lib/notes/live, docs/live.md) ----
 /** Joining (door.ts: no Yjs in these bundles) with only these store methods. */
 const liveDoor = (
-  parts: { tickets?: Partial<TicketStore>; connections?: Partial<ConnectionStore> },
+  parts: {
+    tickets?: Partial<TicketStore>;
+    connections?: Partial<ConnectionStore>;
+    tokens?: Partial<LiveTokens>;
+  },
   notesService: () => NotesService,
 ) =>
   new LiveDoor({
     tickets: only<TicketStore>('tickets', parts.tickets ?? {}),
     connections: only<ConnectionStore>('connections', parts.connections ?? {}),
+    tokens: only<LiveTokens>('tokens', parts.tokens ?? {}),
     notes: liveNotesOf(notesService),
     clock: systemClock,
     ids: systemIds,
@@ -285,6 +295,7 @@ const messageDocs: Partial<DocStore> = {
   recent: recentUpdates,
   create: createDoc,
   append: appendUpdate,
+  reserve: reserveRoom,
 };
 const peers: Peers = { send: sendToConnection, close: closeConnection };
 /** The notes as live editing reads them: getNote only (access, content). */
@@ -294,9 +305,19 @@ const liveNoteReader = /* @__PURE__ */ once(() => build(narrow({ getNote }), noI
 export const liveOpening = /* @__PURE__ */ once(() =>
   liveDoor({ tickets: { put: putTicket } }, liveNoteReader),
 );
-/** $connect: the ticket taken (DeleteItem), the note's access, the connection's three items. */
+/**
+ * $connect: the ticket taken (DeleteItem), the note's access, the connection's three items, its
+ * token still there (GetItem; else the items go again).
+ */
 export const liveConnecting = /* @__PURE__ */ once(() =>
-  liveDoor({ tickets: { take: takeTicket }, connections: { add: addConnection } }, liveNoteReader),
+  liveDoor(
+    {
+      tickets: { take: takeTicket },
+      connections: { add: addConnection, remove: removeConnection },
+      tokens: { valid: tokenValid },
+    },
+    liveNoteReader,
+  ),
 );
 /** $disconnect: the connection (GetItem) and its items removed. */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>
@@ -304,11 +325,16 @@ export const liveDisconnecting = /* @__PURE__ */ once(() =>
     throw new Error('$disconnect reads no note');
   }),
 );
-/** $default: the connection, the document (created from the note the first time), the relay. */
+/** $default: the connection counted (UpdateItem), the document (created from the note the first time), the relay. */
 export const liveMessages = /* @__PURE__ */ once(() =>
   liveService(
     {
-      connections: { get: getConnection, remove: removeConnection, ofNote: connectionsOfNote },
+      connections: {
+        count: countMessage,
+        remove: removeConnection,
+        ofNote: connectionsOfNote,
+        claim: claimClientIds,
+      },
       docs: messageDocs,
       peers,
     },
@@ -320,7 +346,7 @@ const liveBridge = /* @__PURE__ */ once(() =>
   liveService(
     {
       connections: { ofNote: connectionsOfNote, remove: removeConnection },
-      docs: { load: loadDoc, append: appendUpdate },
+      docs: { load: loadDoc, append: appendUpdate, reserve: reserveRoom },
       peers: {
         send: sendToConnection,
         close: () => Promise.reject(new Error('the REST bridge closes no connection')),
@@ -342,7 +368,7 @@ export const liveChanges = /* @__PURE__ */ once(() =>
         remove: removeConnection,
         setAccess: setConnectionAccess,
       },
-      docs: { load: loadDoc, compact: compactDoc, drop: dropDoc },
+      docs: { load: loadDoc, compact: compactDoc, drop: dropDoc, calibrate: calibrateRoom },
       peers,
     },
     notesWithHistory,

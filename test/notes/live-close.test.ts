@@ -1,6 +1,6 @@
 // Live connections' lifecycle through the local runner (docs/live.md, "Connections"): every update a
-// client sent before a normal close is applied, and a client joining while someone
-// types is not taken for gone.
+// client sent before a normal close is applied, a client joining while someone types is not taken
+// for gone, and a revoked API token's connections close and its tickets refuse.
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -9,6 +9,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
+import { identity } from '../../lib/identity/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, local } from './helpers.ts';
 
@@ -104,6 +105,76 @@ describe.skipIf(!local)('live connections', () => {
     });
     expect(joiners.flatMap((j) => j.errors)).toEqual([]);
     for (const c of [typist, ...joiners]) c.ws.close(1000);
+  });
+
+  it('revoking an API token closes its live connections within 5 s and voids the URLs it was given', async () => {
+    const me = await newUser('Live Revoker');
+    const note = await createNote(me.token, { content: 'revoked\n' });
+    const other = await identity().issueToken(me.id);
+    const c = await rawClient(me.token, note.id);
+    const kept = await rawClient(other, note.id);
+    const early = await call('POST', `/v1/notes/${note.id}/live`, { token: me.token });
+    let closed = false;
+    c.ws.on('close', () => {
+      closed = true;
+    });
+    expect(await identity().revokeToken(me.token)).toBe(true);
+    const took = await until(() => closed, 5_000, 'the revoked connection closed');
+    expect(c.errors).toContain('access_changed');
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(early.body.url);
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => resolve(101));
+    });
+    expect(refused).toBe(401);
+    expect(kept.ws.readyState).toBe(WebSocket.OPEN);
+    expect(kept.errors).toEqual([]);
+    kept.ws.close(1000);
+    console.log(`revocation closed the connection in ${took} ms`);
+  });
+
+  it("a flood of sync step 1 is bounded per connection (bytes sent back) and holds another note's relays back little", async () => {
+    const me = await newUser('Live Flooder');
+    const big = await createNote(me.token, {
+      content: `${'a line of a long note, asked for again\n'.repeat(7_000)}`,
+    });
+    const small = await createNote(me.token, { content: '.' });
+    const flooder = await rawClient(me.token, big.id);
+    const [typist, watcher] = [await rawClient(me.token, small.id), await rawClient(me.token, small.id)];
+    let received = 0;
+    let closed = false;
+    flooder.ws.on('message', (data) => {
+      received += data.toString().length;
+    });
+    flooder.ws.on('close', () => {
+      closed = true;
+    });
+    /** How late each of these characters reaches the small note's other client. */
+    const lagsOf = async (chars: string) => {
+      const lags: number[] = [];
+      for (const ch of chars) {
+        const sentAt = Date.now();
+        typist.type(ch);
+        await until(() => watcher.text.toString().endsWith(ch), 30_000, `"${ch}" relayed`);
+        lags.push(Date.now() - sentAt);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return lags;
+    };
+    const floor = await lagsOf('xyz');
+    const step1 = step1Message(Y.encodeStateVector(new Y.Doc()));
+    for (let i = 0; i < 100; i += 1) flooder.ws.send(step1);
+    const lags = await lagsOf('abcde');
+    await until(() => closed, 30_000, 'the flooder closed');
+    const oneAnswer = Buffer.byteLength(Buffer.from(Y.encodeStateAsUpdate(flooder.doc)).toString('base64'));
+    console.log(
+      `flood: ${received} bytes sent back (one answer ${oneAnswer}); another note's relays ${lags.join(', ')} ms (before the flood ${floor.join(', ')} ms)`,
+    );
+    expect(flooder.errors).toContain('rate_limited');
+    expect(received).toBeLessThan(oneAnswer * 12);
+    // Unflooded, 100 such answers took 10-16 s to clear ahead of the other note's relays.
+    expect(Math.max(...lags)).toBeLessThan(10_000);
+    for (const c of [typist, watcher]) c.ws.close(1000);
   });
 
   it("a team removal closes the member's connection whichever membership item goes first", async () => {

@@ -4,7 +4,12 @@ import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { AWARENESS_MAX_BYTES, MESSAGE_AWARENESS, readMessage } from '../../lib/notes/live/protocol.ts';
+import {
+  AWARENESS_MAX_BYTES,
+  awarenessMessage,
+  MESSAGE_AWARENESS,
+  readMessage,
+} from '../../lib/notes/live/protocol.ts';
 
 const frame = (update: Uint8Array) => {
   const e = encoding.createEncoder();
@@ -18,13 +23,22 @@ describe('awareness frames', () => {
     const doc = new Y.Doc();
     const awareness = new awarenessProtocol.Awareness(doc);
     awareness.setLocalStateField('user', { name: 'Ada' });
-    expect(readMessage(frame(awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID])))).toEqual({
+    const state = frame(awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID]));
+    expect(readMessage(state)).toEqual({
       kind: 'awareness',
+      states: [{ clientId: doc.clientID, clock: 1, json: '{"user":{"name":"Ada"}}' }],
     });
     awareness.setLocalState(null);
-    expect(readMessage(frame(awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID])))).toEqual({
+    const removal = frame(awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID]));
+    expect(readMessage(removal)).toEqual({
       kind: 'awareness',
+      states: [{ clientId: doc.clientID, clock: 2, json: 'null' }],
     });
+    // Written back as y-protocols writes it (the server relays the states a connection owns).
+    for (const f of [state, removal]) {
+      const read = readMessage(f);
+      expect(read?.kind === 'awareness' && awarenessMessage(read.states)).toBe(f);
+    }
     awareness.destroy();
   });
 

@@ -14,18 +14,30 @@ import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys, liveKeys } from '../../lib/data/keys.ts';
 import {
+  addConnection,
   appendUpdate,
+  claimClientIds,
   compactDoc,
   createDoc,
   dropDoc,
+  getConnection,
   loadDoc,
+  markConnectionClosed,
   putTicket,
+  calibrateRoom,
+  reserveRoom,
+  setConnectionAccess,
   takeTicket,
 } from '../../lib/notes/live/adapters/dynamo-live.ts';
 import { docOf, seedUpdate, textOf } from '../../lib/notes/live/document.ts';
 import { s3Client } from '../../lib/data/s3.ts';
 import { COMPACT_AFTER_UPDATES, INLINE_STATE_BYTES } from '../../lib/notes/live/model.ts';
 import { LIVE_WINDOW_MS } from '../../lib/notes/webhooks/events/live-window.ts';
+import {
+  carriedWindow,
+  carryWindow,
+  dropCarriedWindow,
+} from '../../lib/notes/webhooks/adapters/dynamo-live-windows.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote, local } from './helpers.ts';
@@ -334,7 +346,7 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     await until(async () => (await get()) === 'a healthy\n', 20_000, 'warm');
     // A document no load can read (its compacted state names an S3 object that is not there):
     // every flush of that note throws. (A stored update Yjs cannot apply is left out by the load.)
-    expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'))).toBe(true);
+    expect(await createDoc(poisoned.shortId, seedUpdate('poisoned'), 1)).toBe(true);
     await documentClient().send(
       new UpdateCommand({
         TableName: config.tableName,
@@ -387,11 +399,63 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     expect([first, second].filter(Boolean)).toHaveLength(1);
   });
 
+  it("a client id's awareness is claimed once per note: by its first connection, or a later one of the same user", async () => {
+    const shortId = `a${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const connection = (connectionId: string, userId: string) => ({
+      connectionId: `${connectionId}-${shortId}`,
+      userId,
+      noteId: 'n'.repeat(22),
+      shortId,
+      teamPath: null,
+      access: 'write' as const,
+      connectedAt: Date.now(),
+    });
+    const [mine, theirs, mineAgain] = [connection('a', 'u1'), connection('b', 'u2'), connection('c', 'u1')];
+    for (const c of [mine, theirs, mineAgain]) await addConnection(c);
+    expect(await claimClientIds(mine, [11, 12])).toEqual(expect.arrayContaining([11, 12]));
+    expect(await claimClientIds(theirs, [11, 13])).toEqual([13]);
+    expect(await claimClientIds(mineAgain, [12])).toEqual([12]);
+    expect((await getConnection(mine.connectionId))?.clientIds?.sort()).toEqual([11, 12]);
+    expect((await getConnection(theirs.connectionId))?.clientIds).toEqual([13]);
+    // Kept through an access change and a close (the record $default reads).
+    await setConnectionAccess((await getConnection(mine.connectionId))!, 'read');
+    await markConnectionClosed((await getConnection(mine.connectionId))!);
+    expect((await getConnection(mine.connectionId))?.clientIds?.sort()).toEqual([11, 12]);
+    await dropDoc(shortId);
+  });
+
+  it("the note's room is taken atomically: of four writers at once, those that fit; a calibration gives back", async () => {
+    const shortId = `r${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const strict = { init: 20_000, strict: true };
+    const won = await Promise.all([1, 2, 3, 4].map(() => reserveRoom(shortId, 8_000, strict)));
+    expect(won.filter(Boolean)).toHaveLength(2);
+    expect(await reserveRoom(shortId, 1_000, { init: 0, strict: false })).toBe(true); // a REST change
+    expect(await reserveRoom(shortId, 4_000, strict)).toBe(false); // 3,000 left
+    // The flush's read: 17,000 bytes reserved were stored, text deleted since: 10,000 of room.
+    await calibrateRoom(shortId, 10_000 + 17_000);
+    expect(await reserveRoom(shortId, 10_001, strict)).toBe(false);
+    expect(await reserveRoom(shortId, 10_000, strict)).toBe(true);
+    await dropDoc(shortId);
+  });
+
+  it('a carried live window keeps the earliest one handed on, and goes only once it is announced', async () => {
+    const shortId = `w${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const noteTitled = (title: string) => ({ title }) as never;
+    await carryWindow({ shortId, endsAt: 10_000, before: noteTitled('second') });
+    await carryWindow({ shortId, endsAt: 5_000, before: noteTitled('first') });
+    await carryWindow({ shortId, endsAt: 15_000, before: noteTitled('third') });
+    expect(await carriedWindow(shortId)).toEqual({ shortId, endsAt: 5_000, before: { title: 'first' } });
+    await dropCarriedWindow(shortId, 10_000); // not the one kept
+    expect((await carriedWindow(shortId))?.endsAt).toBe(5_000);
+    await dropCarriedWindow(shortId, 5_000);
+    expect(await carriedWindow(shortId)).toBeUndefined();
+  });
+
   it('compaction is race-free: of two, one wins; an update stored after the read is kept', async () => {
     const shortId = `c${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
     const seed = seedUpdate('base');
-    expect(await createDoc(shortId, seed)).toBe(true);
-    expect(await createDoc(shortId, seedUpdate('other'))).toBe(false);
+    expect(await createDoc(shortId, seed, 1)).toBe(true);
+    expect(await createDoc(shortId, seedUpdate('other'), 1)).toBe(false);
     const edit = (text: string) => {
       const doc = docOf([seed]);
       let update: Uint8Array | undefined;
@@ -414,8 +478,8 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     };
     const merged = state(read);
     const results = await Promise.all([
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
-      compactDoc(shortId, { rev: merged.rev, keys: merged.keys }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1, settled: 0 }, merged.bytes),
+      compactDoc(shortId, { rev: merged.rev, keys: merged.keys, restVersion: 1, settled: 0 }, merged.bytes),
     ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const after = (await loadDoc(shortId, { consistent: true }))!;

@@ -81,6 +81,12 @@ export interface NoteRecord {
    */
   liveChangedAt?: number;
   /**
+   * Internal, never presented: the `version` of the last REST write that changed the content. A
+   * live flush whose document does not yet hold that change (its delta, appended after the write)
+   * does not write (lib/notes/live/service.ts, flush): it would put older text over it.
+   */
+  restContentVersion?: number;
+  /**
    * Internal, never presented: the note's workspace has a webhook (set when it was written or
    * stamped). The stream's filter passes only changes of marked items to the event router
    * (docs/architecture.md, "Webhook events"); a write carries it across.

@@ -307,3 +307,15 @@ function encodeDeletes(ranges: [number, number, number][]): Uint8Array {
   }
   return encoder.toUint8Array();
 }
+
+/**
+ * The UTF-8 bytes an update inserts into the text: the most it can grow the content, whatever it
+ * is merged with (its deletions may meet text another writer deleted already; its inserts add).
+ */
+export function insertedBytes(update: Uint8Array): number {
+  let bytes = 0;
+  for (const s of Y.decodeUpdate(update).structs)
+    if (s instanceof Y.Item && s.content instanceof Y.ContentString)
+      bytes += Buffer.byteLength(s.content.str, 'utf8');
+  return bytes;
+}

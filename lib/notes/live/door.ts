@@ -5,12 +5,19 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../domain/clock.ts';
 import { NotFound, Unauthenticated } from '../../domain/errors.ts';
 import type { Ids } from '../../domain/ids.ts';
-import { type LiveAccess, type LiveConnection, type LiveOpening, TICKET_SECONDS } from './model.ts';
-import type { ConnectionStore, LiveNotes, NoteAccess, TicketStore } from './ports.ts';
+import {
+  type LiveAccess,
+  type LiveCaller,
+  type LiveConnection,
+  type LiveOpening,
+  TICKET_SECONDS,
+} from './model.ts';
+import type { ConnectionStore, LiveNotes, LiveTokens, NoteAccess, TicketStore } from './ports.ts';
 
 export interface LiveDoorDependencies {
   tickets: TicketStore;
   connections: ConnectionStore;
+  tokens: LiveTokens;
   notes: LiveNotes;
   clock: Clock;
   ids: Ids;
@@ -24,8 +31,9 @@ export const accessOf = (a: NoteAccess): LiveAccess => (a.write ? 'write' : 'rea
 export class LiveDoor {
   constructor(private readonly deps: LiveDoorDependencies) {}
 
-  /** POST /v1/notes/{noteId}/live: a single-use URL for this caller and this note. */
-  async open(userId: string, ref: string, teamPath?: string): Promise<LiveOpening> {
+  /** POST /v1/notes/{noteId}/live: a single-use URL for this caller (user and token) and this note. */
+  async open(caller: LiveCaller, ref: string, teamPath?: string): Promise<LiveOpening> {
+    const { userId, tokenHash } = caller;
     const note = await this.deps.notes.open(userId, ref, teamPath);
     const secret = this.deps.ids.bytes(32).toString('base64url');
     const expiresAt = this.deps.clock.now() + TICKET_SECONDS * 1000;
@@ -35,13 +43,18 @@ export class LiveDoor {
       noteId: note.id,
       shortId: note.shortId,
       expiresAt,
+      tokenHash,
     });
     const url = new URL(this.deps.url());
     url.searchParams.set('ticket', secret);
     return { url: url.toString(), expiresAt, access: accessOf(note.access) };
   }
 
-  /** $connect: the ticket is taken (single use), checked, and the connection joins the note. */
+  /**
+   * $connect: the ticket is taken (single use), checked, and the connection joins the note. Its
+   * token is checked after the connection is stored: a revocation either finds the connection (the
+   * stream closes it) or is seen here (refused), never neither.
+   */
   async connect(connectionId: string, ticket: string | undefined): Promise<LiveConnection> {
     const taken = ticket ? await this.deps.tickets.take(hashOf(ticket)) : undefined;
     if (!taken || taken.expiresAt <= this.deps.clock.now())
@@ -59,8 +72,13 @@ export class LiveDoor {
       teamPath: opened.teamPath,
       access: accessOf(access),
       connectedAt: this.deps.clock.now(),
+      ...(taken.tokenHash ? { tokenHash: taken.tokenHash } : {}),
     };
     await this.deps.connections.add(connection);
+    if (taken.tokenHash && !(await this.deps.tokens.valid(taken.tokenHash))) {
+      await this.deps.connections.remove(connection);
+      throw new Unauthenticated('The API token that asked for this URL has been revoked');
+    }
     return connection;
   }
 

@@ -20,10 +20,11 @@ export const liveNotesOf = (notes: () => NotesService): LiveNotes => ({
     }
   },
   content: (shortId) => notes().contentOf(shortId),
-  saveContent: (shortId, content, editorId) => notes().saveLiveContent(shortId, content, editorId),
+  saveContent: (shortId, content, editorId, restVersion) =>
+    notes().saveLiveContent(shortId, content, editorId, restVersion),
 });
 
 export const restToLive = (live: () => LiveService): ContentListener => ({
   contentChanged: (note, before, after, editorId) =>
-    live().restChanged(note.shortId, before, after, editorId),
+    live().restChanged(note.shortId, before, after, editorId, note.version),
 });

@@ -1,6 +1,6 @@
 // What live editing needs from outside (adapters: dynamo-live.ts, s3 for large states,
 // api-gateway-peers.ts; memory-live.ts for tests) and from the Notes service (LiveNotes).
-import type { LiveAccess, LiveConnection, Ticket } from './model.ts';
+import type { LiveAccess, LiveConnection, RateKind, Ticket } from './model.ts';
 
 export interface TicketStore {
   put(ticket: Ticket): Promise<void>;
@@ -8,15 +8,37 @@ export interface TicketStore {
   take(hash: string): Promise<Ticket | undefined>;
 }
 
+/** The API tokens, as joining sees them (identity's items). */
+export interface LiveTokens {
+  /** Whether the token (its SHA-256) is still valid: not revoked. A strongly consistent read. */
+  valid(tokenHash: string): Promise<boolean>;
+}
+
 export interface ConnectionStore {
   add(connection: LiveConnection): Promise<void>;
   get(connectionId: string): Promise<LiveConnection | undefined>;
+  /**
+   * The connection, with one more message of `kind` counted in the window that starts at
+   * `windowStart` (epoch ms; an older window's count starts over): the count includes this one.
+   * Undefined when the connection is unknown. Atomic under concurrent messages.
+   */
+  count(
+    connectionId: string,
+    kind: RateKind,
+    windowStart: number,
+  ): Promise<{ connection: LiveConnection; count: number } | undefined>;
   remove(connection: LiveConnection): Promise<void>;
   /** $disconnect: out of its note's and user's lists, kept by its id as `closed` a few minutes. */
   close(connection: LiveConnection): Promise<void>;
   ofNote(shortId: string): Promise<LiveConnection[]>;
   ofUser(userId: string): Promise<LiveConnection[]>;
   setAccess(connection: LiveConnection, access: LiveAccess): Promise<void>;
+  /**
+   * Claims Yjs client ids for the connection within its note: an id is taken when no one holds it,
+   * or this connection, or another connection of the same user (a client reconnecting keeps its
+   * id). Answers the ids now the connection's; they join its `clientIds`.
+   */
+  claim(connection: LiveConnection, clientIds: number[]): Promise<number[]>;
 }
 
 /** A stored update: its key (to delete it once merged) and who wrote it. */
@@ -24,6 +46,10 @@ export interface StoredUpdate {
   key: string;
   update: Uint8Array;
   by: string;
+  /** A REST content change's last piece: the note's version that change wrote. */
+  rest?: number;
+  /** The bytes it inserts (what it took of the room: DocStore.reserve). */
+  grown?: number;
 }
 
 /** A note's live document as stored: the compacted state (revision `rev`) and the updates since. */
@@ -31,6 +57,10 @@ export interface StoredDoc {
   rev: number;
   state: Uint8Array;
   updates: StoredUpdate[];
+  /** The note's version the state holds every REST content change up to (its seed, compactions). */
+  restVersion: number;
+  /** The `grown` bytes of the updates merged into the state (compactions). */
+  settled: number;
 }
 
 export interface DocStore {
@@ -38,14 +68,40 @@ export interface DocStore {
   load(shortId: string, opts?: { consistent?: boolean }): Promise<StoredDoc | undefined>;
   /** The current revision and the updates since (a warm copy catches up with it). */
   recent(shortId: string): Promise<{ rev: number; updates: StoredUpdate[] } | undefined>;
-  /** The first state (revision 0); false when another writer created the document first. */
-  create(shortId: string, state: Uint8Array): Promise<boolean>;
-  append(shortId: string, update: Uint8Array, by: string): Promise<void>;
+  /**
+   * The first state (revision 0), from the note's content at version `restVersion`; false when
+   * another writer created the document first.
+   */
+  create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean>;
+  /** `rest`: the last piece of a REST content change, the note's version it wrote; `grown`: reserved. */
+  append(
+    shortId: string,
+    update: Uint8Array,
+    by: string,
+    marks?: { rest?: number; grown?: number },
+  ): Promise<void>;
+  /**
+   * The serialised point of the content limit: `bytes` taken from the note's room (what the content
+   * may still grow by, an upper bound of its size counted against the limit). `strict`: only when
+   * the room holds them (else false, nothing taken); else always (a change that does not grow the
+   * content, a REST change). `init`: the room when none is kept yet.
+   */
+  reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean>;
+  /**
+   * The room becomes `base` less every reservation so far: `base` is the limit less the content's
+   * size in a consistent read, plus the bytes the updates in that read had reserved (so what was
+   * reserved and not yet stored stays taken; what was deleted is given back).
+   */
+  calibrate(shortId: string, base: number): Promise<void>;
   /**
    * Replaces revision `from.rev` by `state` (which holds the updates `from.keys`), then deletes those
    * updates only; false (nothing changed) when another compaction got there first.
    */
-  compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean>;
+  compact(
+    shortId: string,
+    from: { rev: number; keys: string[]; restVersion: number; settled: number },
+    state: Uint8Array,
+  ): Promise<boolean>;
   /** Removes the document (its items and S3 state): the note was purged for good. */
   drop(shortId: string): Promise<void>;
 }
@@ -71,8 +127,11 @@ export interface LiveNotes {
   ): Promise<{ id: string; shortId: string; teamPath: string | null; access: NoteAccess }>;
   /** What the user may do with the note now; undefined when it is gone (deleted, trashed, unknown). */
   access(userId: string, shortId: string): Promise<NoteAccess | undefined>;
-  /** The note's content; undefined when it is gone. */
-  content(shortId: string): Promise<string | undefined>;
-  /** Writes the live text as the note's content (REST limits, versions); false when it is gone. */
-  saveContent(shortId: string, content: string, editorId: string): Promise<boolean>;
+  /** The note's content and version; undefined when it is gone. */
+  content(shortId: string): Promise<{ content: string; version: number } | undefined>;
+  /**
+   * Writes the live text as the note's content (REST limits, versions); false when it is gone. Not
+   * when a REST write after `restVersion` (which the text lacks) set the content.
+   */
+  saveContent(shortId: string, content: string, editorId: string, restVersion: number): Promise<boolean>;
 }

@@ -10,7 +10,14 @@ export const MESSAGE_AWARENESS = 1;
 export type Incoming =
   | { kind: 'step1'; stateVector: Uint8Array }
   | { kind: 'step2' | 'update'; update: Uint8Array }
-  | { kind: 'awareness' };
+  | { kind: 'awareness'; states: AwarenessState[] };
+
+/** One client's state in an awareness update: its id, clock and JSON (`null`: the state removed). */
+export interface AwarenessState {
+  clientId: number;
+  clock: number;
+  json: string;
+}
 
 /** Reads one client message; undefined when it is not one (bad base64, unknown type, truncated). */
 export function readMessage(body: string): Incoming | undefined {
@@ -20,8 +27,8 @@ export function readMessage(body: string): Incoming | undefined {
     const decoder = decoding.createDecoder(bytes);
     const type = decoding.readVarUint(decoder);
     if (type === MESSAGE_AWARENESS) {
-      const update = decoding.readVarUint8Array(decoder);
-      return validAwareness(update) && !decoding.hasContent(decoder) ? { kind: 'awareness' } : undefined;
+      const states = awarenessStates(decoding.readVarUint8Array(decoder));
+      return states && !decoding.hasContent(decoder) ? { kind: 'awareness', states } : undefined;
     }
     if (type !== MESSAGE_SYNC) return undefined;
     const sub = decoding.readVarUint(decoder);
@@ -40,22 +47,40 @@ export const AWARENESS_MAX_BYTES = 8 * 1024;
 export const AWARENESS_MAX_STATES = 8;
 
 /**
- * Whether an awareness update is one y-protocols' applyAwarenessUpdate reads without throwing and
- * a client can use: a count, then per state its client id, clock and JSON (an object, or null for
- * a removal), nothing after, within the bounds above.
+ * The states of an awareness update when it is one y-protocols' applyAwarenessUpdate reads without
+ * throwing and a client can use: a count, then per state its client id, clock and JSON (an object,
+ * or null for a removal), nothing after, within the bounds above; else undefined.
  */
-function validAwareness(update: Uint8Array): boolean {
-  if (update.length === 0 || update.length > AWARENESS_MAX_BYTES) return false;
+function awarenessStates(update: Uint8Array): AwarenessState[] | undefined {
+  if (update.length === 0 || update.length > AWARENESS_MAX_BYTES) return undefined;
   const decoder = decoding.createDecoder(update);
   const count = decoding.readVarUint(decoder);
-  if (count === 0 || count > AWARENESS_MAX_STATES) return false;
+  if (count === 0 || count > AWARENESS_MAX_STATES) return undefined;
+  const states: AwarenessState[] = [];
   for (let i = 0; i < count; i += 1) {
-    decoding.readVarUint(decoder);
-    decoding.readVarUint(decoder);
-    const state: unknown = JSON.parse(decoding.readVarString(decoder));
-    if (state !== null && (typeof state !== 'object' || Array.isArray(state))) return false;
+    const clientId = decoding.readVarUint(decoder);
+    const clock = decoding.readVarUint(decoder);
+    const json = decoding.readVarString(decoder);
+    const state: unknown = JSON.parse(json);
+    if (state !== null && (typeof state !== 'object' || Array.isArray(state))) return undefined;
+    states.push({ clientId, clock, json });
   }
-  return !decoding.hasContent(decoder);
+  return decoding.hasContent(decoder) ? undefined : states;
+}
+
+/** An awareness message of these states (y-protocols' encodeAwarenessUpdate, framed). */
+export function awarenessMessage(states: AwarenessState[]): string {
+  const update = encoding.createEncoder();
+  encoding.writeVarUint(update, states.length);
+  for (const s of states) {
+    encoding.writeVarUint(update, s.clientId);
+    encoding.writeVarUint(update, s.clock);
+    encoding.writeVarString(update, s.json);
+  }
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+  encoding.writeVarUint8Array(encoder, encoding.toUint8Array(update));
+  return Buffer.from(encoding.toUint8Array(encoder)).toString('base64');
 }
 
 const framed = (write: (e: encoding.Encoder) => void): string => {

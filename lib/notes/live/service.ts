@@ -6,6 +6,7 @@ import { NotFound } from '../../domain/errors.ts';
 import { MAX_CONTENT_BYTES } from '../kernel/model.ts';
 import {
   docOf,
+  insertedBytes,
   restChange,
   seedUpdate,
   shapeRefusal,
@@ -20,16 +21,38 @@ import {
   type LiveConnection,
   MAX_CLIENT_MESSAGE_BYTES,
   MAX_SENT_UPDATE_BYTES,
+  RATE_CLOSE_FACTOR,
+  RATE_LIMITS,
+  type RateKind,
 } from './model.ts';
 import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
-import { readMessage, step1Message, step2Message, updateMessage } from './protocol.ts';
+import {
+  type AwarenessState,
+  awarenessMessage,
+  type Incoming,
+  readMessage,
+  step1Message,
+  step2Message,
+  updateMessage,
+} from './protocol.ts';
 
 export interface LiveDependencies {
   connections: ConnectionStore;
   docs: DocStore;
   peers: Peers;
   notes: LiveNotes;
+  /** The wall clock of the rate limits' windows (epoch ms; default Date.now). */
+  now?: () => number;
 }
+
+/** Which rate limit a message counts against. */
+const rateKindOf = (m: Incoming | undefined): RateKind =>
+  m?.kind === 'step1' ? 'step1' : m?.kind === 'awareness' ? 'awareness' : 'update';
+const RATE_NAMES: Record<RateKind, string> = {
+  step1: 'sync step 1 messages',
+  awareness: 'awareness messages',
+  update: 'update messages',
+};
 
 /**
  * A connection this young may still be in its $connect (API Gateway's integration timeout is 29 s):
@@ -52,21 +75,31 @@ export class LiveService {
   private readonly warm = new Map<string, WarmDoc>();
   constructor(private readonly deps: LiveDependencies) {}
 
-  /** $default: one y-protocols message (base64) from a connection. */
+  /** $default: one y-protocols message (base64) from a connection, counted against its rate limits. */
   async receive(connectionId: string, body: string): Promise<void> {
-    const from = await this.deps.connections.get(connectionId);
-    if (!from) {
+    const tooLarge = Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES;
+    const message = tooLarge ? undefined : readMessage(body);
+    const kind = rateKindOf(message);
+    const { windowSeconds } = RATE_LIMITS[kind];
+    const now = (this.deps.now ?? Date.now)();
+    const counted = await this.deps.connections.count(
+      connectionId,
+      kind,
+      now - (now % (windowSeconds * 1000)),
+    );
+    if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
       await this.deps.peers.close(connectionId);
       return;
     }
-    if (Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES)
+    const { connection: from, count } = counted;
+    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count);
+    if (tooLarge)
       return this.refuse(
         connectionId,
         'message_too_large',
         `A message may be at most ${MAX_CLIENT_MESSAGE_BYTES} bytes: send a large change as several updates`,
       );
-    const message = readMessage(body);
     if (from.closed) {
       // Sent before the client closed: an update of a write connection is applied; nothing is answered.
       if (from.access === 'write' && (message?.kind === 'update' || message?.kind === 'step2'))
@@ -75,7 +108,7 @@ export class LiveService {
     }
     if (!message)
       return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
-    if (message.kind === 'awareness') return this.relay(from, body);
+    if (message.kind === 'awareness') return this.relayAwareness(from, message.states, body);
     if (message.kind === 'step1') return this.answerStep1(from, message.stateVector);
     if (from.access === 'read') {
       // A read connection's updates are never applied (its answer to our step 1 is ignored quietly).
@@ -84,6 +117,43 @@ export class LiveService {
       return;
     }
     return this.accept(from, message.update);
+  }
+
+  /**
+   * A message past its kind's limit is dropped: the first of the window is answered `rate_limited`,
+   * and at RATE_CLOSE_FACTOR times the limit the connection is closed (a flood costs one counting
+   * write per message, never a document load or a relay).
+   */
+  private async overLimit(from: LiveConnection, kind: RateKind, count: number): Promise<void> {
+    if (from.closed) return;
+    const { limit, windowSeconds } = RATE_LIMITS[kind];
+    const what = `At most ${limit} ${RATE_NAMES[kind]} per ${windowSeconds} s per connection`;
+    if (count === limit + 1)
+      await this.refuse(
+        from.connectionId,
+        'rate_limited',
+        `${what}: this one and the next in the window are dropped${kind === 'update' ? ' (sync again after it: sync step 1)' : ''}`,
+      );
+    else if (count === limit * RATE_CLOSE_FACTOR) {
+      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
+      await this.deps.peers.close(from.connectionId);
+    }
+  }
+
+  /**
+   * Only the states of the client ids the connection owns are relayed (another connection's id, or
+   * a removal of one, is left out quietly: y-protocols clients pass on what they heard); an id no
+   * one holds is claimed by its first announcer.
+   */
+  private async relayAwareness(from: LiveConnection, states: AwarenessState[], body: string) {
+    const owned = new Set(from.clientIds ?? []);
+    const unowned = [
+      ...new Set(states.filter((s) => !owned.has(s.clientId) && s.json !== 'null').map((s) => s.clientId)),
+    ];
+    if (unowned.length > 0) for (const id of await this.deps.connections.claim(from, unowned)) owned.add(id);
+    const mine = states.filter((s) => owned.has(s.clientId));
+    if (mine.length === 0) return;
+    await this.relay(from, mine.length === states.length ? body : awarenessMessage(mine));
   }
 
   /** Sync step 2 (what the client lacks, in pieces under the message limit), then our step 1. */
@@ -113,6 +183,7 @@ export class LiveService {
     let fresh: boolean;
     const before = Buffer.byteLength(textOf(warm.doc), 'utf8');
     const shape = structureOf(warm.doc);
+    const writers = Y.decodeStateVector(Y.encodeStateVector(warm.doc));
     try {
       fresh = changesSomething(update, warm.doc);
       if (fresh) Y.applyUpdate(warm.doc, update);
@@ -129,7 +200,12 @@ export class LiveService {
     // An update that does not grow the content is always allowed (a note past the limit, by writers
     // on two instances at once, can always be brought back under it).
     const after = Buffer.byteLength(textOf(warm.doc), 'utf8');
-    if (after > MAX_CONTENT_BYTES && after > before) {
+    // The serialised point: what it inserts is taken from the note's room, which writers on other
+    // instances take from too (a change that does not grow the content on this copy takes it always).
+    const grown = insertedBytes(update);
+    const room = { init: MAX_CONTENT_BYTES - before, strict: after > before };
+    const over = after > MAX_CONTENT_BYTES && after > before;
+    if (over || (grown > 0 && !(await this.deps.docs.reserve(from.shortId, grown, room)))) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(
         from.connectionId,
@@ -137,10 +213,17 @@ export class LiveService {
         `The note's content may be at most ${MAX_CONTENT_BYTES} bytes of UTF-8: the change was not applied; undo it`,
       );
     }
+    // A client id first seen in this update is the writer's (claimed before any other connection
+    // hears of it), so no one else can announce a cursor under it.
+    const owned = new Set(from.clientIds ?? []);
+    const newcomers = [...Y.parseUpdateMeta(update).from.keys()].filter(
+      (id) => !writers.has(id) && !owned.has(id),
+    );
+    if (newcomers.length > 0) await this.deps.connections.claim(from, newcomers);
     // Stored and relayed at once (the relay does not wait for the write): an update the store then
     // failed to keep is still in the clients' documents, which send it again at their next sync.
     await Promise.all([
-      this.deps.docs.append(from.shortId, update, from.userId),
+      this.deps.docs.append(from.shortId, update, from.userId, grown > 0 ? { grown } : {}),
       this.relay(from, updateMessage(update)),
     ]);
   }
@@ -200,10 +283,11 @@ export class LiveService {
   private async loadOrCreate(shortId: string, consistent = false): Promise<StoredDoc> {
     const stored = await this.deps.docs.load(shortId, { consistent });
     if (stored) return stored;
-    const content = await this.deps.notes.content(shortId);
-    if (content === undefined) throw new NotFound('The note does not exist');
-    const state = seedUpdate(content);
-    if (await this.deps.docs.create(shortId, state)) return { rev: 0, state, updates: [] };
+    const note = await this.deps.notes.content(shortId);
+    if (note === undefined) throw new NotFound('The note does not exist');
+    const state = seedUpdate(note.content);
+    if (await this.deps.docs.create(shortId, state, note.version))
+      return { rev: 0, state, updates: [], restVersion: note.version, settled: 0 };
     const created = await this.deps.docs.load(shortId, { consistent: true });
     if (!created) throw new NotFound('The note does not exist');
     return created;
@@ -224,11 +308,16 @@ export class LiveService {
     // Two instances may each have let a change pass the limit that together pass it: the note keeps
     // its last content within the limit (never a failure that would hold the stream back).
     const fits = Buffer.byteLength(text, 'utf8') <= MAX_CONTENT_BYTES;
-    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor))) return;
+    // The REST changes the text holds: a REST write the note has and the text lacks is not written over.
+    const restVersion = restVersionOf(stored);
+    if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor, restVersion))) return;
+    // The room from this consistent read: what was deleted is given back.
+    const settled = stored.settled + stored.updates.reduce((n, u) => n + (u.grown ?? 0), 0);
+    await this.deps.docs.calibrate(shortId, MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled);
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,
-        { rev: stored.rev, keys: stored.updates.map((u) => u.key) },
+        { rev: stored.rev, keys: stored.updates.map((u) => u.key), restVersion, settled },
         Y.encodeStateAsUpdate(doc),
       );
   }
@@ -237,17 +326,48 @@ export class LiveService {
    * A REST write changed the note's content from `before` to `after`: the smallest change reaches
    * the document (and so every live client), moved across live edits not yet in the note.
    */
-  async restChanged(shortId: string, before: string, after: string, editorId: string): Promise<void> {
+  async restChanged(
+    shortId: string,
+    before: string,
+    after: string,
+    editorId: string,
+    version: number,
+  ): Promise<void> {
     // An eventually consistent read (half the units): the change is made of Yjs items, so one made on
     // a copy that lacks the last update still merges with it.
     const stored = await this.deps.docs.load(shortId);
     if (!stored) return; // no live document yet: it starts from the content
     const doc = docOf([stored.state, ...stored.updates.map((u) => u.update)]);
+    const init = MAX_CONTENT_BYTES - Buffer.byteLength(textOf(doc), 'utf8');
+    // Even a change that leaves the document as it is stores a piece: its `rest` tells the flush
+    // that the document holds this REST write. Pieces are stored in order, the last one marked.
     const change = restChange(doc, before, after);
-    if (!change) return;
-    const pieces = splitUpdate(change, MAX_SENT_UPDATE_BYTES);
-    for (const piece of pieces) await this.deps.docs.append(shortId, piece, editorId);
-    await this.broadcast(shortId, pieces.map(updateMessage));
+    const pieces = change ? splitUpdate(change, MAX_SENT_UPDATE_BYTES) : [Y.encodeStateAsUpdate(new Y.Doc())];
+    for (const [i, piece] of pieces.entries()) {
+      // Counted in the room (the REST limit held it already): a live writer meanwhile sees it taken.
+      const grown = insertedBytes(piece);
+      if (grown > 0) await this.deps.docs.reserve(shortId, grown, { init, strict: false });
+      const rest = i === pieces.length - 1 ? { rest: version } : {};
+      await this.deps.docs.append(shortId, piece, editorId, { ...rest, ...(grown > 0 ? { grown } : {}) });
+    }
+    if (change) await this.broadcast(shortId, pieces.map(updateMessage));
+  }
+
+  /** An API token was revoked: the connections its tickets opened are closed (its tickets refuse). */
+  async revoked(token: { tokenHash: string; userId: string }): Promise<void> {
+    const connections = await this.deps.connections.ofUser(token.userId);
+    await Promise.all(
+      connections
+        .filter((c) => c.tokenHash === token.tokenHash)
+        .map((c) => this.shut(c, 'The API token that opened this connection has been revoked')),
+    );
+  }
+
+  /** Told why, out of every list, closed. */
+  private async shut(c: LiveConnection, why: string): Promise<void> {
+    await this.refuse(c.connectionId, 'access_changed', why);
+    await this.deps.connections.remove(c);
+    await this.deps.peers.close(c.connectionId);
   }
 
   /** The note was purged for good: its connections were closed (recheck), its document goes. */
@@ -267,11 +387,8 @@ export class LiveService {
     await Promise.all(
       connections.map(async (c) => {
         const access = await this.deps.notes.access(c.userId, c.shortId);
-        if (!access?.read) {
-          await this.refuse(c.connectionId, 'access_changed', 'You may no longer read this note');
-          await this.deps.connections.remove(c);
-          await this.deps.peers.close(c.connectionId);
-        } else if (c.access === 'write' && !access.write) {
+        if (!access?.read) await this.shut(c, 'You may no longer read this note');
+        else if (c.access === 'write' && !access.write) {
           await this.deps.connections.setAccess(c, 'read');
           await this.refuse(c.connectionId, 'access_changed', 'You may now read this note but not change it');
         }
@@ -279,6 +396,10 @@ export class LiveService {
     );
   }
 }
+
+/** The note's version up to which the stored document holds every REST content change. */
+const restVersionOf = (stored: StoredDoc): number =>
+  Math.max(stored.restVersion, ...stored.updates.map((u) => u.rest ?? 0));
 
 /** Whether the update holds anything the document lacks (new structs or deletions). */
 function changesSomething(update: Uint8Array, doc: Y.Doc): boolean {

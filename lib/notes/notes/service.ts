@@ -261,6 +261,7 @@ export class NotesService {
         throw new Forbidden(`Only the note's ${who} may change ${MANAGER_FIELDS.join(', ')}`);
       }
       const next = applyChanges(stored, changes, caller.user!, this.deps.clock.now());
+      if (next?.contentChanged) next.note.restContentVersion = next.note.version;
       try {
         if (!next) {
           await this.store.recordVisit(stored.note, userId);
@@ -324,22 +325,32 @@ export class NotesService {
   }
 
   /** The note's content as stored (live editing starts its document from it); undefined when gone. */
-  async contentOf(shortId: string): Promise<string | undefined> {
-    return (await this.store.getNote(shortId))?.content;
+  /** The note's content and its version (a live document starts from it); undefined when gone. */
+  async contentOf(shortId: string): Promise<{ content: string; version: number } | undefined> {
+    const stored = await this.store.getNote(shortId);
+    return stored && { content: stored.content, version: stored.note.version };
   }
 
   /**
    * Writes a live document's text as the note's content, edited by `editorId` (whose connection was
    * authorized): the REST content limit, versions and the editor's history entry as for an update.
-   * False when the note is gone or nothing changes.
+   * False when the note is gone or nothing changes. `restVersion`: the last REST content write the
+   * live document holds; a note whose content a later REST write set is left as it is (that write's
+   * delta is on its way into the document, and its own flush follows).
    */
-  async saveLiveContent(shortId: string, content: string, editorId: string): Promise<boolean> {
+  async saveLiveContent(
+    shortId: string,
+    content: string,
+    editorId: string,
+    restVersion = Number.POSITIVE_INFINITY,
+  ): Promise<boolean> {
     assertContentSize(content);
     const editor = await this.directory.getUserWithTeams(editorId);
     if (!editor) return false;
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
       const stored = await this.store.getNote(shortId);
       if (!stored) return false;
+      if ((stored.note.restContentVersion ?? 0) > restVersion) return true;
       const now = this.deps.clock.now();
       const next = applyChanges(stored, { content }, editor.user, now);
       if (!next) return true; // the content is the text already (the live log may still be compacted)

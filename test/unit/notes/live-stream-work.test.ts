@@ -34,6 +34,7 @@ describe('live stream batch work', () => {
       },
       recheck: async () => {},
       purged: async () => {},
+      revoked: async () => {},
     };
     const failures = await runStreamTasks(streamTasksOf(liveChangesOf(records), side));
     expect(failures).toEqual([]);
@@ -57,6 +58,7 @@ describe('live stream batch work', () => {
       },
       recheck: async () => {},
       purged: async () => {},
+      revoked: async () => {},
     };
     const failed: string[] = [];
     const failures = await runStreamTasks(streamTasksOf(liveChangesOf(records), side), {

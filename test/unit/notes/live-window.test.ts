@@ -32,6 +32,7 @@ async function typing() {
   const jobs: DeliveryJob[] = [];
   const windows: LiveWindow[] = [];
   let checkAt = 0;
+  let carried: LiveWindow | undefined;
   const ports: WindowPorts = {
     hooksOf: async () => [webhookRecord()],
     foldersOf: async () => [],
@@ -40,6 +41,13 @@ async function typing() {
     enqueue: async (j) => void jobs.push(...j),
     openWindows: async (ws) => void windows.push(...ws),
     currentNote: async () => states.filter((s) => s.at <= checkAt).at(-1)?.state,
+    carried: async () => carried,
+    carry: async (w) => {
+      if (!carried || carried.endsAt > w.endsAt) carried = w;
+    },
+    dropCarried: async (_shortId, endsAt) => {
+      if (carried?.endsAt === endsAt) carried = undefined;
+    },
   };
   return {
     w,
@@ -110,6 +118,26 @@ describe("live typing's note.updated: one per note per window, the last at the f
     expect(await t.close(first, 5400)).toBe(0); // late: window two's write is in
     expect(await t.close(second, 10_050)).toBe(1);
     expect(t.updates()).toHaveLength(1);
+  });
+
+  it("a skipped window's changes are not lost: the next window's event names them (a live title rename)", async () => {
+    const t = await typing();
+    await t.live(300, '# Renamed\none');
+    await t.live(5300, '# Renamed\ntwo');
+    await t.live(10_300, '# Renamed\nthree');
+    await t.route();
+    const [first, second, third] = t.windows;
+    expect(await t.close(first, 5400)).toBe(0); // window two's write is in
+    expect(await t.close(second, 10_400)).toBe(0); // and window three's
+    expect(await t.close(third, 15_050)).toBe(1);
+    const [only] = t.updates();
+    expect(only.id).toBe(`msg_live-${t.shortId}-${START_MS + 15_000}`);
+    expect(only.data.changes).toEqual(['content', 'title']);
+    // Carried once: the window after it counts from its own start again.
+    await t.live(15_300, '# Renamed\nfour');
+    await t.route();
+    expect(await t.close(t.windows[3], 20_050)).toBe(1);
+    expect(t.updates()[1].data.changes).toEqual(['content']);
   });
 
   it('a REST write is an event at once, within a window too; a trashed note closes no window', async () => {

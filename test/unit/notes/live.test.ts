@@ -17,12 +17,18 @@ import {
   MemoryConnections,
   MemoryDocs,
   MemoryTickets,
+  MemoryTokens,
   RecordingPeers,
 } from '../../../lib/notes/live/adapters/memory-live.ts';
 import { docOf, restChange, seedUpdate, splitUpdate, textOf } from '../../../lib/notes/live/document.ts';
-import { COMPACT_AFTER_UPDATES, MAX_CLIENT_MESSAGE_BYTES } from '../../../lib/notes/live/model.ts';
+import {
+  COMPACT_AFTER_UPDATES,
+  MAX_CLIENT_MESSAGE_BYTES,
+  RATE_LIMITS,
+} from '../../../lib/notes/live/model.ts';
 import { liveNotesOf, restToLive } from '../../../lib/notes/live/notes-bridge.ts';
 import { LiveDoor } from '../../../lib/notes/live/door.ts';
+import { readMessage } from '../../../lib/notes/live/protocol.ts';
 import { LiveService } from '../../../lib/notes/live/service.ts';
 import { notesWorld } from './fixture.ts';
 
@@ -32,10 +38,18 @@ async function liveWorld() {
   const peers = new RecordingPeers();
   const connections = new MemoryConnections();
   const docs = new MemoryDocs();
-  live = new LiveService({ connections, docs, peers, notes: liveNotesOf(() => world.notes) });
+  live = new LiveService({
+    connections,
+    docs,
+    peers,
+    notes: liveNotesOf(() => world.notes),
+    now: () => world.clock.now(),
+  });
+  const tokens = new MemoryTokens();
   const door = new LiveDoor({
     tickets: new MemoryTickets(),
     connections,
+    tokens,
     notes: liveNotesOf(() => world.notes),
     clock: world.clock,
     ids: sequentialIds(7000),
@@ -43,8 +57,8 @@ async function liveWorld() {
   });
   /** A client: its own Y.Doc, connected with a fresh ticket, synced as y-websocket does. */
   let n = 0;
-  const join = async (userId: string, noteId: string) => {
-    const opening = await door.open(userId, noteId);
+  const join = async (userId: string, noteId: string, tokenHash = `token-of-${userId}`) => {
+    const opening = await door.open({ userId, tokenHash }, noteId);
     const connectionId = `c${++n}`;
     await door.connect(connectionId, new URL(opening.url).searchParams.get('ticket')!);
     const doc = new Y.Doc();
@@ -88,7 +102,7 @@ async function liveWorld() {
         );
     }
   };
-  return { ...world, live, door, peers, connections, docs, join, deliver };
+  return { ...world, live, door, peers, connections, docs, tokens, join, deliver };
 }
 
 const b64 = (write: (e: encoding.Encoder) => void) => {
@@ -98,19 +112,20 @@ const b64 = (write: (e: encoding.Encoder) => void) => {
   return Buffer.from(encoding.toUint8Array(e)).toString('base64');
 };
 const text = (doc: Y.Doc) => doc.getText('content').toString();
+const caller = (userId: string) => ({ userId, tokenHash: `token-of-${userId}` });
 
 describe('live editing: the domain', () => {
   it('a ticket is single-use, expires after 60 s and answers the access the note gives', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
-    const mine = await w.door.open(w.owner, note.note.id);
+    const mine = await w.door.open(caller(w.owner), note.note.id);
     expect(mine.access).toBe('write');
     expect(mine.url).toMatch(/^ws:\/\/localhost:3000\/_live\?ticket=[\w-]{43}$/);
-    expect((await w.door.open(w.other, note.note.shortId)).access).toBe('read');
+    expect((await w.door.open(caller(w.other), note.note.shortId)).access).toBe('read');
     const ticket = new URL(mine.url).searchParams.get('ticket')!;
     await w.door.connect('a', ticket);
     await expect(w.door.connect('b', ticket)).rejects.toThrow(/used or expired/);
-    const late = new URL((await w.door.open(w.owner, note.note.id)).url).searchParams.get('ticket')!;
+    const late = new URL((await w.door.open(caller(w.owner), note.note.id)).url).searchParams.get('ticket')!;
     w.clock.advance(60_000);
     await expect(w.door.connect('c', late)).rejects.toThrow(/used or expired/);
     await expect(w.door.connect('d', undefined)).rejects.toThrow(/missing/);
@@ -119,7 +134,7 @@ describe('live editing: the domain', () => {
   it('a note the caller may not read has no live URL (404 as GetNote)', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'secret' });
-    await expect(w.door.open(w.other, note.note.id)).rejects.toThrow(/does not exist/);
+    await expect(w.door.open(caller(w.other), note.note.id)).rejects.toThrow(/does not exist/);
   });
 
   it('two clients converge; the first sync holds the note content; updates and awareness are relayed', async () => {
@@ -200,6 +215,26 @@ describe('live editing: the domain', () => {
     expect(read.note.version).toBe(note.note.version + 1);
   });
 
+  it('a flush computed before a REST change reached the document does not write over it', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'one two' });
+    const shortId = note.note.shortId;
+    const a = await w.join(w.owner, note.note.id);
+    a.doc.getText('content').insert(0, 'live ');
+    await w.deliver(a);
+    // The stream's flush read the document, then a REST PATCH answered 200, then the flush writes.
+    const before = (await w.docs.load(shortId))!;
+    await w.notes.updateNote(w.owner, note.note.id, { content: 'one 2' });
+    const load = w.docs.load.bind(w.docs);
+    w.docs.load = async () => before;
+    await w.live.flush(shortId);
+    w.docs.load = load;
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('one 2');
+    // The REST change's own stored piece sets off the next flush: both texts, in that order.
+    await w.live.flush(shortId);
+    expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('live one 2');
+  });
+
   it('a REST update reaches live clients as the smallest change, merged with unflushed live edits', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'alpha beta gamma' });
@@ -229,9 +264,13 @@ describe('live editing: the domain', () => {
     const before = (await w.docs.load(note.note.shortId))!;
     expect(before.updates).toHaveLength(COMPACT_AFTER_UPDATES);
     // A compaction that read an older revision loses and changes nothing.
-    expect(await w.docs.compact(note.note.shortId, { rev: before.rev + 1, keys: [] }, new Uint8Array())).toBe(
-      false,
-    );
+    expect(
+      await w.docs.compact(
+        note.note.shortId,
+        { rev: before.rev + 1, keys: [], restVersion: 0, settled: 0 },
+        new Uint8Array(),
+      ),
+    ).toBe(false);
     await w.live.flush(note.note.shortId);
     const after = (await w.docs.load(note.note.shortId))!;
     expect(after.rev).toBe(before.rev + 1);
@@ -284,6 +323,131 @@ describe('live editing: the domain', () => {
     expect(w.peers.closed.has(owner.connectionId)).toBe(true);
     expect(w.connections.all.size).toBe(0);
   });
+
+  it("awareness under another connection's client id is not relayed: no spoofed name, no removed cursor", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
+    const owner = await w.join(w.owner, note.note.id);
+    const reader = await w.join(w.other, note.note.id);
+    const watcher = await w.join(w.other, note.note.id, 'other-token');
+    /** An awareness frame of `clientId`'s state (null: removed), as y-protocols encodes it. */
+    const aware = (clientId: number, state: object | null, clock = 1) => {
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1);
+      const u = encoding.createEncoder();
+      encoding.writeVarUint(u, 1);
+      encoding.writeVarUint(u, clientId);
+      encoding.writeVarUint(u, clock);
+      encoding.writeVarString(u, JSON.stringify(state));
+      encoding.writeVarUint8Array(e, encoding.toUint8Array(u));
+      return Buffer.from(encoding.toUint8Array(e)).toString('base64');
+    };
+    const heard = (c: { connectionId: string }) =>
+      w.peers.take(c.connectionId).flatMap((f) => {
+        const m = readMessage(f);
+        return m?.kind === 'awareness' ? m.states.map((s) => `${s.clientId}:${s.json}`) : [];
+      });
+    // The owner typed (its client id is its own from its first update on), then announced itself.
+    owner.doc.getText('content').insert(0, 'typed ');
+    await w.deliver(owner);
+    await w.live.receive(owner.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }));
+    expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
+    heard(reader);
+    // The reader sends the owner's id with another name, then a removal of it: neither is relayed.
+    await w.live.receive(reader.connectionId, aware(owner.doc.clientID, { user: { name: 'Mallory' } }, 5));
+    await w.live.receive(reader.connectionId, aware(owner.doc.clientID, null, 6));
+    expect(heard(watcher)).toEqual([]);
+    expect(heard(owner)).toEqual([]);
+    // Its own id is its own; a state of both ids relays only its own.
+    await w.live.receive(reader.connectionId, aware(reader.doc.clientID, { user: { name: 'Reader' } }));
+    expect(heard(watcher)).toEqual([`${reader.doc.clientID}:{"user":{"name":"Reader"}}`]);
+    expect(heard(owner)).toEqual([`${reader.doc.clientID}:{"user":{"name":"Reader"}}`]);
+    // A writer's id is claimed by its first update, before anyone hears it announced.
+    const second = await w.join(w.owner, note.note.id);
+    second.doc.getText('content').insert(0, 'more ');
+    await w.deliver(second);
+    await w.live.receive(reader.connectionId, aware(second.doc.clientID, { user: { name: 'Mallory' } }));
+    expect(heard(watcher)).toEqual([]);
+    // The owner reconnecting (the same Y.Doc, so the same client id) keeps its cursor.
+    const again = await w.join(w.owner, note.note.id);
+    await w.live.receive(again.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }, 9));
+    expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
+  });
+
+  it('a flood is bounded per connection: sync step 1, awareness and updates past their limits are dropped, then closed', async () => {
+    const w = await liveWorld();
+    const content = 'a line of the note that a flood asks for again and again\n'.repeat(2_000);
+    const note = await w.notes.createNote(w.owner, { content, readPermission: 'signed_in' });
+    const reader = await w.join(w.other, note.note.id);
+    const writer = await w.join(w.owner, note.note.id);
+    const watcher = await w.join(w.owner, note.note.id);
+    for (const c of [reader, writer, watcher]) w.peers.take(c.connectionId);
+    const errorsOf = (frames: string[]) =>
+      frames.filter((f) => f.startsWith('{')).map((f) => JSON.parse(f).error.code);
+    const bytesOf = (frames: string[]) => frames.reduce((n, f) => n + f.length, 0);
+    // 100 sync step 1 (an empty state vector: the whole document each) from the reader.
+    const step1 = b64((e) => sync.writeSyncStep1(e, new Y.Doc()));
+    await w.live.receive(reader.connectionId, step1);
+    const one = bytesOf(w.peers.take(reader.connectionId));
+    expect(one).toBeGreaterThan(content.length);
+    for (let i = 1; i < 100; i += 1) await w.live.receive(reader.connectionId, step1);
+    const answered = w.peers.take(reader.connectionId);
+    expect(errorsOf(answered)).toEqual(['rate_limited', 'rate_limited']);
+    expect(one + bytesOf(answered)).toBeLessThan(one * (RATE_LIMITS.step1.limit + 1));
+    expect(w.peers.closed.has(reader.connectionId)).toBe(true);
+    // 2,000 tiny awareness frames from the writer: at most the limit reach the watcher.
+    const awareness = new awarenessProtocol.Awareness(writer.doc);
+    const frames: string[] = [];
+    for (let i = 0; i < 2_000; i += 1) {
+      awareness.setLocalStateField('cursor', i);
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1);
+      encoding.writeVarUint8Array(
+        e,
+        awarenessProtocol.encodeAwarenessUpdate(awareness, [writer.doc.clientID]),
+      );
+      frames.push(Buffer.from(encoding.toUint8Array(e)).toString('base64'));
+    }
+    awareness.destroy();
+    for (const f of frames) await w.live.receive(writer.connectionId, f);
+    expect(w.peers.take(watcher.connectionId)).toHaveLength(RATE_LIMITS.awareness.limit);
+    expect(w.peers.closed.has(writer.connectionId)).toBe(true);
+    // Updates: a third connection types past the limit in one second; the next second it may again.
+    const typist = await w.join(w.owner, note.note.id);
+    const edits = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const d = new Y.Doc();
+        d.clientID = 9_000 + i + n;
+        d.getText('content').insert(0, 'x');
+        return b64((e) => sync.writeUpdate(e, Y.encodeStateAsUpdate(d)));
+      });
+    for (const u of edits(RATE_LIMITS.update.limit + 5)) await w.live.receive(typist.connectionId, u);
+    expect(errorsOf(w.peers.take(typist.connectionId))).toEqual(['rate_limited']);
+    w.clock.advance(RATE_LIMITS.update.windowSeconds * 1000);
+    for (const u of edits(3)) await w.live.receive(typist.connectionId, u);
+    expect(errorsOf(w.peers.take(typist.connectionId))).toEqual([]);
+    expect(w.peers.closed.has(typist.connectionId)).toBe(false);
+    // Its join's step 2 counted as one of the window's messages: limit - 1 edits, then 3.
+    const stored = (await w.docs.load(note.note.shortId))!;
+    expect(stored.updates).toHaveLength(RATE_LIMITS.update.limit - 1 + 3);
+  });
+
+  it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x' });
+    const byLaptop = await w.join(w.owner, note.note.id, 'laptop');
+    const byPhone = await w.join(w.owner, note.note.id, 'phone');
+    const early = await w.door.open({ userId: w.owner, tokenHash: 'laptop' }, note.note.id);
+    w.tokens.revoked.add('laptop');
+    await w.live.revoked({ tokenHash: 'laptop', userId: w.owner });
+    await w.deliver(byLaptop);
+    expect(byLaptop.errors.map((e) => e.code)).toEqual(['access_changed']);
+    expect(w.peers.closed.has(byLaptop.connectionId)).toBe(true);
+    expect(w.peers.closed.has(byPhone.connectionId)).toBe(false);
+    const ticket = new URL(early.url).searchParams.get('ticket')!;
+    await expect(w.door.connect('late', ticket)).rejects.toThrow(/revoked/);
+    expect([...w.connections.all.keys()]).toEqual([byPhone.connectionId]);
+  });
 });
 
 describe('live editing: the document', () => {
@@ -324,7 +488,7 @@ describe('live editing: what the stream asks', () => {
       },
     }) as unknown as DynamoDBRecord;
 
-  it('stored updates flush their note; access changes and team removals recheck; other changes do not', () => {
+  it('stored updates flush their note; access changes, team removals and revoked tokens recheck; other changes do not', () => {
     const meta = { PK: 'NOTE#abcdefghij', SK: 'NOTE#META' };
     const note = { readPermission: 'owner', writePermission: 'owner', ownerId: 'u1', teamPath: null };
     const changes = liveChangesOf([
@@ -337,7 +501,10 @@ describe('live editing: what the stream asks', () => {
       ),
       record('REMOVE', { PK: 'NOTE#uvwxyzabcd', SK: 'NOTE#META' }, { old: note }),
       record('REMOVE', identityKeys.membershipOfTeam('team-a', 'u9')),
+      record('REMOVE', identityKeys.token('abc123'), { old: { type: 'token', userId: 'u7' } }),
+      record('MODIFY', identityKeys.token('def456'), { old: { userId: 'u8' }, new: { userId: 'u8' } }),
     ]);
+    expect([...changes.revokedTokens]).toEqual([['abc123', 'u7']]);
     expect([...changes.flush]).toEqual(['shortid123']);
     expect([...changes.recheckNotes].sort()).toEqual(['klmnopqrst', 'uvwxyzabcd']);
     expect([...changes.recheckUsers]).toEqual(['u9']);
@@ -482,6 +649,48 @@ describe('live editing: what a document may hold', () => {
     expect(after.rev).toBe(before.rev + 1);
     expect(after.updates).toHaveLength(0);
     expect((await w.notes.getNote(w.owner, note.note.id)).content).toBe('same');
+  });
+
+  it('four writers on four instances at once cannot together pass the content limit', async () => {
+    const w = await liveWorld();
+    const near = MAX_CONTENT_BYTES - 20_000;
+    const note = await w.notes.createNote(w.owner, { content: 'n'.repeat(near) });
+    const writers = await Promise.all([1, 2, 3, 4].map(() => w.join(w.owner, note.note.id)));
+    // Four function instances, each with the document warm: they check at once, then store.
+    const instances = writers.map(
+      () =>
+        new LiveService({
+          connections: w.connections,
+          docs: w.docs,
+          peers: w.peers,
+          notes: liveNotesOf(() => w.notes),
+          now: () => w.clock.now(),
+        }),
+    );
+    for (const [i, live] of instances.entries())
+      await live.receive(
+        writers[i].connectionId,
+        b64((e) => sync.writeSyncStep1(e, new Y.Doc())),
+      );
+    const frames = writers.map((c, i) => {
+      let update: Uint8Array | undefined;
+      const d = new Y.Doc();
+      Y.applyUpdate(d, Y.encodeStateAsUpdate(c.doc));
+      d.on('update', (u: Uint8Array) => {
+        update = u;
+      });
+      d.getText('content').insert(near, String(i).repeat(8_000)); // each fits alone
+      return b64((e) => sync.writeUpdate(e, update!));
+    });
+    await Promise.all(instances.map((live, i) => live.receive(writers[i].connectionId, frames[i])));
+    const stored = (await w.docs.load(note.note.shortId))!;
+    const size = Buffer.byteLength(textOf(docOf([stored.state, ...stored.updates.map((u) => u.update)])));
+    expect(size).toBeLessThanOrEqual(MAX_CONTENT_BYTES);
+    expect(size).toBe(near + 16_000); // two of the four fit
+    const refused = writers
+      .flatMap((c) => w.peers.take(c.connectionId))
+      .filter((f) => f.includes('content_too_large'));
+    expect(refused).toHaveLength(2);
   });
 
   it('a note past the content limit (two writers at once) still takes an update that shrinks it', async () => {

@@ -40,6 +40,7 @@ export const toRecord = (item: Record<string, unknown>): NoteRecord =>
     ...(item.hooked === true ? [['hooked', true]] : []),
     ...(typeof item.contentVersion === 'number' ? [['contentVersion', item.contentVersion]] : []),
     ...(typeof item.liveChangedAt === 'number' ? [['liveChangedAt', item.liveChangedAt]] : []),
+    ...(typeof item.restContentVersion === 'number' ? [['restContentVersion', item.restContentVersion]] : []),
   ]) as unknown as NoteRecord;
 
 /**

@@ -2,7 +2,12 @@
 //   LIVETICKET#<sha256> / TICKET          a ticket until taken (DeleteItem returning it) or its TTL
 //   LIVECONN#<connectionId> / CONN        a connection, found by its id ($default, $disconnect)
 //   LIVE#<shortId> / CONN#<connectionId>  the same, among the note's connections (relays)
-//   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal)
+//   LIVEUSER#<userId> / CONN#<id>         the same, among the user's connections (team removal,
+//                                         a revoked token: each connection keeps its token's `tokenHash`)
+//   LIVE#<shortId> / AWARE#<clientId>     which connection (`connectionId`, `userId`) owns a Yjs client
+//                                         id's awareness; LIVECONN# keeps the connection's ids (`clientIds`)
+//   LIVE#<shortId> / ROOM                 `room`, what the content may still grow by, and `reserved`, every
+//                                         growing update's bytes (the content limit under concurrency)
 //   LIVE#<shortId> / HEAD                 `rev` and the compacted state: inline (`state`) when at most
 //                                         INLINE_STATE_BYTES, else `stateKey`, an object in S3 (s3-live-states.ts)
 //   LIVE#<shortId> / U#<time>#<rand>      one accepted update (a few bytes to 64 KB), `by` its writer,
@@ -16,13 +21,27 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
 import { documentClient, queryAll } from '../../../data/dynamo.ts';
 import { isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
-import { liveKeys as k } from '../../../data/keys.ts';
-import { INLINE_STATE_BYTES, type LiveAccess, type LiveConnection, type Ticket } from '../model.ts';
-import type { ConnectionStore, DocStore, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+import { identityKeys, liveKeys as k } from '../../../data/keys.ts';
+import {
+  INLINE_STATE_BYTES,
+  type LiveAccess,
+  type LiveConnection,
+  type RateKind,
+  type Ticket,
+} from '../model.ts';
+import type {
+  ConnectionStore,
+  DocStore,
+  LiveTokens,
+  StoredDoc,
+  StoredUpdate,
+  TicketStore,
+} from '../ports.ts';
 import { deleteState, getState, putState } from './s3-live-states.ts';
 
 type Item = Record<string, unknown>;
@@ -62,7 +81,21 @@ export async function takeTicket(hash: string): Promise<Ticket | undefined> {
     noteId: a.noteId as string,
     shortId: a.shortId as string,
     expiresAt: a.expiresAt as number,
+    ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
   };
+}
+
+/** Whether the API token is still there (not revoked): a strongly consistent GetItem of its key. */
+export async function tokenValid(tokenHash: string): Promise<boolean> {
+  const out = await documentClient().send(
+    new GetCommand({
+      TableName: table(),
+      Key: identityKeys.token(tokenHash),
+      ConsistentRead: true,
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return out.Item !== undefined;
 }
 
 // ---- connections ----
@@ -74,6 +107,8 @@ const connectionOf = (a: Item): LiveConnection => ({
   teamPath: (a.teamPath as string | null) ?? null,
   access: a.access as LiveAccess,
   connectedAt: a.connectedAt as number,
+  ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
+  ...(a.clientIds instanceof Set ? { clientIds: [...(a.clientIds as Set<number>)].map(Number) } : {}),
   ...(a.closed ? { closed: true } : {}),
 });
 const copiesOf = (c: LiveConnection) => [
@@ -84,12 +119,18 @@ const copiesOf = (c: LiveConnection) => [
 /** A connection lives at most API Gateway's 2 hours: its items expire a little after. */
 const CONNECTION_TTL_SECONDS = 2 * 3600 + 600;
 
+/** A connection's attributes as stored (its client ids a number set, which ADD extends). */
+const attributesOf = ({ clientIds, ...c }: LiveConnection): Item => ({
+  ...c,
+  ...(clientIds?.length ? { clientIds: new Set(clientIds) } : {}),
+});
+
 async function putCopies(c: LiveConnection): Promise<void> {
   const ttl = Math.ceil(c.connectedAt / 1000) + CONNECTION_TTL_SECONDS;
   await documentClient().send(
     new BatchWriteCommand({
       RequestItems: {
-        [table()]: copiesOf(c).map((key) => ({ PutRequest: { Item: { ...key, ...c, ttl } } })),
+        [table()]: copiesOf(c).map((key) => ({ PutRequest: { Item: { ...key, ...attributesOf(c), ttl } } })),
       },
     }),
   );
@@ -101,6 +142,58 @@ export async function getConnection(connectionId: string): Promise<LiveConnectio
     new GetCommand({ TableName: table(), Key: k.connection(connectionId) }),
   );
   return out.Item && connectionOf(out.Item);
+}
+
+/**
+ * One UpdateItem replaces the connection's GetItem: ADD 1 to the kind's counter if the item is in
+ * this window (ALL_NEW returns the connection and the count). The first message of a window fails
+ * that condition and starts the window with a second, conditional UpdateItem; concurrent first
+ * messages race on it, and the losers count again (as the API tokens' rate limit does).
+ */
+export async function countMessage(
+  connectionId: string,
+  kind: RateKind,
+  windowStart: number,
+): Promise<{ connection: LiveConnection; count: number } | undefined> {
+  const names = { '#w': `rl_${kind}_w`, '#n': `rl_${kind}_n` };
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.connection(connectionId),
+          UpdateExpression: 'ADD #n :one',
+          ConditionExpression: '#w = :w',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { connection: connectionOf(Attributes!), count: Number(Attributes![names['#n']]) };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+      if (!(err as { Item?: unknown }).Item) return undefined; // no such connection
+    }
+    try {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.connection(connectionId),
+          UpdateExpression: 'SET #w = :w, #n = :one',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#w) OR #w < :w)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { connection: connectionOf(Attributes!), count: 1 };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+      // Another message started the window (or the connection went): count again.
+    }
+  }
+  return undefined;
 }
 
 export async function removeConnection(c: LiveConnection): Promise<void> {
@@ -122,7 +215,7 @@ export async function markConnectionClosed(c: LiveConnection): Promise<void> {
     new BatchWriteCommand({
       RequestItems: {
         [table()]: [
-          { PutRequest: { Item: { ...byId, ...c, closed: true, ttl } } },
+          { PutRequest: { Item: { ...byId, ...attributesOf(c), closed: true, ttl } } },
           ...listed.map((Key) => ({ DeleteRequest: { Key } })),
         ],
       },
@@ -139,9 +232,11 @@ export async function connectionsOfNote(shortId: string): Promise<LiveConnection
   return items.map(connectionOf);
 }
 
+/** Strongly consistent: a revocation or team removal finds a connection added just before it. */
 export async function connectionsOfUser(userId: string): Promise<LiveConnection[]> {
   const items = await queryAll({
     TableName: table(),
+    ConsistentRead: true,
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': k.userPartition(userId) },
   });
@@ -151,11 +246,59 @@ export async function connectionsOfUser(userId: string): Promise<LiveConnection[
 export const setConnectionAccess = (c: LiveConnection, access: LiveAccess): Promise<void> =>
   putCopies({ ...c, access });
 
+/**
+ * Each id: a conditional PutItem of its claim (no holder, this connection, or the same user's);
+ * the ids won: one UpdateItem ADDs them to the connection's item (what $default reads).
+ */
+export async function claimClientIds(c: LiveConnection, clientIds: number[]): Promise<number[]> {
+  const ttl = Math.ceil(Date.now() / 1000) + CONNECTION_TTL_SECONDS;
+  const won: number[] = [];
+  await Promise.all(
+    clientIds.map(async (clientId) => {
+      try {
+        await documentClient().send(
+          new PutCommand({
+            TableName: table(),
+            Item: {
+              ...k.awarenessClaim(c.shortId, clientId),
+              connectionId: c.connectionId,
+              userId: c.userId,
+              ttl,
+            },
+            ConditionExpression: 'attribute_not_exists(PK) OR connectionId = :c OR userId = :u',
+            ExpressionAttributeValues: { ':c': c.connectionId, ':u': c.userId },
+          }),
+        );
+        won.push(clientId);
+      } catch (err) {
+        if (!isConditionFailure(err)) throw storeFailure(err);
+      }
+    }),
+  );
+  if (won.length === 0) return won;
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.connection(c.connectionId),
+        UpdateExpression: 'ADD clientIds :ids',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':ids': new Set(won) },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw storeFailure(err); // gone meanwhile: nothing to keep
+  }
+  return won;
+}
+
 // ---- documents ----
 const updateOf = (a: Item): StoredUpdate => ({
   key: a.SK as string,
   update: a.update as Uint8Array,
   by: a.by as string,
+  ...(typeof a.rest === 'number' ? { rest: a.rest } : {}),
+  ...(typeof a.grown === 'number' ? { grown: a.grown } : {}),
 });
 
 async function stateOf(head: Item): Promise<Uint8Array> {
@@ -177,7 +320,9 @@ export async function loadDoc(
   const head = items.find((i) => i.SK === k.head(shortId).SK);
   if (!head) return undefined;
   const updates = items.filter((i) => (i.SK as string).startsWith(k.updatePrefix)).map(updateOf);
-  return { rev: head.rev as number, state: await stateOf(head), updates };
+  const restVersion = typeof head.restVersion === 'number' ? head.restVersion : 0;
+  const settled = typeof head.settled === 'number' ? head.settled : 0;
+  return { rev: head.rev as number, state: await stateOf(head), updates, restVersion, settled };
 }
 
 /** The revision (HEAD's `rev` only) and the updates since: what a warm copy lacks. */
@@ -206,13 +351,13 @@ async function stateAttributes(shortId: string, rev: number, state: Uint8Array):
   return { stateKey };
 }
 
-export async function createDoc(shortId: string, state: Uint8Array): Promise<boolean> {
+export async function createDoc(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean> {
   const attributes = await stateAttributes(shortId, 0, state);
   try {
     await documentClient().send(
       new PutCommand({
         TableName: table(),
-        Item: { ...k.head(shortId), rev: 0, ...attributes },
+        Item: { ...k.head(shortId), rev: 0, restVersion, ...attributes },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -223,10 +368,52 @@ export async function createDoc(shortId: string, state: Uint8Array): Promise<boo
   }
 }
 
-export async function appendUpdate(shortId: string, update: Uint8Array, by: string): Promise<void> {
+export async function appendUpdate(
+  shortId: string,
+  update: Uint8Array,
+  by: string,
+  marks: { rest?: number; grown?: number } = {},
+): Promise<void> {
   const key = k.update(shortId, Date.now(), randomBytes(6).toString('base64url'));
   await documentClient().send(
-    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by } }),
+    new PutCommand({ TableName: table(), Item: { ...key, type: 'live-update', update, by, ...marks } }),
+  );
+}
+
+/** One UpdateItem of the note's small ROOM item; strict: conditional on the room holding `bytes`. */
+export async function reserveRoom(
+  shortId: string,
+  bytes: number,
+  opts: { init: number; strict: boolean },
+): Promise<boolean> {
+  const holds = opts.init >= bytes ? '(attribute_not_exists(room) OR room >= :g)' : 'room >= :g';
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.room(shortId),
+        UpdateExpression:
+          'SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g',
+        ...(opts.strict ? { ConditionExpression: holds } : {}),
+        ExpressionAttributeValues: { ':g': bytes, ':init': opts.init, ':zero': 0 },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw storeFailure(err);
+  }
+}
+
+export async function calibrateRoom(shortId: string, base: number): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: k.room(shortId),
+      UpdateExpression:
+        'SET room = :base - if_not_exists(reserved, :zero), reserved = if_not_exists(reserved, :zero)',
+      ExpressionAttributeValues: { ':base': base, ':zero': 0 },
+    }),
   );
 }
 
@@ -237,7 +424,7 @@ export async function appendUpdate(shortId: string, update: Uint8Array, by: stri
  */
 export async function compactDoc(
   shortId: string,
-  from: { rev: number; keys: string[] },
+  from: { rev: number; keys: string[]; restVersion: number; settled: number },
   state: Uint8Array,
 ): Promise<boolean> {
   const head = await documentClient().send(
@@ -253,7 +440,13 @@ export async function compactDoc(
           {
             Put: {
               TableName: table(),
-              Item: { ...k.head(shortId), rev, ...attributes },
+              Item: {
+                ...k.head(shortId),
+                rev,
+                restVersion: from.restVersion,
+                settled: from.settled,
+                ...attributes,
+              },
               ConditionExpression: 'rev = :rev',
               ExpressionAttributeValues: { ':rev': from.rev },
             },
@@ -306,14 +499,19 @@ export class DynamoTickets implements TicketStore {
   put = putTicket;
   take = takeTicket;
 }
+export class DynamoLiveTokens implements LiveTokens {
+  valid = tokenValid;
+}
 export class DynamoConnections implements ConnectionStore {
   add = addConnection;
   get = getConnection;
+  count = countMessage;
   remove = removeConnection;
   close = markConnectionClosed;
   ofNote = connectionsOfNote;
   ofUser = connectionsOfUser;
   setAccess = setConnectionAccess;
+  claim = claimClientIds;
 }
 export class DynamoDocs implements DocStore {
   load = loadDoc;
@@ -321,5 +519,7 @@ export class DynamoDocs implements DocStore {
   create = createDoc;
   append = appendUpdate;
   compact = compactDoc;
+  reserve = reserveRoom;
+  calibrate = calibrateRoom;
   drop = dropDoc;
 }

@@ -1,7 +1,15 @@
 // In-memory adapters of the live ports, for the domain's unit tests (the same rules as dynamo-live.ts:
 // single-use tickets, conditional compaction that deletes only the merged updates).
-import type { LiveAccess, LiveConnection, Ticket } from '../model.ts';
-import type { ConnectionStore, DocStore, Peers, StoredDoc, StoredUpdate, TicketStore } from '../ports.ts';
+import type { LiveAccess, LiveConnection, RateKind, Ticket } from '../model.ts';
+import type {
+  ConnectionStore,
+  DocStore,
+  LiveTokens,
+  Peers,
+  StoredDoc,
+  StoredUpdate,
+  TicketStore,
+} from '../ports.ts';
 
 export class MemoryTickets implements TicketStore {
   private readonly tickets = new Map<string, Ticket>();
@@ -15,6 +23,14 @@ export class MemoryTickets implements TicketStore {
   }
 }
 
+/** Tokens are valid until revoked here. */
+export class MemoryTokens implements LiveTokens {
+  readonly revoked = new Set<string>();
+  async valid(tokenHash: string): Promise<boolean> {
+    return !this.revoked.has(tokenHash);
+  }
+}
+
 export class MemoryConnections implements ConnectionStore {
   readonly all = new Map<string, LiveConnection>();
   async add(c: LiveConnection): Promise<void> {
@@ -23,6 +39,16 @@ export class MemoryConnections implements ConnectionStore {
   async get(connectionId: string): Promise<LiveConnection | undefined> {
     const c = this.all.get(connectionId);
     return c && { ...c };
+  }
+  private readonly counts = new Map<string, { windowStart: number; count: number }>();
+  async count(connectionId: string, kind: RateKind, windowStart: number) {
+    const connection = await this.get(connectionId);
+    if (!connection) return undefined;
+    const key = `${connectionId}#${kind}`;
+    const held = this.counts.get(key);
+    const count = held && held.windowStart === windowStart ? held.count + 1 : 1;
+    this.counts.set(key, { windowStart, count });
+    return { connection, count };
   }
   async remove(c: LiveConnection): Promise<void> {
     this.all.delete(c.connectionId);
@@ -48,6 +74,20 @@ export class MemoryConnections implements ConnectionStore {
     const held = this.all.get(c.connectionId);
     if (held) held.access = access;
   }
+  /** Per note and client id: who holds it. */
+  readonly claims = new Map<string, { connectionId: string; userId: string }>();
+  async claim(c: LiveConnection, clientIds: number[]): Promise<number[]> {
+    const won = clientIds.filter((id) => {
+      const key = `${c.shortId}#${id}`;
+      const holder = this.claims.get(key);
+      if (holder && holder.connectionId !== c.connectionId && holder.userId !== c.userId) return false;
+      this.claims.set(key, { connectionId: c.connectionId, userId: c.userId });
+      return true;
+    });
+    const held = this.all.get(c.connectionId);
+    if (held) held.clientIds = [...new Set([...(held.clientIds ?? []), ...won])];
+    return won;
+  }
 }
 
 export class MemoryDocs implements DocStore {
@@ -55,32 +95,57 @@ export class MemoryDocs implements DocStore {
   private seq = 0;
   async load(shortId: string): Promise<StoredDoc | undefined> {
     const d = this.docs.get(shortId);
-    return d && { rev: d.rev, state: d.state, updates: [...d.updates] };
+    return d && { ...d, updates: [...d.updates] };
   }
   async recent(shortId: string) {
     const d = this.docs.get(shortId);
     return d && { rev: d.rev, updates: [...d.updates] };
   }
-  async create(shortId: string, state: Uint8Array): Promise<boolean> {
+  async create(shortId: string, state: Uint8Array, restVersion: number): Promise<boolean> {
     if (this.docs.has(shortId)) return false;
-    this.docs.set(shortId, { rev: 0, state, updates: [] });
+    this.docs.set(shortId, { rev: 0, state, updates: [], restVersion, settled: 0 });
     return true;
   }
-  async append(shortId: string, update: Uint8Array, by: string): Promise<void> {
+  async append(
+    shortId: string,
+    update: Uint8Array,
+    by: string,
+    marks: { rest?: number; grown?: number } = {},
+  ): Promise<void> {
     const d = this.docs.get(shortId);
     if (!d) throw new Error(`no live document for ${shortId}`);
-    const u: StoredUpdate = { key: `U#${String(++this.seq).padStart(8, '0')}`, update, by };
+    const key = `U#${String(++this.seq).padStart(8, '0')}`;
+    const u: StoredUpdate = { key, update, by, ...marks };
     d.updates.push(u);
   }
-  async compact(shortId: string, from: { rev: number; keys: string[] }, state: Uint8Array): Promise<boolean> {
+  async compact(
+    shortId: string,
+    from: { rev: number; keys: string[]; restVersion: number; settled: number },
+    state: Uint8Array,
+  ): Promise<boolean> {
     const d = this.docs.get(shortId);
     if (!d || d.rev !== from.rev) return false;
     const merged = new Set(from.keys);
-    this.docs.set(shortId, { rev: d.rev + 1, state, updates: d.updates.filter((u) => !merged.has(u.key)) });
+    const updates = d.updates.filter((u) => !merged.has(u.key));
+    const { restVersion, settled } = from;
+    this.docs.set(shortId, { rev: d.rev + 1, state, updates, restVersion, settled });
     return true;
   }
   async drop(shortId: string): Promise<void> {
     this.docs.delete(shortId);
+    this.rooms.delete(shortId);
+  }
+  /** Per note: its room and every reservation so far (DocStore.reserve, calibrate). */
+  readonly rooms = new Map<string, { room: number; reserved: number }>();
+  async reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean> {
+    const held = this.rooms.get(shortId) ?? { room: opts.init, reserved: 0 };
+    if (opts.strict && held.room < bytes) return false;
+    this.rooms.set(shortId, { room: held.room - bytes, reserved: held.reserved + bytes });
+    return true;
+  }
+  async calibrate(shortId: string, base: number): Promise<void> {
+    const reserved = this.rooms.get(shortId)?.reserved ?? 0;
+    this.rooms.set(shortId, { room: base - reserved, reserved });
   }
 }
 

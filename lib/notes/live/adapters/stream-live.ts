@@ -1,7 +1,8 @@
 // What a batch of the table's stream records asks of live editing: the notes whose live document got
 // updates (flush them into the note), the notes whose access may have changed (permissions, owner's
 // team, trashed, restored, deleted: recheck their connections), and the users who left a team
-// (either membership item removed: recheck theirs).
+// (either membership item removed: recheck theirs), and the API tokens revoked (their item removed:
+// close the connections their tickets opened).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -13,6 +14,7 @@ const LIVE_PREFIX = liveKeys.docPartition('');
 const NOTE_PREFIX = notesKeys.notePartition('');
 const TEAM_PREFIX = identityKeys.teamPartition('');
 const USER_PREFIX = identityKeys.userPartition('');
+const TOKEN_KEY = identityKeys.token('');
 type Image = Record<string, AttributeValue>;
 const read = (image: unknown) => (image ? unmarshall(image as Image) : undefined);
 /** What decides who may open a note. */
@@ -26,6 +28,8 @@ export interface LiveChanges {
   recheckUsers: Set<string>;
   /** Notes purged for good (their META removed): their live documents go too. */
   purged: Set<string>;
+  /** API tokens revoked (their item removed): SHA-256 → the token's user. */
+  revokedTokens: Map<string, string>;
   /** Per `note <shortId>` or `user <userId>`: the lowest sequence number of its records. */
   firstSeq: Map<string, string>;
 }
@@ -36,6 +40,7 @@ export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
     recheckNotes: new Set(),
     recheckUsers: new Set(),
     purged: new Set(),
+    revokedTokens: new Map(),
     firstSeq: new Map(),
   };
   const seen = (key: string, r: DynamoDBRecord) => {
@@ -73,6 +78,12 @@ export function liveChangesOf(records: DynamoDBRecord[]): LiveChanges {
       const userId = pk.slice(USER_PREFIX.length);
       out.recheckUsers.add(userId);
       seen(`user ${userId}`, r);
+    } else if (pk.startsWith(TOKEN_KEY.PK) && sk === TOKEN_KEY.SK && r.eventName === 'REMOVE') {
+      const tokenHash = pk.slice(TOKEN_KEY.PK.length);
+      const userId = read(r.dynamodb?.OldImage)?.userId;
+      if (typeof userId !== 'string') continue;
+      out.revokedTokens.set(tokenHash, userId);
+      seen(`token ${tokenHash}`, r);
     }
   }
   return out;
@@ -83,9 +94,10 @@ export interface StreamSide {
   flush(shortId: string): Promise<void>;
   recheck(affected: { shortId?: string; userId?: string }): Promise<void>;
   purged(shortId: string): Promise<void>;
+  revoked(token: { tokenHash: string; userId: string }): Promise<void>;
 }
 
-/** The batch's work, one task per note (flush, recheck, purge, in that order) and per user. */
+/** The batch's work, one task per note (flush, recheck, purge, in that order), per user and per token. */
 export function streamTasksOf(changes: LiveChanges, live: StreamSide): StreamTask[] {
   const notes = new Set([...changes.flush, ...changes.recheckNotes, ...changes.purged]);
   const tasks: StreamTask[] = [...notes].map((shortId) => ({
@@ -102,6 +114,12 @@ export function streamTasksOf(changes: LiveChanges, live: StreamSide): StreamTas
       what: `user ${userId}`,
       seq: changes.firstSeq.get(`user ${userId}`) ?? '0',
       run: () => live.recheck({ userId }),
+    });
+  for (const [tokenHash, userId] of changes.revokedTokens)
+    tasks.push({
+      what: `token ${tokenHash.slice(0, 8)}…`,
+      seq: changes.firstSeq.get(`token ${tokenHash}`) ?? '0',
+      run: () => live.revoked({ tokenHash, userId }),
     });
   return tasks;
 }

@@ -5,8 +5,10 @@
 // due at the window's end, with the note as it was before that write) and the others wait. At the
 // window's end the check reads the note and routes one note.updated from the note before the
 // window to the note now: the final content, `changes` over the whole window. A check that finds a
-// live write of a later window leaves the event to that window's check. Stateless: no item is
-// written to keep the windows, and a check sent twice (a stream batch retried) has the same event id.
+// live write of a later window leaves the event to that window's check, and hands it its `before`
+// (the carried window, one item per note, written only then), so the later event's `changes` name
+// what the skipped windows changed too. A check sent twice (a stream batch retried) has the same
+// event id.
 import type { NoteRecord } from '../../kernel/model.ts';
 import { isLiveWrite, type NoteState, type TableChange } from './catalogue.ts';
 
@@ -39,6 +41,10 @@ export function windowOpenedBy(change: TableChange): LiveWindow | undefined {
 /** Seconds until a window's check is due (SQS's DelaySeconds: whole seconds, at most 900). */
 export const delayOf = (w: LiveWindow, now: number) =>
   Math.min(900, Math.max(0, Math.ceil((w.endsAt - now) / 1000)));
+
+/** Whether the window's check leaves its event to a later window's (a live write of that one is in). */
+export const handedOn = (w: LiveWindow, now: NoteState | undefined): boolean =>
+  now !== undefined && now.deletedAt === undefined && (now.note.liveChangedAt ?? 0) >= w.endsAt;
 
 /** The change that closes a window: from the note before it to the note now (undefined: nothing to route). */
 export function closingChange(w: LiveWindow, now: NoteState | undefined): TableChange | undefined {

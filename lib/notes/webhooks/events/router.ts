@@ -11,7 +11,7 @@ import { presentNote } from '../../kernel/present.ts';
 import { presentVersion } from '../../revisions/versions.ts';
 import type { AttemptKind, WebhookRecord } from '../webhooks.ts';
 import { eventsOf, type NoteState, type TableChange, type WorkspaceEvent } from './catalogue.ts';
-import { closingChange, type LiveWindow, windowOpenedBy } from './live-window.ts';
+import { closingChange, handedOn, type LiveWindow, windowOpenedBy } from './live-window.ts';
 
 /** One event for one webhook: what the delivery function sends (the body is signed as it is). */
 export interface DeliveryJob {
@@ -44,6 +44,12 @@ export interface RouterPorts {
 export interface WindowPorts extends RouterPorts {
   /** A note's META, strongly consistent (every live write of the window is in it); undefined when gone. */
   currentNote(shortId: string): Promise<NoteState | undefined>;
+  /** The earliest window of the note whose check handed its event on, if any (strongly consistent). */
+  carried(shortId: string): Promise<LiveWindow | undefined>;
+  /** Keeps a handed-on window (unless an earlier one is kept). */
+  carry(window: LiveWindow): Promise<void>;
+  /** The carried window ending at `endsAt` was announced: it goes (not a later one carried since). */
+  dropCarried(shortId: string, endsAt: number): Promise<void>;
 }
 
 const keyOf = (o: NoteOwnerKey) => ('teamPath' in o ? `team:${o.teamPath}` : `user:${o.userId}`);
@@ -76,13 +82,32 @@ function bodyOf(e: WorkspaceEvent, byId: Map<string, FolderRecord>): string {
   return JSON.stringify({ id: e.id, type: e.type, createdAt: e.createdAt, workspace: e.workspace, data });
 }
 
-/** Closes live windows whose checks are due: one note.updated each, unless a later window has it. */
+/**
+ * Closes live windows whose checks are due: one note.updated each, counted from the note before the
+ * earliest window handed on to it, unless a later window has it (then it is handed on: carried).
+ */
 export async function closeWindows(windows: LiveWindow[], ports: WindowPorts): Promise<number> {
   const closing = await Promise.all(
-    windows.map(async (w) => closingChange(w, await ports.currentNote(w.shortId))),
+    windows.map(async (w) => {
+      const [now, carried] = await Promise.all([ports.currentNote(w.shortId), ports.carried(w.shortId)]);
+      const earlier = carried && carried.endsAt < w.endsAt ? carried : undefined;
+      if (handedOn(w, now)) {
+        if (!earlier) await ports.carry(w);
+        return undefined;
+      }
+      const change = closingChange(earlier ? { ...w, before: earlier.before } : w, now);
+      return change && { change, earlier };
+    }),
   );
-  const changes = closing.filter((c): c is TableChange => c !== undefined);
-  return changes.length ? routeChanges(changes, ports) : 0;
+  const routed = closing.filter((c) => c !== undefined);
+  const jobs = routed.length
+    ? await routeChanges(
+        routed.map((c) => c.change),
+        ports,
+      )
+    : 0;
+  for (const { earlier } of routed) if (earlier) await ports.dropCarried(earlier.shortId, earlier.endsAt);
+  return jobs;
 }
 
 /** The jobs of the changes; enqueues them, and the checks of the live windows they open. Returns how many jobs. */

@@ -25,6 +25,7 @@ import { postDelivery } from '../adapters/http-poster.ts';
 import { deadLetterJob, enqueueJobs, requeueJob, sendWindowChecks } from '../adapters/sqs-delivery-queue.ts';
 import { signDelivery } from '../adapters/standard-webhooks-signer.ts';
 import { changesOf, noteStateOf } from '../adapters/stream-changes.ts';
+import { carriedWindow, carryWindow, dropCarriedWindow } from '../adapters/dynamo-live-windows.ts';
 import { toComment } from '../../revisions/adapters/dynamo-comments.ts';
 import { toVersion } from '../../revisions/adapters/dynamo-versions.ts';
 import { type DeliveryPorts, deliver, deliverBatch } from './delivery.ts';
@@ -61,6 +62,9 @@ export const liveWindows = /* @__PURE__ */ once(() => {
   const ports = {
     ...routerPorts(),
     currentNote: (shortId: string) => noteStateOf(shortId, { consistent: true }),
+    carried: carriedWindow,
+    carry: carryWindow,
+    dropCarried: dropCarriedWindow,
   };
   return { close: (windows: LiveWindow[]) => closeWindows(windows, ports) };
 });
