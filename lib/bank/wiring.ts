@@ -23,6 +23,7 @@ import {
   listDevices,
   putMfaToken,
   recordFailure,
+  releaseLimitSlot,
   takeLimitSlot,
 } from './adapters/dynamo-factors.ts';
 import { DynamoIdempotencyStore } from './adapters/dynamo-idempotency.ts';
@@ -94,6 +95,8 @@ const passkeyConfig = (): PasskeyConfig => ({
 });
 /** Template parameter SmsVoiceAllowedCallingCodes (lib/bank/destinations.ts). */
 const allowedCallingCodes = () => parseCallingCodes(config.smsVoiceAllowedCallingCodes);
+/** Template parameter SmsVoiceHourlyLimit (lib/bank/sends.ts). */
+const stackSendLimit = () => config.smsVoiceHourlyLimit;
 const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
 const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
 const build = (
@@ -103,7 +106,17 @@ const build = (
   key: () => Promise<string>,
   notifier: PushNotifier = noPush,
 ) =>
-  new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier, allowedCallingCodes);
+  new MfaService(
+    store,
+    sender,
+    systemClock,
+    key,
+    totp,
+    passkeyConfig,
+    () => notifier,
+    allowedCallingCodes,
+    stackSendLimit,
+  );
 const enrolments = (
   methods: Partial<EnrolmentStore>,
   totp: Totp,
@@ -118,6 +131,7 @@ const enrolments = (
     passkeyConfig,
     () => opts.notifier ?? noPush,
     allowedCallingCodes,
+    stackSendLimit,
   );
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
@@ -142,20 +156,26 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
 );
 
 /**
- * Starting a verification: the factor, then the verification (with the starts limit and the outbox
- * entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
+ * Starting a verification: the factor, a code's destination and stack sends counted, then the
+ * verification (with the starts limit and the outbox entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
  * to the outbox; a push notified through SNS when the stack has a platform application.
  */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, {
-    register: noPush.register,
-    notify: snsNotify,
-  }),
+  build(
+    factors({ getDevice, createVerification, takeLimitSlot, releaseLimitSlot }),
+    codeSender,
+    noTotp,
+    mfaEncryptionKey,
+    {
+      register: noPush.register,
+      notify: snsNotify,
+    },
+  ),
 );
 
-/** POST /api/users/{id}/devices: the user's factors, then the pending factor (with its step-up, code, ticket). */
+/** POST /api/users/{id}/devices: the user's factors, a code's sends counted, then the pending factor (with its step-up, code, ticket). */
 export const enrolment = /* @__PURE__ */ once(() =>
-  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, {
+  enrolments({ listDevices, getDevice, enrollDevice, takeLimitSlot, releaseLimitSlot }, otplibTotp, {
     sender: codeSender,
     key: mfaEncryptionKey,
   }),
@@ -207,6 +227,7 @@ export const enrolmentWithEverything = /* @__PURE__ */ once(
       passkeyConfig,
       () => noPush,
       allowedCallingCodes,
+      stackSendLimit,
     ),
 );
 

@@ -2,7 +2,7 @@
 // local code outbox, all in the user's partition but the tokens (keyed by their hash). One function
 // per port method, so a function's bundle holds only the ones its wiring names (docs/architecture.md,
 // "Bundles"); DynamoFactorStore gathers them for the admin CLI, the bench and the tests.
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
@@ -30,10 +30,12 @@ import {
   LIMIT_ATTEMPTS,
   LimitRefusal,
   countWrite,
+  releaseLimitSlot,
   releaseWrite,
   settleLimit,
   takeLimitSlot,
 } from './dynamo-limits.ts';
+import { dropSlots, freeSlot } from './dynamo-factor-slots.ts';
 import { lost } from './lost.ts';
 
 const DEVICE_FIELDS = [
@@ -87,17 +89,21 @@ const OUTBOX_FIELDS = [
   'expires_at',
 ] as const;
 
+/** The operator's enrolment (admin CLI): the factor, and the user's slot counter dropped (recounted when next needed). */
 export async function putDevice(d: Device): Promise<void> {
-  await conditional(
-    documentClient().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    ),
-    lost.state,
-  );
+  await transact([
+    {
+      item: {
+        Put: {
+          TableName: table(),
+          Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      lost: lost.state,
+    },
+    dropSlots(d.userId),
+  ]);
 }
 
 export async function getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
@@ -113,7 +119,9 @@ export async function listDevices(userId: string): Promise<Device[]> {
 
 export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
   // Transaction: the step-up is spent exactly when the factor it allows removing goes, and a push
-  // factor's device key (what its app signs in with) goes with it: no key outlives its factor.
+  // factor's device key (what its app signs in with) goes with it: no key outlives its factor. Its
+  // slot is given back; a pending factor past its 10 minutes is gone already (and holds no slot
+  // once recounted), so it is not found.
   await transact([
     consumeStepUp(stepUp, lost.stepUp),
     {
@@ -121,12 +129,15 @@ export async function deleteDevice(userId: string, deviceId: string, stepUp: Ste
         Delete: {
           TableName: table(),
           Key: k.device(userId, deviceId),
-          ConditionExpression: 'attribute_exists(PK)',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(pendingUntil) OR pendingUntil = :null OR pendingUntil > :now)',
+          ExpressionAttributeValues: { ':null': null, ':now': stepUp.now },
         },
       },
       lost: lost.device,
     },
     { item: { Delete: { TableName: table(), Key: k.pushDevice(deviceId) } }, lost: lost.device },
+    freeSlot(userId),
   ]);
 }
 
@@ -149,7 +160,7 @@ export async function createVerification(v: Verification, opts: VerificationWrit
 }
 
 /** Counting a failed attempt alone is the limits module's (dynamo-limits.ts). */
-export { takeLimitSlot };
+export { releaseLimitSlot, takeLimitSlot };
 
 /** A code in the local outbox (the partition's, until it expires); enrolment writes one too. */
 export const outboxWrite = (o: OutboxEntry): Write => ({
@@ -378,6 +389,7 @@ export class DynamoFactorStore implements FactorStore {
   deleteDevice = deleteDevice;
   createVerification = createVerification;
   takeLimitSlot = takeLimitSlot;
+  releaseLimitSlot = releaseLimitSlot;
   getVerification = getVerification;
   recordFailure = recordFailure;
   approve = approve;

@@ -13,6 +13,8 @@ export const lost = {
   state: conflict('state'),
   replay: conflict('replay'),
   token: conflict('token'),
+  /** The user's factor slots are all taken (at most MAX_FACTORS, lib/bank/model.ts). */
+  factors: () => new Conflict('A user has at most 10 factors; delete one first', { reason: 'factors' }),
   device: () => new NotFound('The factor does not exist'),
   /** A push verification superseded by a newer push of the same user. */
   superseded: () => new Gone('A newer push verification superseded this one; start a new one'),

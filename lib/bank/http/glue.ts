@@ -5,6 +5,7 @@ import { logger } from '../../http/logger.ts';
 import type { Origin } from '../../domain/idempotency.ts';
 import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
 import type { HttpRequest, HttpResult } from '../../http/rest.ts';
+import { emitSendsRefused } from '../adapters/emf-metrics.ts';
 import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
 import type { SecurityLog } from '../mfa.ts';
 import type { Transfer } from '../model.ts';
@@ -36,10 +37,13 @@ export async function idempotent<T>(
 /** The X-MFA-Verification header (a verification id), if sent. */
 export const stepUpHeader = (req: HttpRequest) => req.headers['x-mfa-verification'];
 
-/** Security events go to the log with the acting user, the time and the request id. */
+/**
+ * Security events go to the log with the acting user, the time and the request id; the stack's
+ * sends refused are also the metric its alarm watches (lib/bank/adapters/emf-metrics.ts).
+ */
 export const securityLog =
   (req: HttpRequest): SecurityLog =>
-  (event, userId, details) =>
+  (event, userId, details) => {
     logger.warn('security event', {
       event,
       userId,
@@ -48,6 +52,9 @@ export const securityLog =
       time: new Date().toISOString(),
       ...details,
     });
+    if (event === 'code_send_limited' && details?.limit === 'stackSends')
+      emitSendsRefused(String(details.subject));
+  };
 
 const bounds = (q: ListTransfersQuery, field: 'created' | 'amount'): Bounds => ({
   gte: q[`${field}[gte]`],
