@@ -126,9 +126,14 @@ const user = pathParams(params.userPath);
 const device = pathParams(params.devicePath);
 const verification = pathParams(params.verificationPath);
 const challenge = pathParams(params.challengePath);
+/** The routes without an API token: refused requests limited per source address (docs/bank.md, "Abuse limits"). */
+const sourceLimit =
+  `This address had ${MFA_LIMITS.sourceRefusals.max} requests refused (any 4xx) on the routes without an API token ` +
+  `in ${MFA_LIMITS.sourceRefusals.windowSeconds / 60} minute: every request of it is refused until Retry-After`;
 const deviceJwt = {
   unauthorized:
     'Missing, malformed or expired device JWT, an unknown device, or a bad signature (ES256, kid = sub = the device id, exp at most 5 minutes ahead)',
+  too_many_requests: sourceLimit,
 };
 const missingTransfer: Described = {
   not_found: "No such transfer of the caller (also for another user's transfer)",
@@ -476,6 +481,7 @@ export const buildBankDocument = () =>
               {
                 gone: 'The ticket was used or expired (5 minutes): enrol again',
                 validation_failed: 'Malformed ticket or JWK (named in errors[])',
+                too_many_requests: sourceLimit,
               },
               'unsupported_media_type',
             ),
@@ -515,6 +521,7 @@ export const buildBankDocument = () =>
                 unauthorized: `${deviceJwt.unauthorized}; or a bad, another device's, expired or replayed decision JWS`,
                 conflict: 'The challenge is not pending (answered, expired or superseded)',
                 not_found: 'Not a verification id',
+                too_many_requests: sourceLimit,
               },
               'validation_failed',
               'unsupported_media_type',

@@ -23,6 +23,8 @@ export const MFA_LIMITS = {
   destinationSends: { max: 5, windowSeconds: 3_600 },
   /** Codes the whole stack sends per channel; `max` is the default of SMS_VOICE_HOURLY_LIMIT. */
   stackSends: { max: 1_000, windowSeconds: 3_600 },
+  /** Refused requests of the routes without an API token, per source address (by its SHA-256). */
+  sourceRefusals: { max: 30, windowSeconds: 60 },
 } as const;
 
 /** The limits of code sends: reaching one is a `code_send_limited` security event. */
@@ -87,6 +89,7 @@ const WHAT: Record<LimitName, string> = {
   enrolmentSendsWithFactor: 'code-sending enrolments of this user',
   destinationSends: 'codes sent to this destination',
   stackSends: 'codes sent by this service',
+  sourceRefusals: 'refused requests from this address',
 };
 
 const per = (slot: LimitSlot) => {

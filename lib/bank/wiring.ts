@@ -49,10 +49,12 @@ import {
   replaceRecoveryCodes,
 } from './adapters/dynamo-enrolment.ts';
 import { currentPush, decide, getPushDevice, replayed } from './adapters/dynamo-push.ts';
+import { limitReached } from './adapters/dynamo-limits.ts';
+import { SourceLimits } from './source-limit.ts';
 import { snsNotify, snsRegister } from './adapters/sns-push-notifier.ts';
 import { FactorEnrolment } from './enrolment.ts';
 import type { PasskeyConfig } from './passkeys.ts';
-import type { EnrolmentStore, PushNotifier, PushStore } from './ports.ts';
+import type { EnrolmentStore, LimitStore, PushNotifier, PushStore } from './ports.ts';
 import { PushService } from './push.ts';
 import { TransferService } from './transfers.ts';
 
@@ -248,6 +250,11 @@ export const mfaTokens = /* @__PURE__ */ once(() =>
 
 export const idempotencyKeys = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock),
+);
+
+/** The routes without an API token: a source address's refused requests (one read, one count per refusal). */
+export const sourceLimits = /* @__PURE__ */ once(
+  () => new SourceLimits(only<LimitStore>('limits', { takeLimitSlot, limitReached }), systemClock),
 );
 
 /** Self-or-admin checks, answered by the identity directory. */

@@ -2,7 +2,9 @@
 // the destination policy of sms and voice codes, superseded and expired verifications, proofs of
 // the wrong kind, the step-up at activation, the 10-factor limit under concurrency.
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportJWK, generateKeyPair } from 'jose';
+import { randomInt } from 'node:crypto';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { totpCode } from '../../lib/bank/totp.ts';
 import { DynamoFactorStore } from '../../lib/bank/adapters/dynamo-factors.ts';
 import {
@@ -320,3 +322,92 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
     await refusedFull(enrolOtp(u, await stepUp(u, first.id)));
   });
 });
+
+/** A request to the local runner from another loopback address (what API Gateway calls sourceIp). */
+function from(address: string, method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+  const url = new URL(`${process.env.TEST_BASE_URL}${path}`);
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: url.pathname,
+        method,
+        localAddress: address,
+        headers: {
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+          ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text ? JSON.parse(text) : undefined,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+const loopback = () => `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(2, 255)}`;
+
+describe('routes without an API token: refused requests per source address', () => {
+  it('30 refused a minute over those routes, then 429 + Retry-After for that address only', async () => {
+    const { deviceId, key } = await pushDevice();
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+      .setSubject(deviceId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 120)
+      .sign(key);
+    const [attacker, honest] = [loopback(), loopback()];
+    const ticket = `pt_${'A'.repeat(43)}`;
+    const refusals = [
+      () => from(attacker, 'POST', '/api/push/activations', { body: { ticket, public_key: {} } }),
+      () => from(attacker, 'GET', '/api/push/challenges', { token: 'not-a-jwt' }),
+      () =>
+        from(attacker, 'POST', '/api/push/challenges/ver_x', { token: 'not-a-jwt', body: { response: 'x' } }),
+    ];
+    for (let i = 0; i < 30; i += 1) {
+      const res = await refusals[i % 3]();
+      expect([401, 410, 422]).toContain(res.status);
+    }
+    // The genuine device, from the attacker's address: refused before its JWT is looked at.
+    const blocked = await from(attacker, 'GET', '/api/push/challenges', { token: jwt });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe(42900);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await refusals[0]()).status).toBe(429);
+    // From another address the device and a valid ticket are not affected.
+    expect((await from(honest, 'GET', '/api/push/challenges', { token: jwt })).status).toBe(200);
+    const enrolled = await enrol(await newUser(), { kind: 'push' });
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const { kty, crv, x, y } = await exportJWK(publicKey);
+    const activated = await from(honest, 'POST', '/api/push/activations', {
+      body: { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
+    });
+    expect(activated.status).toBe(201);
+  });
+});
+
+/** A user with an active push factor and its device key. */
+async function pushDevice() {
+  const u = await newUser();
+  const enrolled = await enrol(u, { kind: 'push', name: 'Phone' });
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const { kty, crv, x, y } = await exportJWK(publicKey);
+  await enrolmentWithEverything().activatePush(
+    { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
+    noLog,
+  );
+  return { deviceId: enrolled.body.id as string, key: privateKey };
+}

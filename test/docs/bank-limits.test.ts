@@ -15,6 +15,7 @@ const ROWS: Record<LimitName, string> = {
   enrolmentSendsWithFactor: 'code-sending enrolments, once the user has an active factor',
   destinationSends: 'codes sent to one destination',
   stackSends: 'codes sent by the stack',
+  sourceRefusals: 'refused requests of the routes without an API token',
 };
 const SUBJECT: Record<LimitName, string> = {
   starts: 'factor',
@@ -25,6 +26,7 @@ const SUBJECT: Record<LimitName, string> = {
   enrolmentSendsWithFactor: 'user and channel',
   destinationSends: 'destination and channel',
   stackSends: 'channel',
+  sourceRefusals: 'source address',
 };
 
 /** "10 minutes" / "1 hour" / "2 hours" in seconds. */

@@ -3,16 +3,28 @@
 import type { Principal } from '../../domain/principal.ts';
 import { authenticatedOperations } from '../../http/rest.ts';
 import type { HttpRequest } from '../../http/rest.ts';
+import type { Operation, OperationSpec, Schema } from '../../http/api.ts';
+import { sourceLimited } from './source-limit.ts';
 import type { PushDevice } from '../ports.ts';
 import { pushChallenges } from '../wiring.ts';
 
 /** The caller of a device route: the device's user, and the device. */
 type DevicePrincipal = Principal & { device: PushDevice };
 
-export const deviceOperation = authenticatedOperations(async (jwt): Promise<DevicePrincipal> => {
+const deviceAuthenticated = authenticatedOperations(async (jwt): Promise<DevicePrincipal> => {
   const device = await pushChallenges().authenticate(jwt);
   return { userId: device.userId, tokenHash: device.deviceId, device };
 });
+
+/** A device route: the device JWT, and the per-source limit of refused requests (./source-limit.ts). */
+export const deviceOperation = <
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+>(
+  spec: Omit<OperationSpec<B, Q, P>, 'auth' | 'guard'>,
+  operation: Operation<B, Q, P>,
+) => deviceAuthenticated({ ...spec, guard: sourceLimited() }, operation);
 
 /** The push device that signed the request's JWT. */
 export const deviceOf = (req: HttpRequest): PushDevice => (req.principal as DevicePrincipal).device;
