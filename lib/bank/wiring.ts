@@ -265,5 +265,8 @@ export const access = /* @__PURE__ */ once(
     }),
 );
 
+/** The stack's code sends refused, as the metric BankCodeSendsRefusedAlarm watches (embedded metric format). */
+export { emitSendsRefused } from './adapters/emf-metrics.ts';
+
 /** The key that seals secrets at rest (MFA_ENCRYPTION_KEY), for stored answers that carry one. */
 export const sealingKey = mfaEncryptionKey;

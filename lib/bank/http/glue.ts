@@ -5,14 +5,13 @@ import { logger } from '../../http/logger.ts';
 import type { Origin } from '../../domain/idempotency.ts';
 import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
 import type { HttpRequest, HttpResult } from '../../http/rest.ts';
-import { emitSendsRefused } from '../adapters/emf-metrics.ts';
 import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
 import type { SecurityLog } from '../mfa.ts';
 import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
 import type { Bounds, ListParams, TransferPage } from '../transfers.ts';
-import { idempotencyKeys } from '../wiring.ts';
+import { emitSendsRefused, idempotencyKeys } from '../wiring.ts';
 
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one (lib/http/idempotency.ts): a

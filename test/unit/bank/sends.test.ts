@@ -1,6 +1,10 @@
 // The send limits of sms, voice and e-mail codes (docs/bank.md, "Abuse limits"), over the in-memory
 // adapters and a fixed clock: per user, per destination across users, per stack; e-mail apart.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../../infra/local/template.ts';
+import { sendsRefusedLine } from '../../../lib/bank/adapters/emf-metrics.ts';
 import { MemoryEnrolmentStore } from '../../../lib/bank/adapters/memory-enrolment.ts';
 import { MemoryFactorStore } from '../../../lib/bank/adapters/memory-factors.ts';
 import { MemoryBankTables } from '../../../lib/bank/adapters/memory-tables.ts';
@@ -160,5 +164,21 @@ describe('send limits per stack', () => {
     await w.enrol('user-9', { kind: 'email', email: 'me@example.test' });
     w.clock.advance(2 * 3_600_000);
     for (let i = 0; i < 3; i += 1) await w.enrol('user-9', sms());
+  });
+});
+
+describe('the alarm of the stack limit', () => {
+  it('watches the metric the refusals emit (namespace, name, dimension)', () => {
+    process.env.TABLE_NAME = 'unit-table';
+    const line = JSON.parse(sendsRefusedLine('sms_voice'));
+    delete process.env.TABLE_NAME;
+    const [directive] = line._aws.CloudWatchMetrics;
+    const template = readFileSync(join(ROOT, 'template.yaml'), 'utf8');
+    const alarm = template.slice(template.indexOf('  BankCodeSendsRefusedAlarm:'));
+    expect(alarm).toMatch(new RegExp(`Namespace: ${directive.Namespace}\\n`));
+    expect(alarm).toMatch(new RegExp(`MetricName: ${directive.Metrics[0].Name}\\n`));
+    expect(directive.Dimensions).toEqual([['Table']]);
+    expect(alarm).toMatch(/Dimensions: \[\{ Name: Table, Value: !Ref Table \}\]/);
+    expect(line).toMatchObject({ CodeSendsRefused: 1, Channel: 'sms_voice', Table: 'unit-table' });
   });
 });
