@@ -73,6 +73,10 @@ export const config = {
   get smsVoiceAllowedCallingCodes() {
     return read('SMS_VOICE_ALLOWED_CALLING_CODES', '');
   },
+  /** Codes the stack sends per hour, sms and voice together (and e-mail apart): parameter SmsVoiceHourlyLimit. */
+  get smsVoiceHourlyLimit() {
+    return Number(read('SMS_VOICE_HOURLY_LIMIT', '1000'));
+  },
   /** The WebAuthn RP ID passkeys are bound to (template parameter PasskeyRpId). */
   get passkeyRpId() {
     return read('PASSKEY_RP_ID', 'localhost');

@@ -210,6 +210,7 @@ export function functionEnvironment(stack: LocalStack, baseUrl: string): Record<
     'EMAIL_FROM',
     'SMS_VOICE_ORIGINATION_IDENTITY',
     'SMS_VOICE_ALLOWED_CALLING_CODES',
+    'SMS_VOICE_HOURLY_LIMIT',
     'PASSKEY_RP_ID',
     'PASSKEY_ORIGINS',
     'PUSH_PLATFORM_APPLICATION_ARN',

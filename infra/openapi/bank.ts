@@ -44,12 +44,16 @@ const errors = (specific: Described, ...common: ErrorType[]) => {
     ...specific,
     unauthorized: COMMON.unauthorized,
     internal_error: COMMON.internal_error,
-    service_unavailable: COMMON.service_unavailable,
+    service_unavailable: specific.service_unavailable ?? COMMON.service_unavailable,
   };
   return Object.fromEntries(
     Object.entries(described).map(([t, d]) => [
       String(ERRORS[t as ErrorType].status),
-      restErrorResponse(t as ErrorType, d!, t === 'service_unavailable' ? retryAfter : undefined),
+      restErrorResponse(
+        t as ErrorType,
+        d!,
+        t === 'service_unavailable' || t === 'too_many_requests' ? retryAfter : undefined,
+      ),
     ]),
   );
 };
@@ -68,6 +72,17 @@ const header = (name: string, description: string) => ({
   schema: { type: 'string' },
   description,
 });
+const hour = (name: 'enrolmentSends' | 'enrolmentSendsWithFactor' | 'destinationSends') =>
+  `${MFA_LIMITS[name].max} per ${MFA_LIMITS[name].windowSeconds / 3_600} hour`;
+/** The send limits of a code (docs/bank.md, "Abuse limits"). */
+const sendLimits = {
+  destination:
+    `more than ${hour('destinationSends')} codes to this number or address across all users ` +
+    '(Retry-After; a code_send_limited security event)',
+  stack:
+    `${COMMON.service_unavailable}; or the stack sent SMS_VOICE_HOURLY_LIMIT (SmsVoiceHourlyLimit, default ` +
+    `${MFA_LIMITS.stackSends.max}) sms and voice codes this hour, or as many e-mails: no code is sent to anyone until Retry-After`,
+};
 const idempotencyKey = header(
   'Idempotency-Key',
   `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. The first successful response is stored for ` +
@@ -111,9 +126,14 @@ const user = pathParams(params.userPath);
 const device = pathParams(params.devicePath);
 const verification = pathParams(params.verificationPath);
 const challenge = pathParams(params.challengePath);
+/** The routes without an API token: refused requests limited per source address (docs/bank.md, "Abuse limits"). */
+const sourceLimit =
+  `This address had ${MFA_LIMITS.sourceRefusals.max} requests refused (any 4xx) on the routes without an API token ` +
+  `in ${MFA_LIMITS.sourceRefusals.windowSeconds / 60} minute: every request of it is refused until Retry-After`;
 const deviceJwt = {
   unauthorized:
     'Missing, malformed or expired device JWT, an unknown device, or a bad signature (ES256, kid = sub = the device id, exp at most 5 minutes ahead)',
+  too_many_requests: sourceLimit,
 };
 const missingTransfer: Described = {
   not_found: "No such transfer of the caller (also for another user's transfer)",
@@ -286,7 +306,11 @@ export const buildBankDocument = () =>
                 step_up_required: 'The user has an active factor and sent no valid X-MFA-Verification',
                 conflict: 'The user has 10 factors already',
                 validation_failed:
-                  'Unknown kind, phone_number not E.164, email not an address (named in errors[])',
+                  'Unknown kind, phone_number not E.164 or refused by the destination policy, email not an address (named in errors[])',
+                too_many_requests:
+                  `More than ${hour('enrolmentSends')} code-sending enrolments (sms, voice; e-mail counted apart) of a user with no active factor, ` +
+                  `${hour('enrolmentSendsWithFactor')} once one is active; or ${sendLimits.destination}`,
+                service_unavailable: sendLimits.stack,
               },
               'unsupported_media_type',
             ),
@@ -368,7 +392,10 @@ export const buildBankDocument = () =>
               {
                 ...notSelf,
                 validation_failed: 'device_id malformed, not a factor of this user, or not active',
-                too_many_requests: `More than ${MFA_LIMITS.starts.max} starts of this factor in ${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After)`,
+                too_many_requests:
+                  `More than ${MFA_LIMITS.starts.max} starts of this factor in ` +
+                  `${MFA_LIMITS.starts.windowSeconds / 60} minutes (Retry-After); or ${sendLimits.destination}`,
+                service_unavailable: sendLimits.stack,
               },
               'bad_request',
               'idempotency_error',
@@ -456,6 +483,7 @@ export const buildBankDocument = () =>
               {
                 gone: 'The ticket was used or expired (5 minutes): enrol again',
                 validation_failed: 'Malformed ticket or JWK (named in errors[])',
+                too_many_requests: sourceLimit,
               },
               'unsupported_media_type',
             ),
@@ -495,6 +523,7 @@ export const buildBankDocument = () =>
                 unauthorized: `${deviceJwt.unauthorized}; or a bad, another device's, expired or replayed decision JWS`,
                 conflict: 'The challenge is not pending (answered, expired or superseded)',
                 not_found: 'Not a verification id',
+                too_many_requests: sourceLimit,
               },
               'validation_failed',
               'unsupported_media_type',

@@ -39,3 +39,7 @@ export const sameHash = (a: string, b: string) =>
 
 export const newCode = () => String(randomInt(1_000_000)).padStart(6, '0');
 export const newMfaToken = () => `mfa_${randomBytes(32).toString('base64url')}`;
+
+/** Where a code goes, as a keyed hash (a phone number's plain hash could be brute-forced). */
+export const destinationHash = (key: string, address: string) =>
+  createHmac('sha256', derive(key)).update(`destination:${address.toLowerCase()}`).digest('hex');

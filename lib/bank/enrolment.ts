@@ -8,7 +8,7 @@ import { Conflict, Gone, Invalid, isConflict, NotFound, StepUpRequired } from '.
 import { decryptSecret, encryptSecret, hashCode, newCode, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
-import { limitSlot } from './limits.ts';
+import { limitSlot, MFA_LIMITS } from './limits.ts';
 import {
   isActive,
   MAX_FACTORS,
@@ -32,6 +32,7 @@ import type {
   Totp,
 } from './ports.ts';
 import { parseDeviceKey } from './push-keys.ts';
+import { channelOf, releaseSends, sendSlots, takeSends } from './sends.ts';
 import { stepUpFor, stepUpRequired } from './step-up.ts';
 
 export interface EnrolRequest {
@@ -101,6 +102,8 @@ export class FactorEnrolment {
     private readonly notifier: () => PushNotifier,
     /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
     private readonly allowedCallingCodes: () => readonly string[] = () => [],
+    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
+    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
   ) {}
 
   private now(): number {
@@ -180,9 +183,24 @@ export class FactorEnrolment {
       if (entry) outbox = { ...entry, code: encryptSecret(entry.code, key) };
       activation = { sent_to: mask(address!) };
     }
+    // A code to send counts against the user's, the destination's and the stack's sends first,
+    // given back when the enrolment is not stored (so nothing is sent).
+    const channel = message ? channelOf(req.kind) : undefined;
+    const sends = channel
+      ? sendSlots({
+          key,
+          address: address!,
+          channel,
+          now,
+          stackMax: this.stackSendLimit(),
+          enrolment: { userId, hasActiveFactor: stepUp !== undefined },
+        })
+      : [];
+    await limited(log, () => takeSends(this.store, sends, now), userId);
     try {
       await this.store.enrollDevice(device, { stepUp, outbox, ticket });
     } catch (err) {
+      await releaseSends(this.store, sends);
       if (err instanceof StepUpRequired) throw stepUpRequired(why);
       throw err;
     }

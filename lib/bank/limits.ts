@@ -4,7 +4,7 @@
 // window length ever holds more than `max` events. A failed code is counted before the code is
 // checked (and given back when it was right), so parallel guesses cannot outrun the count, and a
 // right code is refused like any other while the limit is reached.
-import { LimitReached } from '../domain/errors.ts';
+import { LimitReached, Unavailable } from '../domain/errors.ts';
 
 export const MFA_LIMITS = {
   /** Verification starts per factor. */
@@ -15,7 +15,25 @@ export const MFA_LIMITS = {
   tokenFailures: { max: 10, windowSeconds: 3_600 },
   /** Activation attempts (wrong codes or credentials) per pending factor. */
   activations: { max: 5, windowSeconds: 300 },
+  /** Code-sending enrolments (sms, voice, email) per user and channel while the user has no active factor. */
+  enrolmentSends: { max: 3, windowSeconds: 3_600 },
+  /** The same once the user has an active factor (a counter of its own). */
+  enrolmentSendsWithFactor: { max: 5, windowSeconds: 3_600 },
+  /** Codes (enrolment and verification) to one destination, across all users; by its HMAC. */
+  destinationSends: { max: 5, windowSeconds: 3_600 },
+  /** Codes the whole stack sends per channel; `max` is the default of SMS_VOICE_HOURLY_LIMIT. */
+  stackSends: { max: 1_000, windowSeconds: 3_600 },
+  /** Refused requests of the routes without an API token, per source address (by its SHA-256). */
+  sourceRefusals: { max: 30, windowSeconds: 60 },
 } as const;
+
+/** The limits of code sends: reaching one is a `code_send_limited` security event. */
+export const SEND_LIMITS: readonly LimitName[] = [
+  'enrolmentSends',
+  'enrolmentSendsWithFactor',
+  'destinationSends',
+  'stackSends',
+];
 
 export type LimitName = keyof typeof MFA_LIMITS;
 
@@ -36,8 +54,15 @@ export interface LimitState {
   cap: number;
 }
 
-export function limitSlot(name: LimitName, userId: string, subject: string, now: number): LimitSlot {
-  const { max, windowSeconds } = MFA_LIMITS[name];
+/** `max`: a configured figure in place of the constant (stackSends: SMS_VOICE_HOURLY_LIMIT). */
+export function limitSlot(
+  name: LimitName,
+  userId: string,
+  subject: string,
+  now: number,
+  max: number = MFA_LIMITS[name].max,
+): LimitSlot {
+  const { windowSeconds } = MFA_LIMITS[name];
   const window = Math.floor(now / windowSeconds);
   return { name, userId, subject, window, max, ttl: (window + 2) * windowSeconds };
 }
@@ -60,6 +85,16 @@ const WHAT: Record<LimitName, string> = {
   codeFailures: 'failed codes of this factor',
   tokenFailures: 'failed mfa_token checks of this user',
   activations: 'failed activations of this factor',
+  enrolmentSends: 'code-sending enrolments of this user',
+  enrolmentSendsWithFactor: 'code-sending enrolments of this user',
+  destinationSends: 'codes sent to this destination',
+  stackSends: 'codes sent by this service',
+  sourceRefusals: 'refused requests from this address',
+};
+
+const per = (slot: LimitSlot) => {
+  const { windowSeconds } = MFA_LIMITS[slot.name];
+  return `at most ${slot.max} per ${windowSeconds >= 3_600 ? `${windowSeconds / 3_600} hour` : `${windowSeconds / 60} minutes`}`;
 };
 
 /** The limit is reached: refused without looking at the proof (429 + Retry-After). */
@@ -68,10 +103,34 @@ export class MfaLimitReached extends LimitReached {
     readonly slot: LimitSlot,
     retryAfterSeconds: number,
   ) {
-    const { max, windowSeconds } = MFA_LIMITS[slot.name];
     super(
-      `Too many ${WHAT[slot.name]} (at most ${max} per ${windowSeconds / 60} minutes); retry after ${retryAfterSeconds} s`,
+      `Too many ${WHAT[slot.name]} (${per(slot)}); retry after ${retryAfterSeconds} s`,
       retryAfterSeconds,
     );
   }
 }
+
+/** The stack's hourly sends are used up: no code is sent to anyone (503 + Retry-After, an alarm). */
+export class SendCapacityReached extends Unavailable {
+  constructor(
+    readonly slot: LimitSlot,
+    retryAfterSeconds: number,
+  ) {
+    super(
+      `Codes cannot be sent now (${per(slot)} by this service); retry after ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+  }
+}
+
+/** The error of a reached limit: 503 for the stack's sends, 429 for every other. */
+export const limitError = (
+  slot: LimitSlot,
+  retryAfterSeconds: number,
+): MfaLimitReached | SendCapacityReached =>
+  slot.name === 'stackSends'
+    ? new SendCapacityReached(slot, retryAfterSeconds)
+    : new MfaLimitReached(slot, retryAfterSeconds);
+
+export const isLimitError = (err: unknown): err is MfaLimitReached | SendCapacityReached =>
+  err instanceof MfaLimitReached || err instanceof SendCapacityReached;

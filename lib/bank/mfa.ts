@@ -27,7 +27,8 @@ import {
   type OutboxEntry,
   type Verification,
 } from './model.ts';
-import { limitSlot, MFA_LIMITS, MfaLimitReached } from './limits.ts';
+import { isLimitError, limitSlot, MFA_LIMITS, SEND_LIMITS } from './limits.ts';
+import { channelOf, releaseSends, sendSlots, takeSends } from './sends.ts';
 import type { CodeMessage, CodeSender, FactorStore, PushNotifier, Totp } from './ports.ts';
 import type { PasskeyConfig, PublicKeyCredentialRequestOptionsJSON } from './passkeys.ts';
 import * as passkeys from './passkeys.ts';
@@ -40,6 +41,7 @@ export type SecurityEvent =
   | 'factor_deleted'
   | 'mfa_token_issued'
   | 'mfa_limit_reached'
+  | 'code_send_limited'
   | 'factor_enrolled'
   | 'factor_activated'
   | 'push_denied'
@@ -121,17 +123,23 @@ export const presentVerification = (v: Verification, now: number, current?: stri
   expires_at: v.expires_at,
 });
 
-/** Runs `write`; a reached MFA limit is logged as a security event and thrown on (429 + Retry-After). */
-export async function limited(log: SecurityLog, write: () => Promise<void>): Promise<void> {
+/**
+ * Runs `write`; a reached limit is logged as a security event (`code_send_limited` for the send
+ * limits, else `mfa_limit_reached`) and thrown on (429, or 503 for the stack's sends, + Retry-After).
+ * `userId`: whose request it is, when the limit's counter belongs to no user (a destination, the stack).
+ */
+export async function limited(log: SecurityLog, write: () => Promise<void>, userId?: string): Promise<void> {
   try {
     await write();
   } catch (err) {
-    if (err instanceof MfaLimitReached) {
-      const { max, windowSeconds } = MFA_LIMITS[err.slot.name];
-      log('mfa_limit_reached', err.slot.userId, {
+    if (isLimitError(err)) {
+      const { windowSeconds } = MFA_LIMITS[err.slot.name];
+      const send = SEND_LIMITS.includes(err.slot.name);
+      log(send ? 'code_send_limited' : 'mfa_limit_reached', userId ?? err.slot.userId, {
         limit: err.slot.name,
+        // A destination's counter is named by its HMAC only; the channel is the subject.
         subject: err.slot.subject,
-        max,
+        max: err.slot.max,
         windowSeconds,
         retryAfterSeconds: err.retryAfterSeconds,
       });
@@ -188,6 +196,8 @@ export class MfaService {
     private readonly notifier: () => PushNotifier = noNotifier,
     /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
     private readonly allowedCallingCodes: () => readonly string[] = () => [],
+    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
+    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
   ) {}
 
   private now(): number {
@@ -311,14 +321,32 @@ export class MfaService {
     }
     const result = { ...presentVerification(verification, now), ...extra };
     const start = limitSlot('starts', userId, deviceId, now);
-    await limited(log, () =>
-      this.store.createVerification(verification, {
-        outbox,
-        completion: complete?.(result),
-        start,
-        pushPending: proof === 'push',
-      }),
-    );
+    // A code sent counts against its destination's and the stack's sends first (given back if the
+    // start is refused); the start itself is counted in the verification's transaction.
+    const channel = message && device.address ? channelOf(device.kind) : undefined;
+    const sends = channel
+      ? sendSlots({
+          key: await this.secretKey(),
+          address: device.address!,
+          channel,
+          now,
+          stackMax: this.stackSendLimit(),
+        })
+      : [];
+    await limited(log, () => takeSends(this.store, sends, now), userId);
+    try {
+      await limited(log, () =>
+        this.store.createVerification(verification, {
+          outbox,
+          completion: complete?.(result),
+          start,
+          pushPending: proof === 'push',
+        }),
+      );
+    } catch (err) {
+      await releaseSends(this.store, sends);
+      throw err;
+    }
     // Delivered once stored: a refused start sends nothing.
     if (message) await sender.deliver(message);
     if (proof === 'push' && device.pushEndpoint)

@@ -34,10 +34,11 @@ export type {
  * Reasons of a Conflict thrown by a store: `version` (the transfer changed since read), `replay`
  * (a TOTP step not after the factor's last), `token` (the mfa_token is gone or expired), `state`
  * (the verification changed, or a concurrent transaction won), `credential` (a passkey's credential id
- * already registered to a factor). A failed step-up is StepUpRequired,
+ * already registered to a factor), `factors` (the user's 10 factor slots are taken:
+ * lib/bank/adapters/dynamo-factor-slots.ts). A failed step-up is StepUpRequired,
  * a lost Idempotency-Key KeyInUse, a missing factor NotFound.
  */
-export type ConflictReason = 'version' | 'replay' | 'token' | 'state' | 'credential';
+export type ConflictReason = 'version' | 'replay' | 'token' | 'state' | 'credential' | 'factors';
 
 export interface ListQuery {
   userId: string;
@@ -117,6 +118,8 @@ export interface FactorStore {
    * Resolves to how many more events the window admits.
    */
   takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
+  /** Gives back a counted event (a send counted, then not made). */
+  releaseLimitSlot(slot: LimitSlot): Promise<void>;
   /** The verification, the user's current pending push id and, when asked, an mfa_token, in one read. */
   getVerification(
     userId: string,
@@ -198,6 +201,7 @@ export interface EnrolmentStore {
   /** A new pending factor, with the step-up consumed, the code's outbox entry and the push ticket. */
   enrollDevice(device: Device, opts: EnrolmentWrites): Promise<void>;
   takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
+  releaseLimitSlot(slot: LimitSlot): Promise<void>;
   /**
    * Makes a pending, unexpired factor active with `changes`; Conflict('state') if it is not (any
    * more). With it: the first recovery codes (Conflict('state') if the user has some), the push
@@ -208,6 +212,13 @@ export interface EnrolmentStore {
   hasRecoveryCodes(userId: string): Promise<boolean>;
   /** Replaces the user's recovery codes, consuming the step-up. */
   replaceRecoveryCodes(userId: string, hashes: string[], stepUp: StepUp): Promise<void>;
+}
+
+/** The counters of the abuse limits alone (lib/bank/limits.ts): the per-source limit. */
+export interface LimitStore {
+  takeLimitSlot(slot: LimitSlot, now: number): Promise<number>;
+  /** Seconds until the limit admits again when it admits nothing now, else undefined. */
+  limitReached(slot: LimitSlot, now: number): Promise<number | undefined>;
 }
 
 /** Storage of push answers. */

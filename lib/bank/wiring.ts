@@ -23,6 +23,7 @@ import {
   listDevices,
   putMfaToken,
   recordFailure,
+  releaseLimitSlot,
   takeLimitSlot,
 } from './adapters/dynamo-factors.ts';
 import { DynamoIdempotencyStore } from './adapters/dynamo-idempotency.ts';
@@ -48,10 +49,12 @@ import {
   replaceRecoveryCodes,
 } from './adapters/dynamo-enrolment.ts';
 import { currentPush, decide, getPushDevice, replayed } from './adapters/dynamo-push.ts';
+import { limitReached } from './adapters/dynamo-limits.ts';
+import { SourceLimits } from './source-limit.ts';
 import { snsNotify, snsRegister } from './adapters/sns-push-notifier.ts';
 import { FactorEnrolment } from './enrolment.ts';
 import type { PasskeyConfig } from './passkeys.ts';
-import type { EnrolmentStore, PushNotifier, PushStore } from './ports.ts';
+import type { EnrolmentStore, LimitStore, PushNotifier, PushStore } from './ports.ts';
 import { PushService } from './push.ts';
 import { TransferService } from './transfers.ts';
 
@@ -94,6 +97,8 @@ const passkeyConfig = (): PasskeyConfig => ({
 });
 /** Template parameter SmsVoiceAllowedCallingCodes (lib/bank/destinations.ts). */
 const allowedCallingCodes = () => parseCallingCodes(config.smsVoiceAllowedCallingCodes);
+/** Template parameter SmsVoiceHourlyLimit (lib/bank/sends.ts). */
+const stackSendLimit = () => config.smsVoiceHourlyLimit;
 const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
 const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
 const build = (
@@ -103,7 +108,17 @@ const build = (
   key: () => Promise<string>,
   notifier: PushNotifier = noPush,
 ) =>
-  new MfaService(store, sender, systemClock, key, totp, passkeyConfig, () => notifier, allowedCallingCodes);
+  new MfaService(
+    store,
+    sender,
+    systemClock,
+    key,
+    totp,
+    passkeyConfig,
+    () => notifier,
+    allowedCallingCodes,
+    stackSendLimit,
+  );
 const enrolments = (
   methods: Partial<EnrolmentStore>,
   totp: Totp,
@@ -118,6 +133,7 @@ const enrolments = (
     passkeyConfig,
     () => opts.notifier ?? noPush,
     allowedCallingCodes,
+    stackSendLimit,
   );
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
@@ -142,20 +158,26 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
 );
 
 /**
- * Starting a verification: the factor, then the verification (with the starts limit and the outbox
- * entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
+ * Starting a verification: the factor, a code's destination and stack sends counted, then the
+ * verification (with the starts limit and the outbox entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
  * to the outbox; a push notified through SNS when the stack has a platform application.
  */
 export const verifications = /* @__PURE__ */ once(() =>
-  build(factors({ getDevice, createVerification }), codeSender, noTotp, mfaEncryptionKey, {
-    register: noPush.register,
-    notify: snsNotify,
-  }),
+  build(
+    factors({ getDevice, createVerification, takeLimitSlot, releaseLimitSlot }),
+    codeSender,
+    noTotp,
+    mfaEncryptionKey,
+    {
+      register: noPush.register,
+      notify: snsNotify,
+    },
+  ),
 );
 
-/** POST /api/users/{id}/devices: the user's factors, then the pending factor (with its step-up, code, ticket). */
+/** POST /api/users/{id}/devices: the user's factors, a code's sends counted, then the pending factor (with its step-up, code, ticket). */
 export const enrolment = /* @__PURE__ */ once(() =>
-  enrolments({ listDevices, getDevice, enrollDevice }, otplibTotp, {
+  enrolments({ listDevices, getDevice, enrollDevice, takeLimitSlot, releaseLimitSlot }, otplibTotp, {
     sender: codeSender,
     key: mfaEncryptionKey,
   }),
@@ -207,6 +229,7 @@ export const enrolmentWithEverything = /* @__PURE__ */ once(
       passkeyConfig,
       () => noPush,
       allowedCallingCodes,
+      stackSendLimit,
     ),
 );
 
@@ -229,6 +252,11 @@ export const idempotencyKeys = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock),
 );
 
+/** The routes without an API token: a source address's refused requests (one read, one count per refusal). */
+export const sourceLimits = /* @__PURE__ */ once(
+  () => new SourceLimits(only<LimitStore>('limits', { takeLimitSlot, limitReached }), systemClock),
+);
+
 /** Self-or-admin checks, answered by the identity directory. */
 export const access = /* @__PURE__ */ once(
   () =>
@@ -236,6 +264,9 @@ export const access = /* @__PURE__ */ once(
       isAdmin: async (userId) => (await users().getUser(userId))?.roles.includes('admin') ?? false,
     }),
 );
+
+/** The stack's code sends refused, as the metric BankCodeSendsRefusedAlarm watches (embedded metric format). */
+export { emitSendsRefused } from './adapters/emf-metrics.ts';
 
 /** The key that seals secrets at rest (MFA_ENCRYPTION_KEY), for stored answers that carry one. */
 export const sealingKey = mfaEncryptionKey;

@@ -433,6 +433,8 @@ export const bankKeys = {
   pushPending: (userId: string): Key => ({ PK: bankPartition(userId), SK: 'PUSHPENDING' }),
   /** A decision JWS already answered (by the hash of its signing input), refused if sent again. */
   pushReplay: (replayKey: string): Key => ({ PK: `PUSHREPLAY#${replayKey}`, SK: 'PUSHREPLAY' }),
+  /** How many factor slots of the user are taken (at most 10: lib/bank/adapters/dynamo-factor-slots.ts). */
+  factorSlots: (userId: string): Key => ({ PK: bankPartition(userId), SK: 'FACTORSLOTS' }),
   /** The user's recovery codes (a set of their SHA-256). */
   recoveryCodes: (userId: string): Key => ({ PK: bankPartition(userId), SK: 'RECOVERY' }),
   /** An Idempotency-Key of one caller, keyed by the SHA-256 of the key. */

@@ -35,7 +35,7 @@ export interface Dialect {
   extra?: () => MiddlewareObj<ApiEvent, ApiResult, Error, Context>[];
 }
 
-type Schema = v.GenericSchema | undefined;
+export type Schema = v.GenericSchema | undefined;
 
 /** What an operation declares; the types of its parsed input are inferred from the schemas. */
 export interface OperationSpec<
@@ -45,6 +45,11 @@ export interface OperationSpec<
 > {
   /** Require `Authorization: Bearer <token>`, resolved by this function (the API's identity). */
   auth?: Authenticate;
+  /**
+   * Runs first, before authentication, and its onError sees every error response (the error
+   * handler's runs before it): e.g. a limit on the refused requests of a source address.
+   */
+  guard?: MiddlewareObj<ApiEvent, ApiResult, Error, Context>;
   /** JSON body: `schema` validates it; `optional` allows no body at all. */
   body?: { schema: NonNullable<B>; optional?: boolean };
   /** Raw body handling for non-JSON operations (multipart); replaces the JSON parser. */
@@ -112,6 +117,7 @@ export function defineOperation<
   const stack = middy<ApiEvent, ApiResult, Error, Context>()
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
+  if (spec.guard) stack.use(spec.guard);
   // Authentication comes before the body is parsed: an anonymous caller gets 401 whatever it sent,
   // and costs no parsing of a (possibly 4 MiB multipart) body.
   if (spec.auth) stack.use(bearerAuth(spec.auth));

@@ -2,12 +2,25 @@
 // the destination policy of sms and voice codes, superseded and expired verifications, proofs of
 // the wrong kind, the step-up at activation, the 10-factor limit under concurrency.
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportJWK, generateKeyPair } from 'jose';
+import { randomInt } from 'node:crypto';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { totpCode } from '../../lib/bank/totp.ts';
 import { DynamoFactorStore } from '../../lib/bank/adapters/dynamo-factors.ts';
-import { enrolment, enrolmentWithEverything, mfa, verifications } from '../../lib/bank/wiring.ts';
+import {
+  activation,
+  enrolment,
+  enrolmentWithEverything,
+  mfa,
+  verifications,
+  verifying,
+} from '../../lib/bank/wiring.ts';
+import { bankKeys } from '../../lib/data/keys.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
-import { call, enroll, expectError } from './helpers.ts';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lib/config.ts';
+import { documentClient } from '../../lib/data/dynamo.ts';
+import { call, enroll, expectError, uniqueEmail, uniquePhone } from './helpers.ts';
 
 const devices = (u: TestUser) => `/api/users/${u.id}/devices`;
 const enrol = (u: TestUser, body: unknown) => call('POST', devices(u), { token: u.token, body });
@@ -43,7 +56,7 @@ describe('the destination policy of sms and voice codes', () => {
     expect((await call('GET', devices(u), { token: u.token })).body).toEqual([]);
     expect(await mfa().outbox(u.id)).toEqual([]);
     // Any other number still gets its code.
-    expect((await enrol(u, { kind: 'voice', phone_number: '+442071234567' })).status).toBe(201);
+    expect((await enrol(u, { kind: 'voice', phone_number: uniquePhone('+44207') })).status).toBe(201);
   });
 
   it('with SMS_VOICE_ALLOWED_CALLING_CODES, only those calling codes (enrolment and verification)', async () => {
@@ -51,7 +64,7 @@ describe('the destination policy of sms and voice codes', () => {
     const { device } = await enroll(u, 'sms'); // +1, enrolled by the operator
     process.env.SMS_VOICE_ALLOWED_CALLING_CODES = '44, 49';
     await expect(
-      enrolment().enroll(u.id, { kind: 'sms', phone_number: '+15551234567' }, undefined, noLog),
+      enrolment().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog),
     ).rejects.toMatchObject({ kind: 'invalid', fields: [{ field: 'phone_number' }] });
     await expect(verifications().startVerification(u.id, device.id, undefined, noLog)).rejects.toMatchObject({
       kind: 'invalid',
@@ -61,7 +74,7 @@ describe('the destination policy of sms and voice codes', () => {
     const fresh = await newUser();
     const ok = await enrolment().enroll(
       fresh.id,
-      { kind: 'sms', phone_number: '+4915112345678' },
+      { kind: 'sms', phone_number: uniquePhone('+49151') },
       undefined,
       noLog,
     );
@@ -153,7 +166,7 @@ describe('the step-up rule at activation', () => {
     const u = await newUser();
     const a = await enrol(u, { kind: 'otp', name: 'A' });
     const c = await enrol(u, { kind: 'otp', name: 'C' });
-    const b = await enrol(u, { kind: 'sms', phone_number: '+15551230000' });
+    const b = await enrol(u, { kind: 'sms', phone_number: uniquePhone() });
     const activate = (id: string, body: unknown, stepUp?: string) =>
       call('POST', `${devices(u)}/${id}/activate`, {
         token: u.token,
@@ -177,3 +190,224 @@ describe('the step-up rule at activation', () => {
     expectError(await activate(c.body.id, { code: cCode }, started.body.id), 403);
   });
 });
+
+describe('send limits (SMS and voice pumping), over the table', () => {
+  afterEach(() => {
+    delete process.env.SMS_VOICE_HOURLY_LIMIT;
+  });
+
+  it('per user: 3 code-sending enrolments an hour without an active factor, then 429 + Retry-After; e-mail apart', async () => {
+    const u = await newUser();
+    for (let i = 0; i < 3; i += 1)
+      expect((await enrol(u, { kind: 'sms', phone_number: uniquePhone() })).status).toBe(201);
+    const refused = await enrol(u, { kind: 'voice', phone_number: uniquePhone() });
+    expectError(refused, 429);
+    expect(refused.body.code).toBe(42900);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call('GET', devices(u), { token: u.token })).body).toHaveLength(3);
+    expect((await enrol(u, { kind: 'email', email: uniqueEmail() })).status).toBe(201);
+  });
+
+  it('per destination: 5 codes an hour to one number across users, enrolments and verifications', async () => {
+    const number = uniquePhone();
+    const owner = await newUser();
+    const { device } = await enroll(owner, 'sms', { phone: number });
+    for (let i = 0; i < 4; i += 1) {
+      const u = await newUser();
+      expect((await enrol(u, { kind: 'sms', phone_number: number })).status).toBe(201);
+    }
+    const start = () =>
+      call('POST', `/api/users/${owner.id}/verifications`, {
+        token: owner.token,
+        body: { device_id: device.id },
+      });
+    expect((await start()).status).toBe(201);
+    const before = (await mfa().outbox(owner.id)).length;
+    const refused = await start();
+    expectError(refused, 429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await mfa().outbox(owner.id)).toHaveLength(before);
+    const late = await newUser();
+    expectError(await enrol(late, { kind: 'sms', phone_number: number }), 429);
+    // The counter is the number's HMAC: the number is stored nowhere but on the factors.
+    const { Items = [] } = await documentClient().send(
+      new ScanCommand({
+        TableName: config.tableName,
+        FilterExpression: 'begins_with(PK, :dest)',
+        ExpressionAttributeValues: { ':dest': 'BANK#DEST#' },
+      }),
+    );
+    expect(Items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(Items)).not.toContain(number.slice(1));
+  });
+
+  it('per stack: past SMS_VOICE_HOURLY_LIMIT sends are refused for everyone (503 + Retry-After)', async () => {
+    const u = await newUser();
+    await enrolment().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog);
+    process.env.SMS_VOICE_HOURLY_LIMIT = '1';
+    const other = await newUser();
+    const refused = await enrolment()
+      .enroll(other.id, { kind: 'voice', phone_number: uniquePhone() }, undefined, noLog)
+      .catch((e) => e);
+    expect(refused).toMatchObject({ kind: 'unavailable' });
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(await mfa().outbox(other.id)).toEqual([]);
+    delete process.env.SMS_VOICE_HOURLY_LIMIT;
+    expect(
+      (await enrolment().enroll(other.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog))
+        .status,
+    ).toBe('pending_activation');
+  });
+});
+
+describe('at most 10 factors, under concurrency (a conditional counter)', () => {
+  const enrolOtp = (u: TestUser, stepUp?: string) =>
+    enrolment().enroll(u.id, { kind: 'otp' }, stepUp, noLog) as Promise<{
+      id: string;
+      activation: { secret: string };
+    }>;
+  const live = async (u: TestUser) =>
+    (await call('GET', devices(u), { token: u.token })).body.length as number;
+  const refusedFull = async (p: Promise<unknown>) =>
+    expect(p).rejects.toMatchObject({
+      kind: 'conflict',
+      message: expect.stringMatching(/at most 10 factors/),
+    });
+  /** An approved verification of the active factor, through a reusable mfa_token. */
+  const stepUp = async (u: TestUser, deviceId: string) => {
+    const { mfa_token } = await mfa().issueMfaToken(u.id, { reusable: true }, noLog);
+    const v = await verifications().startVerification(u.id, deviceId, undefined, noLog);
+    await verifying().verify(u.id, v.id, { mfa_token }, noLog);
+    return v.id;
+  };
+
+  it('40 concurrent enrolments never make more than 10; an expired pending factor and a deleted one free a slot', async () => {
+    const u = await newUser();
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => enrolOtp(u)));
+    const made = results.filter((r) => r.status === 'fulfilled').length;
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(10);
+    expect(await live(u)).toBe(made);
+    const mine: Array<{ id: string; activation: { secret: string } }> = results.flatMap((r) =>
+      r.status === 'fulfilled' ? [r.value] : [],
+    );
+    while ((await live(u)) < 10) mine.push(await enrolOtp(u));
+    await refusedFull(enrolOtp(u));
+    expect(await live(u)).toBe(10);
+
+    // A pending factor past its 10 minutes holds no slot: the next enrolment recounts.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: bankKeys.device(u.id, mine[0].id),
+        UpdateExpression: 'SET pendingUntil = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    mine.push(await enrolOtp(u));
+    await refusedFull(enrolOtp(u));
+
+    // Deleting a factor frees its slot.
+    const first = mine[1];
+    await activation().activate(
+      u.id,
+      first.id,
+      { code: await totpCode(first.activation.secret, Date.now() / 1000) },
+      noLog,
+    );
+    await mfa().deleteDevice(u.id, mine[2].id, await stepUp(u, first.id), noLog);
+    expect(await live(u)).toBe(9);
+    await enrolOtp(u, await stepUp(u, first.id));
+    expect(await live(u)).toBe(10);
+    await refusedFull(enrolOtp(u, await stepUp(u, first.id)));
+  });
+});
+
+/** A request to the local runner from another loopback address (what API Gateway calls sourceIp). */
+function from(address: string, method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+  const url = new URL(`${process.env.TEST_BASE_URL}${path}`);
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: url.pathname,
+        method,
+        localAddress: address,
+        headers: {
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+          ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: text ? JSON.parse(text) : undefined,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+const loopback = () => `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(2, 255)}`;
+
+describe('routes without an API token: refused requests per source address', () => {
+  it('30 refused a minute over those routes, then 429 + Retry-After for that address only', async () => {
+    const { deviceId, key } = await pushDevice();
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: deviceId })
+      .setSubject(deviceId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 120)
+      .sign(key);
+    const [attacker, honest] = [loopback(), loopback()];
+    const ticket = `pt_${'A'.repeat(43)}`;
+    const refusals = [
+      () => from(attacker, 'POST', '/api/push/activations', { body: { ticket, public_key: {} } }),
+      () => from(attacker, 'GET', '/api/push/challenges', { token: 'not-a-jwt' }),
+      () =>
+        from(attacker, 'POST', '/api/push/challenges/ver_x', { token: 'not-a-jwt', body: { response: 'x' } }),
+    ];
+    for (let i = 0; i < 30; i += 1) {
+      const res = await refusals[i % 3]();
+      expect([401, 410, 422]).toContain(res.status);
+    }
+    // The genuine device, from the attacker's address: refused before its JWT is looked at.
+    const blocked = await from(attacker, 'GET', '/api/push/challenges', { token: jwt });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe(42900);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await refusals[0]()).status).toBe(429);
+    // From another address the device and a valid ticket are not affected.
+    expect((await from(honest, 'GET', '/api/push/challenges', { token: jwt })).status).toBe(200);
+    const enrolled = await enrol(await newUser(), { kind: 'push' });
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const { kty, crv, x, y } = await exportJWK(publicKey);
+    const activated = await from(honest, 'POST', '/api/push/activations', {
+      body: { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
+    });
+    expect(activated.status).toBe(201);
+  });
+});
+
+/** A user with an active push factor and its device key. */
+async function pushDevice() {
+  const u = await newUser();
+  const enrolled = await enrol(u, { kind: 'push', name: 'Phone' });
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const { kty, crv, x, y } = await exportJWK(publicKey);
+  await enrolmentWithEverything().activatePush(
+    { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
+    noLog,
+  );
+  return { deviceId: enrolled.body.id as string, key: privateKey };
+}

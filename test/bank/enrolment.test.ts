@@ -10,7 +10,7 @@ import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { bankKeys } from '../../lib/data/keys.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
-import { call, enroll, expectError, outboxCode } from './helpers.ts';
+import { call, enroll, expectError, outboxCode, uniqueEmail, uniquePhone } from './helpers.ts';
 
 const devices = (u: TestUser) => `/api/users/${u.id}/devices`;
 const enrol = (u: TestUser, body: unknown, stepUp?: string) =>
@@ -89,14 +89,15 @@ describe('enrolment through the API', () => {
   it('a user with an active factor enrols with a step-up, consumed; sms activates with the code sent', async () => {
     const u = await newUser();
     await firstOtp(u);
-    expectError(await enrol(u, { kind: 'sms', phone_number: '+15551234567' }), 403);
+    const phone = `${uniquePhone().slice(0, -2)}67`;
+    expectError(await enrol(u, { kind: 'sms', phone_number: phone }), 403);
     const up = await stepUp(u);
-    const res = await enrol(u, { kind: 'sms', phone_number: '+15551234567', name: 'Mobile' }, up);
+    const res = await enrol(u, { kind: 'sms', phone_number: phone, name: 'Mobile' }, up);
     expect(res.status, res.text).toBe(201);
     expect(res.body.activation).toEqual({ sent_to: '+1••••••••67' });
-    expect(res.text).not.toContain('+15551234567');
+    expect(res.text).not.toContain(phone);
     // The step-up was consumed.
-    expectError(await enrol(u, { kind: 'email', email: 'me@example.test' }, up), 403);
+    expectError(await enrol(u, { kind: 'email', email: uniqueEmail() }, up), 403);
 
     const code = await outboxCode(u.id, res.body.id);
     const ok = await activate(u, res.body.id, { code });
@@ -108,7 +109,7 @@ describe('enrolment through the API', () => {
 
   it('activation attempts are limited: 5 wrong codes, then 429 even with the right one', async () => {
     const u = await newUser();
-    const res = await enrol(u, { kind: 'email', email: 'me@example.test' });
+    const res = await enrol(u, { kind: 'email', email: uniqueEmail() });
     expect(res.body.activation).toEqual({ sent_to: 'm•••@example.test' });
     const code = await outboxCode(u.id, res.body.id);
     const wrong = code === '000000' ? '000001' : '000000';
@@ -124,7 +125,7 @@ describe('enrolment through the API', () => {
 
   it('a pending factor not activated in 10 minutes is gone', async () => {
     const u = await newUser();
-    const res = await enrol(u, { kind: 'voice', phone_number: '+442071234567' });
+    const res = await enrol(u, { kind: 'voice', phone_number: uniquePhone('+44207') });
     const code = await outboxCode(u.id, res.body.id);
     await documentClient().send(
       new UpdateCommand({

@@ -1,4 +1,5 @@
 // Shared helpers of the Bank tests: documented HTTP calls, DynamoDB request counts, factors.
+import { randomInt, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { mfa, mfaWithTotp } from '../../lib/bank/wiring.ts';
 import type { FactorKind } from '../../lib/bank/model.ts';
@@ -42,12 +43,20 @@ export function expectError(res: HttpResponse, status: number, fields: string[] 
     );
 }
 
+/**
+ * A phone number no other test sends to: codes to one destination are limited across all users
+ * (docs/bank.md, "Abuse limits"), and the whole run shares DynamoDB Local.
+ */
+export const uniquePhone = (prefix = '+1555') =>
+  `${prefix}${String(randomInt(10 ** (12 - prefix.length))).padStart(12 - prefix.length, '0')}`;
+export const uniqueEmail = () => `me-${randomUUID().slice(0, 8)}@example.test`;
+
 export const enroll = (user: TestUser, kind: FactorKind, extra: { phone?: string; email?: string } = {}) =>
   mfaWithTotp().enroll({
     userId: user.id,
     kind,
-    phone: kind === 'sms' || kind === 'voice' ? '+15551234567' : extra.phone,
-    email: kind === 'email' ? 'me@example.test' : extra.email,
+    phone: kind === 'sms' || kind === 'voice' ? (extra.phone ?? uniquePhone()) : extra.phone,
+    email: kind === 'email' ? (extra.email ?? uniqueEmail()) : extra.email,
   });
 
 /** The code the outbox holds for a verification. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaWithTotp, verifications, verifying } from '../../lib/bank/wiring.ts';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { newUser } from '../support/identity.ts';
+import { uniquePhone } from './helpers.ts';
 import { type SmsVoiceStandIn, startSmsVoiceStandIn } from '../support/sms-voice-stand-in.ts';
 
 const ORIGINATION = '+15550001111';
@@ -35,9 +36,10 @@ const noLog = () => {};
 describe('voice and SMS codes through End User Messaging SMS and Voice v2', () => {
   it('a voice factor gets the code read aloud (SendVoiceMessage); it is the code verify accepts', async () => {
     const u = await newUser();
-    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'voice', phone: '+442071234567' });
+    const phone = uniquePhone('+44207');
+    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'voice', phone });
     const started = await verifications().startVerification(u.id, device.id, undefined, noLog);
-    const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === '+442071234567');
+    const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === phone);
     expect(call?.operation).toBe('SendVoiceMessage');
     expect(call!.headers['x-amz-target']).toBe('PinpointSMSVoiceV2.SendVoiceMessage');
     expect(call!.body).toMatchObject({ OriginationIdentity: ORIGINATION, MessageBodyTextType: 'TEXT' });
@@ -52,9 +54,10 @@ describe('voice and SMS codes through End User Messaging SMS and Voice v2', () =
 
   it('an sms factor gets a text (SendTextMessage), transactional, from the same identity', async () => {
     const u = await newUser();
-    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'sms', phone: '+15557654321' });
+    const phone = uniquePhone();
+    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'sms', phone });
     await verifications().startVerification(u.id, device.id, undefined, noLog);
-    const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === '+15557654321');
+    const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === phone);
     expect(call?.operation).toBe('SendTextMessage');
     expect(call!.body).toMatchObject({ OriginationIdentity: ORIGINATION, MessageType: 'TRANSACTIONAL' });
     expect(String(call!.body.MessageBody)).toMatch(/Your verification code is \d{6}\./);

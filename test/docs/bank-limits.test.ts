@@ -11,12 +11,22 @@ const ROWS: Record<LimitName, string> = {
   codeFailures: 'failed codes',
   tokenFailures: 'failed mfa_token checks',
   activations: 'failed activations',
+  enrolmentSends: 'code-sending enrolments, while the user has no active factor',
+  enrolmentSendsWithFactor: 'code-sending enrolments, once the user has an active factor',
+  destinationSends: 'codes sent to one destination',
+  stackSends: 'codes sent by the stack',
+  sourceRefusals: 'refused requests of the routes without an API token',
 };
 const SUBJECT: Record<LimitName, string> = {
   starts: 'factor',
   codeFailures: 'factor',
   tokenFailures: 'user',
   activations: 'factor',
+  enrolmentSends: 'user and channel',
+  enrolmentSendsWithFactor: 'user and channel',
+  destinationSends: 'destination and channel',
+  stackSends: 'channel',
+  sourceRefusals: 'source address',
 };
 
 /** "10 minutes" / "1 hour" / "2 hours" in seconds. */
@@ -50,7 +60,8 @@ describe('docs/bank.md "Abuse limits"', () => {
       const row = rows.find((r) => r[0].startsWith(ROWS[name]));
       expect(row, `a row for ${ROWS[name]}`).toBeDefined();
       const [, subject, max, window] = row!;
-      expect({ subject, max: Number(max), windowSeconds: seconds(window) }, ROWS[name]).toEqual({
+      // A configurable figure reads "1000 (`PARAMETER`)": the default is the constant.
+      expect({ subject, max: Number.parseInt(max, 10), windowSeconds: seconds(window) }, ROWS[name]).toEqual({
         subject: SUBJECT[name],
         max: MFA_LIMITS[name].max,
         windowSeconds: MFA_LIMITS[name].windowSeconds,

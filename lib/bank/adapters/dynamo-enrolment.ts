@@ -9,16 +9,35 @@ import { bankKeys as k } from '../../data/keys.ts';
 import type { Device } from '../model.ts';
 import type { ActivationWrites, EnrolmentStore, EnrolmentWrites, PushTicket, StepUp } from '../ports.ts';
 import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
-import { releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
+import { releaseLimitSlot, releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
 import { credentialKey, getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
+import { NoSlot, recount, takeSlot } from './dynamo-factor-slots.ts';
 import { lost } from './lost.ts';
 
-export { getDevice, listDevices, takeLimitSlot };
+export { getDevice, listDevices, releaseLimitSlot, takeLimitSlot };
+
+/** A refused slot is recounted, then the enrolment tried again: at most this many times. */
+const SLOT_ATTEMPTS = 3;
 
 export async function enrollDevice(d: Device, opts: EnrolmentWrites): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await writeEnrolment(d, opts);
+    } catch (err) {
+      if (!(err instanceof NoSlot)) throw err;
+      if (!(await recount(d.userId, err.old, d.created))) throw lost.factors();
+      // Room, but concurrent enrolments kept changing the count: a conflict to retry (409).
+      if (attempt === SLOT_ATTEMPTS) throw lost.state();
+    }
+  }
+}
+
+async function writeEnrolment(d: Device, opts: EnrolmentWrites): Promise<void> {
   const t = opts.ticket;
   await transact([
     ...(opts.stepUp ? [consumeStepUp(opts.stepUp, lost.stepUp)] : []),
+    // One of the user's MAX_FACTORS slots (lib/bank/adapters/dynamo-factor-slots.ts).
+    takeSlot(d.userId),
     {
       item: {
         Put: {
@@ -172,6 +191,7 @@ export class DynamoEnrolmentStore implements EnrolmentStore {
   getDevice = getDevice;
   enrollDevice = enrollDevice;
   takeLimitSlot = takeLimitSlot;
+  releaseLimitSlot = releaseLimitSlot;
   activateDevice = activateDevice;
   getTicket = getTicket;
   hasRecoveryCodes = hasRecoveryCodes;

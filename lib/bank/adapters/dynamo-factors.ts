@@ -2,7 +2,7 @@
 // local code outbox, all in the user's partition but the tokens (keyed by their hash). One function
 // per port method, so a function's bundle holds only the ones its wiring names (docs/architecture.md,
 // "Bundles"); DynamoFactorStore gathers them for the admin CLI, the bench and the tests.
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { conditional, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
@@ -31,10 +31,12 @@ import {
   LIMIT_ATTEMPTS,
   LimitRefusal,
   countWrite,
+  releaseLimitSlot,
   releaseWrite,
   settleLimit,
   takeLimitSlot,
 } from './dynamo-limits.ts';
+import { dropSlots, freeSlot } from './dynamo-factor-slots.ts';
 import { lost } from './lost.ts';
 
 const DEVICE_FIELDS = [
@@ -88,17 +90,21 @@ const OUTBOX_FIELDS = [
   'expires_at',
 ] as const;
 
+/** The operator's enrolment (admin CLI): the factor, and the user's slot counter dropped (recounted when next needed). */
 export async function putDevice(d: Device): Promise<void> {
-  await conditional(
-    documentClient().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    ),
-    lost.state,
-  );
+  await transact([
+    {
+      item: {
+        Put: {
+          TableName: table(),
+          Item: { ...k.device(d.userId, d.id), type: 'device', ...d },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      lost: lost.state,
+    },
+    dropSlots(d.userId),
+  ]);
 }
 
 export async function getDevice(userId: string, deviceId: string): Promise<Device | undefined> {
@@ -131,10 +137,18 @@ const credentialIdOf = (old: Item): string | undefined => {
   return typeof id === 'string' ? id : ((id as { S?: string } | undefined)?.S ?? undefined);
 };
 
+/** A pending factor past its 10 minutes, as a failed condition returns it: gone already. */
+const expiredPending = (old: Item, now: number): boolean => {
+  const raw = old.pendingUntil as unknown;
+  const until = typeof raw === 'object' && raw !== null ? Number((raw as { N?: string }).N) : Number(raw);
+  return raw !== null && raw !== undefined && !(raw as { NULL?: boolean }).NULL && until <= now;
+};
+
 export async function deleteDevice(userId: string, deviceId: string, stepUp: StepUp): Promise<void> {
   // Transaction: the step-up is spent exactly when the factor it allows removing goes, and a push
   // factor's device key (what its app signs in with) goes with it: no key outlives its factor. A
-  // passkey's credential item goes with it too. Tried first as a factor without a passkey (no read:
+  // passkey's credential item goes with it too, and its slot is given back; a pending factor past
+  // its 10 minutes is gone already (and holds no slot once recounted), so it is not found. Tried first as a factor without a passkey (no read:
   // two requests); a factor that holds one fails that condition, which returns its credential id,
   // and the transaction is made again with the credential's item.
   try {
@@ -159,6 +173,7 @@ function deleteWrites(
   credentialId?: string,
   freeClaim = true,
 ): Write[] {
+  const live = '(attribute_not_exists(pendingUntil) OR pendingUntil = :null OR pendingUntil > :now)';
   const device: Write = {
     item: {
       Delete: {
@@ -166,19 +181,18 @@ function deleteWrites(
         Key: k.device(userId, deviceId),
         ...(credentialId
           ? {
-              ConditionExpression: 'attribute_exists(PK) AND passkey.credentialId = :credential',
-              ExpressionAttributeValues: { ':credential': credentialId },
+              ConditionExpression: `attribute_exists(PK) AND ${live} AND passkey.credentialId = :credential`,
+              ExpressionAttributeValues: { ':credential': credentialId, ':null': null, ':now': stepUp.now },
             }
           : {
-              ConditionExpression:
-                'attribute_exists(PK) AND (attribute_not_exists(passkey) OR passkey = :null)',
-              ExpressionAttributeValues: { ':null': null },
+              ConditionExpression: `attribute_exists(PK) AND ${live} AND (attribute_not_exists(passkey) OR passkey = :null)`,
+              ExpressionAttributeValues: { ':null': null, ':now': stepUp.now },
             }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     lost: (old) => {
-      if (!old) return lost.device();
+      if (!old || expiredPending(old, stepUp.now)) return lost.device();
       const held = credentialIdOf(old);
       return held && !credentialId ? new HoldsPasskey(held) : lost.state();
     },
@@ -203,6 +217,7 @@ function deleteWrites(
           },
         ]
       : []),
+    freeSlot(userId),
   ];
 }
 
@@ -225,7 +240,7 @@ export async function createVerification(v: Verification, opts: VerificationWrit
 }
 
 /** Counting a failed attempt alone is the limits module's (dynamo-limits.ts). */
-export { takeLimitSlot };
+export { releaseLimitSlot, takeLimitSlot };
 
 /** A code in the local outbox (the partition's, until it expires); enrolment writes one too. */
 export const outboxWrite = (o: OutboxEntry): Write => ({
@@ -454,6 +469,7 @@ export class DynamoFactorStore implements FactorStore {
   deleteDevice = deleteDevice;
   createVerification = createVerification;
   takeLimitSlot = takeLimitSlot;
+  releaseLimitSlot = releaseLimitSlot;
   getVerification = getVerification;
   recordFailure = recordFailure;
   approve = approve;

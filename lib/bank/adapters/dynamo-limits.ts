@@ -2,11 +2,11 @@
 // subject in the user's partition. Counting is one conditional UpdateItem (ADD), alone or inside
 // the transaction of a verification start; a counter still on an older window is moved to the
 // current one (optimistically) and the count retried.
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../data/dynamo.ts';
 import { isConditionFailure, storeFailure } from '../../data/failures.ts';
 import { bankKeys as k } from '../../data/keys.ts';
-import { MfaLimitReached, retryAfter, rolled, type LimitSlot } from '../limits.ts';
+import { limitError, retryAfter, rolled, type LimitSlot, type LimitState } from '../limits.ts';
 import { table, type Item, type Write } from './dynamo-writes.ts';
 
 /** A counter moved to a new window by concurrent requests: attempts before giving up. */
@@ -28,7 +28,8 @@ const countUpdate = (slot: LimitSlot) => ({
   Key: k.mfaLimit(slot.userId, slot.name, slot.subject),
   UpdateExpression:
     'SET #type = :type, #window = if_not_exists(#window, :window), #cap = if_not_exists(#cap, :max), #ttl = :ttl ADD #count :one',
-  ConditionExpression: 'attribute_not_exists(PK) OR (#window = :window AND #count < #cap)',
+  // `:max` too: a configured maximum lowered meanwhile (SmsVoiceHourlyLimit) holds at once.
+  ConditionExpression: 'attribute_not_exists(PK) OR (#window = :window AND #count < #cap AND #count < :max)',
   ExpressionAttributeNames: {
     '#type': 'type',
     '#window': 'window',
@@ -66,12 +67,12 @@ export const releaseWrite = (slot: LimitSlot): Write => ({
   lost: () => new Error('unconditional'),
 });
 
-/** A refused count: MfaLimitReached in the same window; else the counter moves to this window. */
+/** A refused count: the limit's error (limitError) in the same window; else the counter moves to this window. */
 export async function settleLimit(slot: LimitSlot, item: Item | undefined, now: number): Promise<void> {
   const stored = item
     ? { window: numberOf(item.window), count: numberOf(item.count), cap: numberOf(item.cap) }
     : undefined;
-  if (stored && stored.window === slot.window) throw new MfaLimitReached(slot, retryAfter(slot, stored, now));
+  if (stored && stored.window === slot.window) throw limitError(slot, retryAfter(slot, stored, now));
   const next = rolled(slot, stored);
   try {
     await documentClient().send(
@@ -105,5 +106,30 @@ export async function takeLimitSlot(slot: LimitSlot, now: number): Promise<numbe
       if (!isConditionFailure(err) || attempt === LIMIT_ATTEMPTS) throw storeFailure(err);
       await settleLimit(slot, (err as { Item?: Item }).Item, now);
     }
+  }
+}
+
+/** Gives back a counted event alone (a count taken for a send that did not happen). */
+export async function releaseLimitSlot(slot: LimitSlot): Promise<void> {
+  try {
+    await documentClient().send(new UpdateCommand(releaseWrite(slot).item.Update!));
+  } catch (err) {
+    throw storeFailure(err);
+  }
+}
+
+/** Seconds until the limit admits again when it admits nothing now, else undefined (one read). */
+export async function limitReached(slot: LimitSlot, now: number): Promise<number | undefined> {
+  try {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.mfaLimit(slot.userId, slot.name, slot.subject) }),
+    );
+    const stored: LimitState | undefined = Item
+      ? { window: numberOf(Item.window), count: numberOf(Item.count), cap: numberOf(Item.cap) }
+      : undefined;
+    const state = stored?.window === slot.window ? stored : rolled(slot, stored);
+    return state.count >= Math.min(state.cap, slot.max) ? retryAfter(slot, state, now) : undefined;
+  } catch (err) {
+    throw storeFailure(err);
   }
 }

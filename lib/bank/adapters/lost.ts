@@ -15,6 +15,8 @@ export const lost = {
   token: conflict('token'),
   /** A passkey credential id another factor (of any user) registered. */
   credential: conflict('credential'),
+  /** The user's factor slots are all taken (at most MAX_FACTORS, lib/bank/model.ts). */
+  factors: () => new Conflict('A user has at most 10 factors; delete one first', { reason: 'factors' }),
   device: () => new NotFound('The factor does not exist'),
   /** A push verification superseded by a newer push of the same user. */
   superseded: () => new Gone('A newer push verification superseded this one; start a new one'),

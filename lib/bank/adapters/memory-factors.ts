@@ -1,6 +1,13 @@
 // In-memory adapter of the factors (unit tests): the same contract as dynamo-factors.ts.
-import type { Device, MfaTokenRecord, OutboxEntry, Verification, VerificationStatus } from '../model.ts';
-import { MfaLimitReached, retryAfter, rolled, type LimitSlot, type LimitState } from '../limits.ts';
+import {
+  isActive,
+  type Device,
+  type MfaTokenRecord,
+  type OutboxEntry,
+  type Verification,
+  type VerificationStatus,
+} from '../model.ts';
+import type { LimitSlot } from '../limits.ts';
 import type { Approval, Completion, FactorStore, StepUp } from '../ports.ts';
 import { lost } from './lost.ts';
 import { at, copy, type Check, type MemoryBankTables } from './memory-tables.ts';
@@ -31,7 +38,14 @@ export class MemoryFactorStore implements FactorStore {
     const { tables } = this;
     const key = at(userId, deviceId);
     tables.commit(
-      [tables.stepUpCheck(stepUp), () => (tables.devices.has(key) ? undefined : lost.device())],
+      [
+        tables.stepUpCheck(stepUp),
+        () => {
+          // A pending factor past its 10 minutes is gone already (as in dynamo-factors.ts).
+          const d = tables.devices.get(key);
+          return d && (isActive(d) || (d.pendingUntil ?? 0) > stepUp.now) ? undefined : lost.device();
+        },
+      ],
       () => {
         tables.consumeStepUp(stepUp);
         tables.devices.delete(key);
@@ -39,31 +53,17 @@ export class MemoryFactorStore implements FactorStore {
     );
   }
 
-  /** MFA limit counters (lib/bank/limits.ts), by limit and subject. */
-  private readonly limits = new Map<string, LimitState>();
-
   private limitCheck(slot: LimitSlot | undefined, now: number): Check {
-    return () => {
-      if (!slot) return undefined;
-      const key = at(slot.userId, slot.name, slot.subject);
-      const state = this.limits.get(key);
-      const current = state?.window === slot.window ? state : rolled(slot, state);
-      if (current.count >= current.cap) return new MfaLimitReached(slot, retryAfter(slot, current, now));
-      this.limits.set(key, current);
-      return undefined;
-    };
+    return this.tables.limitCheck(slot, now);
   }
 
   private count(slot: LimitSlot | undefined, by: number): void {
-    const state = slot && this.limits.get(at(slot.userId, slot.name, slot.subject));
-    if (state) state.count += by;
+    this.tables.count(slot, by);
   }
 
-  async takeLimitSlot(slot: LimitSlot, now: number): Promise<number> {
-    this.tables.commit([this.limitCheck(slot, now)], () => this.count(slot, 1));
-    const state = this.limits.get(at(slot.userId, slot.name, slot.subject))!;
-    return Math.max(0, state.cap - state.count);
-  }
+  takeLimitSlot = (slot: LimitSlot, now: number) => this.tables.takeLimitSlot(slot, now);
+  releaseLimitSlot = async (slot: LimitSlot) => this.tables.count(slot, -1);
+  limitReached = async (slot: LimitSlot, now: number) => this.tables.limitReached(slot, now);
 
   async createVerification(
     v: Verification,

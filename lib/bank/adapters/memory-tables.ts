@@ -2,6 +2,7 @@
 // its step-up and its Idempotency-Key) is all-or-nothing as in DynamoDB. Values are copied in and
 // out, as a table would.
 import type { Device, MfaTokenRecord, OutboxEntry, TransferRecord, Verification } from '../model.ts';
+import { limitError, retryAfter, rolled, type LimitSlot, type LimitState } from '../limits.ts';
 import type { Completion, Origin, StepUp, StoredResponse } from '../ports.ts';
 import { lost } from './lost.ts';
 
@@ -30,6 +31,8 @@ export class MemoryBankTables {
   /** The user's current pending push verification id. */
   readonly pushPending = new Map<string, string>();
   readonly keys = new Map<string, KeyRecord>();
+  /** MFA limit counters (lib/bank/limits.ts), by limit and subject. */
+  readonly limits = new Map<string, LimitState>();
 
   /** Applies `apply` only if every check holds; else throws the first failed check's error. */
   commit(checks: Check[], apply: () => void): void {
@@ -66,5 +69,36 @@ export class MemoryBankTables {
     if (!c) return;
     const r = this.keys.get(at(c.userId, c.keyHash))!;
     Object.assign(r, { state: 'completed', response: copy(c.response), leaseUntil: undefined });
+  }
+
+  /** A limit's count admits one more (the counter moved to this window), or the limit's error. */
+  limitCheck(slot: LimitSlot | undefined, now: number): Check {
+    return () => {
+      if (!slot) return undefined;
+      const key = at(slot.userId, slot.name, slot.subject);
+      const state = this.limits.get(key);
+      const current = state?.window === slot.window ? state : rolled(slot, state);
+      if (current.count >= Math.min(current.cap, slot.max))
+        return limitError(slot, retryAfter(slot, current, now));
+      this.limits.set(key, current);
+      return undefined;
+    };
+  }
+
+  count(slot: LimitSlot | undefined, by: number): void {
+    const state = slot && this.limits.get(at(slot.userId, slot.name, slot.subject));
+    if (state) state.count += by;
+  }
+
+  async takeLimitSlot(slot: LimitSlot, now: number): Promise<number> {
+    this.commit([this.limitCheck(slot, now)], () => this.count(slot, 1));
+    const state = this.limits.get(at(slot.userId, slot.name, slot.subject))!;
+    return Math.max(0, state.cap - state.count);
+  }
+
+  async limitReached(slot: LimitSlot, now: number): Promise<number | undefined> {
+    const state = this.limits.get(at(slot.userId, slot.name, slot.subject));
+    const current = state?.window === slot.window ? state : rolled(slot, state);
+    return current.count >= Math.min(current.cap, slot.max) ? retryAfter(slot, current, now) : undefined;
   }
 }

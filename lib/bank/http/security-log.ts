@@ -3,6 +3,7 @@
 import { logger } from '../../http/logger.ts';
 import type { ApiEvent, HttpRequest } from '../../http/types.ts';
 import type { SecurityLog } from '../mfa.ts';
+import { emitSendsRefused } from '../wiring.ts';
 
 /** Who made the request an event is logged for. */
 export interface Requester {
@@ -16,9 +17,10 @@ export interface Requester {
 export const sourceIpOf = (event: ApiEvent): string | undefined =>
   event.requestContext?.identity?.sourceIp ?? undefined;
 
+/** The stack's sends refused are also the metric its alarm watches (lib/bank/adapters/emf-metrics.ts). */
 export const securityLogOf =
   (who: Requester): SecurityLog =>
-  (event, userId, details) =>
+  (event, userId, details) => {
     logger.warn('security event', {
       event,
       userId,
@@ -28,6 +30,9 @@ export const securityLogOf =
       time: new Date().toISOString(),
       ...details,
     });
+    if (event === 'code_send_limited' && details?.limit === 'stackSends')
+      emitSendsRefused(String(details.subject));
+  };
 
 /** Security events of a request go to the log with the acting user, the time and the request id. */
 export const securityLog = (req: HttpRequest): SecurityLog =>
