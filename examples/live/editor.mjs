@@ -87,6 +87,7 @@ $('open').addEventListener('submit', async (event) => {
       extensions: [
         lineNumbers(),
         EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ 'aria-label': 'note content' }),
         markdown({ completeHTMLTags: false }),
         keymap.of([...yUndoManagerKeymap, ...defaultKeymap, indentWithTab]),
         yCollab(text, provider.awareness),
