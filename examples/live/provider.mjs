@@ -198,7 +198,9 @@ export class LiveProvider {
         return this.schedule();
       }
       // A peer's state arrived: one that was not here before joined (or came back) and has not seen ours.
-      const appeared = added.concat(updated).filter((id) => !this.present.has(id));
+      const appeared = added
+        .concat(updated)
+        .filter((id) => id !== this.doc.clientID && !this.present.has(id));
       for (const id of appeared) this.present.add(id);
       for (const id of removed) this.present.delete(id);
       if (appeared.length > 0 && this.awareness.getLocalState() !== null) {
