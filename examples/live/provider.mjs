@@ -197,12 +197,14 @@ export class LiveProvider {
         for (const id of added.concat(updated, removed)) this.pendingAwareness.add(id);
         return this.schedule();
       }
-      // A peer's state arrived: one that was not here before joined (or came back) and has not seen ours.
+      // A peer's state arrived: one that was not here before joined (or came back: its goodbye and
+      // its state in one update) and has not seen ours.
+      const back = new Set(removed);
       const appeared = added
         .concat(updated)
-        .filter((id) => id !== this.doc.clientID && !this.present.has(id));
-      for (const id of appeared) this.present.add(id);
+        .filter((id) => id !== this.doc.clientID && (back.has(id) || !this.present.has(id)));
       for (const id of removed) this.present.delete(id);
+      for (const id of appeared) this.present.add(id);
       if (appeared.length > 0 && this.awareness.getLocalState() !== null) {
         this.pendingAwareness.add(this.doc.clientID);
         this.schedule();
@@ -282,17 +284,26 @@ export class LiveProvider {
   }
 
   /**
-   * Sends this client's state as it joins. After an earlier connection, first a `null` at the same
-   * clock: peers still holding the old state drop it, then see this client appear and answer with theirs.
+   * Sends this client's state as it joins. After an earlier connection the same update first holds a
+   * `null` at the last clock (one frame: the relay keeps no order between frames): peers still holding
+   * the old state drop it and take the new one, so they see this client appear and answer with theirs.
    */
   announce() {
     const state = this.awareness.getLocalState();
     if (state === null) return;
     const id = this.doc.clientID;
-    if (this.announced)
-      this.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [id], new Map()));
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, this.announced ? 2 : 1);
+    if (this.announced) {
+      encoding.writeVarUint(encoder, id);
+      encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
+      encoding.writeVarString(encoder, 'null');
+    }
     this.awareness.setLocalState({ ...state }); // the next clock; no 'change', so nothing else is sent
-    this.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [id]));
+    encoding.writeVarUint(encoder, id);
+    encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
+    encoding.writeVarString(encoder, JSON.stringify(state));
+    this.sendAwareness(encoding.toUint8Array(encoder));
     this.pendingAwareness.delete(id);
     this.announced = true;
   }
