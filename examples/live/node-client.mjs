@@ -38,6 +38,12 @@ live.on('error', ({ code, message }) => console.error(`[error ${code}] ${message
 live.on('synced', () => console.error(`[synced: ${live.access}]`));
 text.observe(() => console.log(`----\n${text.toString()}`));
 
+// Ctrl-C: say goodbye (the others drop this client's awareness state at once), then go.
+process.once('SIGINT', () => {
+  live.destroy();
+  setTimeout(() => process.exit(130), 200);
+});
+
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => text.insert(text.length, `${line}\n`));
 // Input ended (a pipe, Ctrl-D): exit once the server holds every line, which may be before we connected.

@@ -7,6 +7,12 @@ export declare const MESSAGE_AWARENESS = 1;
 /** The largest update sent in one message (API Gateway's 32 KB frames, base64). */
 export declare const MAX_UPDATE_BYTES: number;
 /** An update cut into updates of at most about maxBytes that, applied in any order, are the update. */
+/** How long own updates and awareness changes are gathered into one frame each (100 ms). */
+export declare const BATCH_MS: number;
+/** A keepalive after this long without a frame sent (9.5 minutes, under API Gateway's 10-minute idle limit). */
+export declare const KEEPALIVE_MS: number;
+/** The keepalive frame, `{"action":"ping"}`: API Gateway's MOCK route answers it, no function runs. */
+export declare const KEEPALIVE_FRAME: string;
 export declare function splitUpdate(update: Uint8Array, maxBytes?: number): Uint8Array[];
 
 /** What `POST /v1/notes/:noteId/live` answers. */
@@ -38,7 +44,13 @@ export declare class LiveProvider {
   constructor(
     doc: Y.Doc,
     connect: () => Promise<LiveGrant>,
-    options?: { WebSocket?: unknown; awareness?: Awareness; maxBackoffMs?: number },
+    options?: {
+      WebSocket?: unknown;
+      awareness?: Awareness;
+      maxBackoffMs?: number;
+      batchMs?: number;
+      keepaliveMs?: number;
+    },
   );
   readonly doc: Y.Doc;
   readonly awareness: Awareness;

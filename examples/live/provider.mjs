@@ -18,6 +18,20 @@
 // is `{"error":{"code","message"}}` from the note's server, or API Gateway's own `{"message": ...}`.
 // Each connection needs a fresh URL (its ticket is single-use, 60 s), so the provider is given a
 // function that asks for one, and calls it again for every reconnect.
+//
+// What it sends, and why so little (every frame is an API Gateway message, billed, relayed to every
+// other connection of the note, and a Lambda invocation):
+//   - its own updates batched for at most `batchMs` (100 ms): a burst of keystrokes leaves as one
+//     update (Y.mergeUpdates), and the cursor moves of that burst as one awareness update;
+//   - awareness only when the local state changes (a cursor, a selection, a name): never
+//     y-protocols' clock-only renewal every 15 s, and a peer's state is kept until its connection is
+//     gone (it says so with a `null` state), not dropped after 30 s; both are y-protocols'
+//     Awareness timer, which the provider stops;
+//   - on joining its own state; and whenever a peer appears (joins or comes back), its state once
+//     more, so that one sees the cursors already there (the server keeps no awareness state);
+//   - after `keepaliveMs` (9.5 minutes) without sending anything, `{"action":"ping"}`: API Gateway
+//     answers it itself (a MOCK route, no function), and the connection outlives the 10-minute idle
+//     limit.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { fromBase64, toBase64 } from 'lib0/buffer';
@@ -33,6 +47,15 @@ export const MESSAGE_AWARENESS = 1;
  * browser sends each message as one frame, and base64 makes 4 bytes of 3.
  */
 export const MAX_UPDATE_BYTES = 20 * 1024;
+
+/** How long the provider gathers its own updates and awareness changes before it sends them. */
+export const BATCH_MS = 100;
+
+/** A keepalive after this long without a frame sent: under API Gateway's 10-minute idle limit. */
+export const KEEPALIVE_MS = 9.5 * 60 * 1000;
+
+/** The keepalive frame: JSON, so the route selection expression ($request.body.action) picks `ping`. */
+export const KEEPALIVE_FRAME = '{"action":"ping"}';
 
 /**
  * Cuts an update into updates of at most about `maxBytes` (one client's structs in clock order, a long
@@ -127,6 +150,8 @@ export class LiveProvider {
    * @param options.WebSocket a WebSocket class (default: the global one of browsers and Node 22+; on Node 20 pass `ws`'s)
    * @param options.awareness a y-protocols Awareness (default: a new one): cursors, names
    * @param options.maxBackoffMs the longest wait between reconnects (default 5 s)
+   * @param options.batchMs how long own updates and awareness changes are gathered into one frame each (default 100 ms; 0 sends each at once)
+   * @param options.keepaliveMs a keepalive frame after this long without sending (default 9.5 minutes)
    */
   constructor(doc, connect, options = {}) {
     this.doc = doc;
@@ -135,6 +160,21 @@ export class LiveProvider {
     this.ownsAwareness = !options.awareness;
     this.awareness = options.awareness ?? new awarenessProtocol.Awareness(doc);
     this.maxBackoffMs = options.maxBackoffMs ?? 5000;
+    this.batchMs = options.batchMs ?? BATCH_MS;
+    this.keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
+    // y-protocols' timer renews the local state every 15 s (a frame to everyone that changes nothing)
+    // and drops a peer not heard of for 30 s: here a state is sent when it changes and kept until
+    // its connection says goodbye (or this one closes).
+    clearInterval(this.awareness._checkInterval);
+    /** Own updates and awareness client ids not sent yet (sent together at most batchMs later). */
+    this.pendingUpdates = [];
+    this.pendingAwareness = new Set();
+    this.batchTimer = undefined;
+    this.keepaliveTimer = undefined;
+    /** The peers whose state this client holds: one that appears is answered with this client's state. */
+    this.present = new Set();
+    /** Whether this client's state went out on an earlier connection (peers may still hold it). */
+    this.announced = false;
     /** Whether the server's state has arrived on the current connection. */
     this.synced = false;
     /** 'write' or 'read', as the server granted (a read connection's edits are not applied). */
@@ -148,23 +188,30 @@ export class LiveProvider {
     this.flushes = [];
     this.onUpdate = (update, origin) => {
       if (origin === this) return;
-      for (const piece of splitUpdate(update)) {
-        const encoder = encoding.createEncoder();
-        encoding.writeVarUint(encoder, MESSAGE_SYNC);
-        syncProtocol.writeUpdate(encoder, piece);
-        this.send(encoder);
+      this.pendingUpdates.push(update);
+      this.schedule();
+    };
+    // 'change', not 'update': y-protocols emits 'update' also when a state is set again unchanged.
+    this.onAwareness = ({ added, updated, removed }, origin) => {
+      if (origin !== this) {
+        for (const id of added.concat(updated, removed)) this.pendingAwareness.add(id);
+        return this.schedule();
+      }
+      // A peer's state arrived: one that was not here before joined (or came back: its goodbye and
+      // its state in one update) and has not seen ours.
+      const back = new Set(removed);
+      const appeared = added
+        .concat(updated)
+        .filter((id) => id !== this.doc.clientID && (back.has(id) || !this.present.has(id)));
+      for (const id of removed) this.present.delete(id);
+      for (const id of appeared) this.present.add(id);
+      if (appeared.length > 0 && this.awareness.getLocalState() !== null) {
+        this.pendingAwareness.add(this.doc.clientID);
+        this.schedule();
       }
     };
-    this.onAwareness = ({ added, updated, removed }, origin) => {
-      if (origin === this) return;
-      const changed = added.concat(updated, removed);
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
-      encoding.writeVarUint8Array(encoder, awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
-      this.send(encoder);
-    };
     doc.on('update', this.onUpdate);
-    this.awareness.on('update', this.onAwareness);
+    this.awareness.on('change', this.onAwareness);
     void this.open();
   }
 
@@ -220,29 +267,85 @@ export class LiveProvider {
       encoding.writeVarUint(encoder, MESSAGE_SYNC);
       syncProtocol.writeSyncStep1(encoder, this.doc);
       this.send(encoder);
-      if (this.awareness.getLocalState() !== null) {
-        const aw = encoding.createEncoder();
-        encoding.writeVarUint(aw, MESSAGE_AWARENESS);
-        encoding.writeVarUint8Array(
-          aw,
-          awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]),
-        );
-        this.send(aw);
-      }
+      this.announce();
     };
     ws.onmessage = (event) => this.receive(String(event.data));
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = undefined;
       this.synced = false;
-      // The others' cursors are gone with the connection.
-      const others = [...this.awareness.getStates().keys()].filter((id) => id !== this.doc.clientID);
-      awarenessProtocol.removeAwarenessStates(this.awareness, others, this);
+      clearTimeout(this.keepaliveTimer);
+      this.forgetPeers();
       this.emit('status', { status: 'disconnected' });
       this.failures += 1;
       this.retry();
     };
     ws.onerror = () => {};
+  }
+
+  /**
+   * Sends this client's state as it joins. After an earlier connection the same update first holds a
+   * `null` at the last clock (one frame: the relay keeps no order between frames): peers still holding
+   * the old state drop it and take the new one, so they see this client appear and answer with theirs.
+   */
+  announce() {
+    const state = this.awareness.getLocalState();
+    if (state === null) return;
+    const id = this.doc.clientID;
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, this.announced ? 2 : 1);
+    if (this.announced) {
+      encoding.writeVarUint(encoder, id);
+      encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
+      encoding.writeVarString(encoder, 'null');
+    }
+    this.awareness.setLocalState({ ...state }); // the next clock; no 'change', so nothing else is sent
+    encoding.writeVarUint(encoder, id);
+    encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
+    encoding.writeVarString(encoder, JSON.stringify(state));
+    this.sendAwareness(encoding.toUint8Array(encoder));
+    this.pendingAwareness.delete(id);
+    this.announced = true;
+  }
+
+  /** The others' cursors are gone with the connection; their states are taken again, as new, on the next. */
+  forgetPeers() {
+    const others = [...this.awareness.getStates().keys()].filter((id) => id !== this.doc.clientID);
+    awarenessProtocol.removeAwarenessStates(this.awareness, others, this);
+    for (const id of others) this.awareness.meta.delete(id);
+    this.present.clear();
+  }
+
+  /** Sends what was gathered at most batchMs after the first of it. */
+  schedule() {
+    if (this.batchMs <= 0) return this.sendPending();
+    this.batchTimer ??= setTimeout(() => this.sendPending(), this.batchMs);
+  }
+
+  /** The gathered updates as one (split only past MAX_UPDATE_BYTES), then the awareness changes as one. */
+  sendPending() {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    const updates = this.pendingUpdates.splice(0);
+    if (updates.length > 0) {
+      const update = updates.length === 1 ? updates[0] : Y.mergeUpdates(updates);
+      for (const piece of splitUpdate(update)) {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE_SYNC);
+        syncProtocol.writeUpdate(encoder, piece);
+        this.send(encoder);
+      }
+    }
+    const ids = [...this.pendingAwareness];
+    this.pendingAwareness.clear();
+    if (ids.length > 0) this.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids));
+  }
+
+  sendAwareness(update) {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+    encoding.writeVarUint8Array(encoder, update);
+    this.send(encoder);
   }
 
   retry() {
@@ -306,8 +409,19 @@ export class LiveProvider {
   }
 
   send(encoder) {
+    this.sendText(toBase64(encoding.toUint8Array(encoder)));
+  }
+
+  /** Sends a text frame on the open connection, and sets the keepalive to follow keepaliveMs after it. */
+  sendText(text) {
     const ws = this.ws;
-    if (ws && ws.readyState === 1) ws.send(toBase64(encoding.toUint8Array(encoder)));
+    if (ws?.readyState !== 1) return;
+    ws.send(text);
+    clearTimeout(this.keepaliveTimer);
+    this.keepaliveTimer = setTimeout(
+      () => this.ws === ws && this.sendText(KEEPALIVE_FRAME),
+      this.keepaliveMs,
+    );
   }
 
   /**
@@ -316,6 +430,7 @@ export class LiveProvider {
    * destroy() when what was typed must not be lost (a script that exits when its input ends).
    */
   flush() {
+    this.sendPending();
     return new Promise((resolve) => {
       this.flushes.push(resolve);
       const ask = () => {
@@ -336,8 +451,15 @@ export class LiveProvider {
     const ws = this.ws;
     this.ws = undefined;
     this.synced = false;
+    clearTimeout(this.keepaliveTimer);
+    // What was gathered is in the document: the next connection's sync sends it.
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    this.pendingUpdates = [];
+    this.pendingAwareness.clear();
     if (ws) {
       ws.close();
+      this.forgetPeers();
       this.emit('status', { status: 'disconnected' });
     }
   }
@@ -353,9 +475,10 @@ export class LiveProvider {
   /** Stops for good: closes the connection, says goodbye to the others' cursors. */
   destroy() {
     awarenessProtocol.removeAwarenessStates(this.awareness, [this.doc.clientID], 'destroy');
+    this.sendPending(); // the goodbye (and anything typed last) before the close
     this.disconnect();
     this.doc.off('update', this.onUpdate);
-    this.awareness.off('update', this.onAwareness);
+    this.awareness.off('change', this.onAwareness);
     if (this.ownsAwareness) this.awareness.destroy();
   }
 }

@@ -4,15 +4,17 @@
 //     units) and Lambda invocations and time it costs, everything it sets off included (the $default
 //     function, the table stream's functions), each edit waited for at the two others;
 //   - per connection-hour of one person: connection minutes, opening it (the REST call for the URL,
-//     $connect, the first sync, $disconnect; one connection an hour) and the awareness heartbeat the
-//     provider keeps (y-protocols renews a client's state every 15 s), priced from measured messages;
+//     $connect, the first sync, $disconnect; one connection an hour) and the provider's keepalive (a
+//     message every 9.5 minutes of silence, answered by API Gateway's MOCK route: no function); and
+//     beside it the hour of a plain y-websocket-style client, whose awareness renews every 15 s
+//     (each renewal priced as a measured awareness message);
 //   - latency: 3 clients × 5 edits/s, the time from an edit to its arrival at each other client,
 //     p50/p99 against the REST floor (`GET /v1/me`, called in the same window); target p99 ≤ 100 ms.
 // Each figure is a measured run's; the prices are cost.ts's plus API Gateway's WebSocket prices.
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
+import { KEEPALIVE_MS, LiveProvider, openLive } from '../../examples/live/provider.mjs';
 import type { PipelineStats } from '../local/pipeline.ts';
 import { type Runner, startRunner } from '../local/runner.ts';
 import { freePort } from '../local/services.ts';
@@ -28,8 +30,10 @@ import type { BenchContext } from './types.ts';
 export const WEBSOCKET_PRICES = { message: 1.0 / 1e6, connectionMinute: 0.25 / 1e6 } as const;
 /** An access-log line of the WebSocket stage per incoming message (template.yaml's format with values). */
 const ACCESS_LOG_BYTES = 350;
-/** The provider's awareness heartbeat: y-protocols renews a client's state every outdatedTimeout / 2. */
-const HEARTBEATS_PER_HOUR = 3600 / 15;
+/** The provider's keepalives in an hour nobody types: one per KEEPALIVE_MS without a frame sent. */
+const KEEPALIVES_PER_HOUR = 3_600_000 / KEEPALIVE_MS;
+/** A plain y-websocket-style client's renewals: y-protocols renews its state every outdatedTimeout / 2. */
+const RENEWALS_PER_HOUR = 3600 / 15;
 /** The latency target of live editing: an edit at the other clients within 100 ms p99. */
 export const LIVE_P99_TARGET_MS = 100;
 
@@ -51,8 +55,10 @@ export interface LiveFigures {
   edit: LiveUsage;
   /** Dollars per million live edit messages (three people connected). */
   editPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
-  /** Dollars per million connection-hours (one person, idle but present). */
+  /** Dollars per million connection-hours (one person, idle but present, the example provider). */
   hourPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  /** The same hour of a client that renews its awareness every 15 s (y-websocket's). */
+  renewingHourPerMillion?: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
   latency: { p50: number; p99: number; samples: number; floorP50: number; floorP99: number };
 }
 
@@ -195,7 +201,7 @@ export async function liveBench(
     stopBilling();
     const edit = usageBetween(before, after, EDITS, 'edit message');
 
-    // 2. Awareness (cursor) messages: the heartbeat's unit.
+    // 2. Awareness (cursor) messages: a renewal's unit.
     const MOVES = 15;
     stopBilling = startBilling();
     before = snapshot();
@@ -307,12 +313,31 @@ export async function liveBench(
     if (latencies.length < expected) failures += 1;
     if (latency.p99 > LIVE_P99_TARGET_MS) failures += 1;
 
-    // One person's hour: connection minutes, one connection opened, the awareness heartbeat.
-    const hourUsage = sum(connection, scaled(awareness, HEARTBEATS_PER_HOUR));
-    const hour = dollarsOf(hourUsage);
-    hour.gateway += 60 * WEBSOCKET_PRICES.connectionMinute * 1e6 + restGateway;
-    hour.total = hour.dynamo + hour.gateway + hour.lambda + hour.logs;
-    const figures: LiveFigures = { edit, editPerMillion: dollarsOf(edit), hourPerMillion: hour, latency };
+    // One person's hour: connection minutes, one connection opened, the keepalives (a message in and
+    // its access-log line each, no function); a renewing client's: its 240 awareness messages instead.
+    const keepalive: LiveUsage = {
+      writeUnits: 0,
+      readUnits: 0,
+      messages: 1,
+      invocations: 0,
+      gbMs: 0,
+      logBytes: ACCESS_LOG_BYTES,
+    };
+    const hourOf = (usage: LiveUsage) => {
+      const hour = dollarsOf(usage);
+      hour.gateway += 60 * WEBSOCKET_PRICES.connectionMinute * 1e6 + restGateway;
+      hour.total = hour.dynamo + hour.gateway + hour.lambda + hour.logs;
+      return hour;
+    };
+    const hour = hourOf(sum(connection, scaled(keepalive, KEEPALIVES_PER_HOUR)));
+    const renewingHour = hourOf(sum(connection, scaled(awareness, RENEWALS_PER_HOUR)));
+    const figures: LiveFigures = {
+      edit,
+      editPerMillion: dollarsOf(edit),
+      hourPerMillion: hour,
+      renewingHourPerMillion: renewingHour,
+      latency,
+    };
 
     const f2 = (n: number) => n.toFixed(2);
     console.log('\nLive editing (3 people in a 4 KiB note; docs/live.md)\n');
@@ -348,7 +373,8 @@ export async function liveBench(
     ];
     console.log(
       `\nDollars per million (API Gateway WebSocket: $1.00 per million messages, $0.25 per million connection minutes; ` +
-        `a connection-hour: 60 minutes, one connection opened, ${HEARTBEATS_PER_HOUR} awareness heartbeats)\n`,
+        `a connection-hour: 60 minutes, one connection opened, ${KEEPALIVES_PER_HOUR.toFixed(1)} keepalives; ` +
+        `a renewing client's: ${RENEWALS_PER_HOUR} awareness messages instead)\n`,
     );
     console.log(
       table(
@@ -356,6 +382,7 @@ export async function liveBench(
         [
           row('live edit message (3 people connected)', figures.editPerMillion),
           row('live connection-hour', figures.hourPerMillion),
+          row('live connection-hour, renewing every 15 s', renewingHour),
         ],
       ),
     );

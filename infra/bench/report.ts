@@ -102,14 +102,18 @@ export function readmeLive(l: LiveFigures, note: string): string {
     `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit ` +
       `message with three people connected (the $default function and the stream work it sets off; the ` +
       `message in and its two relays out) and one person connected for an hour (connection minutes; one ` +
-      `connection opened: the REST call for its URL, $connect, the first sync, $disconnect; the awareness ` +
-      `heartbeat every 15 s).`,
+      `connection opened: the REST call for its URL, $connect, the first sync, $disconnect; a keepalive ` +
+      `every 9.5 minutes, answered by API Gateway), and the same hour of a client whose awareness renews ` +
+      `every 15 s (y-websocket's; the example provider sends awareness only when it changes).`,
     '',
     table(
       ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
       [
         row('live edit message (3 people connected)', l.editPerMillion),
         row('live connection-hour', l.hourPerMillion),
+        ...(l.renewingHourPerMillion
+          ? [row('live connection-hour, renewing every 15 s', l.renewingHourPerMillion)]
+          : []),
       ],
     ),
     '',

@@ -4,6 +4,9 @@
 //     non-2xx answer (or a failed function) refuses the upgrade with that status;
 //   - each text message invokes the route its RouteSelectionExpression selects ($default here), with
 //     `body` the message's text; invocations run concurrently, as API Gateway's do (no ordering);
+//   - a route whose integration is MOCK (the keepalive, `{"action":"ping"}`) is answered by the
+//     gateway itself: no function invoked, no log line, nothing sent back (it has no route response);
+//     the frame still counts as activity against the idle limit, and as a message billed;
 //   - $disconnect is invoked once for every end: the client's close, a DeleteConnection, the idle or
 //     the duration limit, a refused frame, the runner stopping;
 //   - text frames only (a binary message closes with 1003), frames up to 32 KB and messages up to
@@ -45,6 +48,8 @@ export interface WebSocketApi {
   apiId: string;
   routeSelectionExpression: string;
   routes: Map<string, WebSocketRoute>;
+  /** The route keys whose integration is MOCK: API Gateway answers them, no function runs. */
+  mockRoutes: Set<string>;
 }
 
 const refTo = (value: unknown, pattern: RegExp): string | undefined =>
@@ -62,11 +67,16 @@ export function webSocketApi(t: Template): WebSocketApi | undefined {
   if (!api) return undefined;
   const [apiId, apiRes] = api;
   const routes = new Map<string, WebSocketRoute>();
+  const mockRoutes = new Set<string>();
   for (const [, r] of entries) {
     if (r.Type !== 'AWS::ApiGatewayV2::Route' || refTo(r.Properties?.ApiId, /"Ref":"(\w+)"/) !== apiId)
       continue;
     const integrationId = refTo(r.Properties?.Target, /integrations\/\$\{(\w+)\}|"Ref":"(\w+)"/);
     const integration = integrationId ? t.Resources[integrationId] : undefined;
+    if (integration?.Properties?.IntegrationType === 'MOCK') {
+      mockRoutes.add(r.Properties?.RouteKey);
+      continue;
+    }
     const functionId = refTo(integration?.Properties?.IntegrationUri, /\$\{(\w+)\.Arn\}/);
     const fn = functionId ? t.Resources[functionId] : undefined;
     // A route whose function is not (yet) in the template is not served (cfn-lint refuses it anyway).
@@ -85,6 +95,7 @@ export function webSocketApi(t: Template): WebSocketApi | undefined {
     apiId,
     routeSelectionExpression: apiRes.Properties?.RouteSelectionExpression ?? '$request.body.action',
     routes,
+    mockRoutes,
   };
 }
 
@@ -333,7 +344,8 @@ export class LiveGateway {
       try {
         let value: unknown = JSON.parse(body);
         for (const key of path.split('.')) value = (value as Record<string, unknown>)?.[key];
-        if (typeof value === 'string' && this.api.routes.has(value) && !value.startsWith('$')) return value;
+        const known = this.api.routes.has(value as string) || this.api.mockRoutes.has(value as string);
+        if (typeof value === 'string' && known && !value.startsWith('$')) return value;
       } catch {
         // not JSON: $default
       }
@@ -346,6 +358,7 @@ export class LiveGateway {
     const routeKey = this.select(body);
     if (!routeKey)
       return this.send(conn, JSON.stringify({ message: 'Forbidden', connectionId: conn.id, requestId }));
+    if (this.api.mockRoutes.has(routeKey)) return;
     const event: APIGatewayProxyWebsocketEventV2 = {
       requestContext: {
         ...this.context(routeKey, 'MESSAGE', conn.id, conn.connectedAt, conn.domainName, requestId),

@@ -1,6 +1,7 @@
 // The runner's WebSocket API (infra/local/websocket.ts) as API Gateway behaves, from the template's
 // own WebSocket resources (routes, integrations) with a fixture function behind each route, driven by
-// the real `ws` client and the real @aws-sdk/client-apigatewaymanagementapi.
+// the real `ws` client and the real @aws-sdk/client-apigatewaymanagementapi; the keepalive (a MOCK
+// route) with the example provider.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { LiveProvider } from '../../examples/live/provider.mjs';
 import type { Runner } from '../../infra/local/runner.ts';
 import { loadTemplate, type Template } from '../../infra/local/template.ts';
 import { startOwnRunner } from '../support/runner.ts';
@@ -127,7 +130,9 @@ describe("the template's WebSocket API, as deployed", () => {
       ProtocolType: 'WEBSOCKET',
       RouteSelectionExpression: '$request.body.action',
     });
-    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!);
+    const routes = ofType('AWS::ApiGatewayV2::Route')
+      .map(([, r]) => r.Properties!)
+      .filter((r) => r.RouteKey !== 'ping');
     expect(routes.map((r) => r.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
     const functions = new Set<string>();
     for (const route of routes) {
@@ -146,6 +151,19 @@ describe("the template's WebSocket API, as deployed", () => {
     expect(functions.size).toBe(3);
   });
 
+  it('answers the keepalive `{"action":"ping"}` itself: a MOCK route, no function, nothing sent back', () => {
+    const route = ofType('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === 'ping')?.[1];
+    expect(route, 'a ping route').toBeDefined();
+    const integrationId = /integrations\/\$\{(\w+)\}/.exec(sub(route!.Properties!.Target))![1];
+    expect(real.Resources[integrationId].Properties).toMatchObject({
+      IntegrationType: 'MOCK',
+      RequestTemplates: { $default: '{"statusCode": 200}' },
+    });
+    expect(real.Resources[integrationId].Properties!.IntegrationUri).toBeUndefined();
+    expect(route!.Properties!.RouteResponseSelectionExpression).toBeUndefined();
+    expect(ofType('AWS::ApiGatewayV2::RouteResponse')).toEqual([]);
+  });
+
   it('has a stage with JSON access logs and a deployment of its routes; the output NotesLiveUrl is its wss URL', () => {
     const [[, stage]] = ofType('AWS::ApiGatewayV2::Stage');
     expect(JSON.parse(stage.Properties!.AccessLogSettings.Format)).toMatchObject({
@@ -153,7 +171,7 @@ describe("the template's WebSocket API, as deployed", () => {
     });
     const [[deploymentId, deployment]] = ofType('AWS::ApiGatewayV2::Deployment');
     expect(stage.Properties!.DeploymentId).toEqual({ Ref: deploymentId });
-    expect((deployment as { DependsOn?: string[] }).DependsOn).toHaveLength(3);
+    expect((deployment as { DependsOn?: string[] }).DependsOn).toHaveLength(4);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation !Sub string
     expect(sub(real.Outputs?.NotesLiveUrl)).toContain('wss://${NotesLiveApi}.execute-api.');
   });
@@ -379,6 +397,45 @@ describe('idle and duration limits, and the runner stopping', () => {
     clearInterval(keepBusy);
     expect(Date.now() - opened).toBeGreaterThan(2500);
     for (const c of [quiet, busy]) await until(() => eventsOf(c.id, 'DISCONNECT')[0]);
+  });
+
+  it('a connection that only sends the keepalive outlives the idle limit; no function hears of it', async () => {
+    const seen = events().length;
+    const doc = new Y.Doc();
+    const statuses: string[] = [];
+    // The example provider: after its join (sync step 1, echoed by the fixture) it sends nothing but
+    // `{"action":"ping"}` every 0.4 s, under the 2 s idle limit.
+    const provider = new LiveProvider(
+      doc,
+      async () => {
+        statuses.push('connecting');
+        return { url: liveUrl(runner), access: 'write' as const };
+      },
+      { WebSocket, keepaliveMs: 400 },
+    );
+    provider.on(
+      'status',
+      ({ status }: { status: string }) => status !== 'connecting' && statuses.push(status),
+    );
+    try {
+      await until(() => statuses.includes('connected'));
+      const opened = Date.now();
+      await new Promise((r) => setTimeout(r, 1000));
+      const joined = events().slice(seen);
+      await new Promise((r) => setTimeout(r, 3200 - (Date.now() - opened))); // past the idle limit, within the 5 s
+      const later = events().slice(seen);
+      expect(statuses, JSON.stringify(later.map((e) => [e.requestContext, e.body]))).toEqual([
+        'connecting',
+        'connected',
+      ]);
+      expect(later.filter((e) => e.requestContext.eventType === 'CONNECT')).toHaveLength(1);
+      expect(later.filter((e) => e.requestContext.eventType === 'DISCONNECT')).toEqual([]);
+      // No invocation after the join: the pings reached no function.
+      expect(later.length).toBe(joined.length);
+      expect(later.some((e) => e.body?.includes('ping'))).toBe(false);
+    } finally {
+      provider.destroy();
+    }
   });
 
   it('stopping the runner closes the open connections (1001) and invokes their $disconnect', async () => {
