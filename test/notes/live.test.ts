@@ -60,13 +60,14 @@ async function until<T>(what: () => T | Promise<T>, ms: number, why: string): Pr
 }
 
 /** A live client of the example provider; `errors` collects the server's error frames. */
-function client(token: string, noteId: string) {
+function client(token: string, noteId: string, options: { batchMs?: number } = {}) {
   const doc = new Y.Doc();
   const errors: { code: string; message: string }[] = [];
   const statuses: string[] = [];
   const provider = new LiveProvider(doc, () => openLive({ api: api(), token, noteId }), {
     WebSocket,
     maxBackoffMs: 60_000,
+    ...options,
   });
   provider.on('error', (e: { code: string; message: string }) => errors.push(e));
   provider.on('status', (s: { status: string }) => statuses.push(s.status));
@@ -205,7 +206,8 @@ describe.skipIf(!local)('live editing through the runner', () => {
     const me = await newUser('Live Store');
     const big = `${'A long line of a large note, to be stored in S3. '.repeat(1000)}\n`;
     const note = await createNote(me.token, { content: big });
-    const a = client(me.token, note.id);
+    // Each insert its own stored update (the provider would batch 100 ms of them into one frame).
+    const a = client(me.token, note.id, { batchMs: 0 });
     await until(() => a.provider.synced, 20_000, 'synced');
     for (let i = 0; i < COMPACT_AFTER_UPDATES + 5; i += 1) {
       a.text.insert(0, `${i} `);
