@@ -323,8 +323,17 @@ export class NotesService {
     return this.locate(this.caller(userId), ref, teamPath);
   }
 
-  /** The note's content as stored (live editing starts its document from it); undefined when gone. */
-  async contentOf(shortId: string): Promise<string | undefined> {
+  /**
+   * The note's content as stored, for live editing to start its document from; the note is marked
+   * live first (NoteRecord.live), so REST content changes reach the document. Undefined when gone.
+   */
+  async startLive(shortId: string): Promise<string | undefined> {
+    try {
+      await this.store.markLive(shortId);
+    } catch (err) {
+      if (err instanceof NotFound) return undefined;
+      throw err;
+    }
     return (await this.store.getNote(shortId))?.content;
   }
 
