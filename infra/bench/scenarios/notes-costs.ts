@@ -111,7 +111,7 @@ export const costRoutes = async (ctx: Parameters<BenchScenarios>[0]): Promise<Be
       row('PATCH /v1/notes/{noteId}', label('tags only'), 6, [TAGS_WRITES, size.reads[3]], (i) =>
         send('PATCH', `/v1/notes/${edited.id}`, owner.token, { tags: [`t${i}`] }),
       ),
-      row('POST /v1/notes', label(''), 3, [size.create, CREATE_READS], (i) =>
+      row('POST /v1/notes', label(''), 4, [size.create, CREATE_READS], (i) =>
         send('POST', '/v1/notes', owner.token, { content: markdown(size.bytes, `create ${i}`) }),
       ),
       row(

@@ -71,7 +71,7 @@ export interface LiveNotes {
   ): Promise<{ id: string; shortId: string; teamPath: string | null; access: NoteAccess }>;
   /** What the user may do with the note now; undefined when it is gone (deleted, trashed, unknown). */
   access(userId: string, shortId: string): Promise<NoteAccess | undefined>;
-  /** The note's content; undefined when it is gone. */
+  /** The note's content, to create its document from (the note is marked live first); undefined when gone. */
   content(shortId: string): Promise<string | undefined>;
   /** Writes the live text as the note's content (REST limits, versions); false when it is gone. */
   saveContent(shortId: string, content: string, editorId: string): Promise<boolean>;
