@@ -141,6 +141,12 @@ export const identityKeys = {
 };
 
 // ---- notes ------------------------------------------------------------------------------------
+/**
+ * Which of a note's two content items holds its content (META's `contentSlot`; absent: A). A content
+ * change writes the other one with a PutItem, then the note's transaction points META at it, so the
+ * content is billed once, never inside the transaction (lib/notes/notes/adapters/dynamo-notes.ts).
+ */
+export type ContentSlot = 'A' | 'B';
 /** Who owns a note: a user (personal note) or a team (team note). */
 export type NoteOwnerKey = { userId: string } | { teamPath: string };
 const noteOwner = (o: NoteOwnerKey) => ('userId' in o ? `USER#${o.userId}` : `TEAM#${o.teamPath}`);
@@ -151,7 +157,10 @@ export const notesKeys = {
   /** Metadata (everything but the content); GSI1 lists an owner's notes, most recently changed first. */
   noteMeta: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#META' }),
   /** The content, apart so listings never read it. */
-  noteContent: (shortId: string): Key => ({ PK: `NOTE#${shortId}`, SK: 'NOTE#CONTENT' }),
+  noteContent: (shortId: string, slot?: ContentSlot): Key => ({
+    PK: `NOTE#${shortId}`,
+    SK: slot === 'B' ? 'NOTE#CONTENT#B' : 'NOTE#CONTENT',
+  }),
   /**
    * The visit counter (`visitSeq`, bumped after every history entry is written; `deletedAt` once the
    * note is trashed): a few bytes with no index keys, so a read's bump costs 1 write unit. Absent = 0.

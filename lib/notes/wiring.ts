@@ -49,6 +49,7 @@ import {
   getNote,
   history,
   listNotes,
+  markLive,
   recordVisit,
   releaseIdempotencyKey,
   reserveIdempotencyKey,
@@ -300,6 +301,10 @@ const messageDocs: Partial<DocStore> = {
 const peers: Peers = { send: sendToConnection, close: closeConnection };
 /** The notes as live editing reads them: getNote only (access, content). */
 const liveNoteReader = /* @__PURE__ */ once(() => build(narrow({ getNote }), noImages, noImageTypes, noBin));
+/** The notes as a document's first message reads them: getNote, and the note marked live (markLive). */
+const liveNoteStarter = /* @__PURE__ */ once(() =>
+  build(narrow({ getNote, markLive }), noImages, noImageTypes, noBin),
+);
 
 /** OpenLive, OpenTeamLive: the note's access, the ticket's PutItem. */
 export const liveOpening = /* @__PURE__ */ once(() =>
@@ -338,7 +343,7 @@ export const liveMessages = /* @__PURE__ */ once(() =>
       docs: messageDocs,
       peers,
     },
-    liveNoteReader,
+    liveNoteStarter,
   ),
 );
 /** The REST side's bridge (notesWithHistory): the document, its updates, the note's connections. */

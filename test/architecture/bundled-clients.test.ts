@@ -116,10 +116,11 @@ const SENDS: Record<string, string[]> = {
   NotesListNotesFunction: [...NOTES_BASE],
   NotesListTeamNotesFunction: [...NOTES_BASE],
   NotesGetHistoryFunction: [...NOTES_BASE],
-  // Create: the note, its content, permalink guard, folder count and the creator's history entry in
-  // one transaction, which also completes the Idempotency-Key.
-  NotesCreateNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
-  NotesCreateTeamNoteFunction: [...NOTES_BASE, 'TransactWriteItems', ...KEY],
+  // Create: the content's PutItem, then the note, permalink guard, folder count and the creator's
+  // history entry in one transaction, which also completes the Idempotency-Key; the content taken
+  // back (DeleteItem) when the transaction is cancelled.
+  NotesCreateNoteFunction: [...NOTES_BASE, 'DeleteItem', 'TransactWriteItems', ...KEY],
+  NotesCreateTeamNoteFunction: [...NOTES_BASE, 'DeleteItem', 'TransactWriteItems', ...KEY],
   // A GET that really writes: the note's partition (Query), then the read recorded in the caller's
   // history (GET /v1/history lists it). Never BatchWriteItem nor a transaction.
   NotesGetNoteFunction: [...NOTES_BASE, ...HISTORY_ENTRY],
@@ -251,11 +252,13 @@ const SENDS: Record<string, string[]> = {
   NotesOpenTeamLiveFunction: [...NOTES_BASE, 'PutItem'],
   NotesLiveConnectFunction: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query'],
   NotesLiveDisconnectFunction: ['BatchWriteItem', 'GetItem'],
+  // The note marked live (UpdateItem of META) before its document is created.
   NotesLiveMessageFunction: [
     'BatchWriteItem',
     'GetItem',
     'PutItem',
     'Query',
+    'UpdateItem',
     's3:GetObject',
     's3:PutObject',
     'execute-api:DeleteConnection',

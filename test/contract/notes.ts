@@ -110,6 +110,53 @@ export function notesContract(name: string, store: () => NotesStore): void {
       await expect(s.deleteNote(read)).rejects.toMatchObject({ reason: 'version' });
     });
 
+    it('content changes read back one after another; of two saves from one read, one wins whole', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u);
+      await s.createNote(n, 'v1', u);
+      for (const [version, content] of [
+        [2, 'v2'],
+        [3, 'v3'],
+        [4, 'v4'],
+      ] as const) {
+        await s.saveNote((await s.getNote(n.shortId))!, { ...n, version }, content, u);
+        expect(await s.getNote(n.shortId)).toMatchObject({ note: { version }, content });
+      }
+      // A metadata-only save keeps the content where it is.
+      await s.saveNote((await s.getNote(n.shortId))!, { ...n, title: 'T5', version: 5 }, undefined, u);
+      const read = (await s.getNote(n.shortId))!;
+      expect(read).toMatchObject({ note: { title: 'T5' }, content: 'v4' });
+      const [first, second] = await Promise.allSettled([
+        s.saveNote(read, { ...n, version: 6 }, 'first', u),
+        s.saveNote(read, { ...n, version: 6 }, 'second', u),
+      ]);
+      const won = [first, second].filter((r) => r.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      expect([first, second].find((r) => r.status === 'rejected')).toMatchObject({
+        reason: { reason: 'version' },
+      });
+      expect((await s.getNote(n.shortId))?.content).toBe(first.status === 'fulfilled' ? 'first' : 'second');
+    });
+
+    it('marks a note live; a save read before the mark is Conflict(version), then keeps the mark', async () => {
+      const s = store();
+      const u = randomUUID();
+      const n = note(u);
+      await s.createNote(n, 'a', u);
+      const before = (await s.getNote(n.shortId))!;
+      expect(before.note.live).toBeUndefined();
+      await s.markLive(n.shortId);
+      await expect(s.saveNote(before, { ...n, version: 2 }, 'b', u)).rejects.toMatchObject({
+        reason: 'version',
+      });
+      const marked = (await s.getNote(n.shortId))!;
+      expect(marked.note.live).toBe(true);
+      await s.saveNote(marked, { ...marked.note, version: 2 }, 'b', u);
+      expect(await s.getNote(n.shortId)).toMatchObject({ note: { live: true, version: 2 }, content: 'b' });
+      await expect(s.markLive(note(u).shortId)).rejects.toBeInstanceOf(NotFound);
+    });
+
     it("lists an owner's notes, most recently changed first", async () => {
       const s = store();
       const u = randomUUID();

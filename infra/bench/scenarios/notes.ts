@@ -106,12 +106,14 @@ export const scenarios: BenchScenarios = async (ctx) => {
     reading('GET /v1/me', 3, 0.5, () => get('/v1/me')),
     reading('GET /v1/teams', 3, 0.5, () => get('/v1/teams')),
     reading('GET /v1/notes', 3, 3, () => get('/v1/notes', lister.token)),
-    route('POST /v1/notes', 3, (i) =>
+    // Token, the user's partition, the content's PutItem, the note's transaction (docs/notes.md, "Data").
+    route('POST /v1/notes', 4, (i) =>
       send('POST', '/v1/notes', { content: `# Bench ${i}`, tags: ['bench'] }),
     ),
     route('GET /v1/notes/{noteId}', 4, () => get(`/v1/notes/${shared.id}`, reader.token)),
     // A content change also keeps the note's system version: + latest-version Query + its metadata's PutItem;
-    // and reaches its live document: + that document's Query (docs/live.md).
+    // its content is a PutItem of its own; a note with a live document also has that document's
+    // Query (docs/live.md; this one has none).
     route('PATCH /v1/notes/{noteId}', 7, (i) =>
       send('PATCH', `/v1/notes/${shared.id}`, { content: `# Shared\nedit ${i}` }),
     ),
@@ -133,7 +135,7 @@ export const scenarios: BenchScenarios = async (ctx) => {
       body: form.body,
     })),
     reading('GET /v1/teams/{teamPath}/notes', 3, 2, () => get(`/v1/teams/${shelf.path}/notes`, reader.token)),
-    route('POST /v1/teams/{teamPath}/notes', 3, (i) =>
+    route('POST /v1/teams/{teamPath}/notes', 4, (i) =>
       send('POST', teamNotes, { content: `# Team bench ${i}` }),
     ),
     // Token, membership, the note's Query, the history entry, the visit counter's bump.

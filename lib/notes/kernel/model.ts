@@ -92,6 +92,12 @@ export interface NoteRecord {
    * (docs/architecture.md, "Webhook events"); a write carries it across.
    */
   hooked?: true;
+  /**
+   * Internal, never presented: live editing has (or is about to create) a document of the note
+   * (set once, before the document is created). A REST content change hands the change to the
+   * document only then, so a note never edited live costs no read of one; a write carries it across.
+   */
+  live?: true;
 }
 
 /** The webhook marker of an item written for `note` (a version, a comment): NoteRecord.hooked. */

@@ -4,7 +4,7 @@
 // since read), Conflict('permalink') (the owner has another note with it), or NotFound (gone).
 import type { Completion } from '../../domain/idempotency.ts';
 import type { Team, User } from '../../identity/model.ts';
-import type { NoteOwnerKey } from '../../data/keys.ts';
+import type { ContentSlot, NoteOwnerKey } from '../../data/keys.ts';
 import type { NoteRecord } from './model.ts';
 
 /** A note as read from its partition. */
@@ -18,6 +18,8 @@ export interface StoredNote {
   visitSeq?: number;
   /** The note's history entries: who read it, when (read only when asked for). */
   visitors?: { userId: string; visitedAt: number }[];
+  /** Which of its two content items the DynamoDB store read the content from (absent: A). */
+  contentSlot?: ContentSlot;
 }
 
 export interface NotesStore {
@@ -39,6 +41,11 @@ export interface NotesStore {
     content: string | undefined,
     editorId: string,
   ): Promise<void>;
+  /**
+   * Marks the note as having a live document (NoteRecord.live), before live editing creates it, so a
+   * REST content change reads the document only when there is one. NotFound when the note is gone.
+   */
+  markLive(shortId: string): Promise<void>;
   /** Records that the user read the note now. NotFound when the note no longer exists. */
   recordVisit(note: NoteRecord, userId: string): Promise<void>;
   /** Deletes the note, its permalink guard and history entries; Conflict('version') if changed since read. */

@@ -19,12 +19,14 @@ export const liveNotesOf = (notes: () => NotesService): LiveNotes => ({
       throw err;
     }
   },
-  content: (shortId) => notes().contentOf(shortId),
+  content: (shortId) => notes().startLive(shortId),
   saveContent: (shortId, content, editorId, restVersion) =>
     notes().saveLiveContent(shortId, content, editorId, restVersion),
 });
 
+/** Only a note marked live (NoteRecord.live) has a document to read and change. */
 export const restToLive = (live: () => LiveService): ContentListener => ({
-  contentChanged: (note, before, after, editorId) =>
-    live().restChanged(note.shortId, before, after, editorId, note.version),
+  contentChanged: async (note, before, after, editorId) => {
+    if (note.live) await live().restChanged(note.shortId, before, after, editorId, note.version);
+  },
 });

@@ -127,7 +127,10 @@ export interface LiveNotes {
   ): Promise<{ id: string; shortId: string; teamPath: string | null; access: NoteAccess }>;
   /** What the user may do with the note now; undefined when it is gone (deleted, trashed, unknown). */
   access(userId: string, shortId: string): Promise<NoteAccess | undefined>;
-  /** The note's content and version; undefined when it is gone. */
+  /**
+   * The note's content and version, to create its document from (the note is marked live first);
+   * undefined when it is gone.
+   */
   content(shortId: string): Promise<{ content: string; version: number } | undefined>;
   /**
    * Writes the live text as the note's content (REST limits, versions); false when it is gone. Not

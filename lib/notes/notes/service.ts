@@ -324,9 +324,18 @@ export class NotesService {
     return this.locate(this.caller(userId), ref, teamPath);
   }
 
-  /** The note's content as stored (live editing starts its document from it); undefined when gone. */
-  /** The note's content and its version (a live document starts from it); undefined when gone. */
-  async contentOf(shortId: string): Promise<{ content: string; version: number } | undefined> {
+  /**
+   * The note's content as stored and its version, for live editing to start its document from; the
+   * note is marked live first (NoteRecord.live), so REST content changes reach the document.
+   * Undefined when gone.
+   */
+  async startLive(shortId: string): Promise<{ content: string; version: number } | undefined> {
+    try {
+      await this.store.markLive(shortId);
+    } catch (err) {
+      if (err instanceof NotFound) return undefined;
+      throw err;
+    }
     const stored = await this.store.getNote(shortId);
     return stored && { content: stored.content, version: stored.note.version };
   }

@@ -1,7 +1,8 @@
 // The NoteRecord stored in a note's META item (and, in part, in history entries), as read back.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { folderKeys, type NoteOwnerKey, notesKeys } from '../../../data/keys.ts';
+import { type ContentSlot, folderKeys, type NoteOwnerKey, notesKeys } from '../../../data/keys.ts';
 import type { NoteRecord } from '../model.ts';
+import { unpack } from './packed-content.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -38,6 +39,7 @@ export const toRecord = (item: Record<string, unknown>): NoteRecord =>
     ...NOTE_FIELDS.map((f) => [f, item[f] ?? null]),
     // The webhook marker (NoteRecord.hooked), kept only when set, so a rewrite carries it across.
     ...(item.hooked === true ? [['hooked', true]] : []),
+    ...(item.live === true ? [['live', true]] : []),
     ...(typeof item.contentVersion === 'number' ? [['contentVersion', item.contentVersion]] : []),
     ...(typeof item.liveChangedAt === 'number' ? [['liveChangedAt', item.liveChangedAt]] : []),
     ...(typeof item.restContentVersion === 'number' ? [['restContentVersion', item.restContentVersion]] : []),
@@ -113,3 +115,11 @@ export function folderCountUpdate(
     },
   };
 }
+
+/** The content slot a META item names (lib/data/keys.ts ContentSlot; undefined: A, NOTE#CONTENT). */
+export const slotOf = (meta: Record<string, unknown>): ContentSlot | undefined =>
+  meta.contentSlot === 'B' ? 'B' : undefined;
+
+/** A content slot's text: `z` (Brotli) or `content`. */
+export const contentOf = (item: Record<string, unknown>): string =>
+  item.z ? unpack(item.z as Uint8Array) : String(item.content ?? '');

@@ -1,7 +1,10 @@
 // DynamoDB adapter of the Notes store. Items (keys in lib/data/keys.ts, notes section):
 //   NOTE#<shortId> / NOTE#META      the NoteRecord; GSI1 = owner's notes by lastChangedAt
-//   NOTE#<shortId> / NOTE#CONTENT   content: `z` (Brotli, packed-content.ts) when that is smaller,
-//                                   else `content` (the UTF-8 text); a write bills its stored size
+//   NOTE#<shortId> / NOTE#CONTENT   content slot A: `z` (Brotli, packed-content.ts) when that is
+//                                   smaller, else `content` (the UTF-8 text); `v`, the META version
+//                                   it was written for; a write bills its stored size
+//   NOTE#<shortId> / NOTE#CONTENT#B content slot B, the same shape; META's `contentSlot` says which
+//                                   slot is the note's content (absent: A)
 //   NOTE#<shortId> / NOTE#VISITS    visitSeq (bumped after each history entry is written), deletedAt
 //                                   once trashed; absent until the first visit (seq 0)
 //   NOTE#<shortId> / VISIT#<userId> history entry: what the history listing shows of the note
@@ -12,8 +15,19 @@
 // an entry written before the bump is either seen by the delete (which then strips it) or makes
 // the delete retry; an entry whose bump fails is taken back by its writer.
 //   PERMALINK#<owner> / PERMALINK#<permalink>   uniqueness guard
+// Content is written once, never inside a transaction (which bills each item twice): a create puts
+// slot A, a content change puts the slot META does not name, then the note's transaction points
+// META at it. Until that transaction commits no reader sees the new content: readers take the slot
+// META names, and the trash and its purge work from META. The slot's PutItem is conditional: the
+// slot was written for an older version (`v`), or longer ago (`at`) than a function runs
+// (PENDING_MS), so a racing writer's content, whose transaction may still commit, is never replaced
+// (the loser is Conflict('version') and retries on the fresh note). A write whose transaction is
+// cancelled takes its slot back (DeleteItem, conditional on its own token `w`); one cut off in
+// between (the function died) leaves a slot no META names: a change's is the other slot, which the
+// next content change overwrites, a create's an item nothing reads (docs/notes.md, "Decisions").
 // One exported function per port method (NotesStore, and the IdempotencyStore of Notes creates), so
 // a function's bundle and role hold only the ones its wiring getter names (lib/notes/wiring.ts).
+import { randomBytes } from 'node:crypto';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -30,14 +44,27 @@ import {
   isConditionFailure,
   storeFailure,
 } from '../../../data/failures.ts';
-import { folderKeys, type Key, notesKeys as k, type NoteOwnerKey } from '../../../data/keys.ts';
+import {
+  type ContentSlot,
+  folderKeys,
+  type Key,
+  notesKeys as k,
+  type NoteOwnerKey,
+} from '../../../data/keys.ts';
 import { Conflict, NotFound } from '../../../domain/errors.ts';
 import { completionUpdate, DynamoIdempotency } from '../../../data/idempotency.ts';
 import type { Completion, IdempotencyStore } from '../../../domain/idempotency.ts';
 import type { NoteRecord } from '../../kernel/model.ts';
 import type { NotesStore, StoredNote } from '../../kernel/ports.ts';
-import { folderCountUpdate, visitItem, toRecord, visitsUnchanged } from '../../kernel/adapters/note-items.ts';
-import { pack, unpack } from '../../kernel/adapters/packed-content.ts';
+import {
+  contentOf,
+  folderCountUpdate,
+  slotOf,
+  toRecord,
+  visitItem,
+  visitsUnchanged,
+} from '../../kernel/adapters/note-items.ts';
+import { pack } from '../../kernel/adapters/packed-content.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -47,6 +74,11 @@ const ownerOf = (note: NoteRecord): NoteOwnerKey =>
 /** TransactWriteItems takes at most 100 items; a delete keeps 3 for META, CONTENT and the permalink guard. */
 const TRANSACTION_ITEMS = 100;
 const BATCH_WRITE_ITEMS = 25;
+/**
+ * Longer than any function runs (the longest Timeout in template.yaml is 60 s): a content slot
+ * written for the next version this long ago belongs to a write that can no longer commit.
+ */
+const PENDING_MS = 120_000;
 /** How long the counter of a hard-deleted note stays as a tombstone (late visits fail on it). */
 const TOMBSTONE_SECONDS = 24 * 3600;
 
@@ -64,13 +96,15 @@ export async function getNote(
 ): Promise<StoredNote | undefined> {
   const items = await queryPartition(shortId, opts.visitors ? undefined : k.noteItemPrefix);
   const meta = items.find((i) => i.SK === k.noteMeta(shortId).SK);
-  const content = items.find((i) => i.SK === k.noteContent(shortId).SK);
+  const slot = meta && slotOf(meta);
+  const content = items.find((i) => i.SK === k.noteContent(shortId, slot).SK);
   const visits = items.find((i) => i.SK === k.noteVisits(shortId).SK);
   if (!meta || !content || meta.deletedAt !== undefined) return undefined; // absent or in the trash
   const stored: StoredNote = {
     note: toRecord(meta),
-    content: content.z ? unpack(content.z as Uint8Array) : String(content.content ?? ''),
+    content: contentOf(content),
     visitSeq: visits?.visitSeq === undefined ? undefined : Number(visits.visitSeq),
+    ...(slot === 'B' ? { contentSlot: slot } : {}),
   };
   if (opts.visitors)
     stored.visitors = items
@@ -85,18 +119,14 @@ export async function createNote(
   creatorId: string,
   completion?: Completion,
 ): Promise<void> {
+  // The content first, on its own (billed once); no reader sees it before META exists.
+  const slot = await putContent(k.noteContent(note.shortId), content, note.version, true);
   const items: TransactItem[] = [
     {
       Put: {
         TableName: table(),
         Item: metaItem(note),
         ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...k.noteContent(note.shortId), type: 'note-content', ...stored(content) },
       },
     },
     visitPut(note, creatorId),
@@ -109,9 +139,9 @@ export async function createNote(
     });
   // A conflict here is a collision of 60-bit random shortIds (not worth a retry path), or the
   // Idempotency-Key taken over by a retry while this request ran.
-  // Transaction: META, CONTENT and the creator's history entry (and permalink guard, folder count,
-  // Idempotency-Key) appear together or not at all.
-  await transact(items, permalinkIndex, folderIndex);
+  // Transaction: META and the creator's history entry (and permalink guard, folder count,
+  // Idempotency-Key) appear together or not at all; META makes the content the note's.
+  await transact(items, permalinkIndex, folderIndex).catch(slot.takeBack);
 }
 
 /** Reserves an Idempotency-Key of a Notes create, in the Notes key space (lib/data/idempotency.ts). */
@@ -137,25 +167,27 @@ export async function saveNote(
   editorId: string,
 ): Promise<void> {
   const old = previous.note;
+  const slot: ContentSlot | undefined =
+    content === undefined ? previous.contentSlot : previous.contentSlot === 'B' ? 'A' : 'B';
+  // The new content into the slot META does not name, on its own (billed once).
+  const written =
+    content === undefined
+      ? undefined
+      : await putContent(k.noteContent(old.shortId, slot), content, next.version);
   const metaPut = {
     TableName: table(),
-    Item: metaItem(next),
-    // The webhook marker too (NoteRecord.hooked): a first webhook's stamp since the read makes
-    // this a lost race (retried on the fresh note), never an overwrite that drops the stamp.
-    ConditionExpression: `version = :v AND ${old.hooked ? 'hooked = :hooked' : 'attribute_not_exists(hooked)'}`,
-    ExpressionAttributeValues: { ':v': old.version, ...(old.hooked ? { ':hooked': true } : {}) },
+    Item: { ...metaItem(next), ...(slot === 'B' ? { contentSlot: slot } : {}) },
+    // The webhook marker and the live mark too (NoteRecord.hooked, live): a first webhook's stamp
+    // or a live document's mark since the read makes this a lost race (retried on the fresh note),
+    // never an overwrite that drops it.
+    ConditionExpression: `version = :v AND ${markCondition('hooked', old.hooked)} AND ${markCondition('live', old.live)}`,
+    ExpressionAttributeValues: {
+      ':v': old.version,
+      ...(old.hooked ? { ':hooked': true } : {}),
+      ...(old.live ? { ':live': true } : {}),
+    },
   };
   const items: TransactItem[] = [{ Put: metaPut }];
-  if (content !== undefined) {
-    items.push({
-      Update: {
-        TableName: table(),
-        Key: k.noteContent(old.shortId),
-        ...storedUpdate(content),
-        ConditionExpression: 'attribute_exists(PK)',
-      },
-    });
-  }
   let permalinkIndex = -1;
   if (next.permalink !== old.permalink) {
     if (old.permalink)
@@ -166,12 +198,13 @@ export async function saveNote(
     }
   }
   const folderIndex = folderMoves(items, old, next);
-  if (items.length > 1) {
-    // Transaction: META with CONTENT, the permalink guard or the folder counts change together or
-    // not at all; the editor's history entry rides along (1 write unit more than a PutItem of its
-    // own, one request fewer: the metadata-only path below writes it apart, then takes it back).
+  if (items.length > 1 || content !== undefined) {
+    // Transaction: META (naming the new content's slot), the permalink guard or the folder counts
+    // change together or not at all; the editor's history entry rides along (1 write unit more than
+    // a PutItem of its own, one request fewer: the metadata-only path below writes it apart, then
+    // takes it back).
     items.push(visitPut(next, editorId));
-    await transact(items, permalinkIndex, folderIndex);
+    await transact(items, permalinkIndex, folderIndex).catch(written?.takeBack ?? rethrow);
     return;
   }
   // Metadata alone (tags, title, permissions): the editor's history entry, then META, each one
@@ -185,6 +218,24 @@ export async function saveNote(
     if (!isConditionFailure(err)) throw storeFailure(err);
     await takeBackVisit(k.visit(old.shortId, editorId));
     throw changed();
+  }
+}
+
+/** Sets META's `live` mark (NoteRecord.live); NotFound when the note is gone or in the trash. */
+export async function markLive(shortId: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: k.noteMeta(shortId),
+        UpdateExpression: 'SET live = :t',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw new NotFound('The note does not exist');
+    throw storeFailure(err);
   }
 }
 
@@ -256,7 +307,7 @@ export async function deleteNote(stored: StoredNote): Promise<void> {
         ExpressionAttributeValues: { ':v': note.version },
       },
     },
-    { Delete: { TableName: table(), Key: k.noteContent(note.shortId) } },
+    { Delete: { TableName: table(), Key: k.noteContent(note.shortId, stored.contentSlot) } },
     // The counter stays a while as a tombstone, so a read that found the note before cannot add an
     // entry after; conditional on the counter as read, so an entry written meanwhile makes this retry.
     {
@@ -280,6 +331,13 @@ export async function deleteNote(stored: StoredNote): Promise<void> {
   for (const Key of visits.slice(0, inTransaction)) items.push({ Delete: { TableName: table(), Key } });
   // Transaction: the note's items go together, conditional on its version and visit counter.
   await transact(items, -1);
+  // The other content slot, which no reader sees (a PutItem outside the transaction bills it once).
+  await documentClient().send(
+    new DeleteCommand({
+      TableName: table(),
+      Key: k.noteContent(note.shortId, stored.contentSlot === 'B' ? 'A' : 'B'),
+    }),
+  );
   // Only notes read by more users than fit in one transaction get here; no new entry can appear now.
   for (let i = inTransaction; i < visits.length; i += BATCH_WRITE_ITEMS) {
     let pending: Record<string, unknown[]> | undefined = {
@@ -319,18 +377,69 @@ export async function history(userId: string, limit: number): Promise<NoteRecord
   return (Items ?? []).map((i) => toRecord(i.note as Item));
 }
 
-/** The content as CONTENT stores it: compressed when that is smaller (markdown shrinks 3×). */
+/** The content as a content slot stores it: compressed when that is smaller (markdown shrinks 3×). */
 function stored(content: string): { z: Uint8Array } | { content: string } {
   const z = pack(content);
   return z.length < Buffer.byteLength(content, 'utf8') ? { z } : { content };
 }
 
-function storedUpdate(content: string) {
-  const s = stored(content);
-  return 'z' in s
-    ? { UpdateExpression: 'SET z = :v REMOVE content', ExpressionAttributeValues: { ':v': s.z } }
-    : { UpdateExpression: 'SET content = :v REMOVE z', ExpressionAttributeValues: { ':v': s.content } };
+/**
+ * One PutItem of a content slot, written for META `version` (`fresh`: a create's, which no item may
+ * hold yet); Conflict('version') when another writer's content may still be made current. Returns
+ * the rejection handler of the transaction that makes it current: a cancelled one (not a timeout,
+ * after which it may have committed) takes the slot back, so a retry may write it at once.
+ */
+async function putContent(
+  Key: Key,
+  content: string,
+  version: number,
+  fresh = false,
+): Promise<{ takeBack: (err: unknown) => Promise<never> }> {
+  const w = randomBytes(9).toString('base64url');
+  const at = Date.now();
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...Key, type: 'note-content', v: version, w, at, ...stored(content) },
+        ...(fresh
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : {
+              ConditionExpression:
+                'attribute_not_exists(v) OR v < :v OR attribute_not_exists(#at) OR #at < :stale',
+              ExpressionAttributeNames: { '#at': 'at' },
+              ExpressionAttributeValues: { ':v': version, ':stale': at - PENDING_MS },
+            }),
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw changed();
+    throw storeFailure(err);
+  }
+  return {
+    takeBack: async (err) => {
+      if (err instanceof Conflict || cancellation(err))
+        await documentClient()
+          .send(
+            new DeleteCommand({
+              TableName: table(),
+              Key,
+              ConditionExpression: 'w = :w',
+              ExpressionAttributeValues: { ':w': w },
+            }),
+          )
+          .catch(() => undefined);
+      throw err;
+    },
+  };
 }
+
+const rethrow = (err: unknown): never => {
+  throw err;
+};
+
+const markCondition = (name: 'hooked' | 'live', set: true | undefined) =>
+  set ? `${name} = :${name}` : `attribute_not_exists(${name})`;
 
 function metaItem(note: NoteRecord): Item {
   const folder = note.parentFolderId
@@ -413,6 +522,7 @@ export class DynamoNotesStore implements NotesStore, IdempotencyStore {
   createNote = createNote;
   saveNote = saveNote;
   recordVisit = recordVisit;
+  markLive = markLive;
   deleteNote = deleteNote;
   listNotes = listNotes;
   history = history;

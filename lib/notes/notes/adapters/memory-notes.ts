@@ -62,7 +62,8 @@ export class MemoryNotesStore implements NotesStore {
     editorId: string,
   ): Promise<void> {
     const s = this.notes.get(previous.note.shortId);
-    if (!s || s.note.version !== previous.note.version) throw changed();
+    // A live document's mark since the read is a lost race, as in DynamoDB (NoteRecord.live).
+    if (!s || s.note.version !== previous.note.version || s.note.live !== previous.note.live) throw changed();
     const old = s.note;
     if (next.permalink !== old.permalink) {
       if (next.permalink) this.takePermalink(next);
@@ -71,6 +72,12 @@ export class MemoryNotesStore implements NotesStore {
     s.note = copy(next);
     if (content !== undefined) s.content = content;
     this.visit(next, editorId);
+  }
+
+  async markLive(shortId: string): Promise<void> {
+    const s = this.notes.get(shortId);
+    if (!s) throw new NotFound('The note does not exist');
+    s.note.live = true;
   }
 
   async recordVisit(note: NoteRecord, userId: string): Promise<void> {
