@@ -237,7 +237,9 @@ const SENDS: Record<string, string[]> = {
   // then the delivery jobs onto the queue. The delivery: exactly the webhook and its log, the secret,
   // requeues.
   NotesRouteWebhookEventsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
-  NotesCloseLiveWindowsFunction: ['GetItem', 'Query', 'sqs:SendMessageBatch'],
+  // A window that hands its event on to a later one keeps the note before it (PutItem of the note's
+  // live-window item), which the later window reads and deletes once announced.
+  NotesCloseLiveWindowsFunction: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'sqs:SendMessageBatch'],
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // Live editing: the connect URL opens the note (Query) and puts the ticket; $connect takes the ticket
   // (DeleteItem), opens the note and writes the connection's three items (BatchWriteItem); $disconnect
@@ -347,8 +349,10 @@ const SENDS: Record<string, string[]> = {
   // The verification (and for a push the user's pending pointer): reads only.
   BankGetVerificationFunction: ['BatchGetItem', 'GetItem'],
   BankReplaceRecoveryCodesFunction: [...KEY, ...ONE_OR_MORE],
-  // Device JWT: the device's key; then the user's pending push and its verification.
-  BankListPushChallengesFunction: ['BatchGetItem', 'GetItem'],
+  // Device JWT: the device's key; then the user's pending push and its verification. The per-source
+  // limit of refused requests: its count read (GetItem), a refusal counted (UpdateItem; PutItem on a
+  // new window).
+  BankListPushChallengesFunction: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
   // As listing, the replay check, then one transaction (replay key, verification decided, last_used).
   BankAnswerPushChallengeFunction: ['BatchGetItem', ...KEY, ...ONE_OR_MORE, SECRET],
   // The verification (GetItem, or BatchGetItem with the mfa_token), the attempt counted (UpdateItem;
@@ -409,14 +413,16 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
   // (Notes) or the status counters' UpdateItem (News: every response counts); a read of a note also
   // records it in the caller's history (a PutItem of the entry, taken back with a DeleteItem when the
   // note was trashed meanwhile; GET /v1/history lists it); a read of comments stores the anchor
-  // mapping it had to diff (one PutItem of a cache item).
+  // mapping it had to diff (one PutItem of a cache item); the device app's challenges count a
+  // refused request of its source address (the per-source limit: a PutItem on a new window).
   const WRITING_READS = new Map([
+    ['BankListPushChallengesFunction', ['PutItem']],
     ['NotesGetNoteFunction', ['PutItem', 'DeleteItem']],
     ['NotesGetTeamNoteFunction', ['PutItem', 'DeleteItem']],
     ['NotesListNoteCommentsFunction', [ANCHOR_RUNS]],
     ['NotesGetNoteCommentFunction', [ANCHOR_RUNS]],
   ]);
-  it('no GET function may put, delete or batch-write, but a read of a note (its history entry) or of comments (anchor mappings)', () => {
+  it('no GET function may put, delete or batch-write, but a read of a note (its history entry), of comments (anchor mappings) or of push challenges (a refusal counted)', () => {
     const gets = [
       ...new Set(
         listRoutes()
