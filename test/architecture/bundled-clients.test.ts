@@ -422,7 +422,7 @@ describe('SDK commands in function bundles (what their roles allow)', { timeout:
     ['NotesListNoteCommentsFunction', [ANCHOR_RUNS]],
     ['NotesGetNoteCommentFunction', [ANCHOR_RUNS]],
   ]);
-  it('no GET function may put, delete or batch-write, but a read of a note (its history entry), of comments (anchor mappings) or of push challenges (a refusal counted)', () => {
+  it('no GET function may write, but a read of a note (history), of comments (anchors) or of push challenges (a refusal counted)', () => {
     const gets = [
       ...new Set(
         listRoutes()
