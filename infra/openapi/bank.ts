@@ -326,8 +326,10 @@ export const buildBankDocument = () =>
             'required) for a device. The factor becomes `active`; the first factor a user activates returns ' +
             `ten recovery_codes (shown once). At most ${MFA_LIMITS.activations.max} wrong attempts per factor per ` +
             `${MFA_LIMITS.activations.windowSeconds / 60} minutes. A push factor is activated by its device app. ` +
-            'A factor enrolled while the user had no active factor needs X-MFA-Verification (consumed) once ' +
-            'another factor is active. A passkey credential id is registered once across every user (409).',
+            'The first factor a user activates discards every other pending factor enrolled without a ' +
+            'step-up (they are deleted with the activation and answer 404 after). A factor enrolled while the ' +
+            'user had no active factor needs X-MFA-Verification (consumed) once another factor is active. ' +
+            'A passkey credential id is registered once across every user (409).',
           tags: ['Devices'],
           parameters: [...device, stepUp],
           requestBody: body(mfa.activateBody),
@@ -336,7 +338,8 @@ export const buildBankDocument = () =>
             ...errors(
               {
                 ...notSelf,
-                not_found: 'No such pending factor (or it expired)',
+                not_found:
+                  "No such pending factor (or it expired, or the user's first activation discarded it)",
                 step_up_required:
                   'Enrolled without a step-up, another factor is active now, and no valid X-MFA-Verification',
                 conflict:
@@ -473,7 +476,8 @@ export const buildBankDocument = () =>
           description:
             'The single-use ticket (from enrolling a push factor) is the credential. `public_key`: the device ' +
             "app's EC P-256 public key (JWK, no private part). `push_token`: the APNs/FCM token, for SNS mobile " +
-            'push where the stack has a platform application.',
+            'push where the stack has a platform application. A push factor enrolled while the user had no ' +
+            'active factor cannot be activated once another factor is active (the device app carries no step-up).',
           tags: ['Push device'],
           security: [],
           requestBody: body(mfa.pushActivationBody),
@@ -481,7 +485,9 @@ export const buildBankDocument = () =>
             201: json(r.pushActivatedSchema, 'The device id (the `kid` and `sub` of its JWTs)'),
             ...errors(
               {
-                gone: 'The ticket was used or expired (5 minutes): enrol again',
+                gone: "The ticket was used or expired (5 minutes), or the user's first activation discarded its factor: enrol again",
+                forbidden:
+                  'The factor was enrolled while the user had no active factor, and another is active now: enrol it again with a step-up',
                 validation_failed: 'Malformed ticket or JWK (named in errors[])',
                 too_many_requests: sourceLimit,
               },

@@ -4,7 +4,15 @@
 // The first factor a user activates brings ten recovery codes. Knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
 import { seconds, type Clock } from '../domain/clock.ts';
-import { Conflict, Gone, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
+import {
+  Conflict,
+  Forbidden,
+  Gone,
+  Invalid,
+  isConflict,
+  NotFound,
+  StepUpRequired,
+} from '../domain/errors.ts';
 import { decryptSecret, encryptSecret, hashCode, newCode, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
@@ -232,7 +240,8 @@ export class FactorEnrolment {
 
     // Enrolled while the user had no active factor: once another one is active, it takes a step-up.
     const why = 'Activating a factor enrolled before your first factor was active needs a step-up';
-    const others = (await this.store.listDevices(userId)).filter((d) => d.id !== device.id && isActive(d));
+    const listed = await this.store.listDevices(userId);
+    const others = listed.filter((d) => d.id !== device.id && isActive(d));
     const stepUp =
       device.enrolledWithoutStepUp && others.length ? stepUpFor(userId, stepUpId, now, why) : undefined;
 
@@ -281,7 +290,7 @@ export class FactorEnrolment {
         { now, release: attempt, stepUp, credentialId },
         log,
         true,
-        others,
+        listed,
       );
     } catch (err) {
       if (err instanceof StepUpRequired) throw stepUpRequired(why);
@@ -303,6 +312,12 @@ export class FactorEnrolment {
     const device = await this.store.getDevice(ticket.userId, ticket.deviceId);
     if (!device || !live(device, now) || isActive(device))
       throw new Gone('The ticket was used or expired; enrol again');
+    // The step-up rule as on the user's route; the device app cannot carry a step-up, so refused.
+    const listed = await this.store.listDevices(device.userId);
+    if (device.enrolledWithoutStepUp && listed.some((d) => d.id !== device.id && isActive(d)))
+      throw new Forbidden(
+        'This push factor was enrolled before the first factor was active: enrol it again (with a step-up)',
+      );
     const changes: Partial<Device> = { pushKey: key, ...(req.name ? { name: req.name } : {}) };
     if (req.push_token) {
       const endpoint = await this.notifier().register(req.push_token, device.id);
@@ -316,6 +331,7 @@ export class FactorEnrolment {
       { now, ticketHash, push: { deviceId: device.id, userId: device.userId, key } },
       log,
       false,
+      listed,
     );
     return { device_id: done.id };
   }
@@ -340,18 +356,26 @@ export class FactorEnrolment {
     changes: Partial<Device>,
     opts: Parameters<EnrolmentStore['activateDevice']>[2],
     log: SecurityLog,
-    issueRecovery = true,
-    listed?: Device[],
+    issueRecovery: boolean,
+    listed: Device[],
   ): Promise<ActivatedFactor> {
-    const others =
-      listed ??
-      (await this.store.listDevices(device.userId)).filter((d) => d.id !== device.id && isActive(d));
+    const others = listed.filter((d) => d.id !== device.id && isActive(d));
     changes.default = others.length === 0;
+    // The user's first activation discards every other pending factor enrolled without a step-up
+    // (in its transaction): only what is enrolled with a step-up of the first factor may follow it.
+    const discard =
+      others.length === 0
+        ? listed.filter((d) => d.id !== device.id && d.enrolledWithoutStepUp && live(d, opts.now))
+        : [];
     // The first factor a user activates brings the recovery codes (unless the user has some).
     const first = issueRecovery && others.length === 0 && !(await this.store.hasRecoveryCodes(device.userId));
     const codes = first ? newRecoveryCodes() : undefined;
     try {
-      await this.store.activateDevice(device, changes, { ...opts, recoveryHashes: codes?.map(recoveryHash) });
+      await this.store.activateDevice(device, changes, {
+        ...opts,
+        recoveryHashes: codes?.map(recoveryHash),
+        ...(discard.length ? { discard } : {}),
+      });
     } catch (err) {
       if (isConflict(err, 'token')) throw new Gone('The ticket was used or expired; enrol again');
       if (isConflict(err, 'state')) throw new Conflict('The factor was activated or expired meanwhile');

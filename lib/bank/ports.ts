@@ -192,6 +192,12 @@ export interface ActivationWrites {
    * when any factor of any user holds it; freed when the factor is deleted.
    */
   credentialId?: string;
+  /**
+   * The user's first activation: the other pending factors enrolled without a step-up, deleted with
+   * it (Conflict('state') if one is no longer pending), their slots given back. Pending, they hold
+   * no push device key and no credential claim (both are written only by an activation).
+   */
+  discard?: Device[];
 }
 
 export interface EnrolmentStore {
@@ -205,7 +211,8 @@ export interface EnrolmentStore {
   /**
    * Makes a pending, unexpired factor active with `changes`; Conflict('state') if it is not (any
    * more). With it: the first recovery codes (Conflict('state') if the user has some), the push
-   * ticket used and the push device stored, the counted attempt given back.
+   * ticket used and the push device stored, the counted attempt given back, the `discard`ed
+   * factors deleted.
    */
   activateDevice(device: Device, changes: Partial<Device>, opts: ActivationWrites): Promise<void>;
   getTicket(ticketHash: string): Promise<PushTicket | undefined>;

@@ -17,13 +17,18 @@ import {
 } from '../../lib/bank/wiring.ts';
 import { bankKeys } from '../../lib/data/keys.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { call, enroll, expectError, uniqueEmail, uniquePhone } from './helpers.ts';
 
 const devices = (u: TestUser) => `/api/users/${u.id}/devices`;
-const enrol = (u: TestUser, body: unknown) => call('POST', devices(u), { token: u.token, body });
+const enrol = (u: TestUser, body: unknown, stepUp?: string) =>
+  call('POST', devices(u), {
+    token: u.token,
+    body,
+    headers: stepUp ? { 'X-MFA-Verification': stepUp } : undefined,
+  });
 const noLog = () => {};
 /** A well-formed AuthenticationResponseJSON (it proves nothing). */
 const credential = {
@@ -162,19 +167,86 @@ const getVerificationOf = async (userId: string, id: string) =>
   (await new DynamoFactorStore().getVerification(userId, id)).verification!;
 
 describe('the step-up rule at activation', () => {
-  it('a factor enrolled while the user had none activates, once another is active, only with a step-up (consumed)', async () => {
+  const activateIn = (u: TestUser) => (id: string, body: unknown, stepUp?: string) =>
+    call('POST', `${devices(u)}/${id}/activate`, {
+      token: u.token,
+      body,
+      headers: stepUp ? { 'X-MFA-Verification': stepUp } : undefined,
+    });
+  const item = async (key: { PK: string; SK: string }) =>
+    (
+      await documentClient().send(
+        new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }),
+      )
+    ).Item;
+  const slots = async (u: TestUser) => (await item(bankKeys.factorSlots(u.id)))?.count;
+  const ids = async (u: TestUser) =>
+    ((await call('GET', devices(u), { token: u.token })).body as Array<{ id: string }>).map((d) => d.id);
+  /** An approved verification of an active otp factor, through a reusable mfa_token. */
+  const stepUp = async (u: TestUser, deviceId: string) => {
+    const { mfa_token } = await mfa().issueMfaToken(u.id, { reusable: true }, noLog);
+    const v = await verifications().startVerification(u.id, deviceId, undefined, noLog);
+    await verifying().verify(u.id, v.id, { mfa_token }, noLog);
+    return v.id;
+  };
+
+  it('the first activation discards every other pending factor enrolled without a step-up, and frees their slots', async () => {
     const u = await newUser();
+    const activate = activateIn(u);
+    const a = await enrol(u, { kind: 'otp', name: 'A' });
+    const b = await enrol(u, { kind: 'otp', name: 'B' });
+    const p = await enrol(u, { kind: 'push', name: 'P' });
+    const d = await enrol(u, { kind: 'device', name: 'K' });
+    expect(await slots(u)).toBe(4);
+    const first = await activate(a.body.id, {
+      code: await totpCode(a.body.activation.secret, Date.now() / 1000),
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.recovery_codes).toHaveLength(10);
+    expect(await ids(u)).toEqual([a.body.id]);
+    expect(await slots(u)).toBe(1);
+    const bCode = await totpCode(b.body.activation.secret, Date.now() / 1000);
+    expectError(await activate(b.body.id, { code: bCode }), 404);
+    const registration = { ...credential, response: { clientDataJSON: 'e30', attestationObject: 'AAAA' } };
+    expectError(await activate(d.body.id, { credential: registration }), 404);
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const pushed = await call('POST', '/api/push/activations', {
+      body: { ticket: p.body.activation.ticket, public_key: await exportJWK(publicKey) },
+    });
+    expectError(pushed, 410);
+
+    // Factors enrolled with a step-up once A is active are not discarded by later activations.
+    const c = await enrol(u, { kind: 'otp', name: 'C' }, await stepUp(u, a.body.id));
+    const e = await enrolment().enroll(u.id, { kind: 'otp', name: 'E' }, await stepUp(u, a.body.id), noLog);
+    const cCode = await totpCode(c.body.activation.secret, Date.now() / 1000);
+    expect((await activate(c.body.id, { code: cCode })).status).toBe(200);
+    expect(await ids(u)).toEqual([a.body.id, c.body.id, e.id]);
+    const eCode = await totpCode((e.activation as { secret: string }).secret, Date.now() / 1000);
+    expect((await activate(e.id, { code: eCode })).status).toBe(200);
+    expect(await slots(u)).toBe(3);
+  });
+
+  // Only a race leaves a factor enrolled without a step-up pending once another is active: an
+  // enrolment that read "no active factor" before the first activation and wrote after it. The
+  // test makes that state by putting the discarded factors' items back.
+  it('a factor enrolled while the user had none activates, once another is active, only with a step-up (consumed); the device app is refused', async () => {
+    const u = await newUser();
+    const activate = activateIn(u);
     const a = await enrol(u, { kind: 'otp', name: 'A' });
     const c = await enrol(u, { kind: 'otp', name: 'C' });
+    const p = await enrol(u, { kind: 'push', name: 'P' });
+    const late = await Promise.all([a, c, p].map((f) => item(bankKeys.device(u.id, f.body.id))));
     const b = await enrol(u, { kind: 'sms', phone_number: uniquePhone() });
-    const activate = (id: string, body: unknown, stepUp?: string) =>
-      call('POST', `${devices(u)}/${id}/activate`, {
-        token: u.token,
-        body,
-        headers: stepUp ? { 'X-MFA-Verification': stepUp } : undefined,
-      });
     const bCode = (await mfa().outbox(u.id)).find((e) => e.verificationId === b.body.id)!.code;
     expect((await activate(b.body.id, { code: bCode })).status).toBe(200);
+    for (const Item of late)
+      await documentClient().send(new PutCommand({ TableName: config.tableName, Item }));
+
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const pushed = await call('POST', '/api/push/activations', {
+      body: { ticket: p.body.activation.ticket, public_key: await exportJWK(publicKey) },
+    });
+    expectError(pushed, 403);
     const aCode = await totpCode(a.body.activation.secret, Date.now() / 1000);
     expectError(await activate(a.body.id, { code: aCode }), 403);
     const started = await call('POST', `/api/users/${u.id}/verifications`, {
@@ -281,7 +353,7 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
     return v.id;
   };
 
-  it('40 concurrent enrolments never make more than 10; an expired pending factor and a deleted one free a slot', async () => {
+  it('40 concurrent enrolments never make more than 10; an expired pending factor, the discarded ones and a deleted one free a slot', async () => {
     const u = await newUser();
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => enrolOtp(u)));
     const made = results.filter((r) => r.status === 'fulfilled').length;
@@ -307,7 +379,18 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
     mine.push(await enrolOtp(u));
     await refusedFull(enrolOtp(u));
 
-    // Deleting a factor frees its slot.
+    // The first activation discards the 9 other pending factors (enrolled without a step-up) and
+    // gives their slots back; deleting a factor gives its slot back.
+    const count = async () =>
+      (
+        await documentClient().send(
+          new GetCommand({
+            TableName: config.tableName,
+            Key: bankKeys.factorSlots(u.id),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item?.count;
     const first = mine[1];
     await activation().activate(
       u.id,
@@ -315,11 +398,13 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
       { code: await totpCode(first.activation.secret, Date.now() / 1000) },
       noLog,
     );
-    await mfa().deleteDevice(u.id, mine[2].id, await stepUp(u, first.id), noLog);
-    expect(await live(u)).toBe(9);
-    await enrolOtp(u, await stepUp(u, first.id));
-    expect(await live(u)).toBe(10);
-    await refusedFull(enrolOtp(u, await stepUp(u, first.id)));
+    expect(await live(u)).toBe(1);
+    expect(await count()).toBe(1);
+    const added = await enrolOtp(u, await stepUp(u, first.id));
+    expect(await count()).toBe(2);
+    await mfa().deleteDevice(u.id, added.id, await stepUp(u, first.id), noLog);
+    expect(await live(u)).toBe(1);
+    expect(await count()).toBe(1);
   });
 });
 

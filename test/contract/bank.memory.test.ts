@@ -1,3 +1,4 @@
+import { MemoryEnrolmentStore } from '../../lib/bank/adapters/memory-enrolment.ts';
 import { MemoryFactorStore } from '../../lib/bank/adapters/memory-factors.ts';
 import { MemoryIdempotencyStore } from '../../lib/bank/adapters/memory-idempotency.ts';
 import { MemoryBankTables } from '../../lib/bank/adapters/memory-tables.ts';
@@ -10,5 +11,6 @@ bankContract('in memory', () => {
     transfers: new MemoryTransferStore(tables),
     factors: new MemoryFactorStore(tables),
     keys: new MemoryIdempotencyStore(tables),
+    enrolment: new MemoryEnrolmentStore(tables),
   };
 });

@@ -5,12 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { BadInput, Conflict, KeyInUse, NotFound, StepUpRequired } from '../../lib/domain/errors.ts';
 import { newDeviceId, newTransferId, newVerificationId, transferIdOf } from '../../lib/bank/ids.ts';
 import type { Device, TransferRecord, Verification } from '../../lib/bank/model.ts';
-import type { FactorStore, IdempotencyStore, ListQuery, TransferStore } from '../../lib/bank/ports.ts';
+import type {
+  EnrolmentStore,
+  FactorStore,
+  IdempotencyStore,
+  ListQuery,
+  TransferStore,
+} from '../../lib/bank/ports.ts';
 
 export interface BankStores {
   transfers: TransferStore;
   factors: FactorStore;
   keys: IdempotencyStore;
+  enrolment: EnrolmentStore;
 }
 
 const NOW = 1_800_000_000;
@@ -327,6 +334,39 @@ export function bankContract(name: string, stores: () => BankStores): void {
       await expect(
         factors.approve(b, { now: NOW, token: { tokenHash, consume: true } }),
       ).rejects.toMatchObject({ reason: 'token' });
+    });
+
+    it('deletes the discarded pending factors with an activation, all or none (Conflict(state) if one is not pending)', async () => {
+      const { enrolment } = stores();
+      const u = user();
+      const pending = (i: number, over: Partial<Device> = {}) =>
+        device(
+          u,
+          {
+            kind: 'otp',
+            default: false,
+            status: 'pending_activation',
+            pendingUntil: NOW + 600,
+            enrolledWithoutStepUp: true,
+            ...over,
+          },
+          NOW * 1000 + i,
+        );
+      const [a, b, c, p] = [pending(1), pending(2), pending(3), pending(4, { kind: 'push' })];
+      for (const d of [a, b, c, p]) await enrolment.enrollDevice(d, {});
+      // One of the discards was activated meanwhile: nothing changes.
+      await enrolment.activateDevice(c, {}, { now: NOW });
+      await expect(
+        enrolment.activateDevice(a, { default: true }, { now: NOW, discard: [b, c] }),
+      ).rejects.toMatchObject({ kind: 'conflict', reason: 'state' });
+      expect((await enrolment.getDevice(u, a.id))?.status).toBe('pending_activation');
+      expect(await enrolment.getDevice(u, b.id)).toBeDefined();
+
+      await enrolment.activateDevice(a, { default: true }, { now: NOW, discard: [b, p] });
+      expect((await enrolment.listDevices(u)).map((d) => [d.id, d.status])).toEqual([
+        [a.id, 'active'],
+        [c.id, 'active'],
+      ]);
     });
 
     it('keeps outbox entries until they expire, in sending order', async () => {

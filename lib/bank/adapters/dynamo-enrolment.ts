@@ -11,7 +11,7 @@ import type { ActivationWrites, EnrolmentStore, EnrolmentWrites, PushTicket, Ste
 import { complete, consumeStepUp, pick, table, transact, type Write } from './dynamo-writes.ts';
 import { releaseLimitSlot, releaseWrite, takeLimitSlot } from './dynamo-limits.ts';
 import { credentialKey, getDevice, listDevices, outboxWrite } from './dynamo-factors.ts';
-import { NoSlot, recount, takeSlot } from './dynamo-factor-slots.ts';
+import { freeSlot, NoSlot, recount, takeSlot } from './dynamo-factor-slots.ts';
 import { lost } from './lost.ts';
 
 export { getDevice, listDevices, releaseLimitSlot, takeLimitSlot };
@@ -158,7 +158,36 @@ export async function activateDevice(
         ]
       : []),
     ...(opts.release ? [releaseWrite(opts.release)] : []),
+    ...discardWrites(d.userId, opts.discard ?? [], opts.now),
   ]);
+}
+
+/**
+ * The first activation's discards, in its transaction, so no discarded factor is ever usable once
+ * the user has an active one: each a conditional delete (still pending and unexpired at the
+ * activation's `now`, else the activation is a Conflict('state') to retry), and one update of the
+ * slot counter for all. At most MAX_FACTORS - 1 deletes: far under the 100 items of a transaction.
+ * A pending factor has no push device key or credential claim to delete (an activation writes them).
+ */
+function discardWrites(userId: string, discard: Device[], now: number): Write[] {
+  if (!discard.length) return [];
+  return [
+    ...discard.map(
+      (x): Write => ({
+        item: {
+          Delete: {
+            TableName: table(),
+            Key: k.device(userId, x.id),
+            ConditionExpression: '#status = :pending AND pendingUntil > :now',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pending': 'pending_activation', ':now': now },
+          },
+        },
+        lost: lost.state,
+      }),
+    ),
+    freeSlot(userId, discard.length),
+  ];
 }
 
 export async function getTicket(ticketHash: string): Promise<PushTicket | undefined> {

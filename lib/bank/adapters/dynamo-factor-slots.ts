@@ -37,15 +37,15 @@ export const takeSlot = (userId: string): Write => ({
   lost: (old) => new NoSlot(old),
 });
 
-/** Gives a slot back: in the deletion's transaction. */
-export const freeSlot = (userId: string): Write => ({
+/** Gives `n` slots back: in the deletion's transaction (one update: an item appears once in a transaction). */
+export const freeSlot = (userId: string, n = 1): Write => ({
   item: {
     Update: {
       TableName: table(),
       Key: k.factorSlots(userId),
       UpdateExpression: 'SET #type = :type ADD #count :minusOne',
       ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
-      ExpressionAttributeValues: { ':type': 'factor-slots', ':minusOne': -1 },
+      ExpressionAttributeValues: { ':type': 'factor-slots', ':minusOne': -n },
     },
   },
   lost: () => new Error('unconditional'),

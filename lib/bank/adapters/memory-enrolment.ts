@@ -69,6 +69,16 @@ export class MemoryEnrolmentStore implements EnrolmentStore {
       ...(opts.stepUp ? [tables.stepUpCheck(opts.stepUp)] : []),
       () => (opts.recoveryHashes && this.recovery.has(d.userId) ? lost.state() : undefined),
       () => (!opts.ticketHash || (ticket && ticket.expires_at > opts.now) ? undefined : lost.token()),
+      // The first activation's discards: each still pending and unexpired (as in dynamo-enrolment.ts).
+      ...(opts.discard ?? []).map(
+        (x): Check =>
+          () => {
+            const other = tables.devices.get(at(d.userId, x.id));
+            return other && !isActive(other) && (other.pendingUntil ?? 0) > opts.now
+              ? undefined
+              : lost.state();
+          },
+      ),
     ];
     tables.commit(checks, () => {
       Object.assign(stored!, copy(changes), { status: 'active' });
@@ -79,6 +89,7 @@ export class MemoryEnrolmentStore implements EnrolmentStore {
       if (opts.ticketHash) this.tickets.delete(opts.ticketHash);
       if (opts.push) this.pushDevices.set(opts.push.deviceId, copy(opts.push));
       tables.count(opts.release, -1);
+      for (const x of opts.discard ?? []) tables.devices.delete(at(d.userId, x.id));
     });
   }
 
