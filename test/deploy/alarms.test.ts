@@ -80,8 +80,9 @@ describe(`per-function alarms (${ALARMS_FILE})`, () => {
   });
 
   it('the parent keeps no per-function alarm', () => {
-    // The parent keeps one 5XX alarm per API and the webhook dead-letter queue's alarm; no alarm on a
-    // function's own metrics (those are in the nested stack).
+    // The parent keeps one 5XX alarm per API, the dead-letter queues' alarms and the Bank's
+    // code-sends alarm (a stack-wide metric, TriApi/Bank); no alarm on a function's own metrics
+    // (those are in the nested stack).
     const parentAlarms = Object.values(parent.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
     expect(parentAlarms.length).toBeGreaterThan(0);
     expect(JSON.stringify(parentAlarms)).not.toContain('AWS/Lambda');
@@ -89,7 +90,7 @@ describe(`per-function alarms (${ALARMS_FILE})`, () => {
       parentAlarms
         .map((a) => a.Properties?.MetricName)
         .sort()
-        .filter((m) => m === '5XXError' || m === 'ApproximateNumberOfMessagesVisible'),
+        .filter((m) => ['5XXError', 'ApproximateNumberOfMessagesVisible', 'CodeSendsRefused'].includes(m)),
     );
   });
 

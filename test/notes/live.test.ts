@@ -39,6 +39,7 @@ import {
   dropCarriedWindow,
 } from '../../lib/notes/webhooks/adapters/dynamo-live-windows.ts';
 import { newTeam, newUser } from '../support/identity.ts';
+import { busyFactor } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { call, createNote, local } from './helpers.ts';
 
@@ -211,7 +212,8 @@ describe.skipIf(!local)('live editing through the runner', () => {
     await until(() => a.provider.synced, 20_000, 'synced');
     for (let i = 0; i < COMPACT_AFTER_UPDATES + 5; i += 1) {
       a.text.insert(0, `${i} `);
-      await new Promise((r) => setTimeout(r, 20));
+      // About 30 a second: well within a connection's 60 updates a second.
+      await new Promise((r) => setTimeout(r, 30));
     }
     const shortId = note.shortId;
     await until(
@@ -224,7 +226,7 @@ describe.skipIf(!local)('live editing through the runner', () => {
           items.filter((i) => String(i.SK).startsWith('U#')).length < COMPACT_AFTER_UPDATES
         );
       },
-      15_000,
+      15_000 * busyFactor(),
       'compacted',
     );
     const items = await liveItems(shortId);

@@ -11,7 +11,7 @@ describe('CreateNote', () => {
     const before = Date.now();
     const res = await call('POST', '/v1/notes', { token: me.token, body: { content: '# Plan\nbody' } });
     expect(res.status).toBe(200);
-    expectBudget(res, 3);
+    expectBudget(res, 4); // the content is put on its own, then the transaction makes it current
     const n = res.body;
     expect(Object.keys(n).sort()).toEqual([...NOTE_FIELDS, 'content'].sort());
     expect(n.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -465,7 +465,7 @@ describe('team notes', () => {
       body: { content: '# Team doc' },
     });
     expect(created.status).toBe(200);
-    expectBudget(created, 3);
+    expectBudget(created, 4);
     const n = created.body;
     expect(n).toMatchObject({
       teamPath: team.path,

@@ -149,7 +149,7 @@ describe('the webhook marker: the stream filter drops the writes of workspaces w
     // The marker is carried by the writes themselves: not one more request, with or without webhook.
     if (local) {
       expect(without.cost).toEqual(withHook.cost);
-      expect(without.cost.create).toBe(3);
+      expect(without.cost.create).toBe(4);
     }
   });
 
