@@ -268,6 +268,7 @@ const liveDoor = (
     tickets?: Partial<TicketStore>;
     connections?: Partial<ConnectionStore>;
     tokens?: Partial<LiveTokens>;
+    peers?: Pick<Peers, 'send'>;
   },
   notesService: () => NotesService,
 ) =>
@@ -279,7 +280,7 @@ const liveDoor = (
     clock: systemClock,
     ids: systemIds,
     url: () => config.liveUrl,
-    peers,
+    ...(parts.peers ? { peers: parts.peers } : {}),
   });
 /** The document's side (service.ts) with only these store methods. */
 const liveService = (
@@ -339,6 +340,7 @@ export const liveDisconnecting = /* @__PURE__ */ once(() =>
         owned: ownedClientIds,
         ofNote: connectionsOfNote,
       },
+      peers: { send: sendToConnection },
     },
     () => {
       throw new Error('$disconnect reads no note');

@@ -25,7 +25,7 @@ export interface LiveDoorDependencies {
   /** The WebSocket URL clients connect to (NOTES_LIVE_URL). */
   url: () => string;
   /** The other connections of a note (to remove a gone connection's cursors). */
-  peers?: Peers;
+  peers?: Pick<Peers, 'send'>;
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
