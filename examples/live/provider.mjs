@@ -286,7 +286,8 @@ export class LiveProvider {
   /**
    * Sends this client's state as it joins. After an earlier connection the same update first holds a
    * `null` at the last clock (one frame: the relay keeps no order between frames): peers still holding
-   * the old state drop it and take the new one, so they see this client appear and answer with theirs.
+   * the old state drop it and take the new one (two clocks on: the server's removal when the earlier
+   * connection ended was one on), so they see this client appear and answer with theirs.
    */
   announce() {
     const state = this.awareness.getLocalState();
@@ -299,7 +300,10 @@ export class LiveProvider {
       encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
       encoding.writeVarString(encoder, 'null');
     }
-    this.awareness.setLocalState({ ...state }); // the next clock; no 'change', so nothing else is sent
+    // The next clock; no 'change', so nothing else is sent. After an earlier connection, the one
+    // after: the server may have removed the state at the next clock when that connection ended.
+    this.awareness.setLocalState({ ...state });
+    if (this.announced) this.awareness.setLocalState({ ...state });
     encoding.writeVarUint(encoder, id);
     encoding.writeVarUint(encoder, this.awareness.meta.get(id).clock);
     encoding.writeVarString(encoder, JSON.stringify(state));

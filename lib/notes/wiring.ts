@@ -109,6 +109,7 @@ import {
   appendUpdate,
   calibrateRoom,
   claimClientIds,
+  ownedClientIds,
   compactDoc,
   connectionsOfNote,
   connectionsOfUser,
@@ -267,6 +268,7 @@ const liveDoor = (
     tickets?: Partial<TicketStore>;
     connections?: Partial<ConnectionStore>;
     tokens?: Partial<LiveTokens>;
+    peers?: Pick<Peers, 'send'>;
   },
   notesService: () => NotesService,
 ) =>
@@ -278,6 +280,7 @@ const liveDoor = (
     clock: systemClock,
     ids: systemIds,
     url: () => config.liveUrl,
+    ...(parts.peers ? { peers: parts.peers } : {}),
   });
 /** The document's side (service.ts) with only these store methods. */
 const liveService = (
@@ -324,11 +327,25 @@ export const liveConnecting = /* @__PURE__ */ once(() =>
     liveNoteReader,
   ),
 );
-/** $disconnect: the connection (GetItem) and its items removed. */
+/**
+ * $disconnect: the connection (GetItem) and its items removed; when it announced client ids, their
+ * claims (a consistent GetItem each), the note's connections (Query) and the removal to each.
+ */
 export const liveDisconnecting = /* @__PURE__ */ once(() =>
-  liveDoor({ connections: { get: getConnection, close: markConnectionClosed } }, () => {
-    throw new Error('$disconnect reads no note');
-  }),
+  liveDoor(
+    {
+      connections: {
+        get: getConnection,
+        close: markConnectionClosed,
+        owned: ownedClientIds,
+        ofNote: connectionsOfNote,
+      },
+      peers: { send: sendToConnection },
+    },
+    () => {
+      throw new Error('$disconnect reads no note');
+    },
+  ),
 );
 /** $default: the connection counted (UpdateItem), the document (created from the note the first time), the relay. */
 export const liveMessages = /* @__PURE__ */ once(() =>

@@ -41,6 +41,8 @@ const CALLS: Record<string, string[]> = {
   // writes) a large document's state in S3 and send through API Gateway's @connections; a REST
   // content change reaches the live document and its connections (the state read, the relay).
   NotesLiveMessageFunction: ['execute-api', 's3'],
+  // $disconnect: the removal of the gone connection's cursors, to the note's other connections.
+  NotesLiveDisconnectFunction: ['execute-api'],
   NotesSyncLiveFunction: ['execute-api', 's3'],
   NotesUpdateNoteFunction: ['execute-api', 's3'],
   NotesUpdateTeamNoteFunction: ['execute-api', 's3'],
@@ -243,7 +245,8 @@ const SENDS: Record<string, string[]> = {
   NotesDeliverWebhooksFunction: ['GetItem', 'PutItem', 'UpdateItem', SECRET, 'sqs:SendMessage'],
   // Live editing: the connect URL opens the note (Query) and puts the ticket; $connect takes the ticket
   // (DeleteItem), opens the note and writes the connection's three items (BatchWriteItem); $disconnect
-  // reads and removes them; $default reads the connection (GetItem), the document (Query; its HEAD's
+  // reads and removes them, reads its awareness claims (GetItem) and sends the others (Query,
+  // PostToConnection) the removal of its cursors; $default reads the connection (GetItem), the document (Query; its HEAD's
   // GetItem; a large state's GetObject; the first time the HEAD's PutItem, and the state's PutObject
   // when large), stores an update (PutItem), relays (the note's connections: Query; PostToConnection;
   // a gone one's items BatchWriteItem) and closes a connection that lost access (DeleteConnection).
@@ -253,7 +256,7 @@ const SENDS: Record<string, string[]> = {
   NotesOpenLiveFunction: [...NOTES_BASE, 'PutItem'],
   NotesOpenTeamLiveFunction: [...NOTES_BASE, 'PutItem'],
   NotesLiveConnectFunction: ['BatchWriteItem', 'DeleteItem', 'GetItem', 'Query'],
-  NotesLiveDisconnectFunction: ['BatchWriteItem', 'GetItem'],
+  NotesLiveDisconnectFunction: ['BatchWriteItem', 'GetItem', 'Query', 'execute-api:PostToConnection'],
   // The note marked live (UpdateItem of META) before its document is created.
   NotesLiveMessageFunction: [
     'BatchWriteItem',

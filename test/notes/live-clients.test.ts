@@ -1,7 +1,7 @@
 // The example live clients (examples/live): the Node client keeps what was piped in (it waits for the
 // connection and the server's acknowledgement before it exits), and a malformed frame from another
 // client is reported, not fatal. The provider sends awareness only when it changes (no renewal every
-// 15 s), keeps a peer until it says goodbye, answers a peer that appears with its own state, and
+// 15 s), keeps a peer until it says goodbye or the server removes it (its connection ended), answers a peer that appears with its own state, and
 // batches its updates and awareness for 100 ms.
 import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
@@ -130,6 +130,30 @@ describe.skipIf(!local)('the example provider: awareness when it changes, batche
       vi.useRealTimers();
     }
   }, 120_000);
+
+  it('a client whose socket dies without a goodbye loses its cursor on the others within 5 s', async () => {
+    const me = await newUser('Vanishing Cursor');
+    const note = await createNote(me.token, { content: 'gone\n' });
+    const peers = [counted(me.token, note.id), counted(me.token, note.id)];
+    try {
+      const [a, b] = peers;
+      a.provider.awareness.setLocalStateField('user', { name: 'Ada' });
+      b.provider.awareness.setLocalStateField('user', { name: 'Bob' });
+      await until(() => holds(a, b) && holds(b, a));
+      // Ada's tab crashes: the socket ends without a close frame and her provider never comes back.
+      const inner = a.provider as unknown as { ws?: WebSocket; shouldConnect: boolean };
+      const raw = inner.ws!;
+      inner.ws = undefined;
+      inner.shouldConnect = false;
+      raw.terminate();
+      const started = performance.now();
+      await until(() => !b.provider.awareness.getStates().has(a.doc.clientID), 5_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(holds(b, b), 'Bob keeps his own state').toBe(true);
+    } finally {
+      for (const p of peers) p.provider.destroy();
+    }
+  }, 60_000);
 
   it('one who joins later, or comes back, sees the cursors already there', async () => {
     const me = await newUser('Late Joiner');

@@ -12,7 +12,8 @@ import {
   type LiveOpening,
   TICKET_SECONDS,
 } from './model.ts';
-import type { ConnectionStore, LiveNotes, LiveTokens, NoteAccess, TicketStore } from './ports.ts';
+import { removalMessage } from './farewell.ts';
+import type { ConnectionStore, LiveNotes, LiveTokens, NoteAccess, Peers, TicketStore } from './ports.ts';
 
 export interface LiveDoorDependencies {
   tickets: TicketStore;
@@ -23,6 +24,8 @@ export interface LiveDoorDependencies {
   ids: Ids;
   /** The WebSocket URL clients connect to (NOTES_LIVE_URL). */
   url: () => string;
+  /** The other connections of a note (to remove a gone connection's cursors). */
+  peers?: Pick<Peers, 'send'>;
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -85,10 +88,32 @@ export class LiveDoor {
   /**
    * $disconnect: the connection leaves its note's relays, but its record stays (closed) a few
    * minutes: API Gateway may still deliver messages it sent before closing ($default runs
-   * concurrently, unordered), and they are applied (service.ts receive).
+   * concurrently, unordered), and they are applied (service.ts receive). A client that vanished
+   * said no goodbye: its cursors go from the others here.
    */
   async disconnect(connectionId: string): Promise<void> {
     const connection = await this.deps.connections.get(connectionId);
-    if (connection && !connection.closed) await this.deps.connections.close(connection);
+    if (!connection || connection.closed) return;
+    await this.deps.connections.close(connection);
+    await this.removeCursors(connection);
+  }
+
+  /**
+   * The note's other connections are sent a `null` state, one clock past the last this connection
+   * sent, for each client id it announced and still owns (not one a later connection took over).
+   */
+  private async removeCursors(gone: LiveConnection): Promise<void> {
+    const announced = (gone.clientIds ?? []).filter((id) => gone.clocks?.[id] !== undefined);
+    if (announced.length === 0) return;
+    const owned = await this.deps.connections.owned({ ...gone, clientIds: announced });
+    if (owned.length === 0) return;
+    const message = removalMessage(owned.map((id) => ({ clientId: id, clock: gone.clocks![id]! + 1 })));
+    const others = await this.deps.connections.ofNote(gone.shortId);
+    const peers = this.deps.peers!;
+    await Promise.all(
+      others
+        .filter((c) => c.connectionId !== gone.connectionId)
+        .map((c) => peers.send(c.connectionId, message)),
+    );
   }
 }

@@ -50,6 +50,11 @@ export interface LiveConnection {
   /** The Yjs client ids it owns (it wrote with them, or announced them first): its awareness. */
   clientIds?: number[];
   /**
+   * Per client id, the highest awareness clock it sent (the last message's, as counted): its
+   * $disconnect removes the states of the ids it still owns at the next clock.
+   */
+  clocks?: Record<number, number>;
+  /**
    * The client closed it ($disconnect): kept (by its id only) a few minutes so the messages it sent
    * before closing, still queued, are applied; it receives nothing and is in no relay.
    */

@@ -20,12 +20,14 @@ export interface ConnectionStore {
   /**
    * The connection, with one more message of `kind` counted in the window that starts at
    * `windowStart` (epoch ms; an older window's count starts over): the count includes this one.
-   * Undefined when the connection is unknown. Atomic under concurrent messages.
+   * Undefined when the connection is unknown. Atomic under concurrent messages. `clocks`: an
+   * awareness message's clock per client id, kept on the connection (its `clocks`) in the same write.
    */
   count(
     connectionId: string,
     kind: RateKind,
     windowStart: number,
+    clocks?: Record<number, number>,
   ): Promise<{ connection: LiveConnection; count: number } | undefined>;
   remove(connection: LiveConnection): Promise<void>;
   /** $disconnect: out of its note's and user's lists, kept by its id as `closed` a few minutes. */
@@ -39,6 +41,8 @@ export interface ConnectionStore {
    * id). Answers the ids now the connection's; they join its `clientIds`.
    */
   claim(connection: LiveConnection, clientIds: number[]): Promise<number[]>;
+  /** Which of the connection's `clientIds` it still owns (a strongly consistent read of each claim). */
+  owned(connection: LiveConnection): Promise<number[]>;
 }
 
 /** A stored update: its key (to delete it once merged) and who wrote it. */

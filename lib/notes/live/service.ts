@@ -86,6 +86,7 @@ export class LiveService {
       connectionId,
       kind,
       now - (now % (windowSeconds * 1000)),
+      ...(message?.kind === 'awareness' ? [clocksOf(message.states)] : []),
     );
     if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
@@ -395,6 +396,13 @@ export class LiveService {
       }),
     );
   }
+}
+
+/** An awareness message's highest clock per client id (its $disconnect removes past them). */
+function clocksOf(states: AwarenessState[]): Record<number, number> {
+  const clocks: Record<number, number> = {};
+  for (const s of states) clocks[s.clientId] = Math.max(clocks[s.clientId] ?? 0, s.clock);
+  return clocks;
 }
 
 /** The note's version up to which the stored document holds every REST content change. */

@@ -54,6 +54,7 @@ async function liveWorld() {
     clock: world.clock,
     ids: sequentialIds(7000),
     url: () => 'ws://localhost:3000/_live',
+    peers,
   });
   /** A client: its own Y.Doc, connected with a fresh ticket, synced as y-websocket does. */
   let n = 0;
@@ -372,6 +373,62 @@ describe('live editing: the domain', () => {
     const again = await w.join(w.owner, note.note.id);
     await w.live.receive(again.connectionId, aware(owner.doc.clientID, { user: { name: 'Owner' } }, 9));
     expect(heard(watcher)).toEqual([`${owner.doc.clientID}:{"user":{"name":"Owner"}}`]);
+  });
+
+  it("a connection's $disconnect removes the cursors of the ids it owns from the others, not one taken over", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
+    const gone = await w.join(w.owner, note.note.id);
+    const watcher = await w.join(w.other, note.note.id);
+    const quiet = await w.join(w.other, note.note.id, 'other-token');
+    const frame = (states: [number, number, object | null][]) => {
+      const u = encoding.createEncoder();
+      encoding.writeVarUint(u, states.length);
+      for (const [id, clock, state] of states) {
+        encoding.writeVarUint(u, id);
+        encoding.writeVarUint(u, clock);
+        encoding.writeVarString(u, JSON.stringify(state));
+      }
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, 1);
+      encoding.writeVarUint8Array(e, encoding.toUint8Array(u));
+      return Buffer.from(encoding.toUint8Array(e)).toString('base64');
+    };
+    // The watcher's view of the others, as y-protocols keeps it (its own id is not among them).
+    const view = new awarenessProtocol.Awareness(new Y.Doc());
+    const hear = () => {
+      for (const f of w.peers.take(watcher.connectionId)) {
+        const d = decoding.createDecoder(Buffer.from(f, 'base64'));
+        if (decoding.readVarUint(d) === 1)
+          awarenessProtocol.applyAwarenessUpdate(view, decoding.readVarUint8Array(d), 'server');
+      }
+      return [...view.getStates().keys()].filter((id) => id !== view.clientID).sort();
+    };
+    const mine = gone.doc.clientID;
+    const other = mine + 1; // a second id of the same person, later taken over by their next connection
+    await w.live.receive(
+      gone.connectionId,
+      frame([
+        [mine, 3, { user: { name: 'Owner' } }],
+        [other, 1, { tab: 2 }],
+      ]),
+    );
+    await w.live.receive(gone.connectionId, frame([[mine, 7, { cursor: 1 }]]));
+    expect(hear()).toEqual([mine, other].sort());
+    const next = await w.join(w.owner, note.note.id);
+    await w.live.receive(next.connectionId, frame([[other, 2, { tab: 2 }]]));
+    expect(hear()).toEqual([mine, other].sort());
+    // A connection that never announced an id ends: nothing is sent.
+    await w.door.disconnect(quiet.connectionId);
+    expect(w.peers.take(watcher.connectionId)).toEqual([]);
+    // The first connection ends without a goodbye: its own id's state goes (at the clock after its
+    // last), the id its person's next connection took over stays; it is sent to every other connection.
+    for (const c of [gone, watcher, next]) w.peers.take(c.connectionId);
+    await w.door.disconnect(gone.connectionId);
+    const toNext = w.peers.take(next.connectionId).map((f) => readMessage(f));
+    expect(toNext).toEqual([{ kind: 'awareness', states: [{ clientId: mine, clock: 8, json: 'null' }] }]);
+    expect(hear()).toEqual([other]);
+    expect(w.peers.take(gone.connectionId)).toEqual([]);
   });
 
   it('a flood is bounded per connection: sync step 1, awareness and updates past their limits are dropped, then closed', async () => {

@@ -109,8 +109,18 @@ const connectionOf = (a: Item): LiveConnection => ({
   connectedAt: a.connectedAt as number,
   ...(typeof a.tokenHash === 'string' ? { tokenHash: a.tokenHash } : {}),
   ...(a.clientIds instanceof Set ? { clientIds: [...(a.clientIds as Set<number>)].map(Number) } : {}),
+  ...clocksOf(a),
   ...(a.closed ? { closed: true } : {}),
 });
+/** An awareness clock is kept per client id as its own attribute (`ac_<id>`), so one SET replaces it. */
+const CLOCK_PREFIX = 'ac_';
+function clocksOf(a: Item): { clocks?: Record<number, number> } {
+  const entries = Object.entries(a).filter(([name]) => name.startsWith(CLOCK_PREFIX));
+  if (entries.length === 0) return {};
+  return {
+    clocks: Object.fromEntries(entries.map(([n, v]) => [Number(n.slice(CLOCK_PREFIX.length)), Number(v)])),
+  };
+}
 const copiesOf = (c: LiveConnection) => [
   k.connection(c.connectionId),
   k.noteConnection(c.shortId, c.connectionId),
@@ -120,9 +130,10 @@ const copiesOf = (c: LiveConnection) => [
 const CONNECTION_TTL_SECONDS = 2 * 3600 + 600;
 
 /** A connection's attributes as stored (its client ids a number set, which ADD extends). */
-const attributesOf = ({ clientIds, ...c }: LiveConnection): Item => ({
+const attributesOf = ({ clientIds, clocks, ...c }: LiveConnection): Item => ({
   ...c,
   ...(clientIds?.length ? { clientIds: new Set(clientIds) } : {}),
+  ...Object.fromEntries(Object.entries(clocks ?? {}).map(([id, clock]) => [`${CLOCK_PREFIX}${id}`, clock])),
 });
 
 async function putCopies(c: LiveConnection): Promise<void> {
@@ -154,18 +165,28 @@ export async function countMessage(
   connectionId: string,
   kind: RateKind,
   windowStart: number,
+  clocks: Record<number, number> = {},
 ): Promise<{ connection: LiveConnection; count: number } | undefined> {
-  const names = { '#w': `rl_${kind}_w`, '#n': `rl_${kind}_n` };
+  // An awareness message's clocks ride on the counting write (no more units: the item stays small).
+  const ids = Object.keys(clocks);
+  const clockSets = ids.map((_, i) => `#c${i} = :c${i}`);
+  const names: Record<string, string> = {
+    '#w': `rl_${kind}_w`,
+    '#n': `rl_${kind}_n`,
+    ...Object.fromEntries(ids.map((id, i) => [`#c${i}`, `${CLOCK_PREFIX}${id}`])),
+  };
+  const clockValues = Object.fromEntries(ids.map((id, i) => [`:c${i}`, clocks[Number(id)]]));
+  const setClocks = clockSets.length ? `SET ${clockSets.join(', ')} ` : '';
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     try {
       const { Attributes } = await documentClient().send(
         new UpdateCommand({
           TableName: table(),
           Key: k.connection(connectionId),
-          UpdateExpression: 'ADD #n :one',
+          UpdateExpression: `${setClocks}ADD #n :one`,
           ConditionExpression: '#w = :w',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart, ...clockValues },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -180,10 +201,10 @@ export async function countMessage(
         new UpdateCommand({
           TableName: table(),
           Key: k.connection(connectionId),
-          UpdateExpression: 'SET #w = :w, #n = :one',
+          UpdateExpression: ['SET #w = :w, #n = :one', ...clockSets].join(', '),
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#w) OR #w < :w)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1, ':w': windowStart },
+          ExpressionAttributeValues: { ':one': 1, ':w': windowStart, ...clockValues },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -290,6 +311,24 @@ export async function claimClientIds(c: LiveConnection, clientIds: number[]): Pr
     if (!isConditionFailure(err)) throw storeFailure(err); // gone meanwhile: nothing to keep
   }
   return won;
+}
+
+/** Which of the connection's client ids it still owns: a strongly consistent GetItem of each claim. */
+export async function ownedClientIds(c: LiveConnection): Promise<number[]> {
+  const held = await Promise.all(
+    (c.clientIds ?? []).map(async (clientId) => {
+      const out = await documentClient().send(
+        new GetCommand({
+          TableName: table(),
+          Key: k.awarenessClaim(c.shortId, clientId),
+          ConsistentRead: true,
+          ProjectionExpression: 'connectionId',
+        }),
+      );
+      return out.Item?.connectionId === c.connectionId ? [clientId] : [];
+    }),
+  );
+  return held.flat();
 }
 
 // ---- documents ----
@@ -512,6 +551,7 @@ export class DynamoConnections implements ConnectionStore {
   ofUser = connectionsOfUser;
   setAccess = setConnectionAccess;
   claim = claimClientIds;
+  owned = ownedClientIds;
 }
 export class DynamoDocs implements DocStore {
   load = loadDoc;

@@ -41,7 +41,9 @@ export class MemoryConnections implements ConnectionStore {
     return c && { ...c };
   }
   private readonly counts = new Map<string, { windowStart: number; count: number }>();
-  async count(connectionId: string, kind: RateKind, windowStart: number) {
+  async count(connectionId: string, kind: RateKind, windowStart: number, clocks?: Record<number, number>) {
+    const stored = this.all.get(connectionId);
+    if (stored && clocks) stored.clocks = { ...stored.clocks, ...clocks };
     const connection = await this.get(connectionId);
     if (!connection) return undefined;
     const key = `${connectionId}#${kind}`;
@@ -87,6 +89,11 @@ export class MemoryConnections implements ConnectionStore {
     const held = this.all.get(c.connectionId);
     if (held) held.clientIds = [...new Set([...(held.clientIds ?? []), ...won])];
     return won;
+  }
+  async owned(c: LiveConnection): Promise<number[]> {
+    return (c.clientIds ?? []).filter(
+      (id) => this.claims.get(`${c.shortId}#${id}`)?.connectionId === c.connectionId,
+    );
   }
 }
 
