@@ -384,6 +384,20 @@ export async function liveBench(
         return samples;
       };
     };
+    /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
+    const settle = async () => {
+      const count = () =>
+        [...live.stats.routes.values(), ...runner.events.stats.values()].reduce(
+          (n, s) => n + s.invocations,
+          0,
+        );
+      const deadline = Date.now() + 60_000;
+      let last = -1;
+      while (Date.now() < deadline && count() !== last) {
+        last = count();
+        await sleep(2000);
+      }
+    };
     const revokeSeries = async () => {
       const stopMe = meLoop();
       const delays: number[] = [];
@@ -427,6 +441,7 @@ export async function liveBench(
       editing = false;
       await Promise.all(loads);
       for (const e of editors) e.provider.destroy();
+      await settle();
     }
     const revocation = {
       notes: ACTIVE_NOTES,
