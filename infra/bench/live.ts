@@ -9,7 +9,12 @@
 //     beside it the hour of a plain y-websocket-style client, whose awareness renews every 15 s
 //     (each renewal priced as a measured awareness message);
 //   - latency: 3 clients × 5 edits/s, the time from an edit to its arrival at each other client,
-//     p50/p99 against the REST floor (`GET /v1/me`, called in the same window); target p99 ≤ 100 ms.
+//     p50/p99 against the REST floor (`GET /v1/me`, called in the same window); target p99 ≤ 100 ms;
+//   - revocation at 50 active notes: 50 notes each edited live (one provider, an edit a second each),
+//     a write permission on another note taken away, the delay until its connection is told
+//     (`access_changed`), against the same delay with no other note active (the floor, same run);
+//     target ≤ 5 s (docs/live.md). Beside it `GET /v1/me` of another user, p50/p99 under the load
+//     against its own floor; target ≤ 1 s over it.
 // Each figure is a measured run's; the prices are cost.ts's plus API Gateway's WebSocket prices.
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -36,6 +41,13 @@ const KEEPALIVES_PER_HOUR = 3_600_000 / KEEPALIVE_MS;
 const RENEWALS_PER_HOUR = 3600 / 15;
 /** The latency target of live editing: an edit at the other clients within 100 ms p99. */
 export const LIVE_P99_TARGET_MS = 100;
+/** The revocation promise of live editing: a connection told of an access change within 5 s. */
+export const REVOKE_TARGET_MS = 5000;
+/** What `GET /v1/me` may add to its floor while 50 notes are edited live. */
+export const ME_UNDER_LOAD_TARGET_MS = 1000;
+/** The revocation bench's active notes, and its samples per condition (floor, under load). */
+const ACTIVE_NOTES = 50;
+const REVOKES = 3;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,6 +72,17 @@ export interface LiveFigures {
   /** The same hour of a client that renews its awareness every 15 s (y-websocket's). */
   renewingHourPerMillion?: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
   latency: { p50: number; p99: number; samples: number; floorP50: number; floorP99: number };
+  /** A write permission taken away: the delay (ms) until the connection is told, alone and at 50 active notes. */
+  revocation?: {
+    notes: number;
+    samples: number;
+    floorP50: number;
+    floorMax: number;
+    p50: number;
+    max: number;
+    /** `GET /v1/me` of another user: with no note active, and under the load. */
+    me: { floorP50: number; floorP99: number; p50: number; p99: number };
+  };
 }
 
 const dollarsOf = (u: LiveUsage) => {
@@ -168,9 +191,9 @@ export async function liveBench(
   if (made.status !== 200) throw new Error(`bench live: create note -> ${made.status}`);
   const noteId = made.body.id as string;
   const apiUrl = `${ctx.baseUrl}/v1`;
-  const join = async (name: string) => {
+  const join = async (name: string, token = owner.token, note = noteId) => {
     const doc = new Y.Doc();
-    const provider = new LiveProvider(doc, () => openLive({ api: apiUrl, token: owner.token, noteId }), {
+    const provider = new LiveProvider(doc, () => openLive({ api: apiUrl, token, noteId: note }), {
       WebSocket,
     });
     provider.awareness.setLocalStateField('user', { name });
@@ -313,6 +336,132 @@ export async function liveBench(
     if (latencies.length < expected) failures += 1;
     if (latency.p99 > LIVE_P99_TARGET_MS) failures += 1;
 
+    // 5. Revocation: a guest's write taken away, alone (the floor) and while 50 other notes are edited.
+    const guest = await ctx.newUser('Bench Live Guest');
+    const other = await ctx.newUser('Bench Live Other');
+    const revokeOnce = async (): Promise<number> => {
+      const shared = await ctx.http('POST', '/v1/notes', {
+        token: owner.token,
+        body: { content: 'shared\n', readPermission: 'signed_in', writePermission: 'signed_in' },
+      });
+      if (shared.status !== 200) throw new Error(`bench live: create shared note -> ${shared.status}`);
+      const id = shared.body.id as string;
+      const g = await join('Guest', guest.token, id);
+      let told = 0;
+      const onTold = () => {
+        told ||= performance.now();
+      };
+      g.provider.on('error', (e: { code: string }) => e.code === 'access_changed' && onTold());
+      g.provider.on('status', (e: { status: string }) => e.status === 'disconnected' && onTold());
+      try {
+        const t = performance.now();
+        const res = await ctx.http('PATCH', `/v1/notes/${id}`, {
+          token: owner.token,
+          body: { writePermission: 'owner' },
+        });
+        if (res.status !== 200) throw new Error(`bench live: PATCH writePermission -> ${res.status}`);
+        const deadline = t + 4 * REVOKE_TARGET_MS;
+        while (!told && performance.now() < deadline) await sleep(5);
+        return told ? told - t : Number.POSITIVE_INFINITY;
+      } finally {
+        g.provider.destroy();
+      }
+    };
+    const meLoop = () => {
+      const samples: number[] = [];
+      let on = true;
+      const done = (async () => {
+        while (on) {
+          const t = performance.now();
+          const res = await ctx.http('GET', '/v1/me', { token: other.token });
+          if (res.status === 200) samples.push(performance.now() - t);
+          await sleep(100);
+        }
+      })();
+      return async () => {
+        on = false;
+        await done;
+        return samples;
+      };
+    };
+    /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
+    const settle = async () => {
+      const count = () =>
+        [...live.stats.routes.values(), ...runner.events.stats.values()].reduce(
+          (n, s) => n + s.invocations,
+          0,
+        );
+      const deadline = Date.now() + 60_000;
+      let last = -1;
+      while (Date.now() < deadline && count() !== last) {
+        last = count();
+        await sleep(2000);
+      }
+    };
+    const revokeSeries = async () => {
+      const stopMe = meLoop();
+      const delays: number[] = [];
+      for (let i = 0; i < REVOKES; i += 1) {
+        delays.push(await revokeOnce());
+        await sleep(500);
+      }
+      return { delays, me: await stopMe() };
+    };
+    await sleep(1000);
+    const alone = await revokeSeries();
+    const editors: Awaited<ReturnType<typeof join>>[] = [];
+    let editing = true;
+    let loads: Promise<void>[] = [];
+    let busy: Awaited<ReturnType<typeof revokeSeries>>;
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < ACTIVE_NOTES; i += 1) {
+        const res = await ctx.http('POST', '/v1/notes', {
+          token: owner.token,
+          body: { content: `# Active ${i}\n` },
+        });
+        if (res.status !== 200) throw new Error(`bench live: create active note -> ${res.status}`);
+        ids.push(res.body.id as string);
+      }
+      for (let i = 0; i < ids.length; i += 10)
+        editors.push(
+          ...(await Promise.all(ids.slice(i, i + 10).map((id, k) => join(`E${i + k}`, owner.token, id)))),
+        );
+      // An edit a second per note, spread over the second.
+      loads = editors.map(async (e, i) => {
+        await sleep((1000 * i) / editors.length);
+        for (let n = 0; editing; n += 1) {
+          e.text.insert(0, `${n} `);
+          await sleep(1000);
+        }
+      });
+      await sleep(3000); // the load's stream work reaches its pace
+      busy = await revokeSeries();
+    } finally {
+      editing = false;
+      await Promise.all(loads);
+      for (const e of editors) e.provider.destroy();
+      await settle();
+    }
+    const revocation = {
+      notes: ACTIVE_NOTES,
+      samples: REVOKES,
+      floorP50: percentile(alone.delays, 50),
+      floorMax: Math.max(...alone.delays),
+      p50: percentile(busy.delays, 50),
+      max: Math.max(...busy.delays),
+      me: {
+        floorP50: percentile(alone.me, 50),
+        floorP99: percentile(alone.me, 99),
+        p50: percentile(busy.me, 50),
+        p99: percentile(busy.me, 99),
+      },
+    };
+    const revokeFailed = revocation.max > REVOKE_TARGET_MS || revocation.floorMax > REVOKE_TARGET_MS;
+    const meFailed = revocation.me.p99 - revocation.me.floorP99 > ME_UNDER_LOAD_TARGET_MS;
+    if (revokeFailed) failures += 1;
+    if (meFailed) failures += 1;
+
     // One person's hour: connection minutes, one connection opened, the keepalives (a message in and
     // its access-log line each, no function); a renewing client's: its 240 awareness messages instead.
     const keepalive: LiveUsage = {
@@ -337,6 +486,7 @@ export async function liveBench(
       hourPerMillion: hour,
       renewingHourPerMillion: renewingHour,
       latency,
+      revocation,
     };
 
     const f2 = (n: number) => n.toFixed(2);
@@ -391,7 +541,21 @@ export async function liveBench(
         `arrivals (expected ${expected}; target p99 ≤ ${LIVE_P99_TARGET_MS} ms) at 3 clients × 5 edits/s; ` +
         `beside it GET /v1/me p50 ${f2(latency.floorP50)} ms, p99 ${f2(latency.floorP99)} ms ` +
         `(edit p99 / floor p99: ${f2(latency.p99 / Math.max(latency.floorP99, 0.01))}×)` +
-        (failures ? ' FAIL' : ' ok'),
+        (latencies.length < expected || latency.p99 > LIVE_P99_TARGET_MS ? ' FAIL' : ' ok'),
+    );
+    const ms0 = (n: number) => n.toFixed(0);
+    console.log(
+      `\nA write permission taken away, to the connection told (access_changed), ${REVOKES} samples each: ` +
+        `alone p50 ${ms0(revocation.floorP50)} ms, max ${ms0(revocation.floorMax)} ms; at ${ACTIVE_NOTES} notes ` +
+        `each edited live (an edit a second each) p50 ${ms0(revocation.p50)} ms, max ${ms0(revocation.max)} ms ` +
+        `(p50 / floor p50: ${f2(revocation.p50 / Math.max(revocation.floorP50, 0.01))}×; target ≤ ${REVOKE_TARGET_MS} ms)` +
+        (revokeFailed ? ' FAIL' : ' ok'),
+    );
+    console.log(
+      `GET /v1/me of another user: alone p50 ${f2(revocation.me.floorP50)} ms, p99 ${f2(revocation.me.floorP99)} ms; ` +
+        `at ${ACTIVE_NOTES} active notes p50 ${f2(revocation.me.p50)} ms, p99 ${f2(revocation.me.p99)} ms ` +
+        `(p99 over its floor: ${ms0(revocation.me.p99 - revocation.me.floorP99)} ms; target ≤ ${ME_UNDER_LOAD_TARGET_MS} ms)` +
+        (meFailed ? ' FAIL' : ' ok'),
     );
     return { failures, figures };
   } finally {

@@ -2,7 +2,8 @@
 // them, between markers (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`): in the README, what a
 // user pays per route and per note write, and the cold-start verdict; in docs/benchmarks.md, every
 // route's requests, billed units and p50/p99, the whole cost table, the pipeline and the load run
-// (block `routes`), and the cold-start table (block `cold`). Nothing outside the markers changes.
+// (block `routes`), the cold-start table (block `cold`) and the live figures (block `live`: latency,
+// the revocation delay at 50 active notes). Nothing outside the markers changes.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,13 +99,18 @@ export function readmeLive(l: LiveFigures, note: string): string {
     dollars(d.total),
   ];
   const ms = (n: number) => n.toFixed(1);
+  // The latency and revocation sentences stand before the table (one line with the rest: the README's length).
   return [
     `Live editing ([docs/live.md](docs/live.md)), dollars per million, from ${runLine(note)}: an edit ` +
       `message with three people connected (the $default function and the stream work it sets off; the ` +
       `message in and its two relays out) and one person connected for an hour (connection minutes; one ` +
       `connection opened: the REST call for its URL, $connect, the first sync, $disconnect; a keepalive ` +
       `every 9.5 minutes, answered by API Gateway), and the same hour of a client whose awareness renews ` +
-      `every 15 s (y-websocket's; the example provider sends awareness only when it changes).`,
+      `every 15 s (y-websocket's; the example provider sends awareness only when it changes). ` +
+      `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms ` +
+      `(p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside ` +
+      `it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).` +
+      (l.revocation ? ` ${revocationSentence(l.revocation)}` : ''),
     '',
     table(
       ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
@@ -116,10 +122,30 @@ export function readmeLive(l: LiveFigures, note: string): string {
           : []),
       ],
     ),
-    '',
-    `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms ` +
-      `(p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside ` +
-      `it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`,
+  ].join('\n');
+}
+
+/** The 5 s revocation promise at 50 active notes, in one sentence (README and docs/benchmarks.md). */
+function revocationSentence(r: NonNullable<LiveFigures['revocation']>): string {
+  const ms = (n: number) => n.toFixed(0);
+  return (
+    `A write permission taken away reaches its connection (\`access_changed\`) in ${ms(r.p50)} ms ` +
+    `(p50 of ${r.samples}; at most ${ms(r.max)} ms; target ≤ 5 s) while ${r.notes} other notes are each ` +
+    `edited live (an edit a second each), ${(r.p50 / Math.max(r.floorP50, 0.01)).toFixed(2)}× its ` +
+    `${ms(r.floorP50)} ms with no note active; \`GET /v1/me\` of another user meanwhile ` +
+    `${ms(r.me.p50)} / ${ms(r.me.p99)} ms (p50 / p99), against ${ms(r.me.floorP50)} / ${ms(r.me.floorP99)} ms ` +
+    `alone (target: p99 ≤ 1 s over it).`
+  );
+}
+
+/** docs/benchmarks.md's live block: the latency and the revocation figures of the last `--live` run. */
+export function docsLive(l: LiveFigures, note: string): string {
+  const ms = (n: number) => n.toFixed(1);
+  return [
+    `From ${runLine(note)}: an edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ` +
+      `${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s; \`GET /v1/me\` beside it ` +
+      `${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms.` +
+      (l.revocation ? ` ${revocationSentence(l.revocation)}` : ''),
   ].join('\n');
 }
 
@@ -211,6 +237,7 @@ export function writeDocs(f: RunFigures, root = ROOT): string[] {
   update('docs/benchmarks.md', [
     ['routes', f.routesTable ? docsRoutes(f) : undefined],
     ['cold', f.cold?.length ? docsCold(f.cold, f.note) : undefined],
+    ['live', f.live ? docsLive(f.live, f.note) : undefined],
   ]);
   return written;
 }
