@@ -2,28 +2,49 @@
 // runner of this file's own, on the run's DynamoDB Local and S3 emulator, is closed while clients
 // type (its WebSocket connections and function environments end with it) and a new one is started
 // on the same stack; and a runner whose function environments all end after each invocation (no
-// warm copy of the document survives a message) relays and keeps every edit.
+// warm copy of the document survives a message) relays and keeps every edit. Its runners work on a
+// table of this file's own (on the run's DynamoDB Local): their stream pollers then read only this
+// file's writes, as one stack's event source mapping does, not the shared runner's notes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
-import { freePort } from '../../infra/local/services.ts';
+import { dropTable, ensureTable, freePort } from '../../infra/local/services.ts';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { newUser } from '../support/identity.ts';
-import { createNote, local } from './helpers.ts';
+import { local } from './helpers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-live-restart-'));
 const runners = new Set<Runner>();
 const providers: LiveProvider[] = [];
+const endpoint = () => process.env.LOCAL_DYNAMODB_ENDPOINT!;
+const ownTable = `tri-api-live-restart-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+beforeAll(async () => {
+  if (!local) return;
+  await ensureTable(endpoint(), ownTable);
+  process.env.TABLE_NAME = ownTable; // this file's users, and its runners' functions, use it
+}, 120_000);
 afterAll(async () => {
   for (const p of providers) p.destroy();
   await Promise.all([...runners].map((r) => r.close()));
   rmSync(scratch, { recursive: true, force: true });
+  if (local) await dropTable(endpoint(), ownTable);
 });
+
+/** A note created through one of this file's runners (its table is this file's own). */
+async function createNote(runner: Runner, token: string, content: string): Promise<{ id: string }> {
+  const res = await fetch(`${runner.url}/v1/notes`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id: string };
+}
 
 /** The values that name the runner's own address; the others are the run's (global setup's). */
 const OWN_ADDRESS = [
@@ -38,9 +59,9 @@ const OWN_ADDRESS = [
 async function start(name: string, warmFunctions: number): Promise<Runner> {
   const port = await freePort();
   const stack = {
-    dynamoEndpoint: process.env.LOCAL_DYNAMODB_ENDPOINT!,
+    dynamoEndpoint: endpoint(),
     s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    tableName: process.env.TABLE_NAME!,
+    tableName: ownTable,
     bucketName: process.env.BUCKET_NAME!,
     secrets: {},
   } as unknown as LocalStack;
@@ -101,8 +122,8 @@ const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =>
 describe.skipIf(!local)('what was typed live survives restarts', () => {
   it("the runner's restart loses nothing: what was relayed is stored, what was in flight comes back with its client", async () => {
     const me = await newUser('Live Restart');
-    const note = await createNote(me.token, { content: 'start\n' });
     let runner = await start('first', 16);
+    const note = await createNote(runner, me.token, 'start\n');
     const a = client(me.token, note.id, () => runner);
     const b = client(me.token, note.id, () => runner);
     await until(() => a.provider.synced && b.provider.synced, 30_000, 'both synced');
@@ -152,9 +173,9 @@ describe.skipIf(!local)('what was typed live survives restarts', () => {
 
   it('function environments ending after every invocation lose nothing', async () => {
     const me = await newUser('Live Cold');
-    const note = await createNote(me.token, { content: 'middle\n' });
     // No idle environment kept: each message's function starts cold, without a warm document.
     const runner = await start('cold', 0);
+    const note = await createNote(runner, me.token, 'middle\n');
     const a = client(me.token, note.id, () => runner);
     const b = client(me.token, note.id, () => runner);
     await until(() => a.provider.synced && b.provider.synced, 30_000, 'both synced');
