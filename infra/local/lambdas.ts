@@ -81,6 +81,8 @@ export class Lambdas {
     private readonly log: (line: string) => void,
     private readonly output: FunctionOutput = printFunctionOutput,
     private readonly maxWarm = maxWarmEnvironments(),
+    /** Each function gets this many times its Timeout (RunnerOptions.timeoutScale; 1: as Lambda). */
+    timeoutScale = 1,
   ) {
     this.env = literalFunctionEnv(template);
     const globals = template.Globals?.Function ?? {};
@@ -88,7 +90,7 @@ export class Lambdas {
       if (res.Type !== 'AWS::Serverless::Function') continue;
       const p = res.Properties ?? {};
       this.limits.set(id, {
-        timeoutMs: Number(p.Timeout ?? globals.Timeout ?? 3) * 1000,
+        timeoutMs: Number(p.Timeout ?? globals.Timeout ?? 3) * 1000 * timeoutScale,
         memoryMb: Number(p.MemorySize ?? globals.MemorySize ?? 128),
       });
     }

@@ -59,6 +59,13 @@ export interface RunnerOptions {
   log?: (line: string) => void;
   /** Where the functions' own output goes, line by line (default: printed, as npm start shows it). */
   functionOutput?: FunctionOutput;
+  /**
+   * Each function gets this many times its Timeout (default 1: as Lambda). Only the test stack's
+   * shared runner sets more (test/support/global-setup.ts, docs/testing.md): there two test
+   * workers, every function and DynamoDB Local share 2 cores, and an emulator answering in seconds
+   * must not pass for a function past its deadline. Tests of the Timeout run runners of their own at 1.
+   */
+  timeoutScale?: number;
 }
 
 export interface Runner {
@@ -109,10 +116,11 @@ class LocalGateway {
     bundles: Bundles,
     private readonly log: (line: string) => void,
     functionOutput?: FunctionOutput,
+    timeoutScale = 1,
   ) {
     this.router = new Router(listRoutes(template));
     this.gateway = new Gateway(template);
-    this.lambdas = new Lambdas(template, bundles, log, functionOutput);
+    this.lambdas = new Lambdas(template, bundles, log, functionOutput, undefined, timeoutScale);
     for (const api of this.router.apiIds) this.binaryTypes.set(api, binaryMediaTypes(api, template));
   }
 
@@ -400,7 +408,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     liveEditor(),
     passkeyPage(),
   ];
-  const gateway = new LocalGateway(template, endpoints, bundles, log, opts.functionOutput);
+  const gateway = new LocalGateway(template, endpoints, bundles, log, opts.functionOutput, opts.timeoutScale);
   // Streams and queues (webhook events): pipeline.ts.
   const pipeline = await startEventPipeline({
     template,

@@ -16,6 +16,7 @@ import { type Runner, startRunner } from '../../infra/local/runner.ts';
 import { dropTable, ensureTable, freePort } from '../../infra/local/services.ts';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { newUser } from '../support/identity.ts';
+import { TEST_TIMEOUT_SCALE } from '../support/runner.ts';
 import { local } from './helpers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tri-api-live-restart-'));
@@ -78,6 +79,7 @@ async function start(name: string, warmFunctions: number): Promise<Runner> {
     s3Endpoint: stack.s3Endpoint,
     bucketName: stack.bucketName,
     buildDir: join(scratch, name),
+    timeoutScale: TEST_TIMEOUT_SCALE, // as the shared test runner: a busy machine is not a timeout
   });
   runners.add(runner);
   return runner;

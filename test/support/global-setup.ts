@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { freePort } from '../../infra/local/services.ts';
 import { type Runner, startRunner } from '../../infra/local/runner.ts';
+import { TEST_TIMEOUT_SCALE } from './runner.ts';
 import { FUNCTION_LOG_ENV, keepFunctionOutput, showLogs } from './function-log-file.ts';
 import { acquireStack, forgetNoRunner } from './services.ts';
 
@@ -87,6 +88,10 @@ async function start(): Promise<() => Promise<void>> {
       s3Endpoint: stack.s3Endpoint,
       bucketName: stack.bucketName,
       buildDir: join(scratch, 'build'),
+      // Three times each function's Timeout: two test workers, every function and DynamoDB Local
+      // share 2 cores, and an emulator slow to answer must not pass for a function past its deadline
+      // (a live update lost so under load). The Timeout itself is tested on runners of their own, at 1.
+      timeoutScale: TEST_TIMEOUT_SCALE,
       // The functions' output, kept for the test that fails (function-logs.ts), unless asked for.
       functionOutput: showLogs() ? undefined : keepFunctionOutput(process.env[FUNCTION_LOG_ENV]!),
       // The runner's own log (routes, event sources, crashes), to a file when asked: TRI_API_TEST_RUNNER_LOG=path.

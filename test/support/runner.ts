@@ -4,6 +4,12 @@
 import { type Runner, type RunnerOptions, startRunner } from '../../infra/local/runner.ts';
 import { freePort } from '../../infra/local/services.ts';
 
+/**
+ * How many times its Timeout a function of the shared test runner gets (RunnerOptions.timeoutScale),
+ * and of a test's own runner that does not test the Timeout itself.
+ */
+export const TEST_TIMEOUT_SCALE = 3;
+
 export type OwnRunnerOptions = Omit<RunnerOptions, 'port' | 'env' | 's3Endpoint' | 'bucketName'> & {
   /** The functions' variables, given the port the runner listens on (default: none). */
   env?: (port: number) => Record<string, string>;
