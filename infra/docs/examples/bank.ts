@@ -62,7 +62,7 @@ export async function bankExamples(p: Page, ctx: Context): Promise<void> {
     'Every kind of factor is enrolled through the API, by the user with their API token (see ' +
       '"Enrolling factors through the API" below). The Demo User starts with one active factor, an ' +
       'authenticator app (`otp`) the demo seed enrolled: `npm start` prints its id and secret (local ' +
-      "only; see [The Demo User's first factor](#the-demo-users-first-factor)). Its code is the first " +
+      "only; see [The Demo User's first factor](bank.md#the-demo-users-first-factor)). Its code is the first " +
       'step-up:',
   );
   const otp = ctx.otp;
@@ -242,7 +242,7 @@ async function enrolmentExamples(p: Page, ctx: Context, otpId: string): Promise<
       '`navigator.credentials.create` (`PublicKeyCredential.parseCreationOptionsFromJSON`); the ' +
       'activation sends back `{"credential": credential.toJSON()}`. Locally the only origin a passkey is ' +
       "accepted from is the stack's own: `npm start` serves a page there that does these steps with the " +
-      "browser's own WebAuthn (see [Passkeys in a browser](#passkeys-in-a-browser)):",
+      "browser's own WebAuthn (see [Passkeys in a browser](bank.md#passkeys-in-a-browser)):",
   );
   const passkey = await p.call('Enrol a passkey', 'POST', `/api/users/${user}/devices`, {
     headers: { 'X-MFA-Verification': await stepUp(ctx, app.json.id, token.json.mfa_token) },

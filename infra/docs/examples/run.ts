@@ -1,7 +1,7 @@
 // `npm run docs:examples`: runs every operation of the three APIs against the running local stack
 // (`NOTES_RATE_LIMIT=1000 npm start`: the Notes examples make more calls than HackMD's 100 per
 // 5 minutes) as its demo user, and writes each call's request and answer between the markers below
-// of its API's examples page in docs/ (docs/<api>-examples.md; Bank's: the end of docs/bank.md). Ids, times and secrets change on every run.
+// of its API's examples page in docs/ (docs/<api>-examples.md). Ids, times and secrets change on every run.
 // Arguments name the pages to write (`npm run docs:examples -- bank`); none: every page.
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   };
   const pages: [string, (p: Page, c: Context) => Promise<void>][] = [
     ['docs/news-examples.md', newsExamples],
-    ['docs/bank.md', bankExamples],
+    ['docs/bank-examples.md', bankExamples],
     ['docs/notes-examples.md', notesExamples],
     ['docs/webhooks-examples.md', webhookExamples],
   ];
