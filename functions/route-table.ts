@@ -16,7 +16,7 @@ export interface RouteRow {
   readonly method: RouteMethod;
   /** API Gateway resource path, e.g. /v1/notes/{noteId}. */
   readonly path: string;
-  /** The handler's source file, from the repository root (it exports `handler`): the function's EntryPoints. */
+  /** The handler's file from the repository root (it exports `handler`): the function's EntryPoints. */
   readonly handler: string;
   /** The operation in the API's OpenAPI document (openapi/<api>.json): its operationId, summary and tags. */
   readonly operationId: string;

@@ -1,5 +1,6 @@
 // The Bank API's operations, one row each (functions/route-table.ts): `npm run deploy:sync` writes
-// each function's block in template.yaml from them. A new operation: docs/architecture.md, "Add an operation".
+// each function's block in template.yaml from them. A new operation: docs/architecture.md,
+// "Add an operation".
 import type { RouteTable } from '../route-table.ts';
 
 export const BANK_ROUTES: RouteTable = {
