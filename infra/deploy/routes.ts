@@ -66,6 +66,8 @@ export function rowProblems(table: RouteTable, root = ROOT): string[] {
 }
 
 const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
+// A path whose first segment is a variable (/{address}) is quoted, as the template always wrote it:
+// plain, it reads as YAML, but at a glance like a flow mapping.
 const envValue = (v: EnvValue) => (typeof v === 'string' ? quoted(v) : `!Ref ${v.Ref}`);
 
 /**
@@ -100,7 +102,7 @@ export function functionBlock(table: RouteTable, id: string, rows: readonly Rout
       '          Type: Api',
       '          Properties:',
       `            RestApiId: !Ref ${r.api ?? table.api}`,
-      `            Path: ${r.path}`,
+      `            Path: ${r.path.startsWith('/{') ? quoted(r.path) : r.path}`,
       `            Method: ${r.method.toLowerCase()}`,
     );
   return lines;
