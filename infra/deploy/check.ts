@@ -7,8 +7,8 @@
 //      stacks included, each REST API imported, deployed and staged, and the limits AWS enforces
 //      at create time; it must report no problem;
 //   4. every function built exactly as `sam build` builds it (one esbuild run per function, SAM's flags);
-//   5. the generated parts (template.yaml's build properties, 405 fallbacks, policies and logging;
-//      logs.yaml; alarms.yaml) match the code;
+//   5. the generated parts (template.yaml's routed functions, build properties, 405 fallbacks,
+//      policies and logging; logs.yaml; alarms.yaml) match the code;
 //   6. every bundle loaded in a fresh Node process (this Node: 24, the functions' runtime) as the
 //      runtime loads it (a .js handler is required, an .mjs imported), its handler export called once
 //      with an API Gateway event against a stub AWS endpoint on loopback (infra/bench/coldstart.ts):
@@ -25,7 +25,7 @@ import { buildFunctions } from './build.ts';
 import { LOGS_FILE, LOGS_PATH, logsTemplateOf } from './logs.ts';
 import { docsWithFigures, figuresOf, type TransformOutput, transformTemplate } from './figures.ts';
 import { rehearsalSummary, rehearse } from './rehearsal.ts';
-import { syncBuildProperties, syncFallbacks, syncTemplate } from './sync.ts';
+import { syncBuildProperties, syncFallbacks, syncRoutes, syncTemplate } from './sync.ts';
 
 const fail = (message: string): never => {
   console.error(`deploy:check: ${message}`);
@@ -87,7 +87,11 @@ const rehearsal = rehearse();
 if (rehearsal.problems.length) fail(`the rehearsal found:\n${rehearsal.problems.join('\n')}`);
 console.log(rehearsalSummary(rehearsal));
 
-step('build properties of template.yaml (npm run deploy:sync)');
+step('routed functions and build properties of template.yaml (npm run deploy:sync)');
+if (syncRoutes(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
+  fail(
+    "the routed functions' blocks are not their route tables' (functions/<api>/routes.ts): run npm run deploy:sync",
+  );
 if (syncBuildProperties(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))
   fail('BuildProperties are not the ones of infra/deploy/build.ts: run npm run deploy:sync');
 if (syncFallbacks(readFileSync(TEMPLATE_PATH, 'utf8')) !== readFileSync(TEMPLATE_PATH, 'utf8'))

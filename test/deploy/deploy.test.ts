@@ -19,7 +19,7 @@ import { buildFunctions, samEsbuildArgs, type BuiltFunction } from '../../infra/
 import { commandsOf, derivePolicy, grants } from '../../infra/deploy/iam.ts';
 import { docsWithFigures, figuresBlock, figuresOf, functionsThatFit } from '../../infra/deploy/figures.ts';
 import { LOGS_FILE, LOGS_PATH, LOGS_STACK, logsTemplateOf } from '../../infra/deploy/logs.ts';
-import { syncBuildProperties, syncFallbacks, syncTemplate } from '../../infra/deploy/sync.ts';
+import { syncBuildProperties, syncFallbacks, syncRoutes, syncTemplate } from '../../infra/deploy/sync.ts';
 import { listFunctions, loadTemplate, ROOT, TEMPLATE_PATH } from '../../infra/local/template.ts';
 
 const template = loadTemplate();
@@ -361,6 +361,9 @@ describe('the images distribution serves notes/ and nothing else', () => {
 describe('one source of truth for IAM', () => {
   it('template.yaml, logs.yaml and alarms.yaml hold what `npm run deploy:sync` derives from the code', () => {
     const text = readFileSync(TEMPLATE_PATH, 'utf8');
+    expect(syncRoutes(text) === text, "the routed functions' blocks are stale: run npm run deploy:sync").toBe(
+      true,
+    );
     expect(syncBuildProperties(text) === text, 'BuildProperties are stale: run npm run deploy:sync').toBe(
       true,
     );
