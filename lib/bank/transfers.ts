@@ -3,6 +3,7 @@
 import { BadInput, Conflict, Invalid, isConflict, NotFound, StepUpRequired } from '../domain/errors.ts';
 import { seconds, type Clock } from '../domain/clock.ts';
 import type { Origin } from '../domain/idempotency.ts';
+import { type RetryPolicy, retryOnConflict } from '../domain/retry.ts';
 import { newTransferId, TRANSFER_ID, transferIdOf } from './ids.ts';
 import { MAX_METADATA_KEYS, type Transfer, type TransferRecord } from './model.ts';
 import type { ListPage, ListQuery, TransferStore } from './ports.ts';
@@ -51,6 +52,12 @@ export interface TransferPage {
 
 export const DEFAULT_PAGE_SIZE = 10;
 const UPDATE_ATTEMPTS = 3;
+/** A transfer's update: written conditionally on the version read, again on a fresh read. */
+const UPDATE_RETRY: RetryPolicy = {
+  attempts: UPDATE_ATTEMPTS,
+  conflict: (err) => isConflict(err, 'version'),
+  exhausted: () => new Conflict('The transfer kept changing while it was being updated; retry'),
+};
 
 export const present = ({ userId: _u, version: _v, ...t }: TransferRecord): Transfer => t;
 /** The map without its "" values; null-prototype, so no key (`constructor` included) reads a prototype's. */
@@ -196,7 +203,7 @@ export class TransferService {
     apply: (t: TransferRecord) => Pick<Transfer, 'description' | 'metadata'>,
     complete?: Complete<Transfer>,
   ): Promise<Transfer> {
-    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+    return retryOnConflict(UPDATE_RETRY, async () => {
       const current = await this.record(userId, transferId);
       const next: TransferRecord = {
         ...current,
@@ -212,14 +219,9 @@ export class TransferService {
         });
       }
       const transfer = present(next);
-      try {
-        await this.store.saveTransfer(next, complete?.(transfer));
-        return transfer;
-      } catch (err) {
-        if (!isConflict(err, 'version')) throw err;
-      }
-    }
-    throw new Conflict('The transfer kept changing while it was being updated; retry');
+      await this.store.saveTransfer(next, complete?.(transfer));
+      return transfer;
+    });
   }
 }
 

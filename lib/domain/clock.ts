@@ -2,9 +2,14 @@
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;
+  /** Waits `ms` (a retry's backoff); a fixed clock moves on by `ms` at once instead. */
+  sleep?(ms: number): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** A clock that stands still until moved. */
 export class FixedClock implements Clock {
@@ -17,6 +22,9 @@ export class FixedClock implements Clock {
   }
   set(ms: number): void {
     this.ms = ms;
+  }
+  async sleep(ms: number): Promise<void> {
+    this.ms += ms;
   }
 }
 

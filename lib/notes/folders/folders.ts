@@ -11,6 +11,7 @@ import type { NoteOwnerKey } from '../../data/keys.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../domain/errors.ts';
 import type { Ids } from '../../domain/ids.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import type { FolderPath, NoteRecord } from '../kernel/model.ts';
 import type { Directory } from '../kernel/ports.ts';
 
@@ -87,7 +88,11 @@ type Access = Pick<Directory, 'isMember' | 'getTeam'>;
 
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
-const concurrently = () => new Conflict('The folders are being changed concurrently; retry the request');
+/** A workspace's folder tree: written conditionally on the version read, again on a fresh read. */
+const TREE_RETRY: RetryPolicy = {
+  attempts: WRITE_ATTEMPTS,
+  exhausted: () => new Conflict('The folders are being changed concurrently; retry the request'),
+};
 const byCreation = (a: FolderRecord, b: FolderRecord) =>
   a.createdAt - b.createdAt || a.id.localeCompare(b.id);
 
@@ -170,7 +175,7 @@ export class FolderService {
 
   async create(userId: string, input: FolderFields, teamPath?: string): Promise<FolderRecord> {
     const owner = await this.owner(userId, teamPath);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    return retryOnConflict(TREE_RETRY, async () => {
       const tree = await this.store.tree(owner);
       if (tree.folders.length >= MAX_FOLDERS)
         throw invalid('parentFolderId', `a workspace holds at most ${MAX_FOLDERS} folders`);
@@ -193,9 +198,8 @@ export class FolderService {
         updatedAt: now,
         noteCount: 0,
       };
-      if (await this.store.create(owner, folder, tree.version)) return folder;
-    }
-    throw concurrently();
+      return (await this.store.create(owner, folder, tree.version)) ? folder : AGAIN;
+    });
   }
 
   async update(
@@ -205,7 +209,7 @@ export class FolderService {
     teamPath?: string,
   ): Promise<FolderRecord> {
     const owner = await this.owner(userId, teamPath);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    return retryOnConflict(TREE_RETRY, async () => {
       const tree = await this.store.tree(owner);
       const byId = new Map(tree.folders.map((f) => [f.id, f]));
       const current = byId.get(folderId);
@@ -224,22 +228,21 @@ export class FolderService {
       if (await this.store.update(owner, folderId, fields, version))
         return { ...current, ...fields } as FolderRecord;
       if (version === undefined) throw new NotFound('The folder does not exist');
-    }
-    throw concurrently();
+      return AGAIN;
+    });
   }
 
   async delete(userId: string, folderId: string, teamPath?: string): Promise<void> {
     const owner = await this.owner(userId, teamPath);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    await retryOnConflict(TREE_RETRY, async () => {
       const tree = await this.store.tree(owner);
       if (!tree.folders.some((f) => f.id === folderId)) throw new NotFound('The folder does not exist');
       const subFolders = tree.folders.filter((f) => f.parentFolderId === folderId).length;
       if (subFolders) throw notEmpty(`it holds ${subFolders} sub-folder(s)`);
       const outcome = await this.store.delete(owner, folderId, tree.version);
-      if (outcome === 'deleted') return;
       if (outcome === 'not-empty') throw notEmpty('it holds notes');
-    }
-    throw concurrently();
+      return outcome === 'deleted' ? undefined : AGAIN;
+    });
   }
 
   async getOrder(userId: string, teamPath?: string): Promise<FolderOrder> {

@@ -6,6 +6,7 @@
 import type { Completion } from '../../domain/idempotency.ts';
 import { isPolyglot } from '../images/polyglot.ts';
 import type { Clock } from '../../domain/clock.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import {
   Conflict,
   Forbidden,
@@ -114,7 +115,12 @@ const permalinkTaken = (permalink: string | null) =>
   new Conflict(`The permalink "${permalink}" is already used by another note of the same owner`, {
     fields: [{ field: 'permalink', message: 'already in use' }],
   });
-const concurrently = () => new Conflict('The note is being changed concurrently; retry the request');
+/** A note's writes: again on a fresh read when it changed (or went) meanwhile; a deleted note is then 404. */
+const WRITE_RETRY: RetryPolicy = {
+  attempts: WRITE_ATTEMPTS,
+  conflict: (err) => isConflict(err, 'version') || err instanceof NotFound,
+  exhausted: () => new Conflict('The note is being changed concurrently; retry the request'),
+};
 
 export interface NotesDependencies {
   store: NotesStore;
@@ -250,7 +256,7 @@ export class NotesService {
   ): Promise<NoteWithContent> {
     assertContentSize(changes.content);
     const caller = await this.signedIn(userId);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    return retryOnConflict(WRITE_RETRY, async () => {
       const { stored, access } = await this.locate(caller, ref, opts.teamPath);
       if (opts.precondition && !opts.precondition(stored.note)) {
         throw new PreconditionFailed('The note has changed since the ETag in If-Match was issued');
@@ -261,42 +267,39 @@ export class NotesService {
         throw new Forbidden(`Only the note's ${who} may change ${MANAGER_FIELDS.join(', ')}`);
       }
       const next = applyChanges(stored, changes, caller.user!, this.deps.clock.now());
-      if (next?.contentChanged) next.note.restContentVersion = next.note.version;
+      if (!next) {
+        await this.store.recordVisit(stored.note, userId);
+        return stored;
+      }
+      if (next.contentChanged) next.note.restContentVersion = next.note.version;
+      assertPermissions(next.note.readPermission, next.note.writePermission);
+      const save = () =>
+        this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
       try {
-        if (!next) {
-          await this.store.recordVisit(stored.note, userId);
-          return stored;
-        }
-        assertPermissions(next.note.readPermission, next.note.writePermission);
-        const save = () =>
-          this.store.saveNote(stored, next.note, next.contentChanged ? next.content : undefined, userId);
         if (next.contentChanged && this.deps.history)
           await this.deps.history.changeContent(stored, next.note, next.content, caller.user!, save);
         else await save();
-        if (next.contentChanged)
-          await this.deps.contentListener?.contentChanged(next.note, stored.content, next.content, userId);
-        return next;
       } catch (err) {
-        if (isConflict(err, 'permalink')) throw permalinkTaken(next!.note.permalink);
+        if (isConflict(err, 'permalink')) throw permalinkTaken(next.note.permalink);
         if (isConflict(err, 'folder')) throw unknownFolder();
-        // Changed or deleted meanwhile: read it again (a deleted note is then 404).
-        if (!isConflict(err, 'version') && !(err instanceof NotFound)) throw err;
+        throw err;
       }
-    }
-    throw concurrently();
+      if (next.contentChanged)
+        await this.deps.contentListener?.contentChanged(next.note, stored.content, next.content, userId);
+      return next;
+    });
   }
 
   async deleteNote(userId: string, ref: string, teamPath?: string): Promise<void> {
     const caller = this.caller(userId);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    await retryOnConflict(WRITE_RETRY, async () => {
       const { stored, access } = await this.locate(caller, ref, teamPath, { visitors: true });
       if (!access.manage)
         throw new Forbidden(
           `Only the note's ${stored.note.teamPath ? 'team members' : 'owner'} may delete it`,
         );
-      if (await this.deps.bin.moveToTrash(stored, userId)) return;
-    }
-    throw concurrently();
+      return (await this.deps.bin.moveToTrash(stored, userId)) ? undefined : AGAIN;
+    });
   }
 
   /** Stores an image for the note; returns its public link. */
@@ -356,7 +359,7 @@ export class NotesService {
     assertContentSize(content);
     const editor = await this.directory.getUserWithTeams(editorId);
     if (!editor) return false;
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    return retryOnConflict(WRITE_RETRY, async () => {
       const stored = await this.store.getNote(shortId);
       if (!stored) return false;
       if ((stored.note.restContentVersion ?? 0) > restVersion) return true;
@@ -365,16 +368,11 @@ export class NotesService {
       if (!next) return true; // the content is the text already (the live log may still be compacted)
       next.note.liveChangedAt = now; // a live write: its webhook event waits for its window's end
       const save = () => this.store.saveNote(stored, next.note, next.content, editorId);
-      try {
-        if (this.deps.history)
-          await this.deps.history.changeContent(stored, next.note, next.content, editor.user, save);
-        else await save();
-        return true;
-      } catch (err) {
-        if (!isConflict(err, 'version') && !(err instanceof NotFound)) throw err;
-      }
-    }
-    throw concurrently();
+      if (this.deps.history)
+        await this.deps.history.changeContent(stored, next.note, next.content, editor.user, save);
+      else await save();
+      return true;
+    });
   }
 
   private caller(userId: string): Caller {

@@ -10,9 +10,9 @@
 //   owner (team: members) even when comments are `forbidden`; 409 when the thread is already so;
 // - an anchor {offset, length} (UTF-16 code units of the live content) is kept with the content it
 //   was written on; `currentAnchor` maps it through the edits since (lib/notes/revisions/anchors.ts).
-import { setTimeout } from 'node:timers/promises';
 import { Conflict, Forbidden, Invalid, isConflict, NotFound } from '../../domain/errors.ts';
 import type { Clock } from '../../domain/clock.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import type { Ids } from '../../domain/ids.ts';
 import type { User } from '../../identity/model.ts';
 import {
@@ -152,6 +152,15 @@ const busy = () => new Conflict('The comment is being changed concurrently; retr
 const tooManyReplies = () => invalid('threadId', `has ${MAX_REPLIES} replies, the most a thread takes`);
 /** Tries of a reply whose transaction met another on the same thread head (DynamoDB's TransactionConflict). */
 const REPLY_ATTEMPTS = 6;
+/** A comment's change: written conditionally on what was read, again on a fresh read. */
+const COMMENT_RETRY: RetryPolicy = { attempts: ATTEMPTS, exhausted: busy };
+/** A reply whose transaction met another on its thread head: again after a random wait, longer each time. */
+const REPLY_RETRY: RetryPolicy = {
+  attempts: REPLY_ATTEMPTS,
+  conflict: (err) => isConflict(err, 'busy'),
+  exhausted: busy,
+  backoff: (made) => 10 + Math.random() * 40 * made,
+};
 
 function mayComment(note: NoteRecord, access: Access): boolean {
   switch (note.commentPermission) {
@@ -246,18 +255,18 @@ export class CommentService {
       rev: 1,
       ...hookMarkOf(note),
     };
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
-        break;
-      } catch (err) {
-        if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
-        if (isConflict(err, 'replies')) throw tooManyReplies();
-        if (!isConflict(err, 'busy')) throw err;
-        if (attempt === REPLY_ATTEMPTS) throw busy();
-        await setTimeout(10 + Math.random() * 40 * attempt);
-      }
-    }
+    await retryOnConflict(
+      { ...REPLY_RETRY, sleep: (ms) => this.clock.sleep?.(ms) ?? Promise.resolve() },
+      async () => {
+        try {
+          await this.store.create(note.shortId, comment, hash ? { hash, content } : undefined);
+        } catch (err) {
+          if (err instanceof NotFound) throw invalid('threadId', 'is not a thread of this note');
+          if (isConflict(err, 'replies')) throw tooManyReplies();
+          throw err;
+        }
+      },
+    );
     return { comment, thread: head?.threadState ?? comment.threadState!, currentAnchor: anchor };
   }
 
@@ -266,7 +275,7 @@ export class CommentService {
     const { stored, access } = await this.open(userId, ref);
     this.requireReadable(stored.note);
     const text = checkedBody(body);
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    return retryOnConflict(COMMENT_RETRY, async () => {
       const c = await this.store.get(stored.note.shortId, commentId);
       if (!c) throw noComment();
       if (c.authorId !== userId) throw new Forbidden('Only its author may change a comment');
@@ -278,7 +287,7 @@ export class CommentService {
         rev: c.rev + 1,
         ...hookMarkOf(stored.note),
       };
-      if (!(await this.store.save(stored.note.shortId, [next]))) continue;
+      if (!(await this.store.save(stored.note.shortId, [next]))) return AGAIN;
       const head = next.isThreadHead ? next : await this.store.get(stored.note.shortId, next.threadId);
       if (!head?.threadState) throw noComment();
       return {
@@ -286,23 +295,21 @@ export class CommentService {
         thread: head.threadState,
         currentAnchor: await this.current(stored.note.shortId, stored.content, next),
       };
-    }
-    throw busy();
+    });
   }
 
   /** Our extension: deletes one's own comment (a thread head with its replies). */
   async delete(userId: string, ref: string, commentId: string): Promise<void> {
     const { note } = await this.readable(userId, ref);
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    await retryOnConflict(COMMENT_RETRY, async () => {
       const all = await this.store.list(note.shortId);
       const c = all.find((x) => x.id === commentId);
       if (!c) throw noComment();
       if (c.authorId !== userId) throw new Forbidden('Only its author may delete a comment');
       const removed = c.isThreadHead ? all.filter((x) => x.threadId === c.id) : [c];
       const head = c.isThreadHead ? undefined : all.find((x) => x.id === c.threadId);
-      if (await this.store.remove(note.shortId, removed, head)) return;
-    }
-    throw busy();
+      return (await this.store.remove(note.shortId, removed, head)) ? undefined : AGAIN;
+    });
   }
 
   /** PUT resolution (resolve = true) or DELETE resolution: the comment's thread resolved or reopened. */
@@ -313,7 +320,7 @@ export class CommentService {
     if (!(access.manage || mayComment(note, access)))
       throw new Forbidden("The note's comment permission does not let you resolve its comments");
     const actor = await this.users(userId);
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    return retryOnConflict(COMMENT_RETRY, async () => {
       const c = await this.store.get(note.shortId, commentId);
       if (!c) throw noComment();
       const head = c.isThreadHead ? c : await this.store.get(note.shortId, c.threadId);
@@ -348,19 +355,17 @@ export class CommentService {
         if (s) touch(s, { state });
       }
       touch(head, { threadState: thread });
-      if (await this.store.save(note.shortId, [...changed.values()])) {
-        const shown = changed.get(c.id)!;
-        return {
-          comment: {
-            comment: shown,
-            thread,
-            currentAnchor: await this.current(note.shortId, stored.content, shown),
-          },
-          cascade: { threadId: head.id },
-        };
-      }
-    }
-    throw busy();
+      if (!(await this.store.save(note.shortId, [...changed.values()]))) return AGAIN;
+      const shown = changed.get(c.id)!;
+      return {
+        comment: {
+          comment: shown,
+          thread,
+          currentAnchor: await this.current(note.shortId, stored.content, shown),
+        },
+        cascade: { threadId: head.id },
+      };
+    });
   }
 
   private async readable(userId: string, ref: string): Promise<{ note: NoteRecord; content: string }> {

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../domain/clock.ts';
 import { BadInput, Conflict, Forbidden, Invalid, isConflict, NotFound } from '../../domain/errors.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import type { User } from '../../identity/model.ts';
 import { hookMarkOf, type NoteRecord } from '../kernel/model.ts';
 import type { ContentHistory, StoredNote } from '../kernel/ports.ts';
@@ -37,6 +38,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ATTEMPTS = 3;
 /** Rounds a content change may take to reach its system version (see record()). */
 const RECORD_ATTEMPTS = 25;
+/** A naming: written conditionally on the versions read, again on a fresh read. */
+const NAMING_RETRY: RetryPolicy = {
+  attempts: ATTEMPTS,
+  conflict: (err) => isConflict(err, 'version'),
+  exhausted: () => new Conflict('The note is being changed concurrently; retry the request'),
+};
+/** A content change's system version: each lost round is another change's won one. */
+const RECORD_RETRY: RetryPolicy = {
+  attempts: RECORD_ATTEMPTS,
+  conflict: (err) => isConflict(err, 'version'),
+  exhausted: () => new Conflict('The versions of the note are being changed concurrently'),
+};
 
 /** HackMD's NoteVersionUser. */
 export interface VersionUser {
@@ -278,7 +291,7 @@ export class VersionService implements ContentHistory {
       };
       return (await this.store.name(shortId, named, v.shared ? live : undefined)) ? named : undefined;
     };
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    return retryOnConflict(NAMING_RETRY, async () => {
       const now = this.clock.now();
       if (base.kind === 'version') {
         const v = await this.store.get(shortId, base.id, now);
@@ -287,9 +300,7 @@ export class VersionService implements ContentHistory {
           throw new Conflict('The version already has a name: rename it with PATCH', {
             details: { error_code: 'version_already_named', version_id: v.id, name: v.name },
           });
-        const named = await inPlace(v);
-        if (named) return named;
-        continue;
+        return (await inPlace(v)) ?? AGAIN;
       }
       const hash = contentHash(stored.content);
       const latest = await this.store.latest(shortId, now);
@@ -303,9 +314,7 @@ export class VersionService implements ContentHistory {
               latest_name_source: latest.nameSource,
             },
           });
-        const named = await inPlace(latest);
-        if (named) return named;
-        continue;
+        return (await inPlace(latest)) ?? AGAIN;
       }
       const v: VersionRecord = {
         // The id a content change recorded now would give its new version: a shared version created
@@ -322,14 +331,9 @@ export class VersionService implements ContentHistory {
         bytes: Buffer.byteLength(stored.content, 'utf8'),
         expiresAt: null,
       };
-      try {
-        await this.store.create(shortId, v, stored.content);
-        return v;
-      } catch (err) {
-        if (!isConflict(err, 'version')) throw err;
-      }
-    }
-    throw new Conflict('The note is being changed concurrently; retry the request');
+      await this.store.create(shortId, v, stored.content);
+      return v;
+    });
   }
 
   /** PATCH: renames a named version; 422 version_not_named for a system one. */
@@ -397,7 +401,7 @@ export class VersionService implements ContentHistory {
     const bytes = Buffer.byteLength(content, 'utf8');
     // Each lost attempt is another change's won one, and a change older than the version's stops:
     // the newest change keeps trying while concurrent changes settle (at most one round each).
-    for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt += 1) {
+    await retryOnConflict(RECORD_RETRY, async (attempt) => {
       const now = this.clock.now();
       const latest = attempt === 1 ? read : await this.store.latest(shortId, now);
       if (latest?.contentHash === hash) return; // already recorded (a retried request)
@@ -418,8 +422,7 @@ export class VersionService implements ContentHistory {
           noteVersion,
           shared: true,
         };
-        if (await this.store.coalesce(shortId, latest, next)) return;
-        continue;
+        return (await this.store.coalesce(shortId, latest, next)) ? undefined : AGAIN;
       }
       const v: VersionRecord = {
         id: nextVersionId(shortId, now, latest),
@@ -436,14 +439,8 @@ export class VersionService implements ContentHistory {
         noteVersion,
         shared: true,
       };
-      try {
-        await this.store.create(shortId, v);
-        return;
-      } catch (err) {
-        if (!isConflict(err, 'version')) throw err;
-      }
-    }
-    throw new Conflict('The versions of the note are being changed concurrently');
+      await this.store.create(shortId, v);
+    });
   }
 }
 

@@ -10,6 +10,7 @@
 // halfway resumes), then reconciles each with the live one: every note on which the two disagree
 // (changed while the rebuild ran) is read again, and the result replaces the live segment conditionally.
 import { Unavailable } from '../../domain/errors.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import { NoteIndex } from './engine.ts';
 import { SEGMENTS, segmentOf, type Workspace, workspaceOf } from './model.ts';
 import type { IndexHead, IndexStore, NoteSource } from './ports.ts';
@@ -19,8 +20,6 @@ import type { StoredNote } from '../kernel/ports.ts';
 const SAVE_ATTEMPTS = 16;
 /** A lost save waits up to this many ms per attempt so far (random: racers spread out). */
 const BACKOFF_MS = 50;
-const backoff = (attempt: number, ms: number) =>
-  attempt ? new Promise((r) => setTimeout(r, Math.random() * ms * attempt)) : undefined;
 /** Notes read from the table at once (BatchGetItem requests of 50 notes, in parallel). */
 const READ_AT_ONCE = 400;
 /** Notes a rebuild reads between two checkpoints. */
@@ -74,19 +73,35 @@ export class SearchIndexer {
     segment: number,
     change: (index: NoteIndex) => void,
   ): Promise<void> {
-    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
-      await backoff(attempt, this.deps.backoffMs ?? BACKOFF_MS);
+    await retryOnConflict(this.saves(workspace), async () => {
       const head = await this.head(workspace, segment);
       const index = await this.current(head);
-      if (!index) continue;
+      if (!index) return AGAIN;
       try {
         change(index);
-        if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size)) return;
+        const saved = await this.deps.indexes.save(
+          workspace,
+          segment,
+          head,
+          await index.toBytes(),
+          index.size,
+        );
+        return saved ? undefined : AGAIN;
       } finally {
         index.close();
       }
-    }
-    throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
+    });
+  }
+
+  /** A segment's save: conditional on the head read; a lost one again on the winner's, after a random wait. */
+  private saves(workspace: Workspace): RetryPolicy {
+    const ms = this.deps.backoffMs ?? BACKOFF_MS;
+    return {
+      attempts: SAVE_ATTEMPTS,
+      exhausted: () => new Unavailable(`the search index of ${workspace} is being changed too often; retry`),
+      backoff: (made) => Math.random() * ms * made,
+      sleep: (wait) => new Promise((r) => setTimeout(r, wait)),
+    };
   }
 
   private async head(workspace: Workspace, segment: number): Promise<IndexHead | undefined> {
@@ -160,18 +175,22 @@ export class SearchIndexer {
 
   /** Replaces a segment by a rebuilt one, with the notes on which the two disagree read again. */
   private async reconcile(workspace: Workspace, segment: number, index: NoteIndex): Promise<number> {
-    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
-      await backoff(attempt, this.deps.backoffMs ?? BACKOFF_MS);
+    return retryOnConflict(this.saves(workspace), async () => {
       const head = await this.head(workspace, segment);
       // No live segment: nothing was indexed in it while the rebuild ran (an edit the stream has not
       // applied yet is applied after this save, from the table), so nothing to read again.
       if (!head) {
-        if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size))
-          return index.size;
-        continue;
+        const saved = await this.deps.indexes.save(
+          workspace,
+          segment,
+          head,
+          await index.toBytes(),
+          index.size,
+        );
+        return saved ? index.size : AGAIN;
       }
       const live = await this.current(head);
-      if (!live) continue;
+      if (!live) return AGAIN;
       const mine = index.versions();
       let theirs: Map<string, number>;
       try {
@@ -184,10 +203,9 @@ export class SearchIndexer {
       );
       const stored = await this.read(differ);
       for (const [i, id] of differ.entries()) place(index, workspace, id, stored[i]);
-      if (await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size))
-        return index.size;
-    }
-    throw new Unavailable(`the search index of ${workspace} is being changed too often; retry`);
+      const saved = await this.deps.indexes.save(workspace, segment, head, await index.toBytes(), index.size);
+      return saved ? index.size : AGAIN;
+    });
   }
 }
 

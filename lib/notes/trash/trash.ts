@@ -7,6 +7,7 @@
 // - restoring puts the note back where it was (its folder, or the top level if the folder is gone).
 import type { Clock } from '../../domain/clock.ts';
 import { Conflict, Forbidden, NotFound } from '../../domain/errors.ts';
+import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import type { NoteOwnerKey } from '../../data/keys.ts';
 import type { Team } from '../../identity/model.ts';
 import type { NoteRecord } from '../kernel/model.ts';
@@ -16,6 +17,11 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 /** BatchRestore takes at most this many note ids. */
 export const MAX_BATCH_RESTORE = 100;
 const WRITE_ATTEMPTS = 3;
+/** A restore: written conditionally on the trashed note read, again on a fresh read. */
+const RESTORE_RETRY: RetryPolicy = {
+  attempts: WRITE_ATTEMPTS,
+  exhausted: () => new Conflict('The note is being changed concurrently; retry the request'),
+};
 
 /** A note in the trash: its record and when (and by whom) it was deleted, and when it is purged. */
 export interface TrashedNote {
@@ -134,7 +140,7 @@ export class TrashService {
 
   private async restoreOne(userId: string, ref: string): Promise<RestoreOutcome> {
     const shortId = ref.slice(0, 10);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    return retryOnConflict(RESTORE_RETRY, async (): Promise<RestoreOutcome | typeof AGAIN> => {
       const now = this.clock.now();
       const t = await this.store.get(shortId, now);
       if (!t || (ref.length !== 10 && t.note.id !== ref)) return { status: 'failure', reason: 'NOT_FOUND' };
@@ -143,9 +149,8 @@ export class TrashService {
       if (!(await this.canRestore(userId, t))) return { status: 'failure', reason: 'PERMISSION_DENIED' };
       let outcome = await this.store.restore(t, t.note.parentFolderId, now);
       if (outcome === 'folder-gone') outcome = await this.store.restore(t, null, now);
-      if (outcome === 'restored') return { status: 'success' };
-    }
-    throw new Conflict('The note is being changed concurrently; retry the request');
+      return outcome === 'restored' ? { status: 'success' } : AGAIN;
+    });
   }
 
   /** Who learns that a trashed note exists: its owner; for team notes, the team's members. */
