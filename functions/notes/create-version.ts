@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { createVersionBody } from '#lib/notes/revisions/schemas.ts';
 import { presentVersion } from '#lib/notes/revisions/versions.ts';
-import { versionNaming } from '#lib/notes/wiring.ts';
+import { versionNaming } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: createVersionBody } },

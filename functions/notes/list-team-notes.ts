@@ -3,7 +3,8 @@
 import { notesQuery, teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
+import { folderNotes } from '#lib/notes/folders/wiring.ts';
+import { noteListing } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, query: notesQuery },

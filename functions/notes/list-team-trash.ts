@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { presentTrashNote } from '#lib/notes/trash/trash.ts';
-import { teamTrashListing } from '#lib/notes/wiring.ts';
+import { teamTrashListing } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
   const { team, trashed } = await teamTrashListing().listTeam(principal.userId, path.teamPath);

@@ -2,7 +2,7 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { presentTrashNote } from '#lib/notes/trash/trash.ts';
-import { trashListing } from '#lib/notes/wiring.ts';
+import { trashListing } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
   const trashed = await trashListing().listPersonal(principal.userId);

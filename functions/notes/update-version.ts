@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { updateVersionBody } from '#lib/notes/revisions/schemas.ts';
 import { presentVersion } from '#lib/notes/revisions/versions.ts';
-import { versionRenaming } from '#lib/notes/wiring.ts';
+import { versionRenaming } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: updateVersionBody } },

@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { imageUploadParser } from '#lib/notes/images/http/image-upload.ts';
 import { imageUploadBody } from '#lib/notes/notes/schemas.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
-import { notesWithImages as notes } from '#lib/notes/wiring.ts';
+import { notesWithImages as notes } from '#lib/notes/images/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, bodyParser: imageUploadParser(), body: { schema: imageUploadBody } },

@@ -12,7 +12,7 @@ import { MAX_COMMENT_BODY } from '../../lib/notes/revisions/comments.ts';
 import { MAX_CONTENT_BYTES } from '../../lib/notes/kernel/model.ts';
 import type { NoteRecord } from '../../lib/notes/kernel/model.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
-import { trashPurge } from '../../lib/notes/wiring.ts';
+import { trashPurge } from '../../lib/notes/trash/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget } from './helpers.ts';
 

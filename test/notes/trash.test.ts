@@ -11,7 +11,7 @@ import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys, trashKeys } from '../../lib/data/keys.ts';
 import { DynamoTrashStore, STRIP_BOUND_MS } from '../../lib/notes/trash/adapters/dynamo-trash.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
-import { trashSweep } from '../../lib/notes/wiring.ts';
+import { trashSweep } from '../../lib/notes/trash/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, multipart, PNG } from './helpers.ts';
 

@@ -2,7 +2,8 @@
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
 import { presentNote, presentSingleNote } from '../../../lib/notes/kernel/present.ts';
-import { notes, trashSweep } from '../../../lib/notes/wiring.ts';
+import { notes } from '../../../lib/notes/wiring.ts';
+import { trashSweep } from '../../../lib/notes/trash/wiring.ts';
 import { print } from '../print.ts';
 
 const noteRef = (v: string) => {
