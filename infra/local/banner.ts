@@ -4,7 +4,7 @@
 // limit, and it adds nothing to the News status counters.
 import { mfa, transfers } from '../../lib/bank/wiring.ts';
 import { news } from '../../lib/news/wiring.ts';
-import { notes } from '../../lib/notes/wiring.ts';
+import { fullNotes } from '../../lib/notes/wiring.ts';
 import type { DemoCredentials } from '../seed/context.ts';
 import type { DemoSeed } from '../seed/demo.ts';
 import { DEMO_PAGE_PERMALINK } from '../seed/notes.ts';
@@ -25,11 +25,11 @@ export async function describeData(demo: DemoCredentials): Promise<string[]> {
   const userId = demo.users[0]?.id ?? '';
   const [personal, teamNotes, articles, transferCount] = await Promise.all([
     count(
-      () => notes().listNotes(userId),
+      () => fullNotes().listNotes(userId),
       (b) => b.length,
     ),
     count(
-      () => notes().listTeamNotes(userId, demo.team),
+      () => fullNotes().listTeamNotes(userId, demo.team),
       (b) => b.length,
     ),
     count(

@@ -11,11 +11,11 @@ import { restToLive } from './live/notes-bridge.ts';
 import { liveBridge, liveChangesFor } from './live/wiring.ts';
 import { DynamoNotesStore, getNote, recordVisit, saveNote } from './notes/adapters/dynamo-notes.ts';
 import { build, narrow, noBin, noImageTypes } from './notes/wiring.ts';
-import { versionKeeper, versions } from './revisions/wiring.ts';
+import { fullVersions, versionKeeper } from './revisions/wiring.ts';
 import { toTrash } from './trash/wiring.ts';
 
 /** DeleteNote, DeleteTeamNote: the note and its visitors (getNote), moved to the trash. */
-export const notesWithBin = /* @__PURE__ */ once(() =>
+export const noteDeleter = /* @__PURE__ */ once(() =>
   build(narrow({ getNote }), noImages, noImageTypes, toTrash),
 );
 
@@ -25,7 +25,7 @@ export const notesWithBin = /* @__PURE__ */ once(() =>
  * A content change reaches the note's live document and its connections (restToLive: the document's
  * Query, its updates' PutItem, the connections' Query, PostToConnection).
  */
-export const notesWithHistory = /* @__PURE__ */ once(() =>
+export const noteUpdater = /* @__PURE__ */ once(() =>
   build(
     narrow({ getNote, recordVisit, saveNote }),
     noImages,
@@ -37,15 +37,15 @@ export const notesWithHistory = /* @__PURE__ */ once(() =>
 );
 
 /**
- * The stream function: updates flushed into the note (with versions: notesWithHistory's store) and
+ * The stream function: updates flushed into the note (with versions: noteUpdater's store) and
  * compacted; connections rechecked after access changes.
  */
-export const liveChanges = /* @__PURE__ */ once(() => liveChangesFor(notesWithHistory));
+export const liveChanges = /* @__PURE__ */ once(() => liveChangesFor(noteUpdater));
 
 /**
  * Every method, images, trash and versions: the admin CLI, the seed and the local runner's banner.
  * No function uses it (its bundle would hold every write).
  */
-export const notes = /* @__PURE__ */ once(() =>
-  build(new DynamoNotesStore(), new S3ImageStore(), signatureImages, toTrash, versions()),
+export const fullNotes = /* @__PURE__ */ once(() =>
+  build(new DynamoNotesStore(), new S3ImageStore(), signatureImages, toTrash, fullVersions()),
 );

@@ -8,6 +8,6 @@ import { putImage } from './adapters/s3-images.ts';
 import { signatureImages } from './adapters/signature-images.ts';
 
 /** UploadNoteImage: the note (getNote), the image put to S3 (PutObject only) and image detection. */
-export const notesWithImages = /* @__PURE__ */ once(() =>
+export const imageUploader = /* @__PURE__ */ once(() =>
   build(narrow({ getNote }), { ...noImages, put: putImage }, signatureImages, noBin),
 );

@@ -112,7 +112,7 @@ export const liveMessages = /* @__PURE__ */ once(() =>
     liveNoteStarter,
   ),
 );
-/** The REST side's bridge (notesWithHistory, lib/notes/wiring.ts): the document, its updates, the note's connections. */
+/** The REST side's bridge (noteUpdater, lib/notes/wiring.ts): the document, its updates, the note's connections. */
 export const liveBridge = /* @__PURE__ */ once(() =>
   liveService(
     {

@@ -64,9 +64,9 @@ export const notesWith = (methods: Partial<NotesStore>) =>
   build(narrow(methods), noImages, noImageTypes, noBin);
 
 /** ListNotes, ListTeamNotes: one Query of the owner's notes. */
-export const noteListing = /* @__PURE__ */ once(() => notesWith({ listNotes }));
+export const noteLister = /* @__PURE__ */ once(() => notesWith({ listNotes }));
 /** GetHistory: one Query of the caller's history entries. */
-export const readingHistory = /* @__PURE__ */ once(() => notesWith({ history }));
+export const historyReader = /* @__PURE__ */ once(() => notesWith({ history }));
 /** CreateNote, CreateTeamNote: the create transaction (the Idempotency-Key side: notesIdempotency). */
 export const noteCreator = /* @__PURE__ */ once(() => notesWith({ createNote }));
 /**

@@ -47,23 +47,23 @@ const versionService = (store: VersionStore) => new VersionService(store, openNo
 const versionsWith = (methods: Partial<VersionStore>) =>
   versionService(only<VersionStore>('versions', methods));
 
-/** Every version method (the full service, notes()); no function uses it. */
-export const versions = /* @__PURE__ */ once(() => versionService(dynamoVersionStore()));
+/** Every version method (the full service, fullNotes()); no function uses it. */
+export const fullVersions = /* @__PURE__ */ once(() => versionService(dynamoVersionStore()));
 /** ListVersions: one Query of the note's versions. */
-export const versionListing = /* @__PURE__ */ once(() => versionsWith({ list: listVersions }));
+export const versionLister = /* @__PURE__ */ once(() => versionsWith({ list: listVersions }));
 /** GetVersion, CompareVersions: a version and its content (GetItem each). */
 export const versionReader = /* @__PURE__ */ once(() =>
   versionsWith({ get: getVersion, content: versionContent }),
 );
 /** CreateVersion: names a version in place or creates a named one (TransactWriteItems). */
-export const versionNaming = /* @__PURE__ */ once(() =>
+export const versionCreator = /* @__PURE__ */ once(() =>
   versionsWith({ get: getVersion, latest: latestVersion, name: nameVersion, create: createVersion }),
 );
 /** UpdateVersion: renames a named version (UpdateItem). */
-export const versionRenaming = /* @__PURE__ */ once(() =>
+export const versionRenamer = /* @__PURE__ */ once(() =>
   versionsWith({ get: getVersion, rename: renameVersion }),
 );
-/** Told of every content change by notesWithHistory() (lib/notes/wiring.ts): keeps the system versions. */
+/** Told of every content change by noteUpdater() (lib/notes/wiring.ts): keeps the system versions. */
 export const versionKeeper = /* @__PURE__ */ once(() =>
   versionsWith({
     latest: latestVersion,
@@ -79,7 +79,7 @@ const commentsWith = (methods: Partial<CommentStore>) =>
 /** Following anchors: the stored mapping between two contents, else the base content to diff. */
 const anchoring = { base: anchorBase, runs: anchorRuns, keepRuns: keepAnchorRuns };
 /** ListNoteComments: one Query of the note's comments (and the contents their anchors were written on). */
-export const commentListing = /* @__PURE__ */ once(() => commentsWith({ list: listComments, ...anchoring }));
+export const commentLister = /* @__PURE__ */ once(() => commentsWith({ list: listComments, ...anchoring }));
 /** GetNoteComment: the comment, its thread head and its anchor's content (GetItem). */
 export const commentReader = /* @__PURE__ */ once(() => commentsWith({ get: getComment, ...anchoring }));
 /** CreateNoteComment: the thread head of a reply, then the create transaction. */
@@ -87,10 +87,10 @@ export const commentCreator = /* @__PURE__ */ once(() =>
   commentsWith({ get: getComment, create: createComment }),
 );
 /** UpdateNoteComment, ResolveNoteComment, UnresolveNoteComment: comments read, then saved in a transaction. */
-export const commentChanges = /* @__PURE__ */ once(() =>
+export const commentUpdater = /* @__PURE__ */ once(() =>
   commentsWith({ get: getComment, save: saveComments, ...anchoring }),
 );
 /** DeleteNoteComment: the note's comments (Query), the thread or reply removed in a transaction. */
-export const commentRemoval = /* @__PURE__ */ once(() =>
+export const commentRemover = /* @__PURE__ */ once(() =>
   commentsWith({ list: listComments, remove: removeComments }),
 );

@@ -30,9 +30,9 @@ const trashService = (store: Partial<TrashStore>, images: ImageRemover, teams: T
   );
 
 /** ListTrash: one Query of the caller's trash. */
-export const trashListing = /* @__PURE__ */ once(() => trashService({ list: listTrash }, noImages, personal));
+export const trashLister = /* @__PURE__ */ once(() => trashService({ list: listTrash }, noImages, personal));
 /** ListTeamTrash: the team (GetItem), then its trash (one Query). */
-export const teamTrashListing = /* @__PURE__ */ once(() =>
+export const teamTrashLister = /* @__PURE__ */ once(() =>
   trashService({ list: listTrash }, noImages, teamAccess()),
 );
 /**
@@ -42,18 +42,18 @@ export const teamTrashListing = /* @__PURE__ */ once(() =>
 export const trashRestorer = /* @__PURE__ */ once(() =>
   trashService({ get: getTrashed, restore: restoreTrashed }, noImages, teamAccess()),
 );
-/** Where DeleteNote, DeleteTeamNote move a note (notesWithBin): TransactWriteItems, UpdateItem. */
+/** Where DeleteNote, DeleteTeamNote move a note (noteDeleter): TransactWriteItems, UpdateItem. */
 const trashBin = /* @__PURE__ */ once(() => trashService({ trash: trashNote }, noImages, personal));
 /** The notes service's Bin: the trash, built when a note is first moved there. */
 export const toTrash: Bin = { moveToTrash: (stored, userId) => trashBin().moveToTrash(stored, userId) };
 
 /** The trash purge (stream function): a purged note's items, then its images (S3 list and delete). */
-export const trashPurge = /* @__PURE__ */ once(() =>
+export const trashPurger = /* @__PURE__ */ once(() =>
   trashService({ purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
 );
 
 /** The sweep of every due note (admin CLI's purge-trash, tests): the purge and the due notes' Query. */
-export const trashSweep = /* @__PURE__ */ once(() =>
+export const trashSweeper = /* @__PURE__ */ once(() =>
   trashService({ due: dueForPurge, purge: purgeTrashed }, { deleteAll: deleteImages }, personal),
 );
 

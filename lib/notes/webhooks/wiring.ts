@@ -82,8 +82,8 @@ const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => ({
 });
 
 /** ListWebhooks, ListTeamWebhooks: one Query of the workspace's webhooks. */
-export const webhookListing = /* @__PURE__ */ once(() => webhookService({ list: listWebhooks }, personal));
-export const teamWebhookListing = /* @__PURE__ */ once(() =>
+export const webhookLister = /* @__PURE__ */ once(() => webhookService({ list: listWebhooks }, personal));
+export const teamWebhookLister = /* @__PURE__ */ once(() =>
   webhookService({ list: listWebhooks }, teamAccess()),
 );
 /** CreateWebhook, CreateTeamWebhook: the limit and the webhook in one transaction. */
