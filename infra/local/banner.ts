@@ -3,7 +3,7 @@
 // domain services, never through the HTTP APIs with a demo token: the banner spends nobody's rate
 // limit, and it adds nothing to the News status counters.
 import { fullMfa, fullTransfers } from '../../lib/bank/wiring.ts';
-import { news } from '../../lib/news/wiring.ts';
+import { fullNews } from '../../lib/news/wiring.ts';
 import { fullNotes } from '../../lib/notes/wiring.ts';
 import type { DemoCredentials } from '../seed/context.ts';
 import type { DemoSeed } from '../seed/demo.ts';
@@ -33,7 +33,7 @@ export async function describeData(demo: DemoCredentials): Promise<string[]> {
       (b) => b.length,
     ),
     count(
-      () => news().newsPage(1, 1),
+      () => fullNews().newsPage(1, 1),
       (b) => b.articlesCount,
     ),
     count(

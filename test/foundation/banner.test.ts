@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import { describeData, firstFactor } from '../../infra/local/banner.ts';
 import { fullMfaWithTotp } from '../../lib/bank/wiring.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { call, createNote } from '../notes/helpers.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 
@@ -12,7 +12,7 @@ it("counts the demo data without spending the demo user's rate limit, even when 
   const demo = await newUser('Banner Demo');
   const alice = await newUser('Banner Alice');
   const team = await newTeam(demo, [alice]);
-  const token = await identity().issueToken(demo.id, { rateLimit: 4 });
+  const token = await fullIdentity().issueToken(demo.id, { rateLimit: 4 });
   await createNote(token, 'one');
   await createNote(token, 'two');
   await createNote(token, 'team', team.path);

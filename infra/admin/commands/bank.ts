@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { FACTOR_KINDS as KINDS } from '../../../lib/bank/model.ts';
 import { fullMfa, fullMfaWithTotp } from '../../../lib/bank/wiring.ts';
-import { identity } from '../../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
 
 const kind = (v: string) => {
@@ -34,7 +34,7 @@ export function registerBankCommands(program: Command): void {
     .option('--phone <e164>', 'phone number for sms/voice, e.g. +15551234567')
     .option('--email <address>', 'email address for email')
     .action(async (o) => {
-      const user = await identity().getUser(o.user);
+      const user = await fullIdentity().getUser(o.user);
       if (!user) throw new Error(`unknown user ${o.user}`);
       const enrolled = await fullMfaWithTotp()
         .enroll({
