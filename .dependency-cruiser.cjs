@@ -92,6 +92,15 @@ module.exports = {
       to: { path: ['^lib/notes/(?!kernel/)[^/]+/', '^lib/notes/wiring\\.ts$'] },
     },
     {
+      name: 'features-never-import-the-root',
+      severity: 'error',
+      comment:
+        'Each Notes feature wires itself (lib/notes/<feature>/wiring.ts); lib/notes/wiring.ts only joins ' +
+        'features, so no module of a feature (its wiring included) imports it: the root imports them.',
+      from: { path: '^lib/notes/[^/]+/' },
+      to: { path: '^lib/notes/wiring\\.ts$' },
+    },
+    {
       name: 'adapters-know-no-http-or-wiring',
       severity: 'error',
       from: { path: ADAPTERS },

@@ -5,13 +5,13 @@ import { bankOperation } from '#lib/bank/http/operation.ts';
 import { securityLog, stepUpHeader } from '#lib/bank/http/glue.ts';
 import { activateBody } from '#lib/bank/mfa-schemas.ts';
 import { devicePath } from '#lib/bank/params.ts';
-import { access, activation } from '#lib/bank/wiring.ts';
+import { access, deviceActivator } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation({ path: devicePath, body: { schema: activateBody } }, async (req) => {
   await access().assertMayActFor(req.principal.userId, req.path.userId);
   const proof = req.body as ActivationProof;
   return ok(
-    await activation().activate(
+    await deviceActivator().activate(
       req.path.userId,
       req.path.deviceId,
       proof,

@@ -4,12 +4,17 @@ import { deviceOf, deviceOperation } from '#lib/bank/http/device-auth.ts';
 import { securityLog } from '#lib/bank/http/glue.ts';
 import { pushAnswerBody } from '#lib/bank/mfa-schemas.ts';
 import { challengePath } from '#lib/bank/params.ts';
-import { pushAnswers } from '#lib/bank/wiring.ts';
+import { pushChallengeAnswerer } from '#lib/bank/wiring.ts';
 
 export const handler = deviceOperation(
   { path: challengePath, body: { schema: pushAnswerBody } },
   async (req) =>
     ok(
-      await pushAnswers().answer(deviceOf(req), req.path.verificationId, req.body.response, securityLog(req)),
+      await pushChallengeAnswerer().answer(
+        deviceOf(req),
+        req.path.verificationId,
+        req.body.response,
+        securityLog(req),
+      ),
     ),
 );

@@ -4,7 +4,7 @@ import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import { mfaTokenBody } from '#lib/bank/mfa-schemas.ts';
 import { userPath } from '#lib/bank/params.ts';
-import { access, mfaTokens, sealingKey } from '#lib/bank/wiring.ts';
+import { access, mfaTokenIssuer, sealingKey } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(
   { path: userPath, body: { schema: mfaTokenBody, optional: true } },
@@ -13,7 +13,8 @@ export const handler = bankOperation(
     return idempotent(
       req,
       created,
-      (complete) => mfaTokens().issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete),
+      (complete) =>
+        mfaTokenIssuer().issueMfaToken(req.path.userId, req.body ?? {}, securityLog(req), complete),
       { seal: sealingKey },
     );
   },

@@ -4,13 +4,13 @@ import { bankOperation } from '#lib/bank/http/operation.ts';
 import { idempotent, stepUpHeader } from '#lib/bank/http/glue.ts';
 import type { Transfer } from '#lib/bank/model.ts';
 import { createTransferBody } from '#lib/bank/schemas.ts';
-import { transferCreation } from '#lib/bank/wiring.ts';
+import { transferCreator } from '#lib/bank/wiring.ts';
 
 const respond = (t: Transfer) => created(t, { Location: `/api/transfers/${t.id}` });
 
 export const handler = bankOperation({ body: { schema: createTransferBody } }, (req) =>
   idempotent(req, respond, (complete, origin) =>
-    transferCreation().create(req.principal.userId, req.body, {
+    transferCreator().create(req.principal.userId, req.body, {
       verificationId: stepUpHeader(req),
       complete,
       origin,

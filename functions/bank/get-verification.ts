@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { bankOperation } from '#lib/bank/http/operation.ts';
 import { verificationPath } from '#lib/bank/params.ts';
-import { access, verificationStatus } from '#lib/bank/wiring.ts';
+import { access, verificationReader } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation({ path: verificationPath }, async (req) => {
   await access().assertMayActFor(req.principal.userId, req.path.userId);
-  return ok(await verificationStatus().status(req.path.userId, req.path.verificationId));
+  return ok(await verificationReader().status(req.path.userId, req.path.verificationId));
 });

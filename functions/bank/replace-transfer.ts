@@ -4,12 +4,12 @@ import { bankOperation } from '#lib/bank/http/operation.ts';
 import { cacheHeaders } from '#lib/bank/http/glue.ts';
 import { transferPath } from '#lib/bank/params.ts';
 import { replaceTransferBody } from '#lib/bank/schemas.ts';
-import { transferChanges } from '#lib/bank/wiring.ts';
+import { transferUpdater } from '#lib/bank/wiring.ts';
 
 export const handler = bankOperation(
   { path: transferPath, body: { schema: replaceTransferBody } },
   async (req) => {
-    const transfer = await transferChanges().replace(req.principal.userId, req.path.transferId, req.body);
+    const transfer = await transferUpdater().replace(req.principal.userId, req.path.transferId, req.body);
     return ok(transfer, cacheHeaders(transfer));
   },
 );

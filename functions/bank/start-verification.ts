@@ -5,7 +5,7 @@ import { idempotent, securityLog } from '#lib/bank/http/glue.ts';
 import type { PublicVerification } from '#lib/bank/mfa.ts';
 import { startVerificationBody } from '#lib/bank/mfa-schemas.ts';
 import { userPath } from '#lib/bank/params.ts';
-import { access, sealingKey, verifications } from '#lib/bank/wiring.ts';
+import { access, sealingKey, verificationStarter } from '#lib/bank/wiring.ts';
 
 const respond = (v: PublicVerification) => created(v);
 
@@ -19,7 +19,12 @@ export const handler = bankOperation(
       req,
       respond,
       (complete) =>
-        verifications().startVerification(req.path.userId, req.body.device_id, complete, securityLog(req)),
+        verificationStarter().startVerification(
+          req.path.userId,
+          req.body.device_id,
+          complete,
+          securityLog(req),
+        ),
       { seal: sealingKey },
     );
   },

@@ -2,7 +2,7 @@
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { allRestored } from '#lib/notes/trash/trash.ts';
 import { batchRestoreBody } from '#lib/notes/trash/schemas.ts';
-import { trashRestorer } from '#lib/notes/wiring.ts';
+import { trashRestorer } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: batchRestoreBody } }, async ({ principal, body }) => {
   const outcomes = await trashRestorer().batchRestore(principal.userId, body.noteIds);

@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { compareVersions } from '#lib/notes/revisions/compare.ts';
 import { compareQuery } from '#lib/notes/revisions/schemas.ts';
-import { versionReader } from '#lib/notes/wiring.ts';
+import { versionReader } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, query: compareQuery },

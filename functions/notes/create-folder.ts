@@ -3,7 +3,7 @@ import { created } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderCreationBody } from '#lib/notes/folders/schemas.ts';
 import { presentFolder } from '#lib/notes/folders/folders.ts';
-import { folderCreator } from '#lib/notes/wiring.ts';
+import { folderCreator } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation(
   { body: { schema: folderCreationBody, optional: true } },

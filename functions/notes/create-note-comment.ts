@@ -4,7 +4,7 @@ import { presentComment } from '#lib/notes/revisions/comments.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { createCommentBody } from '#lib/notes/revisions/schemas.ts';
-import { commentCreator } from '#lib/notes/wiring.ts';
+import { commentCreator } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: createCommentBody } },

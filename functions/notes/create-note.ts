@@ -3,7 +3,7 @@
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/notes/http.ts';
 import { createNoteBody } from '#lib/notes/notes/schemas.ts';
-import { noteCreator } from '#lib/notes/wiring.ts';
+import { noteCreator } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: createNoteBody, optional: true } }, (req) =>
   idempotentCreate(req, (complete) =>

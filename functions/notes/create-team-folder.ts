@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderCreationBody } from '#lib/notes/folders/schemas.ts';
 import { presentFolder } from '#lib/notes/folders/folders.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
-import { teamFolderCreator } from '#lib/notes/wiring.ts';
+import { teamFolderCreator } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: folderCreationBody, optional: true } },

@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { idempotentCreate } from '#lib/notes/notes/http.ts';
 import { createNoteBody } from '#lib/notes/notes/schemas.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
-import { noteCreator } from '#lib/notes/wiring.ts';
+import { noteCreator } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: createNoteBody, optional: true } },

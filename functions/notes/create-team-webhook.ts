@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { webhookCreation } from '#lib/notes/webhooks/schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
-import { teamWebhookCreator } from '#lib/notes/wiring.ts';
+import { teamWebhookCreator } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: webhookCreation } },

@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { commentPath } from '#lib/notes/revisions/schemas.ts';
-import { commentRemoval } from '#lib/notes/wiring.ts';
+import { commentRemover } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
-  await commentRemoval().delete(principal.userId, path.noteId, path.commentId);
+  await commentRemover().delete(principal.userId, path.noteId, path.commentId);
   return noContent();
 });

@@ -2,9 +2,9 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
-import { notesWithBin as notes } from '#lib/notes/wiring.ts';
+import { noteDeleter } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) => {
-  await notes().deleteNote(principal.userId, path.noteId);
+  await noteDeleter().deleteNote(principal.userId, path.noteId);
   return noContent();
 });

@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamHookPath } from '#lib/notes/webhooks/schemas.ts';
-import { teamWebhookRemover } from '#lib/notes/wiring.ts';
+import { teamWebhookRemover } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {
   await teamWebhookRemover().delete({ userId: principal.userId, teamPath: path.teamPath }, path.hookId);

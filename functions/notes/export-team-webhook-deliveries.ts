@@ -4,7 +4,7 @@ import { ndjson } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamHookPath } from '#lib/notes/webhooks/schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks/webhooks.ts';
-import { teamWebhookDeliveryLog } from '#lib/notes/wiring.ts';
+import { teamWebhookDeliveryLog } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation({ path: teamHookPath }, async ({ principal, path }) => {
   const all = await teamWebhookDeliveryLog().allDeliveries(

@@ -3,9 +3,9 @@ import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { MAX_HISTORY } from '#lib/notes/kernel/model.ts';
 import { historyQuery } from '#lib/notes/kernel/params.ts';
-import { readingHistory } from '#lib/notes/wiring.ts';
+import { historyReader } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation({ query: historyQuery }, async ({ principal, query }) => {
-  const visited = await readingHistory().history(principal.userId, query.limit ?? MAX_HISTORY);
+  const visited = await historyReader().history(principal.userId, query.limit ?? MAX_HISTORY);
   return noteList(principal.userId, visited);
 });

@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { presentComment } from '#lib/notes/revisions/comments.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { commentPath } from '#lib/notes/revisions/schemas.ts';
-import { commentReader } from '#lib/notes/wiring.ts';
+import { commentReader } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
   const comment = await commentReader().get(principal.userId, path.noteId, path.commentId);

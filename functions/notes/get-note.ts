@@ -2,7 +2,7 @@
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { conditionalGet } from '#lib/notes/notes/http.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
-import { noteReader } from '#lib/notes/wiring.ts';
+import { noteReader } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path, headers }) => {
   const note = await noteReader().getNote(principal.userId, path.noteId);

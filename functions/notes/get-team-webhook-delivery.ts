@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamDeliveryPath } from '#lib/notes/webhooks/schemas.ts';
 import { presentDelivery } from '#lib/notes/webhooks/webhooks.ts';
-import { teamWebhookDeliveryLookup } from '#lib/notes/wiring.ts';
+import { teamWebhookDeliveryLookup } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation({ path: teamDeliveryPath }, async ({ principal, path }) => {
   return ok(

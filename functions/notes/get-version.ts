@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { versionPath } from '#lib/notes/revisions/schemas.ts';
 import { presentVersion } from '#lib/notes/revisions/versions.ts';
-import { versionReader } from '#lib/notes/wiring.ts';
+import { versionReader } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation({ path: versionPath }, async ({ principal, path }) => {
   const { version, content } = await versionReader().get(principal.userId, path.noteId, path.versionId);

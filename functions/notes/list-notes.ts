@@ -3,12 +3,13 @@
 import { notesQuery } from '#lib/notes/kernel/params.ts';
 import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
+import { folderNotes } from '#lib/notes/folders/wiring.ts';
+import { noteLister } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {
   const { userId } = principal;
   const list = query.folderId
     ? await folderNotes().notesIn(userId, query.folderId)
-    : await noteListing().listNotes(userId);
+    : await noteLister().listNotes(userId);
   return noteList(userId, list);
 });

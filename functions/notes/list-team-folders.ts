@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { presentFolder } from '#lib/notes/folders/folders.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
-import { teamFolderReader } from '#lib/notes/wiring.ts';
+import { teamFolderReader } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
   const list = await teamFolderReader().list(principal.userId, path.teamPath);

@@ -3,7 +3,8 @@
 import { notesQuery, teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { folderNotes, noteListing } from '#lib/notes/wiring.ts';
+import { folderNotes } from '#lib/notes/folders/wiring.ts';
+import { noteLister } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, query: notesQuery },
@@ -12,7 +13,7 @@ export const handler = notesOperation(
     const { folderId } = query;
     const list = folderId
       ? await folderNotes().notesIn(userId, folderId, path.teamPath)
-      : await noteListing().listTeamNotes(userId, path.teamPath);
+      : await noteLister().listTeamNotes(userId, path.teamPath);
     return noteList(userId, list);
   },
 );

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { presentTrashNote } from '#lib/notes/trash/trash.ts';
-import { teamTrashListing } from '#lib/notes/wiring.ts';
+import { teamTrashLister } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({ path: teamPathOnly }, async ({ principal, path }) => {
-  const { team, trashed } = await teamTrashListing().listTeam(principal.userId, path.teamPath);
+  const { team, trashed } = await teamTrashLister().listTeam(principal.userId, path.teamPath);
   return ok(trashed.map((t) => presentTrashNote(t, team)));
 });

@@ -2,9 +2,9 @@
 import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { presentTrashNote } from '#lib/notes/trash/trash.ts';
-import { trashListing } from '#lib/notes/wiring.ts';
+import { trashLister } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({}, async ({ principal }) => {
-  const trashed = await trashListing().listPersonal(principal.userId);
+  const trashed = await trashLister().listPersonal(principal.userId);
   return ok(trashed.map((t) => presentTrashNote(t)));
 });

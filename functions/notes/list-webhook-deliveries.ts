@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { deliveriesQuery, hookPath, pageOf } from '#lib/notes/webhooks/schemas.ts';
 import { presentDeliveryPage } from '#lib/notes/webhooks/webhooks.ts';
-import { webhookDeliveryLog } from '#lib/notes/wiring.ts';
+import { webhookDeliveryLog } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation(
   { path: hookPath, query: deliveriesQuery },

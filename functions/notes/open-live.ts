@@ -3,7 +3,7 @@
 import { created } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
-import { liveOpening } from '#lib/notes/wiring.ts';
+import { liveOpening } from '#lib/notes/live/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) =>
   created(await liveOpening().open(principal, path.noteId)),

@@ -3,9 +3,9 @@ import { ok } from '#lib/http/rest.ts';
 import { presentComment } from '#lib/notes/revisions/comments.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { commentPath } from '#lib/notes/revisions/schemas.ts';
-import { commentChanges } from '#lib/notes/wiring.ts';
+import { commentUpdater } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation({ path: commentPath }, async ({ principal, path }) => {
-  const done = await commentChanges().resolve(principal.userId, path.noteId, path.commentId, true);
+  const done = await commentUpdater().resolve(principal.userId, path.noteId, path.commentId, true);
   return ok({ comment: presentComment(done.comment, true), cascade: done.cascade });
 });

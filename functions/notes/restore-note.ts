@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
-import { trashRestorer } from '#lib/notes/wiring.ts';
+import { trashRestorer } from '#lib/notes/trash/wiring.ts';
 
 export const handler = notesOperation({ path: notePath }, async ({ principal, path }) => {
   await trashRestorer().restore(principal.userId, path.noteId);

@@ -4,7 +4,8 @@
 // notes of a batch are worked on concurrently (bounded); a note whose work fails is reported as a
 // partial batch failure (retried a few times, then the dead-letter queue) and holds no other back.
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { liveChanges, liveChangesOf, runStreamTasks, streamTasksOf } from '#lib/notes/wiring.ts';
+import { liveChanges } from '#lib/notes/wiring.ts';
+import { liveChangesOf, runStreamTasks, streamTasksOf } from '#lib/notes/live/wiring.ts';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => ({
   batchItemFailures: await runStreamTasks(streamTasksOf(liveChangesOf(event.Records), liveChanges()), {

@@ -2,7 +2,7 @@
 import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderOrderBody } from '#lib/notes/folders/schemas.ts';
-import { folderOrderer } from '#lib/notes/wiring.ts';
+import { folderOrderer } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation({ body: { schema: folderOrderBody } }, async ({ principal, body }) => {
   await folderOrderer().putOrder(principal.userId, body.order);

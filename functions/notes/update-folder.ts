@@ -4,7 +4,7 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderChanges } from '#lib/notes/folders/schemas.ts';
 import { folderPath } from '#lib/notes/kernel/params.ts';
 import { presentFolder } from '#lib/notes/folders/folders.ts';
-import { folderUpdater } from '#lib/notes/wiring.ts';
+import { folderUpdater } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation(
   { path: folderPath, body: { schema: folderChanges } },

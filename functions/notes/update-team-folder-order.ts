@@ -3,7 +3,7 @@ import { noContent } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { folderOrderBody } from '#lib/notes/folders/schemas.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
-import { teamFolderOrderer } from '#lib/notes/wiring.ts';
+import { teamFolderOrderer } from '#lib/notes/folders/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: folderOrderBody } },

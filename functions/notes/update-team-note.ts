@@ -3,12 +3,12 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { ifMatch, singleNote } from '#lib/notes/notes/http.ts';
 import { noteChanges } from '#lib/notes/notes/schemas.ts';
 import { teamNotePath } from '#lib/notes/kernel/params.ts';
-import { notesWithHistory } from '#lib/notes/wiring.ts';
+import { noteUpdater } from '#lib/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamNotePath, body: { schema: noteChanges } },
   async ({ principal, path, body, headers }) => {
-    const updated = await notesWithHistory().updateNote(principal.userId, path.noteId, body, {
+    const updated = await noteUpdater().updateNote(principal.userId, path.noteId, body, {
       teamPath: path.teamPath,
       precondition: ifMatch(headers),
     });

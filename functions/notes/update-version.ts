@@ -4,12 +4,12 @@ import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
 import { updateVersionBody } from '#lib/notes/revisions/schemas.ts';
 import { presentVersion } from '#lib/notes/revisions/versions.ts';
-import { versionRenaming } from '#lib/notes/wiring.ts';
+import { versionRenamer } from '#lib/notes/revisions/wiring.ts';
 
 export const handler = notesOperation(
   { path: notePath, body: { schema: updateVersionBody } },
   async ({ principal, path, body }) => {
-    const version = await versionRenaming().update(principal.userId, path.noteId, body);
+    const version = await versionRenamer().update(principal.userId, path.noteId, body);
     return ok(presentVersion(version));
   },
 );

@@ -3,7 +3,7 @@ import { ok } from '#lib/http/rest.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
 import { hookPath, webhookChanges } from '#lib/notes/webhooks/schemas.ts';
 import { presentWebhook } from '#lib/notes/webhooks/webhooks.ts';
-import { webhookUpdater } from '#lib/notes/wiring.ts';
+import { webhookUpdater } from '#lib/notes/webhooks/wiring.ts';
 
 export const handler = notesOperation(
   { path: hookPath, body: { schema: webhookChanges } },

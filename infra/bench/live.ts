@@ -578,16 +578,16 @@ export async function liveRun(scratchDir: string): Promise<{ failures: number; f
     buildDir: join(scratchDir, 'build'),
   });
   try {
-    const { identity } = await import('../../lib/identity/wiring.ts');
+    const { fullIdentity } = await import('../../lib/identity/wiring.ts');
     const ctx: BenchContext = {
       baseUrl: runner.url,
       iterations: 1,
       newUser: async (name = 'Bench User') => {
-        const u = await identity().createUser({
+        const u = await fullIdentity().createUser({
           name,
           userPath: `bench-${Math.random().toString(36).slice(2, 12)}`,
         });
-        return { id: u.id, name: u.name, userPath: u.userPath, token: await identity().issueToken(u.id) };
+        return { id: u.id, name: u.name, userPath: u.userPath, token: await fullIdentity().issueToken(u.id) };
       },
       newTeam: () => Promise.reject(new Error('not used by the live bench')),
       http: async (method, path, o = {}) => {

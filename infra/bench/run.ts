@@ -219,7 +219,7 @@ const runner = await startRunner({ port, env, s3Endpoint: stack.s3Endpoint, buck
 let failures = 0;
 
 try {
-  const identity = (await import('../../lib/identity/wiring.ts')).identity();
+  const identity = (await import('../../lib/identity/wiring.ts')).fullIdentity();
   const ctx: BenchContext = {
     baseUrl: runner.url,
     iterations: calls,

@@ -70,13 +70,13 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
   };
   let failures = 0;
   try {
-    const { identity } = await import('../../lib/identity/wiring.ts');
-    const { notes } = await import('../../lib/notes/wiring.ts');
+    const { fullIdentity } = await import('../../lib/identity/wiring.ts');
+    const { fullNotes } = await import('../../lib/notes/wiring.ts');
     const { searchIndexer } = await import('../../lib/notes/search/wiring.ts');
     const { s3IndexStore } = await import('../../lib/notes/search/adapters/s3-index-store.ts');
     const { userWorkspace } = await import('../../lib/notes/search/model.ts');
-    const user = await identity().createUser({ name: 'Search Bench', userPath: `bench-search-${port}` });
-    const token = await identity().issueToken(user.id);
+    const user = await fullIdentity().createUser({ name: 'Search Bench', userPath: `bench-search-${port}` });
+    const token = await fullIdentity().issueToken(user.id);
     const workspace = userWorkspace(user.id);
 
     const { notes: docs, words } = corpus(count);
@@ -86,7 +86,7 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     const created = await pMap(
       docs,
       async (d) => {
-        const n = await notes().createNote(user.id, { content: d.content });
+        const n = await fullNotes().createNote(user.id, { content: d.content });
         written += 1;
         if (written % 1000 === 0) process.stderr.write(`search bench: ${written} notes written\n`);
         return n.note.shortId;
@@ -127,12 +127,12 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
     // Cold: the search function's own start (bundle build and init, and a search of a user with no
     // index), then the first search of the workspace: its segments loaded (heads, S3 GETs in
     // parallel, a copy into SQLite) and searched, the hits read — what a cold start adds.
-    const empty = await identity().createUser({
+    const empty = await fullIdentity().createUser({
       name: 'Search Bench Empty',
       userPath: `bench-empty-${port}`,
     });
     const start = await timed(async () =>
-      get(`${base}${encodeURIComponent(words[3])}`, await identity().issueToken(empty.id)),
+      get(`${base}${encodeURIComponent(words[3])}`, await fullIdentity().issueToken(empty.id)),
     );
     const gc = collector();
     gc();
@@ -240,7 +240,9 @@ export async function searchBench(scratchDir: string, count: number): Promise<nu
         const marker = `edit${Math.random().toString(36).slice(2, 12).replace(/[0-9]/g, 'q')}`;
         last = marker;
         const e = performance.now();
-        const edit = notes().updateNote(user.id, created[i], { content: `${docs[i].content}\n\n${marker}` });
+        const edit = fullNotes().updateNote(user.id, created[i], {
+          content: `${docs[i].content}\n\n${marker}`,
+        });
         if (gap) {
           await edit;
           await settle(marker);

@@ -2,9 +2,9 @@
 // demo data as it is now (counted now, not remembered). The counts are read through the APIs'
 // domain services, never through the HTTP APIs with a demo token: the banner spends nobody's rate
 // limit, and it adds nothing to the News status counters.
-import { mfa, transfers } from '../../lib/bank/wiring.ts';
-import { news } from '../../lib/news/wiring.ts';
-import { notes } from '../../lib/notes/wiring.ts';
+import { fullMfa, fullTransfers } from '../../lib/bank/wiring.ts';
+import { fullNews } from '../../lib/news/wiring.ts';
+import { fullNotes } from '../../lib/notes/wiring.ts';
 import type { DemoCredentials } from '../seed/context.ts';
 import type { DemoSeed } from '../seed/demo.ts';
 import { DEMO_PAGE_PERMALINK } from '../seed/notes.ts';
@@ -25,19 +25,19 @@ export async function describeData(demo: DemoCredentials): Promise<string[]> {
   const userId = demo.users[0]?.id ?? '';
   const [personal, teamNotes, articles, transferCount] = await Promise.all([
     count(
-      () => notes().listNotes(userId),
+      () => fullNotes().listNotes(userId),
       (b) => b.length,
     ),
     count(
-      () => notes().listTeamNotes(userId, demo.team),
+      () => fullNotes().listTeamNotes(userId, demo.team),
       (b) => b.length,
     ),
     count(
-      () => news().newsPage(1, 1),
+      () => fullNews().newsPage(1, 1),
       (b) => b.articlesCount,
     ),
     count(
-      () => transfers().list(userId, { limit: 100 }),
+      () => fullTransfers().list(userId, { limit: 100 }),
       (b) => `${b.data.length}${b.has_more ? '+' : ''}`,
     ),
   ]);
@@ -59,7 +59,7 @@ export async function firstFactor(demo: DemoCredentials, url: string): Promise<s
   const user = demo.users[0];
   if (!user) return [];
   const lines = [`Bank step-up of Demo User (local only; docs/bank.md "The Demo User's first factor"):`];
-  const factors = await mfa()
+  const factors = await fullMfa()
     .listDevices(user.id)
     .catch(() => undefined);
   const otp = demo.otp;

@@ -1,10 +1,10 @@
 import type { NewTransfer } from '../../lib/bank/transfers.ts';
-import { mfaWithTotp as bankMfa, transfers as bankTransfers } from '../../lib/bank/wiring.ts';
+import { fullMfaWithTotp, fullTransfers } from '../../lib/bank/wiring.ts';
 import type { DemoFactor, SeedContext } from './context.ts';
 
 /** Bank demo data: transfers and an OTP factor for the demo user (an admin): lines to print, the factor. */
 export async function seedBank(ctx: SeedContext): Promise<{ lines: string[]; otp: DemoFactor }> {
-  const [mfa, transfers] = [bankMfa(), bankTransfers()];
+  const [mfa, transfers] = [fullMfaWithTotp(), fullTransfers()];
   const samples: NewTransfer[] = [
     {
       amount: 125_00,

@@ -3,7 +3,7 @@
 // stack); a second run finds the users and team still there, reuses them and prints the same
 // credentials (a token revoked since is replaced). Only when they are gone is a new set made.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { identity as identityService } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import type { DemoCredentials, DemoUser, SeedContext } from './context.ts';
 import { seedNotes } from './notes.ts';
 import { seedNews } from './news.ts';
@@ -16,7 +16,7 @@ const suffix = () => Math.random().toString(36).slice(2, 7);
 
 /** The demo set remembered in `stateFile`, if its users and team still exist (tokens renewed if revoked). */
 async function reuse(stateFile: string): Promise<DemoSeed | undefined> {
-  const identity = identityService();
+  const identity = fullIdentity();
   if (!existsSync(stateFile)) return undefined;
   const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as DemoCredentials;
   const users = await Promise.all(saved.users.map((u) => identity.getUser(u.id)));
@@ -29,7 +29,7 @@ async function reuse(stateFile: string): Promise<DemoSeed | undefined> {
 }
 
 async function create(): Promise<DemoCredentials> {
-  const identity = identityService();
+  const identity = fullIdentity();
   const tag = suffix();
   const make = async (name: string, path: string, email: string, note?: string): Promise<DemoUser> => {
     const u = await identity.createUser({ name, email, userPath: `${path}-${tag}` });

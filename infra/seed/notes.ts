@@ -1,11 +1,11 @@
 // Notes demo data: personal notes of the demo user (one readable by every signed-in user, with a
 // permalink; one public, whose page shows the markdown HackMD's way), notes of the demo team, and a
 // history entry of Alice's.
-import { notes as notesService } from '../../lib/notes/wiring.ts';
+import { fullNotes } from '../../lib/notes/wiring.ts';
 import type { SeedContext } from './context.ts';
 
 export async function seedNotes(ctx: SeedContext): Promise<string[]> {
-  const notes = notesService();
+  const notes = fullNotes();
   const { demo, alice } = ctx;
   await notes.createNote(demo.id, {
     content: '# Welcome\n\nThis is your first note. Edit it with PATCH /v1/notes/{noteId}.',

@@ -3,8 +3,8 @@
 // (lib/domain/only.ts), so a function bundles only those (and their AWS clients and commands): only
 // StartVerification reaches the SNS/SES sender, only Verify (and the admin CLI, which enrols
 // factors) the TOTP library, and only the operations that hash, seal or open a code or a secret the
-// MFA key. `transfers()`, `mfa()` and `mfaWithTotp()` have every method: the admin CLI, the bench
-// and tests only (docs/architecture.md, "Bundles").
+// MFA key. Each getter is named for what its handler does with it; the `full…()` ones have every
+// method: the admin CLI, the bench and tests only (docs/architecture.md, "Bundles").
 import { config } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { mfaEncryptionKey } from '../data/secrets.ts';
@@ -59,7 +59,7 @@ import { PushService } from './push.ts';
 import { TransferService } from './transfers.ts';
 
 /** Every method: the admin CLI, the bench and tests. */
-export const transfers = /* @__PURE__ */ once(
+export const fullTransfers = /* @__PURE__ */ once(
   () => new TransferService(new DynamoTransferStore(), () => config.transferStepUpAmount, systemClock),
 );
 
@@ -72,11 +72,11 @@ const wiredTransfers = (store: Partial<TransferStore>) =>
 /** GET one transfer: the store's getTransfer only (lib/domain/only.ts). */
 export const transferLookup = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer }));
 /** GET the list: the store's listTransfers only. */
-export const transferListing = /* @__PURE__ */ once(() => wiredTransfers({ listTransfers }));
+export const transferLister = /* @__PURE__ */ once(() => wiredTransfers({ listTransfers }));
 /** POST /api/transfers: one putTransfer (its transaction consumes the step-up, completes the key). */
-export const transferCreation = /* @__PURE__ */ once(() => wiredTransfers({ putTransfer }));
+export const transferCreator = /* @__PURE__ */ once(() => wiredTransfers({ putTransfer }));
 /** PUT and POST /api/transfers/{id}: read the transfer, save its next version (retried on a conflict). */
-export const transferChanges = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer, saveTransfer }));
+export const transferUpdater = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer, saveTransfer }));
 
 const noTotp: Totp = {
   newSecret: () => {
@@ -138,22 +138,22 @@ const enrolments = (
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
 /** Every method; codes go to the outbox; no TOTP (admin CLI: listing, outbox; tests). */
-export const mfa = /* @__PURE__ */ once(() =>
+export const fullMfa = /* @__PURE__ */ once(() =>
   build(new DynamoFactorStore(), () => outboxSender, noTotp, mfaEncryptionKey),
 );
 
 /** The same with TOTP: enrolling otp factors (admin CLI, seed, tests). */
-export const mfaWithTotp = /* @__PURE__ */ once(() =>
+export const fullMfaWithTotp = /* @__PURE__ */ once(() =>
   build(new DynamoFactorStore(), () => outboxSender, otplibTotp, mfaEncryptionKey),
 );
 
 /** GET /api/users/{id}/devices: one Query of the user's factors. */
-export const deviceListing = /* @__PURE__ */ once(() =>
+export const deviceLister = /* @__PURE__ */ once(() =>
   build(factors({ listDevices }), () => outboxSender, noTotp, noKey),
 );
 
 /** DELETE a factor: one transaction (the step-up consumed, the factor deleted). */
-export const deviceRemoval = /* @__PURE__ */ once(() =>
+export const deviceRemover = /* @__PURE__ */ once(() =>
   build(factors({ deleteDevice }), () => outboxSender, noTotp, noKey),
 );
 
@@ -162,7 +162,7 @@ export const deviceRemoval = /* @__PURE__ */ once(() =>
  * verification (with the starts limit and the outbox entry) in one transaction; codes through End User Messaging / SES when CODE_SENDER is 'aws', else
  * to the outbox; a push notified through SNS when the stack has a platform application.
  */
-export const verifications = /* @__PURE__ */ once(() =>
+export const verificationStarter = /* @__PURE__ */ once(() =>
   build(
     factors({ getDevice, createVerification, takeLimitSlot, releaseLimitSlot }),
     codeSender,
@@ -176,7 +176,7 @@ export const verifications = /* @__PURE__ */ once(() =>
 );
 
 /** POST /api/users/{id}/devices: the user's factors, a code's sends counted, then the pending factor (with its step-up, code, ticket). */
-export const enrolment = /* @__PURE__ */ once(() =>
+export const deviceEnroller = /* @__PURE__ */ once(() =>
   enrolments({ listDevices, getDevice, enrollDevice, takeLimitSlot, releaseLimitSlot }, otplibTotp, {
     sender: codeSender,
     key: mfaEncryptionKey,
@@ -184,14 +184,14 @@ export const enrolment = /* @__PURE__ */ once(() =>
 );
 
 /** POST .../devices/{id}/activate: the factor, the attempt counted, then its activation. */
-export const activation = /* @__PURE__ */ once(() =>
+export const deviceActivator = /* @__PURE__ */ once(() =>
   enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp, {
     key: mfaEncryptionKey,
   }),
 );
 
 /** POST /api/push/activations: the ticket, the factor, then its activation (and its SNS endpoint). */
-export const pushActivation = /* @__PURE__ */ once(() =>
+export const pushActivator = /* @__PURE__ */ once(() =>
   enrolments({ getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes }, noTotp, {
     notifier: { register: snsRegister, notify: noPush.notify },
     key: noKey,
@@ -199,7 +199,7 @@ export const pushActivation = /* @__PURE__ */ once(() =>
 );
 
 /** POST /api/users/{id}/recovery_codes: one transaction (the step-up consumed, the codes replaced). */
-export const recoveryCodes = /* @__PURE__ */ once(() =>
+export const recoveryCodeReplacer = /* @__PURE__ */ once(() =>
   enrolments({ replaceRecoveryCodes }, noTotp, { key: noKey }),
 );
 
@@ -210,15 +210,15 @@ const pushService = (methods: Partial<PushStore>, key: () => Promise<string>) =>
 export const pushChallenges = /* @__PURE__ */ once(() => pushService({ getPushDevice, currentPush }, noKey));
 
 /** POST /api/push/challenges/{id}: as listing, the replay check, then one transaction deciding it. */
-export const pushAnswers = /* @__PURE__ */ once(() =>
+export const pushChallengeAnswerer = /* @__PURE__ */ once(() =>
   pushService({ getPushDevice, currentPush, replayed, decide }, mfaEncryptionKey),
 );
 
 /** GET a verification: the verification (and for a push the user's pending pointer). */
-export const verificationStatus = /* @__PURE__ */ once(() => pushService({ currentPush }, noKey));
+export const verificationReader = /* @__PURE__ */ once(() => pushService({ currentPush }, noKey));
 
 /** Every method: the admin CLI, the bench and tests. */
-export const enrolmentWithEverything = /* @__PURE__ */ once(
+export const fullEnrolment = /* @__PURE__ */ once(
   () =>
     new FactorEnrolment(
       new DynamoEnrolmentStore(),
@@ -234,7 +234,7 @@ export const enrolmentWithEverything = /* @__PURE__ */ once(
 );
 
 /** Checking a code, TOTP or mfa_token: read, count the attempt, then approve or record the failure. */
-export const verifying = /* @__PURE__ */ once(() =>
+export const verifier = /* @__PURE__ */ once(() =>
   build(
     factors({ getVerification, takeLimitSlot, recordFailure, approve }),
     () => outboxSender,
@@ -244,7 +244,7 @@ export const verifying = /* @__PURE__ */ once(() =>
 );
 
 /** Issuing a recovery mfa_token: one transaction. */
-export const mfaTokens = /* @__PURE__ */ once(() =>
+export const mfaTokenIssuer = /* @__PURE__ */ once(() =>
   build(factors({ putMfaToken }), () => outboxSender, noTotp, noKey),
 );
 

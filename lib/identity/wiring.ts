@@ -1,4 +1,4 @@
-// The one place identity's adapters are chosen; built on first use. `identity()` has every method
+// The one place identity's adapters are chosen; built on first use. `fullIdentity()` has every method
 // (admin CLI, bench, tests); each function reaches identity through a getter wired with only the
 // adapter methods its operation calls (lib/domain/only.ts), so its bundle and role hold no others.
 import { config } from '../config.ts';
@@ -45,7 +45,7 @@ const tokenReader = /* @__PURE__ */ once(() => wired({ tokens: { getToken } }));
 const tokenCounter = /* @__PURE__ */ once(() => wired({ tokens: { countCall } }));
 
 /** Every method: the admin CLI, the bench and tests. No function uses it (its bundle would hold every write). */
-export const identity = /* @__PURE__ */ once(
+export const fullIdentity = /* @__PURE__ */ once(
   () =>
     new IdentityService(
       { users: new DynamoUserStore(), teams: new DynamoTeamStore(), tokens: new DynamoTokenStore() },

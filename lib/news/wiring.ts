@@ -1,7 +1,7 @@
 // The one place the News adapters are chosen and handed to its domain; built on first use. Each
 // operation has its own getter, wired with only the adapter methods it calls (lib/domain/only.ts),
 // so a function bundles (and its role allows) only those: the reads their GetItem or Query, every
-// function the counters' UpdateItem, only the status route the shards' BatchGetItem. `news()` has
+// function the counters' UpdateItem, only the status route the shards' BatchGetItem. `fullNews()` has
 // every read: the local runner's banner, the bench and tests (docs/architecture.md, "Bundles").
 import { systemClock } from '../domain/clock.ts';
 import { once } from '../domain/once.ts';
@@ -29,7 +29,7 @@ export const counters = /* @__PURE__ */ once(
 );
 
 /** Every read: the local runner's banner, the bench and tests. */
-export const news = /* @__PURE__ */ once(() => new NewsService(new DynamoNewsReader()));
+export const fullNews = /* @__PURE__ */ once(() => new NewsService(new DynamoNewsReader()));
 
 const reading = (reader: Partial<NewsReader>) => new NewsService(only<NewsReader>('news', reader));
 /** GET /api/v1/news and /news/latest: one Query of the news list. */

@@ -195,7 +195,7 @@ const SENDS: Record<string, string[]> = {
   NotesDeleteNoteCommentFunction: [...NOTES_BASE, ...ONE_OR_MORE],
   NotesResolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, ...ONE_OR_MORE],
   NotesUnresolveNoteCommentFunction: [...NOTES_BASE, ANCHOR_RUNS, ...ONE_OR_MORE],
-  // Webhooks, exactly (lib/notes/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
+  // Webhooks, exactly (lib/notes/webhooks/wiring.ts, one getter per operation): the rate-limit UpdateItem, then
   // the store's commands: list a Query; get a GetItem; PATCH and ping a conditional UpdateItem (a
   // ping's own 10 s limit is that UpdateItem's condition); delete a TransactWriteItems (webhook and
   // count); the delivery log the webhook's GetItem and the log's Query (list, export) or GetItem (one

@@ -9,7 +9,8 @@ const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs');
 describe('dependency rules', () => {
   it(
     'reports the domain importing HTTP, lib/http an API, a handler an adapter, a cycle, a Notes feature ' +
-      "using another feature's adapters, and the Notes kernel a feature or the wiring",
+      "using another feature's adapters, the Notes kernel a feature or the wiring, and a feature's " +
+      'wiring the Notes composition root',
     async () => {
       const result = await cruise(['lib', 'functions'], {
         ...config.options,
@@ -27,6 +28,8 @@ describe('dependency rules', () => {
         'domain-without-http-or-adapters: lib/bank/transfers.ts -> lib/http/api.ts',
         'domain-without-http-or-adapters: lib/notes/kernel/present.ts -> lib/notes/folders/adapters/dynamo-folders.ts',
         'domain-without-http-or-adapters: lib/notes/search/service.ts -> lib/notes/search/http.ts',
+        'features-never-import-the-root: lib/notes/folders/wiring.ts -> lib/notes/wiring.ts',
+        'features-never-import-the-root: lib/notes/kernel/http/glue.ts -> lib/notes/wiring.ts',
         'features-share-only-the-kernel-adapters: lib/notes/trash/adapters/dynamo-trash.ts -> lib/notes/folders/adapters/dynamo-folders.ts',
         'http-knows-no-api: lib/http/api.ts -> lib/bank/wiring.ts',
         'kernel-knows-no-feature: lib/notes/kernel/http/glue.ts -> lib/notes/wiring.ts',

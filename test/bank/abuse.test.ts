@@ -8,12 +8,12 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { totpCode } from '../../lib/bank/totp.ts';
 import { DynamoFactorStore } from '../../lib/bank/adapters/dynamo-factors.ts';
 import {
-  activation,
-  enrolment,
-  enrolmentWithEverything,
-  mfa,
-  verifications,
-  verifying,
+  deviceActivator,
+  deviceEnroller,
+  fullEnrolment,
+  fullMfa,
+  verificationStarter,
+  verifier,
 } from '../../lib/bank/wiring.ts';
 import { bankKeys } from '../../lib/data/keys.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
@@ -59,7 +59,7 @@ describe('the destination policy of sms and voice codes', () => {
       for (const kind of ['sms', 'voice'])
         expectError(await enrol(u, { kind, phone_number: phone }), 422, ['phone_number']);
     expect((await call('GET', devices(u), { token: u.token })).body).toEqual([]);
-    expect(await mfa().outbox(u.id)).toEqual([]);
+    expect(await fullMfa().outbox(u.id)).toEqual([]);
     // Any other number still gets its code.
     expect((await enrol(u, { kind: 'voice', phone_number: uniquePhone('+44207') })).status).toBe(201);
   });
@@ -69,15 +69,17 @@ describe('the destination policy of sms and voice codes', () => {
     const { device } = await enroll(u, 'sms'); // +1, enrolled by the operator
     process.env.SMS_VOICE_ALLOWED_CALLING_CODES = '44, 49';
     await expect(
-      enrolment().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog),
+      deviceEnroller().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog),
     ).rejects.toMatchObject({ kind: 'invalid', fields: [{ field: 'phone_number' }] });
-    await expect(verifications().startVerification(u.id, device.id, undefined, noLog)).rejects.toMatchObject({
+    await expect(
+      verificationStarter().startVerification(u.id, device.id, undefined, noLog),
+    ).rejects.toMatchObject({
       kind: 'invalid',
       fields: [{ field: 'phone_number' }],
     });
-    expect(await mfa().outbox(u.id)).toEqual([]);
+    expect(await fullMfa().outbox(u.id)).toEqual([]);
     const fresh = await newUser();
-    const ok = await enrolment().enroll(
+    const ok = await deviceEnroller().enroll(
       fresh.id,
       { kind: 'sms', phone_number: uniquePhone('+49151') },
       undefined,
@@ -85,7 +87,7 @@ describe('the destination policy of sms and voice codes', () => {
     );
     expect(ok.status).toBe('pending_activation');
     process.env.SMS_VOICE_ALLOWED_CALLING_CODES = '';
-    expect((await verifications().startVerification(u.id, device.id, undefined, noLog)).status).toBe(
+    expect((await verificationStarter().startVerification(u.id, device.id, undefined, noLog)).status).toBe(
       'pending',
     );
   });
@@ -98,7 +100,7 @@ async function pushUser() {
   expect(enrolled.status, enrolled.text).toBe(201);
   const { publicKey } = await generateKeyPair('ES256', { extractable: true });
   const { kty, crv, x, y } = await exportJWK(publicKey);
-  await enrolmentWithEverything().activatePush(
+  await fullEnrolment().activatePush(
     { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
     noLog,
   );
@@ -120,7 +122,7 @@ describe('a superseded or expired verification approves nothing', () => {
     const { u, deviceId } = await pushUser();
     const v1 = await startPush(u, deviceId);
     const v2 = await startPush(u, deviceId);
-    const { mfa_token } = await mfa().issueMfaToken(u.id, { reusable: true }, noLog);
+    const { mfa_token } = await fullMfa().issueMfaToken(u.id, { reusable: true }, noLog);
     expectError(await check(u, v1, { mfa_token }), 410);
     expectError(await check(u, v1, { recovery_code: 'aaaa-bbbb-cccc' }), 410);
     expectError(await check(u, v1, { code: '123456' }), 410);
@@ -149,7 +151,7 @@ describe('proofs of the wrong kind', () => {
       expect(res.body.attempts_left).toBeUndefined();
     }
     expect((await getVerificationOf(u.id, v)).attempts).toBe(0);
-    const { mfa_token } = await mfa().issueMfaToken(u.id, {}, noLog);
+    const { mfa_token } = await fullMfa().issueMfaToken(u.id, {}, noLog);
     expect((await check(u, v, { mfa_token })).status).toBe(200);
 
     const { device } = await enroll(u, 'sms');
@@ -184,9 +186,9 @@ describe('the step-up rule at activation', () => {
     ((await call('GET', devices(u), { token: u.token })).body as Array<{ id: string }>).map((d) => d.id);
   /** An approved verification of an active otp factor, through a reusable mfa_token. */
   const stepUp = async (u: TestUser, deviceId: string) => {
-    const { mfa_token } = await mfa().issueMfaToken(u.id, { reusable: true }, noLog);
-    const v = await verifications().startVerification(u.id, deviceId, undefined, noLog);
-    await verifying().verify(u.id, v.id, { mfa_token }, noLog);
+    const { mfa_token } = await fullMfa().issueMfaToken(u.id, { reusable: true }, noLog);
+    const v = await verificationStarter().startVerification(u.id, deviceId, undefined, noLog);
+    await verifier().verify(u.id, v.id, { mfa_token }, noLog);
     return v.id;
   };
 
@@ -217,7 +219,12 @@ describe('the step-up rule at activation', () => {
 
     // Factors enrolled with a step-up once A is active are not discarded by later activations.
     const c = await enrol(u, { kind: 'otp', name: 'C' }, await stepUp(u, a.body.id));
-    const e = await enrolment().enroll(u.id, { kind: 'otp', name: 'E' }, await stepUp(u, a.body.id), noLog);
+    const e = await deviceEnroller().enroll(
+      u.id,
+      { kind: 'otp', name: 'E' },
+      await stepUp(u, a.body.id),
+      noLog,
+    );
     const cCode = await totpCode(c.body.activation.secret, Date.now() / 1000);
     expect((await activate(c.body.id, { code: cCode })).status).toBe(200);
     expect(await ids(u)).toEqual([a.body.id, c.body.id, e.id]);
@@ -237,7 +244,7 @@ describe('the step-up rule at activation', () => {
     const p = await enrol(u, { kind: 'push', name: 'P' });
     const late = await Promise.all([a, c, p].map((f) => item(bankKeys.device(u.id, f.body.id))));
     const b = await enrol(u, { kind: 'sms', phone_number: uniquePhone() });
-    const bCode = (await mfa().outbox(u.id)).find((e) => e.verificationId === b.body.id)!.code;
+    const bCode = (await fullMfa().outbox(u.id)).find((e) => e.verificationId === b.body.id)!.code;
     expect((await activate(b.body.id, { code: bCode })).status).toBe(200);
     for (const Item of late)
       await documentClient().send(new PutCommand({ TableName: config.tableName, Item }));
@@ -253,7 +260,7 @@ describe('the step-up rule at activation', () => {
       token: u.token,
       body: { device_id: b.body.id },
     });
-    const code = (await mfa().outbox(u.id)).find((e) => e.verificationId === started.body.id)!.code;
+    const code = (await fullMfa().outbox(u.id)).find((e) => e.verificationId === started.body.id)!.code;
     expect((await check(u, started.body.id, { code })).status).toBe(200);
     const ok = await activate(a.body.id, { code: aCode }, started.body.id);
     expect(ok.status, ok.text).toBe(200);
@@ -294,11 +301,11 @@ describe('send limits (SMS and voice pumping), over the table', () => {
         body: { device_id: device.id },
       });
     expect((await start()).status).toBe(201);
-    const before = (await mfa().outbox(owner.id)).length;
+    const before = (await fullMfa().outbox(owner.id)).length;
     const refused = await start();
     expectError(refused, 429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await mfa().outbox(owner.id)).toHaveLength(before);
+    expect(await fullMfa().outbox(owner.id)).toHaveLength(before);
     const late = await newUser();
     expectError(await enrol(late, { kind: 'sms', phone_number: number }), 429);
     // The counter is the number's HMAC: the number is stored nowhere but on the factors.
@@ -315,26 +322,32 @@ describe('send limits (SMS and voice pumping), over the table', () => {
 
   it('per stack: past SMS_VOICE_HOURLY_LIMIT sends are refused for everyone (503 + Retry-After)', async () => {
     const u = await newUser();
-    await enrolment().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog);
+    await deviceEnroller().enroll(u.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog);
     process.env.SMS_VOICE_HOURLY_LIMIT = '1';
     const other = await newUser();
-    const refused = await enrolment()
+    const refused = await deviceEnroller()
       .enroll(other.id, { kind: 'voice', phone_number: uniquePhone() }, undefined, noLog)
       .catch((e) => e);
     expect(refused).toMatchObject({ kind: 'unavailable' });
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
-    expect(await mfa().outbox(other.id)).toEqual([]);
+    expect(await fullMfa().outbox(other.id)).toEqual([]);
     delete process.env.SMS_VOICE_HOURLY_LIMIT;
     expect(
-      (await enrolment().enroll(other.id, { kind: 'sms', phone_number: uniquePhone() }, undefined, noLog))
-        .status,
+      (
+        await deviceEnroller().enroll(
+          other.id,
+          { kind: 'sms', phone_number: uniquePhone() },
+          undefined,
+          noLog,
+        )
+      ).status,
     ).toBe('pending_activation');
   });
 });
 
 describe('at most 10 factors, under concurrency (a conditional counter)', () => {
   const enrolOtp = (u: TestUser, stepUp?: string) =>
-    enrolment().enroll(u.id, { kind: 'otp' }, stepUp, noLog) as Promise<{
+    deviceEnroller().enroll(u.id, { kind: 'otp' }, stepUp, noLog) as Promise<{
       id: string;
       activation: { secret: string };
     }>;
@@ -347,9 +360,9 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
     });
   /** An approved verification of the active factor, through a reusable mfa_token. */
   const stepUp = async (u: TestUser, deviceId: string) => {
-    const { mfa_token } = await mfa().issueMfaToken(u.id, { reusable: true }, noLog);
-    const v = await verifications().startVerification(u.id, deviceId, undefined, noLog);
-    await verifying().verify(u.id, v.id, { mfa_token }, noLog);
+    const { mfa_token } = await fullMfa().issueMfaToken(u.id, { reusable: true }, noLog);
+    const v = await verificationStarter().startVerification(u.id, deviceId, undefined, noLog);
+    await verifier().verify(u.id, v.id, { mfa_token }, noLog);
     return v.id;
   };
 
@@ -392,7 +405,7 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
         )
       ).Item?.count;
     const first = mine[1];
-    await activation().activate(
+    await deviceActivator().activate(
       u.id,
       first.id,
       { code: await totpCode(first.activation.secret, Date.now() / 1000) },
@@ -402,7 +415,7 @@ describe('at most 10 factors, under concurrency (a conditional counter)', () => 
     expect(await count()).toBe(1);
     const added = await enrolOtp(u, await stepUp(u, first.id));
     expect(await count()).toBe(2);
-    await mfa().deleteDevice(u.id, added.id, await stepUp(u, first.id), noLog);
+    await fullMfa().deleteDevice(u.id, added.id, await stepUp(u, first.id), noLog);
     expect(await live(u)).toBe(1);
     expect(await count()).toBe(1);
   });
@@ -490,7 +503,7 @@ async function pushDevice() {
   const enrolled = await enrol(u, { kind: 'push', name: 'Phone' });
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const { kty, crv, x, y } = await exportJWK(publicKey);
-  await enrolmentWithEverything().activatePush(
+  await fullEnrolment().activatePush(
     { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
     noLog,
   );

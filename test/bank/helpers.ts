@@ -1,7 +1,7 @@
 // Shared helpers of the Bank tests: documented HTTP calls, DynamoDB request counts, factors.
 import { randomInt, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { mfa, mfaWithTotp } from '../../lib/bank/wiring.ts';
+import { fullMfa, fullMfaWithTotp } from '../../lib/bank/wiring.ts';
 import type { FactorKind } from '../../lib/bank/model.ts';
 import { http, type HttpResponse } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
@@ -52,7 +52,7 @@ export const uniquePhone = (prefix = '+1555') =>
 export const uniqueEmail = () => `me-${randomUUID().slice(0, 8)}@example.test`;
 
 export const enroll = (user: TestUser, kind: FactorKind, extra: { phone?: string; email?: string } = {}) =>
-  mfaWithTotp().enroll({
+  fullMfaWithTotp().enroll({
     userId: user.id,
     kind,
     phone: kind === 'sms' || kind === 'voice' ? (extra.phone ?? uniquePhone()) : extra.phone,
@@ -61,7 +61,7 @@ export const enroll = (user: TestUser, kind: FactorKind, extra: { phone?: string
 
 /** The code the outbox holds for a verification. */
 export async function outboxCode(userId: string, verificationId: string): Promise<string> {
-  const entry = (await mfa().outbox(userId)).find((e) => e.verificationId === verificationId);
+  const entry = (await fullMfa().outbox(userId)).find((e) => e.verificationId === verificationId);
   expect(entry, `outbox entry of ${verificationId}`).toBeDefined();
   return entry!.code;
 }

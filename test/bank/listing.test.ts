@@ -6,7 +6,7 @@ import { handler } from '../../functions/bank/list-transfers.ts';
 import { newTransferId } from '../../lib/bank/ids.ts';
 import type { Transfer, TransferRecord } from '../../lib/bank/model.ts';
 import { DynamoTransferStore } from '../../lib/bank/adapters/dynamo-transfers.ts';
-import { transfers } from '../../lib/bank/wiring.ts';
+import { fullTransfers } from '../../lib/bank/wiring.ts';
 
 const bankStore = new DynamoTransferStore();
 import { invoke } from '../support/events.ts';
@@ -139,7 +139,7 @@ describe('listing 500 transfers', () => {
     const made: Transfer[] = [];
     const between = async () => {
       made.push(
-        await transfers().create(user.id, { amount: 500, currency: 'eur', destination: 'acct_new' }, {}),
+        await fullTransfers().create(user.id, { amount: 500, currency: 'eur', destination: 'acct_new' }, {}),
       );
     };
     const desc = await pageAll({ limit: '50' }, { between });

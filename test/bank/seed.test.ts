@@ -1,7 +1,7 @@
 // The bank seeder gives the demo user transfers and an OTP factor whose secret it prints.
 import { describe, expect, it } from 'vitest';
 import { seedBank } from '../../infra/seed/bank.ts';
-import { mfa, transfers } from '../../lib/bank/wiring.ts';
+import { fullMfa, fullTransfers } from '../../lib/bank/wiring.ts';
 import { newUser } from '../support/identity.ts';
 
 describe('seedBank', () => {
@@ -11,7 +11,9 @@ describe('seedBank', () => {
     expect(lines.join('\n')).toContain(`OTP secret ${otp.secret}`);
     expect(otp.secret).toMatch(/^[A-Z2-7]+$/);
     expect(otp.otpauthUri).toContain(`secret=${otp.secret}`);
-    expect((await transfers().list(demo.id, {})).data.length).toBe(4);
-    expect((await mfa().listDevices(demo.id)).map((d) => [d.kind, d.id])).toEqual([['otp', otp.deviceId]]);
+    expect((await fullTransfers().list(demo.id, {})).data.length).toBe(4);
+    expect((await fullMfa().listDevices(demo.id)).map((d) => [d.kind, d.id])).toEqual([
+      ['otp', otp.deviceId],
+    ]);
   });
 });

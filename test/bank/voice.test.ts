@@ -4,7 +4,7 @@
 // identity configured, with a time to live no longer than the code's, and the code it reads is the
 // one the verification accepts. The same variables given to `npm start` reach the functions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mfaWithTotp, verifications, verifying } from '../../lib/bank/wiring.ts';
+import { fullMfaWithTotp, verificationStarter, verifier } from '../../lib/bank/wiring.ts';
 import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
 import { newUser } from '../support/identity.ts';
 import { uniquePhone } from './helpers.ts';
@@ -37,8 +37,8 @@ describe('voice and SMS codes through End User Messaging SMS and Voice v2', () =
   it('a voice factor gets the code read aloud (SendVoiceMessage); it is the code verify accepts', async () => {
     const u = await newUser();
     const phone = uniquePhone('+44207');
-    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'voice', phone });
-    const started = await verifications().startVerification(u.id, device.id, undefined, noLog);
+    const { device } = await fullMfaWithTotp().enroll({ userId: u.id, kind: 'voice', phone });
+    const started = await verificationStarter().startVerification(u.id, device.id, undefined, noLog);
     const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === phone);
     expect(call?.operation).toBe('SendVoiceMessage');
     expect(call!.headers['x-amz-target']).toBe('PinpointSMSVoiceV2.SendVoiceMessage');
@@ -48,15 +48,15 @@ describe('voice and SMS codes through End User Messaging SMS and Voice v2', () =
     const spoken = /code is ((?:\d, ){5}\d)/.exec(String(call!.body.MessageBody));
     expect(spoken, String(call!.body.MessageBody)).not.toBeNull();
     const code = spoken![1].replaceAll(', ', '');
-    const verified = await verifying().verify(u.id, started.id, { code }, noLog);
+    const verified = await verifier().verify(u.id, started.id, { code }, noLog);
     expect(verified.status).toBe('approved');
   });
 
   it('an sms factor gets a text (SendTextMessage), transactional, from the same identity', async () => {
     const u = await newUser();
     const phone = uniquePhone();
-    const { device } = await mfaWithTotp().enroll({ userId: u.id, kind: 'sms', phone });
-    await verifications().startVerification(u.id, device.id, undefined, noLog);
+    const { device } = await fullMfaWithTotp().enroll({ userId: u.id, kind: 'sms', phone });
+    await verificationStarter().startVerification(u.id, device.id, undefined, noLog);
     const call = standIn.sent.find((m) => m.body.DestinationPhoneNumber === phone);
     expect(call?.operation).toBe('SendTextMessage');
     expect(call!.body).toMatchObject({ OriginationIdentity: ORIGINATION, MessageType: 'TRANSACTIONAL' });

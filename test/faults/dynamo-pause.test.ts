@@ -196,7 +196,7 @@ beforeAll(async () => {
     DYNAMODB_TIMEOUT_MS: '',
   });
   invokeEvent = (await import('../support/events.ts')).invoke;
-  const identity = (await import('../../lib/identity/wiring.ts')).identity();
+  const identity = (await import('../../lib/identity/wiring.ts')).fullIdentity();
   // A fresh path per attempt: an attempt that timed out may have committed.
   const path = () => `pause-${randomUUID().slice(0, 12)}`;
   const user = await eventually(() => identity.createUser({ name: 'Pause', userPath: path() }));

@@ -57,7 +57,7 @@ describe('MFA abuse limits', () => {
     // test/bank/abuse.test.ts) is reached first.
     const { device } = await enroll(u, 'otp');
     for (let i = 0; i < MFA_LIMITS.starts.max; i++) expect((await start(u, device.id)).status).toBe(201);
-    const before = (await import('../../lib/bank/wiring.ts')).mfa();
+    const before = (await import('../../lib/bank/wiring.ts')).fullMfa();
     const sent = (await before.outbox(u.id)).length;
     let refused!: Awaited<ReturnType<typeof start>>;
     const events = await securityEvents(async () => {

@@ -18,7 +18,7 @@ import { handler as answerHandler } from '../../functions/bank/answer-push-chall
 import { handler as startHandler } from '../../functions/bank/start-verification.ts';
 import { handler as verifyHandler } from '../../functions/bank/verify.ts';
 import { credentialKey } from '../../lib/bank/adapters/dynamo-factors.ts';
-import { enrolmentWithEverything, mfa } from '../../lib/bank/wiring.ts';
+import { fullEnrolment, fullMfa } from '../../lib/bank/wiring.ts';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { logger } from '../../lib/http/logger.ts';
@@ -110,7 +110,7 @@ async function pushUser() {
   expect(enrolled.status, enrolled.raw).toBe(201);
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const { kty, crv, x, y } = await exportJWK(publicKey);
-  await enrolmentWithEverything().activatePush(
+  await fullEnrolment().activatePush(
     { ticket: enrolled.body.activation.ticket, public_key: { kty, crv, x, y } },
     noLog,
   );
@@ -203,7 +203,7 @@ describe('a passkey credential id is registered once, across every user', () => 
     const again = await activate(u, second.id, { credential: sameId(second.options, response.id) });
     expect(again.status, again.raw).toBe(409);
     expect(again.body).toMatchObject({ code: 40900 });
-    const listed = await mfa().listDevices(u.id);
+    const listed = await fullMfa().listDevices(u.id);
     expect(listed.find((d) => d.id === second.id)?.status).toBe('pending_activation');
     // Another credential still activates the second factor.
     const other = createCredential(second.options, { origin: origin() }).response;
@@ -241,7 +241,7 @@ describe('a passkey credential id is registered once, across every user', () => 
     );
 
     expect((await remove(a, held.id, await stepUp(a))).status).toBe(204);
-    expect((await mfa().listDevices(a.id)).map((d) => d.id)).not.toContain(held.id);
+    expect((await fullMfa().listDevices(a.id)).map((d) => d.id)).not.toContain(held.id);
     const c = await newUser();
     const late = await pendingPasskey(c);
     expect((await activate(c, late.id, { credential: sameId(late.options, response.id) })).status).toBe(409);

@@ -3,8 +3,8 @@
 // tells the Demo User how to take a first step-up (docs/bank.md, "The Demo User's first factor").
 import { expect, it } from 'vitest';
 import { describeData, firstFactor } from '../../infra/local/banner.ts';
-import { mfaWithTotp } from '../../lib/bank/wiring.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullMfaWithTotp } from '../../lib/bank/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { call, createNote } from '../notes/helpers.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 
@@ -12,7 +12,7 @@ it("counts the demo data without spending the demo user's rate limit, even when 
   const demo = await newUser('Banner Demo');
   const alice = await newUser('Banner Alice');
   const team = await newTeam(demo, [alice]);
-  const token = await identity().issueToken(demo.id, { rateLimit: 4 });
+  const token = await fullIdentity().issueToken(demo.id, { rateLimit: 4 });
   await createNote(token, 'one');
   await createNote(token, 'two');
   await createNote(token, 'team', team.path);
@@ -38,7 +38,7 @@ it("counts the demo data without spending the demo user's rate limit, even when 
 
 it("points the Demo User to their first step-up: the seeded OTP factor's secret while it is there, else an mfa_token; and the passkey page", async () => {
   const demo = await newUser('Banner Factor');
-  const { device, secret, otpauth_uri } = await mfaWithTotp().enroll({ userId: demo.id, kind: 'otp' });
+  const { device, secret, otpauth_uri } = await fullMfaWithTotp().enroll({ userId: demo.id, kind: 'otp' });
   const credentials = {
     users: [{ name: 'Demo User', id: demo.id, userPath: demo.userPath, token: demo.token }],
     team: 'unused',

@@ -5,7 +5,7 @@ import { handler as getMe } from '../../functions/notes/get-me.ts';
 import { handler as listTeams } from '../../functions/notes/list-teams.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { hashToken } from '../../lib/identity/tokens.ts';
 import { invoke } from '../support/events.ts';
 import { newTeam, newUser } from '../support/identity.ts';
@@ -75,7 +75,7 @@ describe('GET /v1/me', () => {
   it('a revoked token stops working at once', async () => {
     const u = await newUser();
     expect((await invoke(getMe, { method: 'GET', resource: '/v1/me', token: u.token })).status).toBe(200);
-    expect(await identity().revokeToken(u.token)).toBe(true);
+    expect(await fullIdentity().revokeToken(u.token)).toBe(true);
     expect((await invoke(getMe, { method: 'GET', resource: '/v1/me', token: u.token })).status).toBe(401);
   });
 

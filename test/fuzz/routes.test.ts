@@ -3,7 +3,7 @@
 // failure with FUZZ_SEED=<seed> (and FUZZ_PATH from the report).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mfa } from '../../lib/bank/wiring.ts';
+import { fullMfa } from '../../lib/bank/wiring.ts';
 import { uniquePhone } from '../bank/helpers.ts';
 import { http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
@@ -37,7 +37,7 @@ beforeAll(async () => {
     token: admin.token,
     body: { amount: 100, currency: 'usd', destination: 'acct' },
   });
-  const { device } = await mfa().enroll({ userId: admin.id, kind: 'sms', phone: uniquePhone() });
+  const { device } = await fullMfa().enroll({ userId: admin.id, kind: 'sms', phone: uniquePhone() });
   const verification = await http('POST', `/api/users/${admin.id}/verifications`, {
     token: admin.token,
     body: { device_id: device.id },

@@ -7,7 +7,7 @@ import { metered } from '../../lib/data/metering.ts';
 import { DynamoImportStore } from '../../lib/news/adapters/dynamo-import.ts';
 import { DynamoNewsReader } from '../../lib/news/adapters/dynamo-reader.ts';
 import { importNews, ImportValidationError } from '../../lib/news/import.ts';
-import { news } from '../../lib/news/wiring.ts';
+import { fullNews } from '../../lib/news/wiring.ts';
 import { generateNewsData } from '../../infra/seed/news.ts';
 import { http, type HttpResponse } from '../support/http.ts';
 import { expectDocumented } from '../support/openapi.ts';
@@ -408,7 +408,7 @@ describe('import', () => {
     expect(text).toContain('articles[2] (id 905) (record): unknown field(s) colour');
     expect(await reader.getUser(901)).toBeUndefined();
     expect(await reader.getArticle(904)).toBeUndefined();
-    expect((await news().newsPage(1, 5)).articlesCount).toBe(45);
+    expect((await fullNews().newsPage(1, 5)).articlesCount).toBe(45);
     expect(await importNews({ articles: 'nope' }, store).catch((e) => e.message)).toMatch(
       /document articles/,
     );
@@ -471,8 +471,8 @@ describe('paging cost does not depend on the page number', () => {
       `imported 2,000 articles in ${((performance.now() - started) / 1000).toFixed(1)} s (${summary.writes} writes)`,
     );
     expect(summary.articlesTotal).toBe(2046);
-    const first = await metered(() => news().newsPage(1, 5));
-    const deep = await metered(() => news().newsPage(400, 5));
+    const first = await metered(() => fullNews().newsPage(1, 5));
+    const deep = await metered(() => fullNews().newsPage(400, 5));
     expect(first.meter.requests).toBe(1);
     expect(deep.meter.requests).toBe(first.meter.requests);
     expect(deep.result.articles).toHaveLength(5);

@@ -7,7 +7,7 @@ import { Conflict } from '../../lib/domain/errors.ts';
 import { createVersion } from '../../lib/notes/revisions/adapters/dynamo-versions.ts';
 import { MAX_REPLIES } from '../../lib/notes/revisions/comments.ts';
 import { MAX_NAMED_VERSIONS, timeOrderedId, type VersionRecord } from '../../lib/notes/revisions/versions.ts';
-import { commentCreator } from '../../lib/notes/wiring.ts';
+import { commentCreator } from '../../lib/notes/revisions/wiring.ts';
 import { newUser } from '../support/identity.ts';
 import { call, createNote } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import { MAX_COMMENT_BODY } from '../../lib/notes/revisions/comments.ts';
 import { MAX_CONTENT_BYTES } from '../../lib/notes/kernel/model.ts';
 import type { NoteRecord } from '../../lib/notes/kernel/model.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
-import { trashPurge } from '../../lib/notes/wiring.ts';
+import { trashPurger } from '../../lib/notes/trash/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget } from './helpers.ts';
 
@@ -387,7 +387,9 @@ describe('note comments', () => {
       )
     ).Item as NoteRecord;
     expect(await items(revisionKeys.versionsPartition(n.shortId))).not.toEqual([]);
-    expect(await trashPurge().purge(meta, Date.now() + config.trashRetentionDays * DAY_MS + 1000)).toBe(true);
+    expect(await trashPurger().purge(meta, Date.now() + config.trashRetentionDays * DAY_MS + 1000)).toBe(
+      true,
+    );
     expect(await items(notesKeys.notePartition(n.shortId))).toEqual([]);
     expect(await items(revisionKeys.versionsPartition(n.shortId))).toEqual([]);
     expect(await items(revisionKeys.commentsPartition(n.shortId))).toEqual([]);

@@ -3,7 +3,7 @@
 // no rate-limit headers although every response to a valid token carries them (docs/notes.md).
 import { API } from '@hackmd/api';
 import { describe, expect, it } from 'vitest';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { baseUrl, CLIENT_TIMEOUT_MS, http } from '../support/http.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote } from './helpers.ts';
@@ -100,7 +100,7 @@ describe('writePermission sent alone (hackmd-cli --writePermission)', () => {
 describe('405 to a valid token', () => {
   it('is counted and carries X-RateLimit-*; without a valid token it is the same 405 without them', async () => {
     const user = await newUser('Wrong Method');
-    const token = await identity().issueToken(user.id, { rateLimit: 3 });
+    const token = await fullIdentity().issueToken(user.id, { rateLimit: 3 });
     const me = await call('GET', '/v1/me', { token });
     expect(me.headers.get('x-ratelimit-userremaining')).toBe('2');
     const wrong = await http('PUT', '/v1/me', { token });

@@ -9,7 +9,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { identityKeys } from '../../lib/data/keys.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, local } from './helpers.ts';
 
@@ -110,7 +110,7 @@ describe.skipIf(!local)('live connections', () => {
   it('revoking an API token closes its live connections within 5 s and voids the URLs it was given', async () => {
     const me = await newUser('Live Revoker');
     const note = await createNote(me.token, { content: 'revoked\n' });
-    const other = await identity().issueToken(me.id);
+    const other = await fullIdentity().issueToken(me.id);
     const c = await rawClient(me.token, note.id);
     const kept = await rawClient(other, note.id);
     const early = await call('POST', `/v1/notes/${note.id}/live`, { token: me.token });
@@ -118,7 +118,7 @@ describe.skipIf(!local)('live connections', () => {
     c.ws.on('close', () => {
       closed = true;
     });
-    expect(await identity().revokeToken(me.token)).toBe(true);
+    expect(await fullIdentity().revokeToken(me.token)).toBe(true);
     const took = await until(() => closed, 5_000, 'the revoked connection closed');
     expect(c.errors).toContain('access_changed');
     const refused = await new Promise<number>((resolve) => {

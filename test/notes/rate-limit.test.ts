@@ -5,13 +5,13 @@
 import { API } from '@hackmd/api';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { baseUrl, CLIENT_TIMEOUT_MS } from '../support/http.ts';
 import { newUser } from '../support/identity.ts';
 import { call, expectBudget, local } from './helpers.ts';
 
 const limitedToken = async (rateLimit: number) =>
-  identity().issueToken((await newUser('Rate Limited')).id, { rateLimit });
+  fullIdentity().issueToken((await newUser('Rate Limited')).id, { rateLimit });
 const header = (res: { headers: Headers }, name: string) => Number(res.headers.get(name));
 
 describe('per-token rate limit', () => {
@@ -31,7 +31,7 @@ describe('per-token rate limit', () => {
     expectBudget(await call('GET', '/v1/me', { token: me.token }), 2);
     if (local) {
       // a fresh token's first call also starts its window: one UpdateItem more, once per window
-      const fresh = await identity().issueToken(me.id);
+      const fresh = await fullIdentity().issueToken(me.id);
       const used = async () =>
         Number((await call('GET', '/v1/me', { token: fresh })).headers.get('x-local-dynamo-requests'));
       expect([await used(), await used()]).toEqual([3, 2]);

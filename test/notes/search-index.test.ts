@@ -16,7 +16,7 @@ import {
   userWorkspace,
   type Workspace,
 } from '../../lib/notes/search/model.ts';
-import { notes } from '../../lib/notes/wiring.ts';
+import { fullNotes } from '../../lib/notes/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { gzipSync } from 'node:zlib';
 import {
@@ -115,7 +115,7 @@ describe('search indexes', () => {
     const workspace = teamWorkspace(team.path);
     const created = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        notes().createNote(owner.id, { content: `# Note ${i}\n\nstart` }, team.path),
+        fullNotes().createNote(owner.id, { content: `# Note ${i}\n\nstart` }, team.path),
       ),
     );
     // 40 edits of each of 25 notes (four notes edited at a time, each note's edits in order; DynamoDB
@@ -124,13 +124,13 @@ describe('search indexes', () => {
       created,
       async ({ note }, i) => {
         for (let e = 0; e < 40; e += 1)
-          await notes().updateNote(
+          await fullNotes().updateNote(
             owner.id,
             note.shortId,
             { content: `# Note ${i}\n\n${marker(i, e)} burst` },
             { teamPath: team.path },
           );
-        if (i % 5 === 0) await notes().deleteNote(owner.id, note.shortId, team.path);
+        if (i % 5 === 0) await fullNotes().deleteNote(owner.id, note.shortId, team.path);
       },
       { concurrency: 4 },
     );
@@ -153,12 +153,12 @@ describe('search indexes', () => {
     const workspace = userWorkspace(owner.id);
     const made: { shortId: string }[] = [];
     for (let i = 0; i < 12; i += 1)
-      made.push((await notes().createNote(owner.id, { content: `race${i}` })).note);
+      made.push((await fullNotes().createNote(owner.id, { content: `race${i}` })).note);
     const indexer = () => new SearchIndexer({ indexes: s3IndexStore, notes: dynamoNoteSource });
     // Wait for the stream's own indexing to settle, then race 12 applies of one note each.
     await until(async () => (await using(stored(workspace), (s) => s.size)) === 12, 60_000);
     for (const n of made)
-      await notes().updateNote(owner.id, n.shortId, { content: `raced${n.shortId.toLowerCase()}` });
+      await fullNotes().updateNote(owner.id, n.shortId, { content: `raced${n.shortId.toLowerCase()}` });
     await Promise.all(made.map((n) => indexer().apply(workspace, [n.shortId])));
     await using(stored(workspace), (index) => {
       for (const n of made)
@@ -171,7 +171,7 @@ describe('search indexes', () => {
   it('a rebuild stopped halfway resumes from its checkpoint and ends equal to the table', async () => {
     const owner = await newUser('Rebuild');
     const workspace = userWorkspace(owner.id);
-    for (let i = 0; i < 30; i += 1) await notes().createNote(owner.id, { content: `rebuilt${i}` });
+    for (let i = 0; i < 30; i += 1) await fullNotes().createNote(owner.id, { content: `rebuilt${i}` });
     const progress: number[] = [];
     const crashing = new SearchIndexer({
       indexes: s3IndexStore,
@@ -249,7 +249,7 @@ describe('search indexes', () => {
   it('an index stored by an earlier engine (one object, MiniSearch segments) is rebuilt by `search upgrade`, once', async () => {
     const owner = await newUser('Legacy Index');
     const workspace = userWorkspace(owner.id);
-    for (let i = 0; i < 12; i += 1) await notes().createNote(owner.id, { content: `legacy${i}` });
+    for (let i = 0; i < 12; i += 1) await fullNotes().createNote(owner.id, { content: `legacy${i}` });
     // The head as the earlier layouts wrote it, and their objects: the one-object layout's
     // `location`, and a MiniSearch segment's attribute.
     const folder = `search/${encodeURIComponent(workspace)}/`;

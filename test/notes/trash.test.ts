@@ -11,7 +11,7 @@ import { documentClient } from '../../lib/data/dynamo.ts';
 import { notesKeys, trashKeys } from '../../lib/data/keys.ts';
 import { DynamoTrashStore, STRIP_BOUND_MS } from '../../lib/notes/trash/adapters/dynamo-trash.ts';
 import { DAY_MS } from '../../lib/notes/trash/trash.ts';
-import { trashSweep } from '../../lib/notes/wiring.ts';
+import { trashSweeper } from '../../lib/notes/trash/wiring.ts';
 import { newTeam, newUser } from '../support/identity.ts';
 import { call, createNote, expectBudget, multipart, PNG } from './helpers.ts';
 
@@ -274,7 +274,7 @@ describe('trash', () => {
     const other = await newUser('Trashed Beside The Sweep');
     const bystander = await createNote(other.token, { content: 'still restorable' });
     await call('DELETE', `/v1/notes/${bystander.id}`, { token: other.token });
-    await trashSweep().purgeDue(Date.now());
+    await trashSweeper().purgeDue(Date.now());
     expect(await partition(due.shortId)).not.toEqual([]);
     // The retention of this note (and of no other: the table is shared with every test file that
     // runs beside this one, whose trashed notes must stay restorable) ends: what time does to it.
@@ -288,7 +288,7 @@ describe('trash', () => {
       }),
     );
     // The sweep at the end of the retention purges it (and never a note that is not in the trash).
-    expect(await trashSweep().purgeDue(Date.now())).toBeGreaterThanOrEqual(1);
+    expect(await trashSweeper().purgeDue(Date.now())).toBeGreaterThanOrEqual(1);
     expect(await partition(due.shortId)).toEqual([]);
     expect((await fetch(link)).status).toBe(404);
     expect((await call('GET', `/v1/notes/${kept.id}`, { token: me.token })).status).toBe(200);

@@ -17,7 +17,7 @@ import { LocalQueues } from '../../infra/local/sqs.ts';
 import { startStreamPoller } from '../../infra/local/stream-poller.ts';
 import { loadTemplate } from '../../infra/local/template.ts';
 import { config } from '../../lib/config.ts';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 import { stampNotes } from '../../lib/notes/webhooks/adapters/dynamo-hook-marks.ts';
 import { DynamoNotesStore } from '../../lib/notes/notes/adapters/dynamo-notes.ts';
 import { noteRecord } from '../support/note-record.ts';
@@ -206,7 +206,7 @@ describe('the webhook marker: the stream filter drops the writes of workspaces w
     const rx = await receiver();
     const hook = await hookFor(owner, rx.url, team.path);
     const late = await newUser('Late Member');
-    await identity().addMember(team.path, late.id);
+    await fullIdentity().addMember(team.path, late.id);
 
     const patched = await call('PATCH', `/v1/teams/${team.path}/notes/${old.id}`, {
       token: member.token,

@@ -65,7 +65,7 @@ async function start(): Promise<() => Promise<void>> {
       throw new Error('global setup failing on purpose (TRI_API_TEST_FAIL_SETUP=after-stack)');
     const port = await freePort();
     // One runner serves every test file: no shared token may hit the Notes rate limit. The rate-limit
-    // tests give their tokens a small limit of their own (identity().issueToken(user, { rateLimit })).
+    // tests give their tokens a small limit of their own (fullIdentity().issueToken(user, { rateLimit })).
     process.env.NOTES_RATE_LIMIT ??= '1000000';
     // Webhook deliveries on a test's time scale (docs/webhooks.md): retries after 1, 1, 2 s, an
     // attempt's deadline 1.5 s, a crashed delivery offered again after 3 s.

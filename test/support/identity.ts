@@ -1,6 +1,6 @@
 // Users, teams and tokens for tests, made through the same identity service the admin CLI uses.
 import { randomUUID } from 'node:crypto';
-import { identity } from '../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../lib/identity/wiring.ts';
 
 export interface TestUser {
   id: string;
@@ -10,27 +10,27 @@ export interface TestUser {
 }
 
 export async function newUser(name = 'Test User', opts: { admin?: boolean } = {}): Promise<TestUser> {
-  const user = await identity().createUser({
+  const user = await fullIdentity().createUser({
     name,
     email: `${randomUUID().slice(0, 8)}@example.test`,
     userPath: `u-${randomUUID().slice(0, 12)}`,
   });
-  if (opts.admin) await identity().grantRole(user.id, 'admin');
+  if (opts.admin) await fullIdentity().grantRole(user.id, 'admin');
   return {
     id: user.id,
     name: user.name,
     userPath: user.userPath,
-    token: await identity().issueToken(user.id),
+    token: await fullIdentity().issueToken(user.id),
   };
 }
 
 export async function newTeam(owner: TestUser, members: TestUser[] = [], name = 'Test Team') {
-  const team = await identity().createTeam({
+  const team = await fullIdentity().createTeam({
     ownerId: owner.id,
     path: `t-${randomUUID().slice(0, 12)}`,
     name,
     visibility: 'private',
   });
-  for (const m of members) await identity().addMember(team.path, m.id);
+  for (const m of members) await fullIdentity().addMember(team.path, m.id);
   return team;
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { FACTOR_KINDS as KINDS } from '../../../lib/bank/model.ts';
-import { mfa, mfaWithTotp } from '../../../lib/bank/wiring.ts';
-import { identity } from '../../../lib/identity/wiring.ts';
+import { fullMfa, fullMfaWithTotp } from '../../../lib/bank/wiring.ts';
+import { fullIdentity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
 
 const kind = (v: string) => {
@@ -34,9 +34,9 @@ export function registerBankCommands(program: Command): void {
     .option('--phone <e164>', 'phone number for sms/voice, e.g. +15551234567')
     .option('--email <address>', 'email address for email')
     .action(async (o) => {
-      const user = await identity().getUser(o.user);
+      const user = await fullIdentity().getUser(o.user);
       if (!user) throw new Error(`unknown user ${o.user}`);
-      const enrolled = await mfaWithTotp()
+      const enrolled = await fullMfaWithTotp()
         .enroll({
           userId: user.id,
           kind: o.kind,
@@ -58,5 +58,5 @@ export function registerBankCommands(program: Command): void {
         '(local stand-in for sms/voice/email/push)',
     )
     .requiredOption('--user <id>', 'user id')
-    .action(async (o) => print(await mfa().outbox(o.user)));
+    .action(async (o) => print(await fullMfa().outbox(o.user)));
 }

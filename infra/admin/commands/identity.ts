@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { identity } from '../../../lib/identity/wiring.ts';
+import { fullIdentity } from '../../../lib/identity/wiring.ts';
 import { print } from '../print.ts';
 import { seedDemo } from '../../seed/demo.ts';
 import { demoStateFile } from '../context.ts';
@@ -26,7 +26,7 @@ export function registerIdentityCommands(program: Command): void {
     .option('--email <email>', 'email address')
     .option('--path <userPath>', 'unique URL-safe user path (default: from the name)', pathArg)
     .action(async (o) => {
-      const svc = identity();
+      const svc = fullIdentity();
       const user = await svc.createUser({ name: o.name, email: o.email, userPath: o.path });
       const token = await svc.issueToken(user.id);
       print({ id: user.id, name: user.name, userPath: user.userPath, token });
@@ -36,14 +36,14 @@ export function registerIdentityCommands(program: Command): void {
     .command('create-token')
     .description('issue another API token for a user (shown once)')
     .requiredOption('--user <id>', 'user id')
-    .action(async (o) => print({ token: await identity().issueToken(o.user) }));
+    .action(async (o) => print({ token: await fullIdentity().issueToken(o.user) }));
 
   program
     .command('revoke-token')
     .description('revoke an API token')
     .requiredOption('--token <token>', 'the token')
     .action(async (o) => {
-      if (!(await identity().revokeToken(o.token))) throw new Error('no such token');
+      if (!(await fullIdentity().revokeToken(o.token))) throw new Error('no such token');
       print({ revoked: true });
     });
 
@@ -57,7 +57,7 @@ export function registerIdentityCommands(program: Command): void {
     .option('--description <text>', 'description')
     .action(async (o) =>
       print(
-        await identity().createTeam({
+        await fullIdentity().createTeam({
           ownerId: o.owner,
           path: o.path,
           name: o.name,
@@ -73,7 +73,7 @@ export function registerIdentityCommands(program: Command): void {
     .requiredOption('--team <path>', 'team path')
     .requiredOption('--user <id>', 'user id')
     .action(async (o) => {
-      await identity().addMember(o.team, o.user);
+      await fullIdentity().addMember(o.team, o.user);
       print({ team: o.team, user: o.user, member: true });
     });
 
@@ -86,7 +86,7 @@ export function registerIdentityCommands(program: Command): void {
       return v as 'admin';
     })
     .action(async (o) => {
-      await identity().grantRole(o.user, o.role);
+      await fullIdentity().grantRole(o.user, o.role);
       print({ user: o.user, role: o.role, granted: true });
     });
 

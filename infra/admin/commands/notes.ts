@@ -2,7 +2,8 @@
 // (through the same domain service as the API, so the same permission rules apply).
 import { InvalidArgumentError, type Command } from 'commander';
 import { presentNote, presentSingleNote } from '../../../lib/notes/kernel/present.ts';
-import { notes, trashSweep } from '../../../lib/notes/wiring.ts';
+import { fullNotes } from '../../../lib/notes/wiring.ts';
+import { trashSweeper } from '../../../lib/notes/trash/wiring.ts';
 import { print } from '../print.ts';
 
 const noteRef = (v: string) => {
@@ -22,7 +23,9 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', 'user id (owner, or a member of --team)')
     .option('--team <path>', 'team path')
     .action(async (o) => {
-      const list = o.team ? await notes().listTeamNotes(o.user, o.team) : await notes().listNotes(o.user);
+      const list = o.team
+        ? await fullNotes().listTeamNotes(o.user, o.team)
+        : await fullNotes().listNotes(o.user);
       print(list.map((n) => presentNote(n)));
     });
 
@@ -35,7 +38,9 @@ export function registerNotesCommands(program: Command): void {
     .option('--content <text>', 'content (markdown)', '')
     .action(async (o) => {
       print(
-        presentSingleNote(await notes().createNote(o.user, { title: o.title, content: o.content }, o.team)),
+        presentSingleNote(
+          await fullNotes().createNote(o.user, { title: o.title, content: o.content }, o.team),
+        ),
       );
     });
 
@@ -45,7 +50,7 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', 'user id')
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
-      print(presentSingleNote(await notes().getNote(o.user, o.note)));
+      print(presentSingleNote(await fullNotes().getNote(o.user, o.note)));
     });
 
   program
@@ -54,7 +59,7 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', "user id (owner, or a member of the note's team)")
     .requiredOption('--note <ref>', 'note id or shortId', noteRef)
     .action(async (o) => {
-      await notes().deleteNote(o.user, o.note);
+      await fullNotes().deleteNote(o.user, o.note);
       print({ deleted: o.note });
     });
 
@@ -64,7 +69,7 @@ export function registerNotesCommands(program: Command): void {
     .requiredOption('--user <id>', 'user id')
     .option('--limit <n>', 'at most n entries (1..1000)', limit, 1000)
     .action(async (o) => {
-      print((await notes().history(o.user, o.limit)).map((n) => presentNote(n)));
+      print((await fullNotes().history(o.user, o.limit)).map((n) => presentNote(n)));
     });
 
   program
@@ -73,6 +78,6 @@ export function registerNotesCommands(program: Command): void {
       'purge the trashed notes whose retention is over, images included (deployed: TTL + the table stream)',
     )
     .action(async () => {
-      print({ purged: await trashSweep().purgeDue() });
+      print({ purged: await trashSweeper().purgeDue() });
     });
 }

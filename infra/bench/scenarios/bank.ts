@@ -20,7 +20,7 @@ const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({
 
 /** Bank API routes for npm run bench, with their DynamoDB-request budgets (self calls). */
 export const scenarios: BenchScenarios = async (ctx: BenchContext): Promise<BenchRoute[]> => {
-  const mfa = (await import('../../../lib/bank/wiring.ts')).mfa();
+  const mfa = (await import('../../../lib/bank/wiring.ts')).fullMfa();
   const user = await ctx.newUser('Bench Bank');
   const auth = { Authorization: `Bearer ${user.token}` };
   const n = ctx.iterations;

@@ -8,7 +8,8 @@ import { notModified, ok, type HttpRequest, type HttpResult } from '../../http/r
 import { type CreatedNote, etagOf, type NoteRecord, type NoteWithContent } from '../kernel/model.ts';
 import { presentNote, presentSingleNote } from '../kernel/present.ts';
 import type { Precondition } from './service.ts';
-import { folderPaths, notesIdempotency } from '../wiring.ts';
+import { folderPaths } from '../folders/wiring.ts';
+import { notesIdempotency } from './wiring.ts';
 
 const validators = ({ note }: NoteWithContent) => ({
   ETag: etagOf(note),

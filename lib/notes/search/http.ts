@@ -2,7 +2,7 @@
 // see them) and its snippet, and the page it is.
 import { ok, type HttpResult } from '../../http/rest.ts';
 import { presentNote } from '../kernel/present.ts';
-import { folderPaths } from '../wiring.ts';
+import { folderPaths } from '../folders/wiring.ts';
 import type { SearchPage } from './service.ts';
 
 export async function searchAnswer(

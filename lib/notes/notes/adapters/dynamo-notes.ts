@@ -26,7 +26,7 @@
 // between (the function died) leaves a slot no META names: a change's is the other slot, which the
 // next content change overwrites, a create's an item nothing reads (docs/notes.md, "Decisions").
 // One exported function per port method (NotesStore, and the IdempotencyStore of Notes creates), so
-// a function's bundle and role hold only the ones its wiring getter names (lib/notes/wiring.ts).
+// a function's bundle and role hold only the ones its wiring getter names (lib/notes/notes/wiring.ts).
 import { randomBytes } from 'node:crypto';
 import {
   BatchWriteCommand,

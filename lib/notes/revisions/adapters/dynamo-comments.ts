@@ -93,7 +93,7 @@ const countReplies = (shortId: string, headId: string, delta: number): TransactI
 });
 
 // One exported function per CommentStore method, so a function's bundle and role hold only the ones
-// its wiring getter names (lib/notes/wiring.ts); dynamoCommentStore() gathers them all.
+// its wiring getter names (lib/notes/revisions/wiring.ts); dynamoCommentStore() gathers them all.
 
 /** CommentStore.list */
 export async function listComments(shortId: string): Promise<CommentRecord[]> {

@@ -103,7 +103,7 @@ const query = async (shortId: string, limit?: number): Promise<Item[]> => {
 };
 
 // One exported function per VersionStore method, so a function's bundle and role hold only the ones
-// its wiring getter names (lib/notes/wiring.ts); dynamoVersionStore() gathers them all.
+// its wiring getter names (lib/notes/revisions/wiring.ts); dynamoVersionStore() gathers them all.
 
 /** VersionStore.latest */
 export async function latestVersion(shortId: string, now: number): Promise<VersionRecord | undefined> {

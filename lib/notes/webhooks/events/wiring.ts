@@ -1,6 +1,6 @@
 // The event pipeline's wiring (docs/architecture.md, "Webhook events"): the stream function that
 // routes table changes to delivery jobs, and the queue function that delivers them. Its own module,
-// beside the API's (lib/notes/wiring.ts), so that no HTTP function bundles the pipeline's adapters
+// beside the HTTP operations' (lib/notes/webhooks/wiring.ts), so that no HTTP function bundles the pipeline's adapters
 // (the destination policy's address parser, the Standard Webhooks signer, the queue client): their
 // packages are CommonJS, which esbuild cannot drop from a bundle that imports them at all.
 import type { DynamoDBRecord } from 'aws-lambda';
