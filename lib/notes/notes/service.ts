@@ -115,12 +115,13 @@ const permalinkTaken = (permalink: string | null) =>
   new Conflict(`The permalink "${permalink}" is already used by another note of the same owner`, {
     fields: [{ field: 'permalink', message: 'already in use' }],
   });
-/** A note's writes: again on a fresh read when it changed (or went) meanwhile; a deleted note is then 404. */
+/** A note's writes: again on a fresh read when its save lost (AGAIN), at most WRITE_ATTEMPTS times. */
 const WRITE_RETRY: RetryPolicy = {
   attempts: WRITE_ATTEMPTS,
-  conflict: (err) => isConflict(err, 'version') || err instanceof NotFound,
   exhausted: () => new Conflict('The note is being changed concurrently; retry the request'),
 };
+/** A save that lost to another write of the note, or found it gone (the read of the next attempt tells). */
+const changedMeanwhile = (err: unknown) => isConflict(err, 'version') || err instanceof NotFound;
 
 export interface NotesDependencies {
   store: NotesStore;
@@ -282,6 +283,7 @@ export class NotesService {
       } catch (err) {
         if (isConflict(err, 'permalink')) throw permalinkTaken(next.note.permalink);
         if (isConflict(err, 'folder')) throw unknownFolder();
+        if (changedMeanwhile(err)) return AGAIN; // read again: a note deleted meanwhile is then 404
         throw err;
       }
       if (next.contentChanged)
@@ -368,9 +370,14 @@ export class NotesService {
       if (!next) return true; // the content is the text already (the live log may still be compacted)
       next.note.liveChangedAt = now; // a live write: its webhook event waits for its window's end
       const save = () => this.store.saveNote(stored, next.note, next.content, editorId);
-      if (this.deps.history)
-        await this.deps.history.changeContent(stored, next.note, next.content, editor.user, save);
-      else await save();
+      try {
+        if (this.deps.history)
+          await this.deps.history.changeContent(stored, next.note, next.content, editor.user, save);
+        else await save();
+      } catch (err) {
+        if (changedMeanwhile(err)) return AGAIN;
+        throw err;
+      }
       return true;
     });
   }
