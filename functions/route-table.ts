@@ -1,8 +1,9 @@
 // The row of an API's route table (functions/<api>/routes.ts): one row per HTTP operation, the one
 // place an operation is declared. `npm run deploy:sync` writes each routed function's whole block in
 // template.yaml from its rows (infra/deploy/sync.ts, syncRoutes; build properties, policies and log
-// group are added by the same command); test/unit/deploy/route-tables.test.ts checks the rows against
-// the template's routes and the OpenAPI documents' operations. Nothing here is bundled into a function.
+// group are added by the same command), and the OpenAPI builders (infra/openapi, document()) take each
+// operation's operationId, summary and tags from its row; test/unit/deploy/route-tables.test.ts checks
+// the rows against the template's routes and the generated documents. Nothing here is bundled.
 
 /** The methods an operation is routed on (the 405 fallback answers the others). */
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,7 +19,7 @@ export interface RouteRow {
   readonly path: string;
   /** The handler's file from the repository root (it exports `handler`): the function's EntryPoints. */
   readonly handler: string;
-  /** The operation in the API's OpenAPI document (openapi/<api>.json): its operationId, summary and tags. */
+  /** The operation in the API's OpenAPI document (openapi/<api>.json): its operationId, summary and tags, written only here. */
   readonly operationId: string;
   readonly summary: string;
   readonly tags: readonly string[];

@@ -115,12 +115,13 @@ function laterLines(block: string[]): { build: string[]; policy: string[] } {
  * template.yaml's text with each routed function's block written from its rows (functionBlock), between
  * its API's markers, in the table's order: every function of a table, and no other, is there; each keeps
  * what later steps wrote in it (its BuildProperties past EntryPoints, LoggingConfig and Policies), which
- * a new function gets from them. A function of a table written by hand elsewhere is an error.
+ * a new function gets from them. A function of a table written by hand elsewhere is an error. The
+ * handler files are looked up under `root` (a scratch copy of the repository in a test).
  */
-export function syncRoutes(text: string, tables: readonly RouteTable[] = ROUTE_TABLES): string {
+export function syncRoutes(text: string, tables: readonly RouteTable[] = ROUTE_TABLES, root = ROOT): string {
   let lines = text.split('\n');
   for (const table of tables) {
-    const problems = rowProblems(table);
+    const problems = rowProblems(table, root);
     if (problems.length) throw new Error(`${table.file}:\n  ${problems.join('\n  ')}`);
     const from = lines.indexOf(routesStart(table));
     const to = lines.indexOf(routesEnd(table), from);

@@ -11,6 +11,7 @@ import * as r from '../../lib/bank/response-schemas.ts';
 import * as s from '../../lib/bank/schemas.ts';
 import { document, inputSchema, json, schema } from './build.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
+import { BANK_ROUTES } from '../../functions/bank/routes.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -152,16 +153,14 @@ export const buildBankDocument = () =>
     ].join('\n'),
     security: true,
     tags: TAGS,
+    routes: BANK_ROUTES.rows,
     paths: {
       '/api/transfers': {
         post: {
-          operationId: 'createTransfer',
-          summary: 'Create a transfer',
           description:
             'Amount in integer minor units, an ISO 4217 currency, a destination, optional description and ' +
             'metadata. At or above TRANSFER_STEP_UP_AMOUNT it needs an approved X-MFA-Verification. Send an ' +
             'Idempotency-Key to make a retry safe.',
-          tags: ['Transfers'],
           parameters: [idempotencyKey, stepUp],
           requestBody: body(s.createTransferBody),
           responses: {
@@ -182,13 +181,10 @@ export const buildBankDocument = () =>
           },
         },
         get: {
-          operationId: 'listTransfers',
-          summary: "List the caller's transfers: cursor pages, sort, filters, search",
           description:
             'Cursor pages (starting_after / ending_before, limit 1..100) in created or amount order, ' +
             'filtered by currency, destination, amount and created bounds, and searched with q; the Link ' +
             'header has the next and previous pages.',
-          tags: ['Transfers'],
           parameters: listParams,
           responses: {
             200: withHeaders(json(ref('TransferList'), 'One page'), {
@@ -206,11 +202,8 @@ export const buildBankDocument = () =>
       },
       '/api/transfers/{transferId}': {
         get: {
-          operationId: 'getTransfer',
-          summary: 'One transfer',
           description:
             "A transfer of the caller (another user's transfer is 404). Conditional: If-None-Match wins over If-Modified-Since; either can answer 304.",
-          tags: ['Transfers'],
           parameters: [
             ...transfer,
             header('If-None-Match', 'ETag(s)'),
@@ -227,11 +220,8 @@ export const buildBankDocument = () =>
           },
         },
         put: {
-          operationId: 'replaceTransfer',
-          summary: 'Replace description and metadata (absent = cleared)',
           description:
             'Replaces description and metadata (absent members are cleared); amount, currency and destination cannot change (422 naming each).',
-          tags: ['Transfers'],
           parameters: transfer,
           requestBody: body(s.replaceTransferBody),
           responses: {
@@ -248,11 +238,8 @@ export const buildBankDocument = () =>
           },
         },
         post: {
-          operationId: 'updateTransfer',
-          summary: 'Partial update: metadata keys merge, "" removes a key, null clears',
           description:
             'Sent metadata keys merge, an empty string removes a key and metadata null clears all; at most 50 keys after the merge.',
-          tags: ['Transfers'],
           parameters: [...transfer, idempotencyKey],
           requestBody: body(s.updateTransferBody),
           responses: {
@@ -273,11 +260,8 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/devices': {
         get: {
-          operationId: 'listDevices',
-          summary: 'Enrolled factors (never their secrets)',
           description:
             'The factors of the user (the caller, or any user for an admin), oldest first, without secrets or addresses.',
-          tags: ['Devices'],
           parameters: user,
           responses: {
             200: json({ type: 'array', items: ref('Device') }, 'Factors, oldest first'),
@@ -285,15 +269,12 @@ export const buildBankDocument = () =>
           },
         },
         post: {
-          operationId: 'enrollDevice',
-          summary: 'Enrol a factor (pending until activated; activation data shown once)',
           description:
             'Enrols a factor `pending_activation`, gone after 10 minutes unless activated. `activation` is shown ' +
             'once: otp `{secret, otpauth_uri}`; sms, voice, email `{sent_to}` (a 6-digit code sent); push ' +
             '`{ticket, expires_at}` (the device app activates with it, 5 minutes); device `{public_key}` ' +
             '(PublicKeyCredentialCreationOptionsJSON). A user with an active factor needs X-MFA-Verification ' +
             '(consumed); a user with none, the API token only. At most 10 factors a user.',
-          tags: ['Devices'],
           parameters: [...user, stepUp],
           requestBody: body(mfa.enrollBody),
           responses: {
@@ -319,8 +300,6 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/devices/{deviceId}/activate': {
         post: {
-          operationId: 'activateDevice',
-          summary: 'Activate a pending factor: a code, or a passkey registration',
           description:
             '`{code}` for otp, sms, voice and email; `{credential}` (RegistrationResponseJSON, user verification ' +
             'required) for a device. The factor becomes `active`; the first factor a user activates returns ' +
@@ -330,7 +309,6 @@ export const buildBankDocument = () =>
             'step-up (they are deleted with the activation and answer 404 after). A factor enrolled while the ' +
             'user had no active factor needs X-MFA-Verification (consumed) once another factor is active. ' +
             'A passkey credential id is registered once across every user (409).',
-          tags: ['Devices'],
           parameters: [...device, stepUp],
           requestBody: body(mfa.activateBody),
           responses: {
@@ -356,11 +334,8 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/devices/{deviceId}': {
         delete: {
-          operationId: 'deleteDevice',
-          summary: 'Delete a factor (step-up required)',
           description:
             'Needs an approved X-MFA-Verification of that user, consumed with the delete. Deleting the default factor does not promote another one.',
-          tags: ['Devices'],
           parameters: [...device, stepUp],
           responses: {
             204: { description: 'Deleted; the step-up verification is consumed' },
@@ -375,15 +350,12 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/verifications': {
         post: {
-          operationId: 'startVerification',
-          summary: 'Start verifying an active factor',
           description:
             `Starts a verification of one of the user's active factors, valid 10 minutes: sms, voice and email ` +
             'are sent a 6-digit code; a device (passkey) answers `public_key` (PublicKeyCredentialRequestOptionsJSON); ' +
             'a push answers `number` for the caller to show, and notifies the device (one pending push per user: a ' +
             `new one expires the previous). At most ${MFA_LIMITS.starts.max} starts per factor ` +
             `per ${MFA_LIMITS.starts.windowSeconds / 60} minutes.`,
-          tags: ['Verifications'],
           parameters: [...user, idempotencyKey],
           requestBody: body(mfa.startVerificationBody),
           responses: {
@@ -409,12 +381,9 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/verifications/{verificationId}': {
         get: {
-          operationId: 'getVerification',
-          summary: "A verification's status (poll a push)",
           description:
             'A push is `pending` until the device answers (`approved` or `denied`); a pending one past its ' +
             'expiry, or superseded by a newer push, is `expired`.',
-          tags: ['Verifications'],
           parameters: verification,
           responses: {
             200: json(ref('Verification'), 'pending, approved, denied, expired or max_attempts_reached'),
@@ -422,14 +391,11 @@ export const buildBankDocument = () =>
           },
         },
         post: {
-          operationId: 'verify',
-          summary: 'Check a code, a passkey assertion, a recovery code or an mfa_token',
           description:
             'Exactly one of `code` (TOTP or sent code), `credential` (AuthenticationResponseJSON of a device ' +
             'factor), `recovery_code` or `mfa_token`. A wrong one is 422 with attempts_left; the ' +
             'fifth wrong one ends the verification (429). An approved verification can serve once as a ' +
             'step-up within 5 minutes.',
-          tags: ['Verifications'],
           parameters: [...verification, idempotencyKey],
           requestBody: body(mfa.verifyBody),
           responses: {
@@ -456,12 +422,9 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/recovery_codes': {
         post: {
-          operationId: 'replaceRecoveryCodes',
-          summary: 'Replace the recovery codes (step-up required; shown once)',
           description:
             'Ten new single-use codes, stored hashed; each approves a verification once as `{recovery_code}`. ' +
             'Needs an approved X-MFA-Verification, consumed.',
-          tags: ['Recovery codes'],
           parameters: [...user, stepUp],
           responses: {
             200: json(r.recoveryCodesSchema, 'Ten new single-use codes; the old ones no longer work'),
@@ -471,14 +434,11 @@ export const buildBankDocument = () =>
       },
       '/api/push/activations': {
         post: {
-          operationId: 'activatePush',
-          summary: 'The device app activates a push factor with its ticket and its key (no API token)',
           description:
             'The single-use ticket (from enrolling a push factor) is the credential. `public_key`: the device ' +
             "app's EC P-256 public key (JWK, no private part). `push_token`: the APNs/FCM token, for SNS mobile " +
             'push where the stack has a platform application. A push factor enrolled while the user had no ' +
             'active factor cannot be activated once another factor is active (the device app carries no step-up).',
-          tags: ['Push device'],
           security: [],
           requestBody: body(mfa.pushActivationBody),
           responses: {
@@ -498,10 +458,7 @@ export const buildBankDocument = () =>
       },
       '/api/push/challenges': {
         get: {
-          operationId: 'listPushChallenges',
-          summary: "The device's pending challenge (never the number)",
           description: 'Authorization: Bearer <device JWT>.',
-          tags: ['Push device'],
           responses: {
             200: json(
               { type: 'array', items: schema(r.pushChallengeSchema) },
@@ -513,13 +470,10 @@ export const buildBankDocument = () =>
       },
       '/api/push/challenges/{verificationId}': {
         post: {
-          operationId: 'answerPushChallenge',
-          summary: 'Approve or deny a challenge with a signed decision carrying the number typed',
           description:
             'Authorization: Bearer <device JWT>. `response`: compact JWS (ES256, kid = the device id) of ' +
             '`{sub: verification id, iat, exp (at most 60 s after iat), decision: approve|deny, number}`. ' +
             'Approve with the right number → approved; a wrong number or deny → denied (a security event).',
-          tags: ['Push device'],
           parameters: challenge,
           requestBody: body(mfa.pushAnswerBody),
           responses: {
@@ -539,11 +493,8 @@ export const buildBankDocument = () =>
       },
       '/api/users/{userId}/mfa_token': {
         post: {
-          operationId: 'createMfaToken',
-          summary: 'Issue a recovery mfa_token (admin only; shown once)',
           description:
             'Admin only. Issues a recovery token for the user, shown once; it approves a verification in place of a code, once unless issued reusable.',
-          tags: ['MFA tokens'],
           parameters: [...user, idempotencyKey],
           requestBody: body(mfa.mfaTokenBody, false),
           responses: {

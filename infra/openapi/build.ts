@@ -3,6 +3,7 @@
 // paths of template.yaml (e.g. /v1/notes/{noteId}); the server is the stack's root URL.
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import type { RouteRow } from '../../functions/route-table.ts';
 import { STRICT_KEYS } from '../../lib/domain/schema.ts';
 
 type Json = Record<string, unknown>;
@@ -69,12 +70,11 @@ export const json = (s: v.GenericSchema | Json, description = 'OK') => ({
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
 /**
- * One operation as a document's builder declares it. Every member a reader needs is required, so
- * an operation without one fails `npm run typecheck` (and test/docs/openapi-documents.test.ts
- * checks the built documents): a unique `operationId` (HackMD's names for Notes), a one-line
- * `summary`, a `description` (what it does, its rules, what each error means), and one tag of the
- * document's `tags` (Swagger UI groups operations by it). `security: []` marks a public operation;
- * a document built with `security: false` gives it to every operation.
+ * One operation of a document. Every member a reader needs is required (test/docs/openapi-documents.test.ts
+ * checks the built documents): a unique `operationId` (HackMD's names for Notes), a one-line `summary`,
+ * a `description` (what it does, its rules, what each error means), and one tag of the document's
+ * `tags` (Swagger UI groups operations by it). `security: []` marks a public operation; a document
+ * built with `security: false` gives it to every operation.
  */
 export interface Operation<Tag extends string = string> {
   operationId: string;
@@ -88,7 +88,20 @@ export interface Operation<Tag extends string = string> {
   /** Specification extensions (`x-extension: true` marks a route HackMD's API does not have). */
   [extension: `x-${string}`]: unknown;
 }
-export type PathItem<Tag extends string> = Partial<Record<Method, Operation<Tag>>>;
+/**
+ * A routed operation as a builder writes it: its method and path are its key, its `operationId`,
+ * `summary` and `tags` are its route row's (functions/<api>/routes.ts), written there only;
+ * `document` adds them. The rest is required as in `Operation`, so one without a description or
+ * responses fails `npm run typecheck`.
+ */
+export type RoutedOperation = Omit<Operation, 'operationId' | 'summary' | 'tags'> & {
+  operationId?: never;
+  summary?: never;
+  tags?: never;
+};
+export type PathItem = Partial<Record<Method, RoutedOperation>>;
+/** A webhook (what the API sends) has no route row: it states its operationId, summary and tags. */
+export type WebhookItem<Tag extends string> = Partial<Record<Method, Operation<Tag>>>;
 
 export interface DocumentInput<Tag extends string> {
   title: string;
@@ -96,12 +109,42 @@ export interface DocumentInput<Tag extends string> {
   description: string;
   /** Every tag an operation may carry, with its description; the document lists those in use. */
   tags: Record<Tag, string>;
-  paths: Record<string, PathItem<NoInfer<Tag>>>;
+  /** The API's route rows: one operation of `paths` per row, both ways (`document` throws otherwise). */
+  routes: readonly RouteRow[];
+  paths: Record<string, PathItem>;
   /** What the API sends (OpenAPI 3.1 `webhooks`), not what it answers. */
-  webhooks?: Record<string, PathItem<NoInfer<Tag>>>;
+  webhooks?: Record<string, WebhookItem<NoInfer<Tag>>>;
   components?: Record<string, unknown>;
   /** true: every operation needs `Authorization: Bearer <token>` unless it says `security: []`. */
   security: boolean;
+}
+
+/**
+ * The operation of `paths` at `method path` with its row's operationId, summary and tags, in the
+ * documents' order (operationId, summary, description, tags, the rest).
+ */
+function fromRow<Tag extends string>(
+  input: DocumentInput<Tag>,
+  method: string,
+  path: string,
+  op: RoutedOperation,
+) {
+  const row = input.routes.find((r) => r.method === method.toUpperCase() && r.path === path);
+  if (!row) throw new Error(`${input.title}: ${method.toUpperCase()} ${path} has no route row`);
+  const [tag, ...more] = row.tags;
+  if (more.length > 0 || !Object.hasOwn(input.tags, tag))
+    throw new Error(
+      `${input.title}: ${row.operationId} needs one tag of the document's tags, not ${row.tags}`,
+    );
+  const { description, ...rest } = op;
+  const full = {
+    operationId: row.operationId,
+    summary: row.summary,
+    description,
+    tags: [tag as Tag],
+    ...rest,
+  };
+  return input.security || op.security ? full : { ...full, security: [] as [] };
 }
 
 /** Where the deployed stages answer (the local runner serves each document with itself first). */
@@ -120,19 +163,29 @@ export function document<Tag extends string>(input: DocumentInput<Tag>) {
     Object.entries(input.paths).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item as Record<string, Operation<Tag>>).map(([method, op]) => [
+        Object.entries(item as Record<string, RoutedOperation>).map(([method, op]) => [
           method,
-          input.security || op.security ? op : { ...op, security: [] },
+          fromRow(input, method, path, op),
         ]),
       ),
     ]),
   );
-  const used = new Set(
-    [...Object.values(input.paths), ...Object.values(input.webhooks ?? {})].flatMap((item) =>
-      Object.values(item as Record<string, Operation<Tag>>),
+  const documented = new Set(
+    Object.entries(input.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     ),
   );
-  const usedTags = new Set([...used].map((op) => op.tags[0]));
+  const missing = input.routes.filter((r) => !documented.has(`${r.method} ${r.path}`));
+  if (missing.length > 0)
+    throw new Error(
+      `${input.title}: rows without their operation in paths: ${missing.map((r) => r.operationId)}`,
+    );
+  const usedTags = new Set([
+    ...input.routes.map((r) => r.tags[0]),
+    ...Object.values(input.webhooks ?? {}).flatMap((item) =>
+      Object.values(item as Record<string, Operation<Tag>>).map((op) => op.tags[0]),
+    ),
+  ]);
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: input.version, description: input.description },

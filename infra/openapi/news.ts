@@ -1,7 +1,8 @@
 // OpenAPI 3.1 document of the News API, from the valibot schemas that validate its parameters and
 // response schemas written beside them. Every operation documents each status it can return.
 import * as v from 'valibot';
-import { document, inputSchema, json, type Operation } from './build.ts';
+import { document, inputSchema, json, type RoutedOperation } from './build.ts';
+import { NEWS_ROUTES } from '../../functions/news/routes.ts';
 import { articleQuery, idPath, latestQuery, LIMITS, newsQuery, pageQuery } from '../../lib/news/params.ts';
 import { CSRF_TOKEN_LIFETIME } from '../../lib/news/csrf.ts';
 import { USER_ARTICLES_PER_PAGE } from '../../lib/news/model.ts';
@@ -83,7 +84,6 @@ const TAGS = {
   Status: 'Live counters of the service',
   Internal: 'For the internal edge only',
 } as const;
-type Tag = keyof typeof TAGS;
 
 const errorBody = (name: string) => json(failure(v.literal(name)), name);
 const errors = {
@@ -108,18 +108,12 @@ const params = (where: 'path' | 'query', s: v.GenericSchema) => {
 };
 
 const get = (
-  operationId: string,
-  tag: Tag,
-  summary: string,
   description: string,
   body: v.GenericSchema,
   opts: { path?: v.GenericSchema; query?: v.GenericSchema; notFound?: boolean; badRequest?: boolean } = {},
-): { get: Operation<Tag> } => ({
+): { get: RoutedOperation } => ({
   get: {
-    operationId,
-    summary,
     description,
-    tags: [tag],
     parameters: [
       ...(opts.path ? params('path', opts.path) : []),
       ...(opts.query ? params('query', opts.query) : []),
@@ -147,12 +141,10 @@ export const buildNewsDocument = () =>
     ].join(' '),
     security: false,
     tags: TAGS,
+    routes: NEWS_ROUTES.rows,
     paths: {
       '/api/internal/v1/csrf': {
         get: {
-          operationId: 'GetCsrfToken',
-          summary: 'Internal anti-forgery token',
-          tags: ['Internal'],
           description:
             `Only for the internal edge: Origin, Host and Key headers must equal the deployment's values and ` +
             `no Sec-Fetch-* header may be present; anything else is 404 notFound, like an unknown route. The ` +
@@ -167,71 +159,42 @@ export const buildNewsDocument = () =>
         },
       },
       '/api/v1/news': get(
-        'ListNews',
-        'News',
-        'A page of article ids',
         'Defaults: page 1, perPage 5. Newest first by created, ties by id descending. A page past the ' +
           'end has no articles and the real articlesCount and pages.',
         newsPage,
         { query: newsQuery },
       ),
-      '/api/v1/news/latest': get(
-        'LatestNews',
-        'News',
-        'The newest article ids',
-        'Up to count ids (default 5), newest first.',
-        ids,
-        { query: latestQuery },
-      ),
+      '/api/v1/news/latest': get('Up to count ids (default 5), newest first.', ids, { query: latestQuery }),
       '/api/v1/news/{id}': get(
-        'GetArticle',
-        'News',
-        'An article',
         'excerpt (default false) only with excerpt=true: the stored excerpt, else the plain text of the first paragraph (<= 300 characters).',
         article,
         { path: idPath, query: articleQuery, notFound: true },
       ),
       '/api/v1/news/{id}/summary': get(
-        'GetArticleSummary',
-        'News',
-        'An article summary',
         'author is the first of authors; excerpt always present.',
         articleSummary,
         { path: idPath, notFound: true },
       ),
       '/api/v1/users/{id}': get(
-        'GetUser',
-        'Users',
-        'A user',
         `Privacy applied per field; page defaults to 1; articles: the user's authored articles, newest first, ${USER_ARTICLES_PER_PAGE} per page.`,
         user,
         { path: idPath, query: pageQuery, notFound: true },
       ),
-      '/api/v1/users/{id}/summary': get(
-        'GetUserSummary',
-        'Users',
-        'A user summary',
-        'The user without articles, page, pages, perPage.',
-        userSummary,
-        { path: idPath, notFound: true },
-      ),
-      '/api/v1/tags/{id}': get('GetTag', 'Tags', 'A tag', "The tag's name and description.", tag, {
+      '/api/v1/users/{id}/summary': get('The user without articles, page, pages, perPage.', userSummary, {
+        path: idPath,
+        notFound: true,
+      }),
+      '/api/v1/tags/{id}': get("The tag's name and description.", tag, {
         path: idPath,
         notFound: true,
       }),
       '/api/v1/tags/{id}/summary': get(
-        'GetTagSummary',
-        'Tags',
-        'A tag summary',
         'articlesCount: the number of articles carrying the tag.',
         tagSummary,
         { path: idPath, notFound: true },
       ),
       '/api/v1/status/web-api': {
         get: {
-          operationId: 'GetStatus',
-          summary: 'Service status',
-          tags: ['Status'],
           description:
             'uptime: seconds since the stored start time; requestsServed: 2XX responses; errorsCount: 5XX ' +
             'responses (News API, all containers, flushed at most every 10 s per container). 503 with the ' +

@@ -2,7 +2,7 @@
 // editor edits live over its own socket, its API cannot). Built from lib/notes/live/schemas.ts.
 import type { ErrorType } from '../../lib/http/errors.ts';
 import { liveOpening } from '../../lib/notes/live/schemas.ts';
-import { type Operation, type PathItem, schema } from './build.ts';
+import { type PathItem, type RoutedOperation, schema } from './build.ts';
 
 type Errors = (...types: ErrorType[]) => Record<string, unknown>;
 type Params = Record<string, unknown>[];
@@ -24,16 +24,9 @@ const description = (team: boolean) =>
   `${team ? ', or leaving the team,' : ''} closes or downgrades connections within 5 s. ` +
   `403/404 as for ${team ? 'GetTeamNote' : 'GetNote'}.`;
 
-export function livePaths(
-  errors: Errors,
-  note: Params,
-  teamNote: Params,
-): Record<string, PathItem<'User Notes' | 'Team Notes'>> {
-  const op = (team: boolean): Operation<'User Notes' | 'Team Notes'> => ({
-    operationId: team ? 'OpenTeamLive' : 'OpenLive',
-    tags: [team ? 'Team Notes' : 'User Notes'],
+export function livePaths(errors: Errors, note: Params, teamNote: Params): Record<string, PathItem> {
+  const op = (team: boolean): RoutedOperation => ({
     'x-extension': true,
-    summary: `A single-use WebSocket URL to edit ${team ? 'a team note' : 'the note'} live (extension)`,
     description: description(team),
     parameters: team ? teamNote : note,
     responses: {

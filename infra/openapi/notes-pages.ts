@@ -26,15 +26,12 @@ const notFound = {
     'application/json': { schema: { type: 'object' } },
   },
 };
-const page = (operationId: string, summary: string, parameters: unknown[]) => ({
+const page = (parameters: unknown[]): PathItem => ({
   get: {
-    operationId,
-    summary,
     description:
       'The note rendered from its markdown (CommonMark, tables, task lists, footnotes, highlighted code, ' +
       'heading anchors, [TOC]), with its title, tags, last change and author. Only a note whose ' +
       "readPermission is guest has a page. Raw HTML is sanitised by an allow-list. If-None-Match with the page's ETag answers 304.",
-    tags: ['Pages'] as ['Pages'],
     security: [] as [],
     parameters: [
       ...parameters,
@@ -56,24 +53,15 @@ const param = (name: string, description: string) => ({
   schema: { type: 'string' },
 });
 
-export const pagePaths = (): Record<string, PathItem<'Pages'>> => ({
-  '/{address}': page('GetNotePage', "A note's page at its shortId (publishLink without a permalink)", [
-    param('address', "The note's shortId"),
+export const pagePaths = (): Record<string, PathItem> => ({
+  '/{address}': page([param('address', "The note's shortId")]),
+  '/{address}/{permalink}': page([
+    param('address', '@ and the userPath of the owner, or the teamPath of a team note'),
+    param('permalink', "The note's permalink"),
   ]),
-  '/{address}/{permalink}': page(
-    'GetNotePermalinkPage',
-    "A note's page at its permalink (publishLink with one)",
-    [
-      param('address', '@ and the userPath of the owner, or the teamPath of a team note'),
-      param('permalink', "The note's permalink"),
-    ],
-  ),
   '/_page/{asset}': {
     get: {
-      operationId: 'GetNotePageStylesheet',
-      summary: 'The stylesheet of note pages',
       description: 'Its name carries its version (pages link the current one); cached for a year.',
-      tags: ['Pages'],
       security: [],
       parameters: [param('asset', 'notes-<version>.css, as a page links it')],
       'x-extension': true,

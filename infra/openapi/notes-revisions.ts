@@ -74,19 +74,14 @@ const resolvedState = { status: 'hidden', reason: 'resolved', actedBy: actor, ac
 const extension =
   'Extension of this API: HackMD has no call that writes comments (its editor does), so without it the comment operations would only ever see none.';
 
-export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions' | 'Comments'>> {
+export function revisionPaths(errors: Errors): Record<string, PathItem> {
   const note = params(notePath, 'path');
   const version = params(s.versionPath, 'path');
   const comment = params(s.commentPath, 'path');
   const readOnly = errors('bad_request', 'forbidden', 'not_found');
-  const versionsTag: ['Versions'] = ['Versions'];
-  const commentsTag: ['Comments'] = ['Comments'];
   return {
     '/v1/notes/{noteId}/versions': {
       get: {
-        operationId: 'ListVersions',
-        tags: versionsTag,
-        summary: 'List note versions',
         description:
           `The note's saved versions, newest first (read access). System versions are kept automatically as ` +
           `the content changes: at most one per ${VERSION_WINDOW_MS / 60000} minutes (later changes in the ` +
@@ -103,9 +98,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         },
       },
       post: {
-        operationId: 'CreateVersion',
-        tags: versionsTag,
-        summary: 'Create a named note version',
         description:
           'Names the live content (base note_content, the default) or a system version (base version:{id}); ' +
           'needs write access. When the newest version holds the live content and is a system version, that ' +
@@ -134,9 +126,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         },
       },
       patch: {
-        operationId: 'UpdateVersion',
-        tags: versionsTag,
-        summary: 'Update named version metadata',
         description:
           'Renames a named version given as base version:{id} (name and/or description); needs write access. A system version: 422 version_not_named.',
         parameters: note,
@@ -157,9 +146,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
     },
     '/v1/notes/{noteId}/versions/compare': {
       get: {
-        operationId: 'CompareVersions',
-        tags: versionsTag,
-        summary: 'Compare note versions',
         description:
           'A unified diff from base to target, each note_content (the live content) or version:{id}; patch applies it ' +
           'to base and gives target. Read access. Bounded: two contents that differ by more than max_edit_lines ' +
@@ -188,9 +174,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
     },
     '/v1/notes/{noteId}/versions/{versionId}': {
       get: {
-        operationId: 'GetVersion',
-        tags: versionsTag,
-        summary: 'Get a note version',
         description: 'One version with its content (read access).',
         parameters: version,
         responses: {
@@ -201,9 +184,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
     },
     '/v1/notes/{noteId}/comments': {
       get: {
-        operationId: 'ListNoteComments',
-        tags: commentsTag,
-        summary: 'List note comments',
         description:
           'Comments and replies of a note (read access; 403 when the note has comments disabled), oldest first ' +
           '(sort=desc: newest first). Filters: threadId, commentStatus, threadStatus, isThreadHead=true; page ' +
@@ -219,10 +199,7 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         },
       },
       post: {
-        operationId: 'CreateNoteComment',
-        tags: commentsTag,
         'x-extension': true,
-        summary: 'Write a comment (extension)',
         description:
           `${extension} A thread head (optionally anchored to {offset, length} of the live content, in UTF-16 ` +
           `code units) or, with threadId, a reply (at most ${MAX_REPLIES} per thread; no anchor). Body: plain ` +
@@ -246,19 +223,13 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
     },
     '/v1/notes/{noteId}/comments/{commentId}': {
       get: {
-        operationId: 'GetNoteComment',
-        tags: commentsTag,
-        summary: 'Get a note comment',
         description:
           "One comment or reply with its thread's state (read access; 403 when comments are disabled).",
         parameters: comment,
         responses: { 200: answer('The comment', 'ApiCommentDetail', head), ...readOnly },
       },
       patch: {
-        operationId: 'UpdateNoteComment',
-        tags: commentsTag,
         'x-extension': true,
-        summary: "Edit one's own comment (extension)",
         description:
           `${extension} Replaces the body of the caller's own comment (others' comments: 403; the note's ` +
           `commentPermission must still let the caller comment).`,
@@ -280,10 +251,7 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         },
       },
       delete: {
-        operationId: 'DeleteNoteComment',
-        tags: commentsTag,
         'x-extension': true,
-        summary: "Delete one's own comment (extension)",
         description: `${extension} Deletes the caller's own comment; a thread head goes with its replies.`,
         parameters: comment,
         responses: {
@@ -294,9 +262,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
     },
     '/v1/notes/{noteId}/comments/{commentId}/resolution': {
       put: {
-        operationId: 'ResolveNoteComment',
-        tags: commentsTag,
-        summary: 'Resolve a comment or thread',
         description:
           "Resolves the comment's thread (cascade names it). Who: anyone the note's commentPermission lets " +
           "comment, and the note's owner (team: members) also when comments are forbidden. 409 when the thread " +
@@ -322,9 +287,6 @@ export function revisionPaths(errors: Errors): Record<string, PathItem<'Versions
         },
       },
       delete: {
-        operationId: 'UnresolveNoteComment',
-        tags: commentsTag,
-        summary: 'Unresolve a comment or thread',
         description: "Reopens the comment's thread (same rights as resolving). 409 when the thread is open.",
         parameters: comment,
         responses: {

@@ -38,7 +38,7 @@ const example = {
   pagination: { page: 1, limit: 20, total: 1, hasNext: false },
 };
 
-export function searchPaths(errors: Errors): Record<string, PathItem<'Search'>> {
+export function searchPaths(errors: Errors): Record<string, PathItem> {
   const query = inputSchema(searchQuery) as { properties: Record<string, unknown>; required?: string[] };
   const parameters = Object.entries(query.properties).map(([name, s]) => ({
     name,
@@ -49,10 +49,7 @@ export function searchPaths(errors: Errors): Record<string, PathItem<'Search'>> 
   return {
     '/v1/search': {
       get: {
-        operationId: 'SearchNotes',
-        tags: ['Search'],
         'x-extension': true,
-        summary: 'Full-text search of every note the caller may read (extension)',
         description:
           'Extension of this API: HackMD cannot search note content. Searches the title, tags and content of ' +
           "the caller's own notes and their teams' notes (with `team`, that team's only: 403 for a team the " +

@@ -4,7 +4,7 @@ import type { ErrorType } from '../../lib/http/errors.ts';
 import * as w from '../../lib/notes/webhooks/response-schemas.ts';
 import * as ws from '../../lib/notes/webhooks/schemas.ts';
 import { MAX_DELIVERY_PAGE_SIZE, PING_INTERVAL_SECONDS } from '../../lib/notes/webhooks/webhooks.ts';
-import { inputSchema, type PathItem, schema } from './build.ts';
+import { inputSchema, schema, type WebhookItem } from './build.ts';
 
 interface Helpers {
   ref(name: string): { $ref: string };
@@ -54,7 +54,7 @@ export const webhookSchemas = () => ({
  * What this API sends to a webhook's URL (OpenAPI 3.1 `webhooks`): one signed POST per event.
  * The receiver answers 2xx; anything else, a timeout or a refused connection is retried.
  */
-export function webhookEvents(h: Pick<Helpers, 'ref'>): Record<string, PathItem<'Webhooks'>> {
+export function webhookEvents(h: Pick<Helpers, 'ref'>): Record<string, WebhookItem<'Webhooks'>> {
   return {
     noteEvent: {
       post: {
@@ -105,8 +105,6 @@ export function webhookEvents(h: Pick<Helpers, 'ref'>): Record<string, PathItem<
 /** Every webhook route of one workspace kind. */
 export function webhookRoutes(h: Helpers, team: boolean) {
   const prefix = team ? '/v1/teams/{teamPath}' : '/v1';
-  const op = (name: string) => (team ? name.replace('Webhook', 'TeamWebhook') : name);
-  const tags: ['Webhooks' | 'Team Webhooks'] = [team ? 'Team Webhooks' : 'Webhooks'];
   const where = team
     ? "the team's workspace (its admin, the team's owner, only: other members 403, outsiders 404)"
     : "the caller's personal workspace";
@@ -121,10 +119,7 @@ export function webhookRoutes(h: Helpers, team: boolean) {
   return {
     [`${prefix}/webhooks`]: {
       get: {
-        operationId: op('ListWebhooks'),
-        summary: 'List webhooks',
         description: `The webhooks of ${where}, oldest first.`,
-        tags,
         parameters: scope,
         responses: {
           200: {
@@ -140,15 +135,12 @@ export function webhookRoutes(h: Helpers, team: boolean) {
         },
       },
       post: {
-        operationId: op('CreateWebhook'),
-        summary: 'Create a webhook',
         description:
           `Create a webhook in ${where}. The signing secret (\`whsec_<base64>\`, Standard Webhooks) is ` +
           `returned only once and cannot be retrieved later. A folder scope must name a folder of the same ` +
           `workspace (its sub-folders are included) and cannot change. The url must be https (http only on the ` +
           `local runner), without credentials, at most 2048 characters. 429 when the workspace has reached its ` +
           `limit of webhooks (10 by default).`,
-        tags,
         parameters: scope,
         requestBody: {
           required: true,
@@ -170,20 +162,14 @@ export function webhookRoutes(h: Helpers, team: boolean) {
     },
     [`${prefix}/webhooks/{hookId}`]: {
       get: {
-        operationId: op('GetWebhook'),
-        summary: 'Get a webhook',
         description: `One webhook of ${where}.`,
-        tags,
         parameters: hook,
         responses: { 200: json('ApiWebhook', 'The webhook', hookExample), ...h.errors(...common) },
       },
       patch: {
-        operationId: op('UpdateWebhook'),
-        summary: 'Update a webhook',
         description:
           'Change name, url or active (at least one; 422 otherwise). Scope and event selection cannot be ' +
           'changed. A new url is checked again at its next delivery.',
-        tags,
         parameters: hook,
         requestBody: {
           required: true,
@@ -198,33 +184,24 @@ export function webhookRoutes(h: Helpers, team: boolean) {
         },
       },
       delete: {
-        operationId: op('DeleteWebhook'),
-        summary: 'Delete a webhook',
         description: 'Delete the webhook; deliveries still queued for it are dropped.',
-        tags,
         parameters: hook,
         responses: { 204: { description: 'Deleted' }, ...h.errors(...common) },
       },
     },
     [`${prefix}/webhooks/{hookId}/ping`]: {
       post: {
-        operationId: op('PingWebhook'),
-        summary: 'Send a test delivery',
         description:
           `Queue a \`ping\` event for this webhook (attemptKind "ping"); read its result from the deliveries. ` +
           `At most one ping per ${PING_INTERVAL_SECONDS} seconds per webhook (429 with Retry-After otherwise).`,
-        tags,
         parameters: hook,
         responses: { 204: { description: 'Queued' }, ...h.errors(...common) },
       },
     },
     [`${prefix}/webhooks/{hookId}/deliveries`]: {
       get: {
-        operationId: op('ListWebhookDeliveries'),
-        summary: 'List deliveries',
         description:
           'One page of the delivery log (every attempt in the retention window, 30 days by default), newest first.',
-        tags,
         parameters: [
           ...hook,
           {
@@ -253,11 +230,8 @@ export function webhookRoutes(h: Helpers, team: boolean) {
     },
     [`${prefix}/webhooks/{hookId}/deliveries/export`]: {
       get: {
-        operationId: op('ExportWebhookDeliveries'),
-        summary: 'Export deliveries',
         description:
           'Every delivery in the retention window, newest first, as newline-delimited JSON (one ApiWebhookDelivery per line).',
-        tags,
         parameters: hook,
         responses: {
           200: {
@@ -275,10 +249,7 @@ export function webhookRoutes(h: Helpers, team: boolean) {
     },
     [`${prefix}/webhooks/{hookId}/deliveries/{deliveryId}`]: {
       get: {
-        operationId: op('GetWebhookDelivery'),
-        summary: 'Get a delivery',
         description: 'One attempt of the delivery log.',
-        tags,
         parameters: delivery,
         responses: {
           200: json('ApiWebhookDelivery', 'The delivery', deliveryExample),

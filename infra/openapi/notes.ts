@@ -14,7 +14,8 @@ import * as tr from '../../lib/notes/trash/response-schemas.ts';
 import * as s from '../../lib/notes/notes/schemas.ts';
 import * as t from '../../lib/notes/trash/schemas.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/domain/idempotency.ts';
-import { document, inputSchema, json, type Operation, type PathItem, schema } from './build.ts';
+import { document, inputSchema, json, type PathItem, type RoutedOperation, schema } from './build.ts';
+import { NOTES_ROUTES } from '../../functions/notes/routes.ts';
 import { errorCodeSchema, restErrorResponse } from './rest-errors.ts';
 import { pagePaths } from './notes-pages.ts';
 import { revisionPaths, revisionSchemas } from './notes-revisions.ts';
@@ -41,9 +42,8 @@ const TAGS = {
   Pages: "Read-only HTML pages of guest-readable notes, at each note's publishLink (no token)",
   Search: 'Full-text search of the notes the caller may read (extension)',
 } as const;
-type Tag = keyof typeof TAGS;
-/** A Notes operation: operationId, summary, description and one of TAGS are required (build.ts). */
-export type NotesOperation = Operation<Tag>;
+/** A Notes operation: its description and responses are required, the rest comes from its row (build.ts). */
+export type NotesOperation = RoutedOperation;
 
 const ERROR_DESCRIPTIONS: Partial<Record<ErrorType, string>> = {
   bad_request: 'A path or query parameter is invalid (named in errors[])',
@@ -172,20 +172,12 @@ const idempotencyKey = {
     'same key, path and body; another body, or a request still in flight, is 409. Keys are per ' +
     'caller.',
 };
-/** Personal or team: the tag, and who may do it. */
-const scope = (team: boolean) =>
-  team
-    ? { tags: ['Team Notes'] as [Tag], who: 'Members of the team (403 for others, 404 for an unknown team).' }
-    : { tags: ['User Notes'] as [Tag], who: '' };
+/** Personal or team: who may do it. */
+const scope = (team: boolean) => ({
+  who: team ? 'Members of the team (403 for others, 404 for an unknown team).' : '',
+});
 
-const createNote = (
-  summary: string,
-  operationId: string,
-  params: unknown[],
-  team = false,
-): NotesOperation => ({
-  operationId,
-  summary,
+const createNote = (params: unknown[], team = false): NotesOperation => ({
   description: [
     'The body is the content as a JSON string, an object of creation properties, or empty (an empty note).',
     'The title is the explicit `title`, else the first `# ` heading, else Untitled; a `###### tags:` line sets the tags.',
@@ -194,7 +186,6 @@ const createNote = (
     "HackMD's editor does. Send an Idempotency-Key to make a retry safe.",
     scope(team).who,
   ].join(' '),
-  tags: scope(team).tags,
   parameters: [...params, idempotencyKey],
   requestBody: createBody,
   responses: {
@@ -217,15 +208,12 @@ const createNote = (
     ),
   },
 });
-const getNote = (summary: string, operationId: string, params: unknown[], team = false): NotesOperation => ({
-  operationId,
-  summary,
+const getNote = (params: unknown[], team = false): NotesOperation => ({
   description: [
     "The note with its content, addressed by its id or shortId. Recorded in the caller's history (a 304 too).",
     'Conditional: If-None-Match (weak comparison) wins over If-Modified-Since; either can answer 304.',
     team ? scope(team).who : 'A note the caller may not read is 404, as if it did not exist.',
   ].join(' '),
-  tags: scope(team).tags,
   parameters: [...params, ...conditionalHeaders],
   responses: {
     200: singleNoteOk("The note (recorded in the caller's history)"),
@@ -233,14 +221,7 @@ const getNote = (summary: string, operationId: string, params: unknown[], team =
     ...errors('bad_request', 'forbidden', 'not_found'),
   },
 });
-const updateNote = (
-  summary: string,
-  operationId: string,
-  params: unknown[],
-  team = false,
-): NotesOperation => ({
-  operationId,
-  summary,
+const updateNote = (params: unknown[], team = false): NotesOperation => ({
   description: [
     'Only the fields sent change. Content, title, tags and description need write access;',
     'permissions, permalink and parentFolderId need the owner (a team note: any member). With If-Match the update',
@@ -248,7 +229,6 @@ const updateNote = (
     'A writePermission sent alone, broader than readPermission, widens readPermission to match.',
     scope(team).who,
   ].join(' '),
-  tags: scope(team).tags,
   parameters: [...params, ifMatch],
   requestBody: changesBody,
   responses: {
@@ -265,19 +245,11 @@ const updateNote = (
     ),
   },
 });
-const deleteNote = (
-  summary: string,
-  operationId: string,
-  params: unknown[],
-  team = false,
-): NotesOperation => ({
-  operationId,
-  summary,
+const deleteNote = (params: unknown[]): NotesOperation => ({
   description: [
     'Moves the note, its images and history to the trash, restorable for the retention period (see /v1/trash).',
     'Only the owner (a team note: any member of the team) may delete it.',
   ].join(' '),
-  tags: scope(team).tags,
   parameters: params,
   responses: {
     204: { description: 'Moved to the trash (restorable for the retention period; see /v1/trash)' },
@@ -305,9 +277,7 @@ function folderRoutes(
   params: unknown[],
   itemParams: unknown[],
   team: boolean,
-): Record<string, PathItem<Tag>> {
-  const op = (name: string) => (team ? name.replace('Folder', 'TeamFolder') : name);
-  const tags: [Tag] = [team ? 'Team Folders' : 'User Folders'];
+): Record<string, PathItem> {
   const limits = `At most ${MAX_FOLDERS} folders per workspace, nested at most ${MAX_FOLDER_DEPTH} deep.`;
   const where = team ? "the team's workspace (members)" : "the caller's workspace";
   const common = team
@@ -316,18 +286,12 @@ function folderRoutes(
   return {
     [`${prefix}/folders`]: {
       get: {
-        operationId: op('ListFolders'),
-        summary: `Every folder of ${where}, oldest first`,
         description: `Every folder of ${where} with its parentFolderId, oldest first. ${limits}`,
-        tags,
         parameters: params,
         responses: { 200: json({ type: 'array', items: ref('ApiFolder') }, 'Folders'), ...errors(...common) },
       },
       post: {
-        operationId: op('CreateFolder'),
-        summary: `Create a folder in ${where}`,
         description: `A name, optional description, icon and color, and a parentFolderId (422 if unknown). ${limits}`,
-        tags,
         parameters: params,
         requestBody: {
           required: false,
@@ -341,20 +305,14 @@ function folderRoutes(
     },
     [`${prefix}/folders/folder-order`]: {
       get: {
-        operationId: op('GetFolderOrder'),
-        summary: "The caller's ordering of the folders: every folder once, under its parent (or root)",
         description:
           'The ordering as stored, completed with the folders it does not list (in creation order).',
-        tags,
         parameters: params,
         responses: { 200: json(ref('ApiFolderOrder'), 'The ordering'), ...errors(...common) },
       },
       put: {
-        operationId: op('UpdateFolderOrder'),
-        summary: "Replace the caller's ordering (folders left out keep creation order after the listed ones)",
         description:
           'Each listed folder must exist and sit under the parent it is listed under (422 otherwise).',
-        tags,
         parameters: params,
         requestBody: {
           required: true,
@@ -368,18 +326,12 @@ function folderRoutes(
     },
     [`${prefix}/folders/{folderId}`]: {
       get: {
-        operationId: op('GetFolder'),
-        summary: `One folder of ${where}`,
         description: `The folder with its parentFolderId; an unknown folder is 404.`,
-        tags,
         parameters: itemParams,
         responses: { 200: folderJson('The folder'), ...errors(...common, 'not_found') },
       },
       patch: {
-        operationId: op('UpdateFolder'),
-        summary: 'Rename, restyle or move a folder (its notes are not rewritten)',
         description: `Only the fields sent change. A move that makes a cycle or nests too deep is 422. ${limits}`,
-        tags,
         parameters: itemParams,
         requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateFolderBody') } } },
         responses: {
@@ -388,10 +340,7 @@ function folderRoutes(
         },
       },
       delete: {
-        operationId: op('DeleteFolder'),
-        summary: 'Delete an empty folder (409 while it holds sub-folders or notes)',
         description: 'Move or delete its notes and sub-folders first: a folder that holds any is 409.',
-        tags,
         parameters: itemParams,
         responses: { 204: { description: 'Deleted' }, ...errors(...common, 'not_found', 'conflict') },
       },
@@ -418,33 +367,25 @@ export const buildNotesDocument = () =>
     ].join('\n'),
     security: true,
     tags: TAGS,
+    routes: NOTES_ROUTES.rows,
     paths: {
       '/v1/me': {
         get: {
-          operationId: 'GetCurrentUser',
-          summary: 'The caller, with their teams',
           description: "The token's user: id, name, email, userPath, photo and the teams they belong to.",
-          tags: ['Profile'],
           responses: { 200: json(ref('User'), 'The caller'), ...errors() },
         },
       },
       '/v1/teams': {
         get: {
-          operationId: 'ListTeams',
-          summary: 'Teams the caller belongs to',
           description:
             'Every team the caller is a member of, with its path, name, logo, description and visibility.',
-          tags: ['Teams'],
           responses: { 200: json({ type: 'array', items: ref('Team') }, 'Teams'), ...errors() },
         },
       },
       '/v1/history': {
         get: {
-          operationId: 'GetHistory',
-          summary: 'Notes the caller read or changed, most recent first',
           description:
             'Each note once, as the caller last saw it (a snapshot: later changes by others are not reflected).',
-          tags: ['History'],
           parameters: [
             {
               name: 'limit',
@@ -459,33 +400,23 @@ export const buildNotesDocument = () =>
       },
       '/v1/notes': {
         get: {
-          operationId: 'ListNotes',
-          summary: "The caller's own notes, most recently changed first",
           description:
             'Without content. With folderId, only the notes directly in that folder (404 for an unknown folder).',
-          tags: ['User Notes'],
           parameters: folderQuery,
           responses: { 200: noteList('Notes'), ...errors('bad_request', 'not_found') },
         },
-        post: createNote('Create a personal note', 'CreateNote', []),
+        post: createNote([]),
       },
       '/v1/notes/{noteId}': {
-        get: getNote(
-          'A note the caller may read (own, team, or shared with signed-in users)',
-          'GetNote',
-          note,
-        ),
-        patch: updateNote('Change the fields sent', 'UpdateNote', note),
-        delete: deleteNote('Delete a note', 'DeleteNote', note),
+        get: getNote(note),
+        patch: updateNote(note),
+        delete: deleteNote(note),
       },
       '/v1/notes/{noteId}/images': {
         post: {
-          operationId: 'UploadNoteImage',
-          summary: 'Upload an image for a note (needs write access)',
           description:
             `multipart/form-data with exactly one file part named image: PNG, JPEG, GIF or WebP (told from ` +
             `the bytes), at most ${MAX_IMAGE_BYTES} bytes. Answers the public link of the stored image.`,
-          tags: ['User Notes'],
           parameters: note,
           requestBody: {
             required: true,
@@ -515,29 +446,23 @@ export const buildNotesDocument = () =>
       },
       '/v1/teams/{teamPath}/notes': {
         get: {
-          operationId: 'ListTeamNotes',
-          summary: "The team's notes, most recently changed first",
           description:
             'Without content; members only. With folderId, only the notes directly in that team folder.',
-          tags: ['Team Notes'],
           parameters: [...teamOnly, ...folderQuery],
           responses: { 200: noteList('Notes'), ...errors('bad_request', 'forbidden', 'not_found') },
         },
-        post: createNote('Create a team note', 'CreateTeamNote', teamOnly, true),
+        post: createNote(teamOnly, true),
       },
       '/v1/teams/{teamPath}/notes/{noteId}': {
-        get: getNote('A note of the team', 'GetTeamNote', teamNote, true),
-        patch: updateNote('Change the fields sent of a team note', 'UpdateTeamNote', teamNote, true),
-        delete: deleteNote('Delete a team note', 'DeleteTeamNote', teamNote, true),
+        get: getNote(teamNote, true),
+        patch: updateNote(teamNote, true),
+        delete: deleteNote(teamNote),
       },
       ...folderRoutes('/v1', [], folder, false),
       '/v1/trash': {
         get: {
-          operationId: 'ListPersonalTrash',
-          summary: "The caller's trashed personal notes, most recently deleted first",
           description:
             'Each with when it was deleted and when it will be purged (after the retention period).',
-          tags: ['Trash'],
           responses: {
             200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'),
             ...errors(),
@@ -546,11 +471,8 @@ export const buildNotesDocument = () =>
       },
       '/v1/trash/{noteId}/restore': {
         put: {
-          operationId: 'RestoreNote',
-          summary: 'Restore a trashed note with its content, images, history and folder',
           description:
             "Its owner may restore it; a team note, the team's admin or the member who deleted it. A permalink taken meanwhile is 409.",
-          tags: ['Trash'],
           parameters: note,
           responses: {
             204: { description: 'Restored' },
@@ -560,11 +482,8 @@ export const buildNotesDocument = () =>
       },
       '/v1/trash/batch-restore': {
         put: {
-          operationId: 'BatchRestore',
-          summary: 'Restore several trashed notes',
           description:
             'Each note is restored on its own: 200 when all were, 207 with the outcome of each otherwise.',
-          tags: ['Trash'],
           requestBody: {
             required: true,
             content: { 'application/json': { schema: ref('BatchRestoreTrashBody') } },
@@ -581,11 +500,8 @@ export const buildNotesDocument = () =>
       },
       '/v1/teams/{teamPath}/trash': {
         get: {
-          operationId: 'ListTeamTrash',
-          summary: "The team's trashed notes (the team's admin only)",
           description:
             'Each with when it was deleted, by whom, and when it will be purged; other members get 403.',
-          tags: ['Trash'],
           parameters: teamOnly,
           responses: {
             200: json({ type: 'array', items: ref('ApiTrashNote') }, 'Trashed notes'),
