@@ -63,6 +63,22 @@ const CONNECTING_MS = 30_000;
 /** At most this many documents are kept warm by one function instance. */
 const WARM_DOCS = 16;
 
+/**
+ * A connection's messages of one kind counted by this instance in the current window: `stored`,
+ * the count as last read or written; `unwritten`, its own not yet written; whether it warned, closed.
+ */
+interface RateWindow {
+  start: number;
+  stored: number;
+  unwritten: number;
+  warned: boolean;
+  shut: boolean;
+}
+/** An instance writes a window's count every this many messages (and from half the limit on, each). */
+const RATE_WRITE_EVERY = 8;
+/** The windows an instance keeps (the newest: the connections it served last). */
+const RATE_WINDOWS_KEPT = 2_000;
+
 /** A document kept warm between messages of one function instance, with what it holds. */
 interface WarmDoc {
   doc: Y.Doc;
@@ -73,6 +89,8 @@ interface WarmDoc {
 export class LiveService {
   /** Per note: the document as this instance last read it (caught up on each message). */
   private readonly warm = new Map<string, WarmDoc>();
+  /** Per connection and rate kind: its current window as this instance counts it. */
+  private readonly windows = new Map<string, RateWindow>();
   constructor(private readonly deps: LiveDependencies) {}
 
   /** $default: one y-protocols message (base64) from a connection, counted against its rate limits. */
@@ -80,21 +98,18 @@ export class LiveService {
     const tooLarge = Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES;
     const message = tooLarge ? undefined : readMessage(body);
     const kind = rateKindOf(message);
-    const { windowSeconds } = RATE_LIMITS[kind];
-    const now = (this.deps.now ?? Date.now)();
-    const counted = await this.deps.connections.count(
+    const counted = await this.count(
       connectionId,
       kind,
-      now - (now % (windowSeconds * 1000)),
-      ...(message?.kind === 'awareness' ? [clocksOf(message.states)] : []),
+      message?.kind === 'awareness' ? clocksOf(message.states) : undefined,
     );
     if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
       await this.deps.peers.close(connectionId);
       return;
     }
-    const { connection: from, count } = counted;
-    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count);
+    const { connection: from, count, window } = counted;
+    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count, window);
     if (tooLarge)
       return this.refuse(
         connectionId,
@@ -121,23 +136,63 @@ export class LiveService {
   }
 
   /**
+   * The message counted in its window, with the connection as stored (a strongly consistent read:
+   * its access, whether it is closed, its client ids). The count is this instance's: the window's
+   * messages it has not written yet, on top of the connection's stored count, which it reads each
+   * time (what other instances wrote). It writes them (one UpdateItem) every RATE_WRITE_EVERY of a
+   * window, from half the limit on at each message, and always with an awareness message's clocks;
+   * so another instance, or this one restarted, counts on from what is stored, and a window's count
+   * is exact whenever one instance serves the connection.
+   */
+  private async count(connectionId: string, kind: RateKind, clocks?: Record<number, number>) {
+    const { limit, windowSeconds } = RATE_LIMITS[kind];
+    const now = (this.deps.now ?? Date.now)();
+    const windowStart = now - (now % (windowSeconds * 1000));
+    const key = `${connectionId} ${kind}`;
+    let window = this.windows.get(key);
+    if (window?.start !== windowStart) {
+      window = { start: windowStart, stored: 0, unwritten: 0, warned: false, shut: false };
+      this.windows.delete(key);
+      this.windows.set(key, window);
+      for (const [k, w] of this.windows) {
+        if (this.windows.size <= RATE_WINDOWS_KEPT) break;
+        if (w !== window) this.windows.delete(k);
+      }
+    }
+    window.unwritten += 1;
+    const write =
+      clocks !== undefined ||
+      window.unwritten >= RATE_WRITE_EVERY ||
+      window.stored + window.unwritten > limit / 2;
+    const add = write ? window.unwritten : 0;
+    const counted = await this.deps.connections.count(connectionId, kind, windowStart, clocks, add);
+    if (!counted) return undefined;
+    if (write) window.unwritten -= add;
+    window.stored = counted.count;
+    return { connection: counted.connection, count: counted.count + window.unwritten, window };
+  }
+
+  /**
    * A message past its kind's limit is dropped: the first of the window is answered `rate_limited`,
    * and at RATE_CLOSE_FACTOR times the limit the connection is closed (a flood costs one counting
    * write per message, never a document load or a relay).
    */
-  private async overLimit(from: LiveConnection, kind: RateKind, count: number): Promise<void> {
+  private async overLimit(from: LiveConnection, kind: RateKind, count: number, window: RateWindow) {
     if (from.closed) return;
     const { limit, windowSeconds } = RATE_LIMITS[kind];
     const what = `At most ${limit} ${RATE_NAMES[kind]} per ${windowSeconds} s per connection`;
-    if (count === limit + 1)
+    if (count >= limit * RATE_CLOSE_FACTOR) {
+      if (window.shut) return;
+      window.shut = true;
+      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
+      await this.deps.peers.close(from.connectionId);
+    } else if (!window.warned) {
+      window.warned = true;
       await this.refuse(
         from.connectionId,
         'rate_limited',
         `${what}: this one and the next in the window are dropped${kind === 'update' ? ' (sync again after it: sync step 1)' : ''}`,
       );
-    else if (count === limit * RATE_CLOSE_FACTOR) {
-      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
-      await this.deps.peers.close(from.connectionId);
     }
   }
 

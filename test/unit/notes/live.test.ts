@@ -489,6 +489,39 @@ describe('live editing: the domain', () => {
     expect(stored.updates).toHaveLength(RATE_LIMITS.update.limit - 1 + 3);
   });
 
+  it('a window is counted in memory and written every few messages; another instance counts on from it', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '# Counted\n' });
+    const typist = await w.join(w.owner, note.note.id);
+    w.peers.take(typist.connectionId);
+    const edits = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const d = new Y.Doc();
+        d.clientID = from + i;
+        d.getText('content').insert(0, 'x');
+        return b64((e) => sync.writeUpdate(e, Y.encodeStateAsUpdate(d)));
+      });
+    w.clock.advance(RATE_LIMITS.update.windowSeconds * 1000); // a window of its own
+    const { writes } = w.connections.countCalls;
+    for (const u of edits(20, 5_000)) await w.live.receive(typist.connectionId, u);
+    // 20 messages: two counting writes (8 each), each message a read of the connection otherwise.
+    expect(w.connections.countCalls.writes - writes).toBe(2);
+    expect(w.peers.take(typist.connectionId).filter((f) => f.startsWith('{'))).toEqual([]);
+    // Another instance (or this one restarted) starts from the 16 stored: 44 more pass, then the limit.
+    const other = new LiveService({
+      connections: w.connections,
+      docs: w.docs,
+      peers: w.peers,
+      notes: liveNotesOf(() => w.notes),
+      now: () => w.clock.now(),
+    });
+    for (const u of edits(50, 6_000)) await other.receive(typist.connectionId, u);
+    const errors = w.peers.take(typist.connectionId).filter((f) => f.startsWith('{'));
+    expect(errors.map((f) => JSON.parse(f).error.code)).toEqual(['rate_limited']);
+    const stored = (await w.docs.load(note.note.shortId))!;
+    expect(stored.updates).toHaveLength(20 + RATE_LIMITS.update.limit - 16);
+  });
+
   it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x' });

@@ -41,15 +41,26 @@ export class MemoryConnections implements ConnectionStore {
     return c && { ...c };
   }
   private readonly counts = new Map<string, { windowStart: number; count: number }>();
-  async count(connectionId: string, kind: RateKind, windowStart: number, clocks?: Record<number, number>) {
+  /** The counting writes (add > 0 or clocks) and reads (add 0) made. */
+  readonly countCalls = { writes: 0, reads: 0 };
+  async count(
+    connectionId: string,
+    kind: RateKind,
+    windowStart: number,
+    clocks?: Record<number, number>,
+    add = 1,
+  ) {
     const stored = this.all.get(connectionId);
     if (stored && clocks) stored.clocks = { ...stored.clocks, ...clocks };
     const connection = await this.get(connectionId);
     if (!connection) return undefined;
     const key = `${connectionId}#${kind}`;
     const held = this.counts.get(key);
-    const count = held && held.windowStart === windowStart ? held.count + 1 : 1;
-    this.counts.set(key, { windowStart, count });
+    const count = (held && held.windowStart === windowStart ? held.count : 0) + add;
+    if (add > 0 || clocks) {
+      this.countCalls.writes += 1;
+      this.counts.set(key, { windowStart, count });
+    } else this.countCalls.reads += 1;
     return { connection, count };
   }
   async remove(c: LiveConnection): Promise<void> {
