@@ -90,16 +90,24 @@ export interface DocStore {
    * The serialised point of the content limit: `bytes` taken from the note's room (what the content
    * may still grow by, an upper bound of its size counted against the limit). `strict`: only when
    * the room holds them (else false, nothing taken); else always (a change that does not grow the
-   * content, a REST change). `init`: the room when none is kept yet.
+   * content, a REST change). `init`: the room when none is kept yet. `until` (epoch ms): the bytes
+   * are a grant, used by its taker for several updates until then; the room keeps the latest such
+   * time (`calibrate` gives back what dead grants left unused only once it is long past).
    */
-  reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean>;
+  reserve(
+    shortId: string,
+    bytes: number,
+    opts: { init: number; strict: boolean; until?: number },
+  ): Promise<boolean>;
   /**
    * The room becomes `base` less every reservation so far: `base` is the limit less the content's
    * size in a consistent read, plus the bytes the updates in that read had reserved (so what was
    * reserved and not yet stored stays taken; what was deleted is given back). A store may leave out
    * a calibration that would only give room back while the room is ample (half the limit or more).
+   * `held`: those bytes the updates in the read had reserved; once every grant is long past (no
+   * taker may use one), the reservations become `held`: what grants left unused is given back.
    */
-  calibrate(shortId: string, base: number): Promise<void>;
+  calibrate(shortId: string, base: number, held?: number): Promise<void>;
   /**
    * Replaces revision `from.rev` by `state` (which holds the updates `from.keys`), then deletes those
    * updates only; false (nothing changed) when another compaction got there first.

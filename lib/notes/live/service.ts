@@ -76,6 +76,14 @@ interface RateWindow {
 }
 /** An instance writes a window's count every this many messages (and from half the limit on, each). */
 const RATE_WRITE_EVERY = 8;
+/**
+ * A growing update far from the content limit takes this much more of the note's room than it needs,
+ * for the next ones of this instance (a write per grant, not per update), for at most GRANT_MS.
+ */
+const GRANT_BYTES = 8 * 1024;
+const GRANT_MS = 60_000;
+/** Grants are taken while the content leaves this much of the limit; nearer, exact reservations. */
+const GRANT_FAR_BYTES = 4 * GRANT_BYTES;
 /** The windows an instance keeps (the newest: the connections it served last). */
 const RATE_WINDOWS_KEPT = 2_000;
 
@@ -89,6 +97,8 @@ interface WarmDoc {
 export class LiveService {
   /** Per note: the document as this instance last read it (caught up on each message). */
   private readonly warm = new Map<string, WarmDoc>();
+  /** Per note: the rest of this instance's grant of room, and until when it may use it. */
+  private readonly grants = new Map<string, { left: number; until: number }>();
   /** Per connection and rate kind: its current window as this instance counts it. */
   private readonly windows = new Map<string, RateWindow>();
   constructor(private readonly deps: LiveDependencies) {}
@@ -261,7 +271,7 @@ export class LiveService {
     const grown = insertedBytes(update);
     const room = { init: MAX_CONTENT_BYTES - before, strict: after > before };
     const over = after > MAX_CONTENT_BYTES && after > before;
-    if (over || (grown > 0 && !(await this.deps.docs.reserve(from.shortId, grown, room)))) {
+    if (over || (grown > 0 && !(await this.take(from.shortId, grown, room, MAX_CONTENT_BYTES - after)))) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(
         from.connectionId,
@@ -282,6 +292,41 @@ export class LiveService {
       this.deps.docs.append(from.shortId, update, from.userId, grown > 0 ? { grown } : {}),
       this.relay(from, updateMessage(update)),
     ]);
+  }
+
+  /**
+   * What a growing update inserts, taken from the note's room: from this instance's grant while it
+   * lasts (no write); else, while the note is far from its limit (`free`: what this copy leaves of
+   * it), a new grant of GRANT_BYTES more, the last grant's rest given back in the same write; near
+   * the limit (or not strict), exactly the update's bytes. Every grant is taken from the room as
+   * one reservation, so the limit holds under any number of instances.
+   */
+  private async take(
+    shortId: string,
+    bytes: number,
+    room: { init: number; strict: boolean },
+    free: number,
+  ): Promise<boolean> {
+    const now = (this.deps.now ?? Date.now)();
+    const grant = this.grants.get(shortId);
+    const left = grant && now < grant.until ? grant.left : 0;
+    if (left >= bytes) {
+      grant!.left -= bytes;
+      return true;
+    }
+    this.grants.delete(shortId);
+    if (room.strict && free >= GRANT_FAR_BYTES) {
+      const until = now + GRANT_MS;
+      if (await this.deps.docs.reserve(shortId, bytes + GRANT_BYTES - left, { ...room, until })) {
+        this.grants.set(shortId, { left: GRANT_BYTES, until });
+        for (const oldest of this.grants.keys()) {
+          if (this.grants.size <= WARM_DOCS) break;
+          this.grants.delete(oldest); // its rest comes back once the grants are long past (calibrate)
+        }
+        return true;
+      }
+    }
+    return this.deps.docs.reserve(shortId, bytes - left, room);
   }
 
   /** To the note's other connections; a gone one is forgotten (not one still connecting). */
@@ -369,7 +414,11 @@ export class LiveService {
     if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor, restVersion))) return;
     // The room from this consistent read: what was deleted is given back.
     const settled = stored.settled + stored.updates.reduce((n, u) => n + (u.grown ?? 0), 0);
-    await this.deps.docs.calibrate(shortId, MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled);
+    await this.deps.docs.calibrate(
+      shortId,
+      MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled,
+      settled,
+    );
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,

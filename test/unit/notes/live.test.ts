@@ -783,6 +783,30 @@ describe('live editing: what a document may hold', () => {
     expect(refused).toHaveLength(2);
   });
 
+  it('far from the limit, growing updates take the room in grants: one write for many, the rest given back', async () => {
+    const w = await liveWorld();
+    w.docs.now = () => w.clock.now();
+    const note = await w.notes.createNote(w.owner, { content: '# Granted\n' });
+    const shortId = note.note.shortId;
+    const a = await w.join(w.owner, note.note.id);
+    const reservations = w.docs.reservations;
+    for (let i = 0; i < 40; i += 1) {
+      a.doc.getText('content').insert(0, 'abc');
+      await a.sending;
+    }
+    expect(w.docs.reservations - reservations).toBe(1);
+    expect(text(a.doc)).toBe(`${'abc'.repeat(40)}# Granted\n`);
+    // While the grant may be used, the room counts all of it: 3 + 8 KB taken, 120 bytes of it stored.
+    await w.live.flush(shortId);
+    expect(w.docs.rooms.get(shortId)!.room).toBe(MAX_CONTENT_BYTES - 10 - (3 + 8 * 1024));
+    // Long past it, the next flush gives back what it left unused.
+    w.clock.advance(3 * 60_000);
+    a.doc.getText('content').delete(0, 3);
+    await a.sending;
+    await w.live.flush(shortId);
+    expect(w.docs.rooms.get(shortId)!.room).toBe(MAX_CONTENT_BYTES - Buffer.byteLength(text(a.doc)));
+  });
+
   it('a note past the content limit (two writers at once) still takes an update that shrinks it', async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'start' });

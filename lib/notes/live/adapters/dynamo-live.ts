@@ -433,18 +433,23 @@ export async function appendUpdate(
 export async function reserveRoom(
   shortId: string,
   bytes: number,
-  opts: { init: number; strict: boolean },
+  opts: { init: number; strict: boolean; until?: number },
 ): Promise<boolean> {
   const holds = opts.init >= bytes ? '(attribute_not_exists(room) OR room >= :g)' : 'room >= :g';
+  const grant = opts.until !== undefined ? ', grantsUntil = :until' : '';
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: table(),
         Key: k.room(shortId),
-        UpdateExpression:
-          'SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g',
+        UpdateExpression: `SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g${grant}`,
         ...(opts.strict ? { ConditionExpression: holds } : {}),
-        ExpressionAttributeValues: { ':g': bytes, ':init': opts.init, ':zero': 0 },
+        ExpressionAttributeValues: {
+          ':g': bytes,
+          ':init': opts.init,
+          ':zero': 0,
+          ...(opts.until !== undefined ? { ':until': opts.until } : {}),
+        },
       }),
     );
     return true;
@@ -454,6 +459,8 @@ export async function reserveRoom(
   }
 }
 
+/** A grant is given back (calibrateRoom) only this long after its end: its last update is stored by then. */
+export const GRANT_SETTLE_MS = 60_000;
 /** A calibration that would only give room back is not written while the room is at least this. */
 const AMPLE_ROOM = MAX_CONTENT_BYTES / 2;
 
@@ -462,13 +469,32 @@ const AMPLE_ROOM = MAX_CONTENT_BYTES / 2;
  * give room back is left out while the room is ample (what it gives back is written once the room
  * runs low), so a flush of a note far from its limit writes nothing here.
  */
-export async function calibrateRoom(shortId: string, base: number): Promise<void> {
+export async function calibrateRoom(shortId: string, base: number, held?: number): Promise<void> {
   const { Item } = await documentClient().send(
     new GetCommand({ TableName: table(), Key: k.room(shortId), ConsistentRead: true }),
   );
   const room = typeof Item?.room === 'number' ? Item.room : undefined;
   const reserved = typeof Item?.reserved === 'number' ? Item.reserved : 0;
-  if (room !== undefined && room >= AMPLE_ROOM && base - reserved >= room) return;
+  const until = typeof Item?.grantsUntil === 'number' ? Item.grantsUntil : undefined;
+  // Every grant long past: what they left unused is given back (unless a reservation came meanwhile).
+  const settle = held !== undefined && until !== undefined && until + GRANT_SETTLE_MS < Date.now();
+  const next = settle ? base - held : base - reserved;
+  if (room !== undefined && room >= AMPLE_ROOM && next >= room) return;
+  if (settle)
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.room(shortId),
+          UpdateExpression: 'SET room = :room, reserved = :held REMOVE grantsUntil',
+          ConditionExpression: 'grantsUntil = :until AND reserved = :reserved',
+          ExpressionAttributeValues: { ':room': next, ':held': held, ':until': until, ':reserved': reserved },
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+    }
   await documentClient().send(
     new UpdateCommand({
       TableName: table(),
