@@ -140,6 +140,20 @@ export async function liveBench(
   }
   const template = loadTemplate();
   const api = webSocketApi(template)!;
+  /**
+   * A function's log bytes per invocation: Lambda's start and report lines (PIPELINE_LOG_BYTES), which
+   * it does not write when the function's SystemLogLevel is WARN (they are INFO system events); the
+   * functions log nothing else on success.
+   */
+  const logBytesOf = (functionId: string) =>
+    String(
+      template.Resources[functionId]?.Properties?.LoggingConfig?.SystemLogLevel ??
+        (template.Globals?.Function?.LoggingConfig as { SystemLogLevel?: string } | undefined)
+          ?.SystemLogLevel ??
+        'INFO',
+    ).toUpperCase() === 'WARN'
+      ? 0
+      : PIPELINE_LOG_BYTES;
   const memoryGb = (functionId: string) =>
     Number(
       template.Resources[functionId]?.Properties?.MemorySize ?? template.Globals?.Function?.MemorySize ?? 128,
@@ -211,7 +225,7 @@ export async function liveBench(
         messages: 0,
         invocations: n,
         gbMs: n * Math.ceil(ms) * memoryGb(functionId),
-        logBytes: n * PIPELINE_LOG_BYTES,
+        logBytes: n * logBytesOf(functionId),
       });
     };
     for (const [key, s] of after.routes) add(api.routes.get(key)!.functionId, s, before.routes.get(key));
