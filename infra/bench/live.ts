@@ -253,8 +253,20 @@ export async function liveBench(
     if (!provider.synced) throw new Error('bench live: a client did not sync within 60 s');
     return { doc, provider, text: doc.getText('content') };
   };
+  /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
+  const settle = async () => {
+    const count = () =>
+      [...live.stats.routes.values(), ...runner.events.stats.values()].reduce((n, s) => n + s.invocations, 0);
+    const deadline = Date.now() + 60_000;
+    let last = -1;
+    while (Date.now() < deadline && count() !== last) {
+      last = count();
+      await sleep(2000);
+    }
+  };
   /** Edits back to back, each waited for at every other client; the stream's work for them after. */
   const editsOf = async (group: Awaited<ReturnType<typeof join>>[], edits: number, label: string) => {
+    await settle();
     const stopBilling = startBilling();
     const before = snapshot();
     const started = performance.now();
@@ -267,13 +279,14 @@ export async function liveBench(
       while (others.some((p) => !p.text.toString().includes(word)) && Date.now() < deadline) await sleep(2);
     }
     const elapsed = performance.now() - started;
-    await sleep(2500); // the stream's work for these edits
+    await settle(); // the stream's work for these edits
     const after = snapshot();
     stopBilling();
     return usageBetween(before, after, edits, label, elapsed);
   };
   /** One person typing CHARS_PER_SECOND characters a second (a message each) for TYPING_SECONDS: per minute. */
   const typingOf = async (group: Awaited<ReturnType<typeof join>>[]) => {
+    await settle();
     const stopBilling = startBilling();
     const before = snapshot();
     const started = performance.now();
@@ -284,7 +297,7 @@ export async function liveBench(
       await sleep(Math.max(0, next - performance.now()));
     }
     const elapsed = performance.now() - started;
-    await sleep(2500);
+    await settle();
     const after = snapshot();
     stopBilling();
     return scaled(usageBetween(before, after, 1, `typing ${TYPING_SECONDS} s`, elapsed), 60 / TYPING_SECONDS);
@@ -321,6 +334,7 @@ export async function liveBench(
 
     // 2. Awareness (cursor) messages: a renewal's unit.
     const MOVES = 15;
+    await settle();
     stopBilling = startBilling();
     before = snapshot();
     for (let i = 0; i < MOVES; i += 1) {
@@ -343,6 +357,7 @@ export async function liveBench(
 
     // 3. Opening and closing a connection (the REST call for the URL priced from its headers).
     const OPENS = 5;
+    await settle();
     stopBilling = startBilling();
     before = snapshot();
     let restWrite = 0;
@@ -567,20 +582,6 @@ export async function liveBench(
         await done;
         return samples;
       };
-    };
-    /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
-    const settle = async () => {
-      const count = () =>
-        [...live.stats.routes.values(), ...runner.events.stats.values()].reduce(
-          (n, s) => n + s.invocations,
-          0,
-        );
-      const deadline = Date.now() + 60_000;
-      let last = -1;
-      while (Date.now() < deadline && count() !== last) {
-        last = count();
-        await sleep(2000);
-      }
     };
     const revokeSeries = async () => {
       const stopMe = meLoop();
