@@ -324,7 +324,11 @@ export async function liveBench(
     try {
       edit10 = await editsOf(ten, EDITS, 'edit message (10 people)');
     } finally {
+      const gone = () => live.stats.routes.get('$disconnect')?.invocations ?? 0;
+      const left = gone() + ten.length;
       for (const p of ten) p.provider.destroy();
+      const deadline = Date.now() + 60_000; // their $disconnects, before the typing is measured
+      while (gone() < left && Date.now() < deadline) await sleep(100);
     }
     const typing = await typingOf(people);
     const loadEnd = loadavg()[0];
