@@ -74,7 +74,7 @@ interface RateWindow {
   warned: boolean;
   shut: boolean;
 }
-/** An instance writes a window's count every this many messages (and from half the limit on, each). */
+/** An instance writes a window's update count every this many messages (and from half the limit on, each). */
 const RATE_WRITE_EVERY = 8;
 /**
  * A growing update far from the content limit takes this much more of the note's room than it needs,
@@ -149,8 +149,9 @@ export class LiveService {
    * The message counted in its window, with the connection as stored (a strongly consistent read:
    * its access, whether it is closed, its client ids). The count is this instance's: the window's
    * messages it has not written yet, on top of the connection's stored count, which it reads each
-   * time (what other instances wrote). It writes them (one UpdateItem) every RATE_WRITE_EVERY of a
-   * window, from half the limit on at each message, and always with an awareness message's clocks;
+   * time (what other instances wrote). It writes update messages (one UpdateItem) every
+   * RATE_WRITE_EVERY of a window and from half the limit on at each message; a sync step 1 (each
+   * answered with the document) and an awareness message (its clocks) at each message, as counted;
    * so another instance, or this one restarted, counts on from what is stored, and a window's count
    * is exact whenever one instance serves the connection.
    */
@@ -171,6 +172,7 @@ export class LiveService {
     }
     window.unwritten += 1;
     const write =
+      kind !== 'update' ||
       clocks !== undefined ||
       window.unwritten >= RATE_WRITE_EVERY ||
       window.stored + window.unwritten > limit / 2;
@@ -296,9 +298,10 @@ export class LiveService {
 
   /**
    * What a growing update inserts, taken from the note's room: from this instance's grant while it
-   * lasts (no write); else, while the note is far from its limit (`free`: what this copy leaves of
-   * it), a new grant of GRANT_BYTES more, the last grant's rest given back in the same write; near
-   * the limit (or not strict), exactly the update's bytes. Every grant is taken from the room as
+   * lasts (no write); else, when this instance took room for the note before and the note is far
+   * from its limit (`free`: what this copy leaves of it), a new grant of GRANT_BYTES more, the last
+   * grant's rest given back in the same write; else (near the limit, not strict, the instance's
+   * first), exactly the update's bytes. Every grant is taken from the room as
    * one reservation, so the limit holds under any number of instances.
    */
   private async take(
@@ -315,7 +318,9 @@ export class LiveService {
       return true;
     }
     this.grants.delete(shortId);
-    if (room.strict && free >= GRANT_FAR_BYTES) {
+    // Only an instance that took room for the note before takes a grant: a warm one, likely to take
+    // more (an instance that serves one update and ends would leave a grant unused at each update).
+    if (grant && room.strict && free >= GRANT_FAR_BYTES) {
       const until = now + GRANT_MS;
       if (await this.deps.docs.reserve(shortId, bytes + GRANT_BYTES - left, { ...room, until })) {
         this.grants.set(shortId, { left: GRANT_BYTES, until });
@@ -326,7 +331,13 @@ export class LiveService {
         return true;
       }
     }
-    return this.deps.docs.reserve(shortId, bytes - left, room);
+    if (!(await this.deps.docs.reserve(shortId, bytes - left, room))) return false;
+    this.grants.set(shortId, { left: 0, until: 0 }); // seen: its next growing update takes a grant
+    for (const oldest of this.grants.keys()) {
+      if (this.grants.size <= WARM_DOCS) break;
+      this.grants.delete(oldest);
+    }
+    return true;
   }
 
   /** To the note's other connections; a gone one is forgotten (not one still connecting). */
