@@ -16,6 +16,7 @@
 //     target ≤ 5 s (docs/live.md). Beside it `GET /v1/me` of another user, p50/p99 under the load
 //     against its own floor; target ≤ 1 s over it.
 // Each figure is a measured run's; the prices are cost.ts's plus API Gateway's WebSocket prices.
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -48,6 +49,9 @@ export const ME_UNDER_LOAD_TARGET_MS = 1000;
 /** The revocation bench's active notes, and its samples per condition (floor, under load). */
 const ACTIVE_NOTES = 50;
 const REVOKES = 3;
+/** The typing minute: one person types this many characters a second (each its own message), measured this long. */
+const CHARS_PER_SECOND = 5;
+const TYPING_SECONDS = 20;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -67,11 +71,18 @@ export interface LiveFigures {
   edit: LiveUsage;
   /** Dollars per million live edit messages (three people connected). */
   editPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  /** The same with ten people connected (nine relays out). */
+  edit10PerMillion?: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  /** Dollars per million minutes of one person typing 5 characters a second, three people connected. */
+  typingMinutePerMillion?: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
+  /** The machine's 1-minute load average while the cost figures were measured (start, end). */
+  load?: [number, number];
   /** Dollars per million connection-hours (one person, idle but present, the example provider). */
   hourPerMillion: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
   /** The same hour of a client that renews its awareness every 15 s (y-websocket's). */
   renewingHourPerMillion?: { dynamo: number; gateway: number; lambda: number; logs: number; total: number };
-  latency: { p50: number; p99: number; samples: number; floorP50: number; floorP99: number };
+  /** Absent from a `--live-cost` run. */
+  latency?: { p50: number; p99: number; samples: number; floorP50: number; floorP99: number };
   /** A write permission taken away: the delay (ms) until the connection is told, alone and at 50 active notes. */
   revocation?: {
     notes: number;
@@ -120,6 +131,7 @@ interface Snapshot {
 export async function liveBench(
   ctx: BenchContext,
   runner: Runner,
+  opts: { costOnly?: boolean } = {},
 ): Promise<{ failures: number; figures?: LiveFigures }> {
   const live = runner.live;
   if (!live) {
@@ -128,6 +140,20 @@ export async function liveBench(
   }
   const template = loadTemplate();
   const api = webSocketApi(template)!;
+  /**
+   * A function's log bytes per invocation: Lambda's start and report lines (PIPELINE_LOG_BYTES), which
+   * it does not write when the function's SystemLogLevel is WARN (they are INFO system events); the
+   * functions log nothing else on success.
+   */
+  const logBytesOf = (functionId: string) =>
+    String(
+      template.Resources[functionId]?.Properties?.LoggingConfig?.SystemLogLevel ??
+        (template.Globals?.Function?.LoggingConfig as { SystemLogLevel?: string } | undefined)
+          ?.SystemLogLevel ??
+        'INFO',
+    ).toUpperCase() === 'WARN'
+      ? 0
+      : PIPELINE_LOG_BYTES;
   const memoryGb = (functionId: string) =>
     Number(
       template.Resources[functionId]?.Properties?.MemorySize ?? template.Globals?.Function?.MemorySize ?? 128,
@@ -142,7 +168,24 @@ export async function liveBench(
   /** Per function, what happened between two snapshots, per unit (printed under the table). */
   const breakdown: string[][] = [];
   /** What happened between two snapshots, per unit (edits, connections...). */
-  const usageBetween = (before: Snapshot, after: Snapshot, units: number, label?: string): LiveUsage => {
+  /**
+   * Per stream function, its event source's MaximumBatchingWindowInSeconds: Lambda gathers a shard's
+   * records that long before it invokes, so one invocation takes a note's writes of a whole window.
+   * The local poller reads the stream every 200 ms without a window: what it measured is billed as
+   * at most one invocation per window of the run (each at the measured units and duration).
+   */
+  const batchingWindowMs = new Map<string, number>();
+  for (const [id, res] of Object.entries(template.Resources))
+    for (const ev of Object.values<any>(res.Properties?.Events ?? {}))
+      if (ev.Type === 'DynamoDB' && ev.Properties?.MaximumBatchingWindowInSeconds)
+        batchingWindowMs.set(id, Number(ev.Properties.MaximumBatchingWindowInSeconds) * 1000);
+  const usageBetween = (
+    before: Snapshot,
+    after: Snapshot,
+    units: number,
+    label?: string,
+    elapsedMs?: number,
+  ): LiveUsage => {
     let u: LiveUsage = {
       writeUnits: 0,
       readUnits: 0,
@@ -155,30 +198,38 @@ export async function liveBench(
       functionId: string,
       a: { invocations: number; durations: number[]; writeUnits: number; readUnits: number },
       b?: { invocations: number; durations: number[]; writeUnits: number; readUnits: number },
+      stream = false,
     ) => {
-      const n = a.invocations - (b?.invocations ?? 0);
-      if (n <= 0) return;
+      const measured = a.invocations - (b?.invocations ?? 0);
+      if (measured <= 0) return;
+      const window = stream ? batchingWindowMs.get(functionId) : undefined;
+      const n =
+        window && elapsedMs !== undefined ? Math.min(measured, Math.ceil(elapsedMs / window)) : measured;
+      const k = n / measured;
       const ms = median(a.durations.slice(b?.durations.length ?? 0));
+      const writeUnits = (a.writeUnits - (b?.writeUnits ?? 0)) * k;
+      const readUnits = (a.readUnits - (b?.readUnits ?? 0)) * k;
       if (label)
         breakdown.push([
           label,
           functionId,
           (n / units).toFixed(2),
+          (measured / units).toFixed(2),
           ms.toFixed(1),
-          ((a.writeUnits - (b?.writeUnits ?? 0)) / units).toFixed(2),
-          ((a.readUnits - (b?.readUnits ?? 0)) / units).toFixed(2),
+          (writeUnits / units).toFixed(2),
+          (readUnits / units).toFixed(2),
         ]);
       u = sum(u, {
-        writeUnits: a.writeUnits - (b?.writeUnits ?? 0),
-        readUnits: a.readUnits - (b?.readUnits ?? 0),
+        writeUnits,
+        readUnits,
         messages: 0,
         invocations: n,
         gbMs: n * Math.ceil(ms) * memoryGb(functionId),
-        logBytes: n * PIPELINE_LOG_BYTES,
+        logBytes: n * logBytesOf(functionId),
       });
     };
     for (const [key, s] of after.routes) add(api.routes.get(key)!.functionId, s, before.routes.get(key));
-    for (const [id, s] of after.events) add(id, s, before.events.get(id));
+    for (const [id, s] of after.events) add(id, s, before.events.get(id), true);
     return scaled(u, 1 / units);
   };
 
@@ -202,30 +253,92 @@ export async function liveBench(
     if (!provider.synced) throw new Error('bench live: a client did not sync within 60 s');
     return { doc, provider, text: doc.getText('content') };
   };
-  const people = [await join('Ada'), await join('Bob'), await join('Cy')];
-  let failures = 0;
-  try {
-    await sleep(1500); // the joins' own messages and stream work settle
-
-    // 1. Per edit message: each edit waited for at the two others.
-    const EDITS = 30;
-    let stopBilling = startBilling();
-    let before = snapshot();
-    for (let i = 0; i < EDITS; i += 1) {
-      const from = people[i % 3];
+  /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
+  const settle = async () => {
+    const count = () =>
+      [...live.stats.routes.values(), ...runner.events.stats.values()].reduce((n, s) => n + s.invocations, 0);
+    const deadline = Date.now() + 60_000;
+    let last = -1;
+    while (Date.now() < deadline && count() !== last) {
+      last = count();
+      await sleep(2000);
+    }
+  };
+  /** Edits back to back, each waited for at every other client; the stream's work for them after. */
+  const editsOf = async (group: Awaited<ReturnType<typeof join>>[], edits: number, label: string) => {
+    await settle();
+    const stopBilling = startBilling();
+    const before = snapshot();
+    const started = performance.now();
+    for (let i = 0; i < edits; i += 1) {
+      const from = group[i % group.length];
       const word = `e${i} `;
       from.text.insert(Math.min(from.text.length, 20 + i), word);
-      const others = people.filter((p) => p !== from);
+      const others = group.filter((p) => p !== from);
       const deadline = Date.now() + 10_000;
       while (others.some((p) => !p.text.toString().includes(word)) && Date.now() < deadline) await sleep(2);
     }
-    await sleep(2500); // the stream's work for these edits
-    let after = snapshot();
+    const elapsed = performance.now() - started;
+    await settle(); // the stream's work for these edits
+    const after = snapshot();
     stopBilling();
-    const edit = usageBetween(before, after, EDITS, 'edit message');
+    return usageBetween(before, after, edits, label, elapsed);
+  };
+  /** One person typing CHARS_PER_SECOND characters a second (a message each) for TYPING_SECONDS: per minute. */
+  const typingOf = async (group: Awaited<ReturnType<typeof join>>[]) => {
+    await settle();
+    const stopBilling = startBilling();
+    const before = snapshot();
+    const started = performance.now();
+    const typist = group[0];
+    for (let i = 0; i < TYPING_SECONDS * CHARS_PER_SECOND; i += 1) {
+      const next = started + ((i + 1) * 1000) / CHARS_PER_SECOND;
+      typist.text.insert(Math.min(typist.text.length, 40 + i), String.fromCharCode(97 + (i % 26)));
+      await sleep(Math.max(0, next - performance.now()));
+    }
+    const elapsed = performance.now() - started;
+    await settle();
+    const after = snapshot();
+    stopBilling();
+    return scaled(usageBetween(before, after, 1, `typing ${TYPING_SECONDS} s`, elapsed), 60 / TYPING_SECONDS);
+  };
+  const roomOf = async (names: string[]) => {
+    const made = await ctx.http('POST', '/v1/notes', { token: owner.token, body: { content } });
+    if (made.status !== 200) throw new Error(`bench live: create note -> ${made.status}`);
+    const group = [];
+    for (const name of names) group.push(await join(name, owner.token, made.body.id as string));
+    await sleep(1500); // the joins' own messages and stream work settle
+    return group;
+  };
+  const people = [await join('Ada'), await join('Bob'), await join('Cy')];
+  let failures = 0;
+  const loadStart = loadavg()[0];
+  try {
+    await sleep(1500); // the joins' own messages and stream work settle
+
+    // 1. Per edit message (3 people, then 10 in a note of their own); a minute of typing (3 people).
+    const EDITS = 30;
+    const edit = await editsOf(people, EDITS, 'edit message (3 people)');
+    const ten = await roomOf(Array.from({ length: 10 }, (_, i) => `P${i}`));
+    let edit10: LiveUsage;
+    try {
+      edit10 = await editsOf(ten, EDITS, 'edit message (10 people)');
+    } finally {
+      const gone = () => live.stats.routes.get('$disconnect')?.invocations ?? 0;
+      const left = gone() + ten.length;
+      for (const p of ten) p.provider.destroy();
+      const deadline = Date.now() + 60_000; // their $disconnects, before the typing is measured
+      while (gone() < left && Date.now() < deadline) await sleep(100);
+    }
+    const typing = await typingOf(people);
+    const loadEnd = loadavg()[0];
+    let stopBilling: () => void;
+    let before: Snapshot;
+    let after: Snapshot;
 
     // 2. Awareness (cursor) messages: a renewal's unit.
     const MOVES = 15;
+    await settle();
     stopBilling = startBilling();
     before = snapshot();
     for (let i = 0; i < MOVES; i += 1) {
@@ -248,6 +361,7 @@ export async function liveBench(
 
     // 3. Opening and closing a connection (the REST call for the URL priced from its headers).
     const OPENS = 5;
+    await settle();
     stopBilling = startBilling();
     before = snapshot();
     let restWrite = 0;
@@ -285,6 +399,95 @@ export async function liveBench(
       logBytes: LOG_BYTES_PER_CALL,
     });
     const restGateway = PRICES.restApiRequest * 1e6; // the REST call for the URL
+
+    // One person's hour: connection minutes, one connection opened, the keepalives (a message in and
+    // its access-log line each, no function); a renewing client's: its 240 awareness messages instead.
+    const keepalive: LiveUsage = {
+      writeUnits: 0,
+      readUnits: 0,
+      messages: 1,
+      invocations: 0,
+      gbMs: 0,
+      logBytes: ACCESS_LOG_BYTES,
+    };
+    const hourOf = (usage: LiveUsage) => {
+      const hour = dollarsOf(usage);
+      hour.gateway += 60 * WEBSOCKET_PRICES.connectionMinute * 1e6 + restGateway;
+      hour.total = hour.dynamo + hour.gateway + hour.lambda + hour.logs;
+      return hour;
+    };
+    const hour = hourOf(sum(connection, scaled(keepalive, KEEPALIVES_PER_HOUR)));
+    const renewingHour = hourOf(sum(connection, scaled(awareness, RENEWALS_PER_HOUR)));
+    const figures: LiveFigures = {
+      edit,
+      editPerMillion: dollarsOf(edit),
+      hourPerMillion: hour,
+      edit10PerMillion: dollarsOf(edit10),
+      typingMinutePerMillion: dollarsOf(typing),
+      renewingHourPerMillion: renewingHour,
+      load: [loadStart, loadEnd],
+    };
+
+    const f2 = (n: number) => n.toFixed(2);
+    console.log(
+      `\nLive editing (people in a 4 KiB note; docs/live.md), load average ${f2(loadStart)} → ${f2(loadEnd)} ` +
+        `(${cpus().length} cores) while measured\n`,
+    );
+    console.log(
+      table(
+        ['per', 'write units', 'read units', 'API GW messages', 'invocations', 'Lambda GB-ms', 'log bytes'],
+        (
+          [
+            ['edit message (3 people)', edit],
+            ['edit message (10 people)', edit10],
+            [`a minute of typing, ${CHARS_PER_SECOND} chars/s (3 people)`, typing],
+            ['awareness message', awareness],
+            ['connection opened + closed', connection],
+          ] as const
+        ).map(([label, u]) => [
+          label,
+          f2(u.writeUnits),
+          f2(u.readUnits),
+          f2(u.messages),
+          f2(u.invocations),
+          f2(u.gbMs),
+          u.logBytes.toFixed(0),
+        ]),
+      ),
+    );
+    console.log(
+      '\nBy function (per edit, typing run, awareness message or connection; median duration; a stream ' +
+        "function's invocations billed at most one per batching window, its measured ones beside)\n",
+    );
+    console.log(
+      table(['per', 'function', 'invocations', 'measured', 'ms', 'write units', 'read units'], breakdown),
+    );
+    const row = (label: string, d: LiveFigures['editPerMillion']) => [
+      label,
+      `$${f2(d.dynamo)}`,
+      `$${f2(d.gateway)}`,
+      `$${f2(d.lambda)}`,
+      `$${f2(d.logs)}`,
+      `$${f2(d.total)}`,
+    ];
+    console.log(
+      `\nDollars per million (API Gateway WebSocket: $1.00 per million messages, $0.25 per million connection minutes; ` +
+        `a connection-hour: 60 minutes, one connection opened, ${KEEPALIVES_PER_HOUR.toFixed(1)} keepalives; ` +
+        `a renewing client's: ${RENEWALS_PER_HOUR} awareness messages instead)\n`,
+    );
+    console.log(
+      table(
+        ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
+        [
+          row('live edit message (3 people connected)', figures.editPerMillion),
+          row('live edit message (10 people connected)', dollarsOf(edit10)),
+          row(`live typing minute, ${CHARS_PER_SECOND} chars/s (3 people connected)`, dollarsOf(typing)),
+          row('live connection-hour', figures.hourPerMillion),
+          row('live connection-hour, renewing every 15 s', renewingHour),
+        ],
+      ),
+    );
+    if (opts.costOnly) return { failures, figures };
 
     // 4. Latency: 3 clients × 5 edits/s for 10 s, GET /v1/me called beside it.
     const sent = new Map<string, number>();
@@ -384,20 +587,6 @@ export async function liveBench(
         return samples;
       };
     };
-    /** Waits out the load's backlog (messages, disconnects, stream work), so what runs next starts idle. */
-    const settle = async () => {
-      const count = () =>
-        [...live.stats.routes.values(), ...runner.events.stats.values()].reduce(
-          (n, s) => n + s.invocations,
-          0,
-        );
-      const deadline = Date.now() + 60_000;
-      let last = -1;
-      while (Date.now() < deadline && count() !== last) {
-        last = count();
-        await sleep(2000);
-      }
-    };
     const revokeSeries = async () => {
       const stopMe = meLoop();
       const delays: number[] = [];
@@ -461,81 +650,8 @@ export async function liveBench(
     const meFailed = revocation.me.p99 - revocation.me.floorP99 > ME_UNDER_LOAD_TARGET_MS;
     if (revokeFailed) failures += 1;
     if (meFailed) failures += 1;
-
-    // One person's hour: connection minutes, one connection opened, the keepalives (a message in and
-    // its access-log line each, no function); a renewing client's: its 240 awareness messages instead.
-    const keepalive: LiveUsage = {
-      writeUnits: 0,
-      readUnits: 0,
-      messages: 1,
-      invocations: 0,
-      gbMs: 0,
-      logBytes: ACCESS_LOG_BYTES,
-    };
-    const hourOf = (usage: LiveUsage) => {
-      const hour = dollarsOf(usage);
-      hour.gateway += 60 * WEBSOCKET_PRICES.connectionMinute * 1e6 + restGateway;
-      hour.total = hour.dynamo + hour.gateway + hour.lambda + hour.logs;
-      return hour;
-    };
-    const hour = hourOf(sum(connection, scaled(keepalive, KEEPALIVES_PER_HOUR)));
-    const renewingHour = hourOf(sum(connection, scaled(awareness, RENEWALS_PER_HOUR)));
-    const figures: LiveFigures = {
-      edit,
-      editPerMillion: dollarsOf(edit),
-      hourPerMillion: hour,
-      renewingHourPerMillion: renewingHour,
-      latency,
-      revocation,
-    };
-
-    const f2 = (n: number) => n.toFixed(2);
-    console.log('\nLive editing (3 people in a 4 KiB note; docs/live.md)\n');
-    console.log(
-      table(
-        ['per', 'write units', 'read units', 'API GW messages', 'invocations', 'Lambda GB-ms', 'log bytes'],
-        (
-          [
-            ['edit message', edit],
-            ['awareness message', awareness],
-            ['connection opened + closed', connection],
-          ] as const
-        ).map(([label, u]) => [
-          label,
-          f2(u.writeUnits),
-          f2(u.readUnits),
-          f2(u.messages),
-          f2(u.invocations),
-          f2(u.gbMs),
-          u.logBytes.toFixed(0),
-        ]),
-      ),
-    );
-    console.log('\nBy function (per edit, awareness message or connection; median duration)\n');
-    console.log(table(['per', 'function', 'invocations', 'ms', 'write units', 'read units'], breakdown));
-    const row = (label: string, d: LiveFigures['editPerMillion']) => [
-      label,
-      `$${f2(d.dynamo)}`,
-      `$${f2(d.gateway)}`,
-      `$${f2(d.lambda)}`,
-      `$${f2(d.logs)}`,
-      `$${f2(d.total)}`,
-    ];
-    console.log(
-      `\nDollars per million (API Gateway WebSocket: $1.00 per million messages, $0.25 per million connection minutes; ` +
-        `a connection-hour: 60 minutes, one connection opened, ${KEEPALIVES_PER_HOUR.toFixed(1)} keepalives; ` +
-        `a renewing client's: ${RENEWALS_PER_HOUR} awareness messages instead)\n`,
-    );
-    console.log(
-      table(
-        ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
-        [
-          row('live edit message (3 people connected)', figures.editPerMillion),
-          row('live connection-hour', figures.hourPerMillion),
-          row('live connection-hour, renewing every 15 s', renewingHour),
-        ],
-      ),
-    );
+    figures.latency = latency;
+    figures.revocation = revocation;
     console.log(
       `\nEdit to the other clients: p50 ${f2(latency.p50)} ms, p99 ${f2(latency.p99)} ms over ${latency.samples} ` +
         `arrivals (expected ${expected}; target p99 ≤ ${LIVE_P99_TARGET_MS} ms) at 3 clients × 5 edits/s; ` +
@@ -564,7 +680,10 @@ export async function liveBench(
 }
 
 /** `npm run bench -- --live`: its own stack and runner, then liveBench. */
-export async function liveRun(scratchDir: string): Promise<{ failures: number; figures?: LiveFigures }> {
+export async function liveRun(
+  scratchDir: string,
+  opts: { costOnly?: boolean } = {},
+): Promise<{ failures: number; figures?: LiveFigures }> {
   process.env.LOG_LEVEL ??= 'ERROR';
   process.env.NOTES_RATE_LIMIT ??= '1000000';
   const stack = await startLocalStack({ scratchDir });
@@ -609,7 +728,7 @@ export async function liveRun(scratchDir: string): Promise<{ failures: number; f
         return { status: res.status, headers: res.headers, body };
       },
     };
-    return await liveBench(ctx, runner);
+    return await liveBench(ctx, runner, opts);
   } finally {
     await runner.close();
     await stack.stop();

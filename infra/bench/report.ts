@@ -107,15 +107,21 @@ export function readmeLive(l: LiveFigures, note: string): string {
       `connection opened: the REST call for its URL, $connect, the first sync, $disconnect; a keepalive ` +
       `every 9.5 minutes, answered by API Gateway), and the same hour of a client whose awareness renews ` +
       `every 15 s (y-websocket's; the example provider sends awareness only when it changes). ` +
-      `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms ` +
-      `(p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside ` +
-      `it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).` +
+      (l.latency
+        ? `An edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ${ms(l.latency.p99)} ms ` +
+          `(p99; target ≤ 100 ms) at 3 clients × 5 edits/s through the local runner; \`GET /v1/me\` beside ` +
+          `it: ${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms (\`npm run bench -- --live\`).`
+        : '') +
       (l.revocation ? ` ${revocationSentence(l.revocation)}` : ''),
     '',
     table(
       ['', 'DynamoDB', 'API Gateway', 'Lambda', 'logs', 'total'],
       [
         row('live edit message (3 people connected)', l.editPerMillion),
+        ...(l.edit10PerMillion ? [row('live edit message (10 people connected)', l.edit10PerMillion)] : []),
+        ...(l.typingMinutePerMillion
+          ? [row('live typing minute, 5 chars/s (3 people connected)', l.typingMinutePerMillion)]
+          : []),
         row('live connection-hour', l.hourPerMillion),
         ...(l.renewingHourPerMillion
           ? [row('live connection-hour, renewing every 15 s', l.renewingHourPerMillion)]
@@ -142,9 +148,12 @@ function revocationSentence(r: NonNullable<LiveFigures['revocation']>): string {
 export function docsLive(l: LiveFigures, note: string): string {
   const ms = (n: number) => n.toFixed(1);
   return [
-    `From ${runLine(note)}: an edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ` +
-      `${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s; \`GET /v1/me\` beside it ` +
-      `${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms.` +
+    `From ${runLine(note)}` +
+      (l.latency
+        ? `: an edit reaches the two other clients in ${ms(l.latency.p50)} ms (p50), ` +
+          `${ms(l.latency.p99)} ms (p99; target ≤ 100 ms) at 3 clients × 5 edits/s; \`GET /v1/me\` beside it ` +
+          `${ms(l.latency.floorP50)} / ${ms(l.latency.floorP99)} ms.`
+        : '.') +
       (l.revocation ? ` ${revocationSentence(l.revocation)}` : ''),
   ].join('\n');
 }

@@ -10,7 +10,7 @@
 // `-- --floor-builds` measures the floors built each way a Lambda can be built (infra/bench/floor-builds.ts);
 // `-- --search-engines [--notes N]` compares full-text engines (infra/bench/search-engines.ts);
 // `-- --search [--notes N]` searches one workspace of 10,000 notes (infra/bench/search.ts);
-// `-- --live` live editing alone (infra/bench/live.ts; a full run includes it);
+// `-- --live` live editing alone (infra/bench/live.ts; a full run includes it; `-- --live-cost` its costs only);
 // `-- --data-path` what the Notes authentication's requests alone cost a cold start (infra/bench/data-path.ts);
 // `-- --api notes --route "GET /{"` only the routes whose "METHOD /path" contains that (the note pages).
 import { pipelineCost } from './webhook-cost.ts';
@@ -37,7 +37,8 @@ each function's cold start against its floor. Options:
   --iterations N        measured calls per route (default 30, BENCH_ITERATIONS)
   --api notes|news|bank only that API's routes;  --route TEXT  only routes whose "METHOD /path" has TEXT
   --cold-only           cold starts alone (no stack);  --skip-bundles  no cold starts
-  --live                live editing alone;  --data-path  the Notes authentication's requests
+  --live                live editing alone;  --live-cost  its cost figures only (no latency, revocation)
+  --data-path           the Notes authentication's requests
   --search [--notes N]  one workspace of 10,000 notes;  --search-engines  full-text engines compared
   --floor-builds        the floors built each way;  --baseline DIR  cold starts against another checkout
   --clock cpu|wall      the cold-start ratios' clock;  --write-docs [--note TEXT]  README and docs/benchmarks.md`;
@@ -66,6 +67,8 @@ const { values: args } = parseArgs({
     search: { type: 'boolean', default: false },
     /** Live editing alone (infra/bench/live.ts): per edit message, per connection-hour, latency. */
     live: { type: 'boolean', default: false },
+    /** Live editing's cost figures alone (per edit message, typing minute, connection-hour). */
+    'live-cost': { type: 'boolean', default: false },
     notes: { type: 'string' },
     pairs: { type: 'string', default: process.env.BENCH_PAIRS ?? '20' },
     only: { type: 'string' },
@@ -184,9 +187,11 @@ if (args.search) {
   );
   process.exit(failed ? 1 : 0);
 }
-if (args.live) {
+if (args.live || args['live-cost']) {
   const { liveRun } = await import('./live.ts');
-  const result = await liveRun(scratch).finally(() => rmSync(scratch, { recursive: true, force: true }));
+  const result = await liveRun(scratch, { costOnly: args['live-cost'] }).finally(() =>
+    rmSync(scratch, { recursive: true, force: true }),
+  );
   if (args['write-docs'] && result.figures)
     console.log(`\nwritten: ${writeDocs({ ...figures, live: result.figures }).join(', ')}`);
   process.exit(result.failures ? 1 : 0);

@@ -5,7 +5,7 @@
 // note's state in S3 under live/, no item near 400 KB, what was typed read back from the store).
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -25,6 +25,7 @@ import {
   markConnectionClosed,
   putTicket,
   calibrateRoom,
+  GRANT_SETTLE_MS,
   reserveRoom,
   setConnectionAccess,
   takeTicket,
@@ -439,6 +440,29 @@ describe('live editing stores (DynamoDB Local, the S3 emulator)', () => {
     await calibrateRoom(shortId, 10_000 + 17_000);
     expect(await reserveRoom(shortId, 10_001, strict)).toBe(false);
     expect(await reserveRoom(shortId, 10_000, strict)).toBe(true);
+    await dropDoc(shortId);
+  });
+
+  it("a grant's unused rest comes back once every grant is long past, not before", async () => {
+    const shortId = `g${Date.now().toString(36)}`.slice(0, 10).padEnd(10, 'x');
+    const room = async () =>
+      (
+        await documentClient().send(
+          new GetCommand({ TableName: config.tableName, Key: liveKeys.room(shortId) }),
+        )
+      ).Item?.room;
+    // A grant of 9,000 bytes (100 used by a stored update) that may still be in use: nothing back.
+    const live = Date.now() + 60_000;
+    expect(await reserveRoom(shortId, 9_000, { init: 20_000, strict: true, until: live })).toBe(true);
+    await calibrateRoom(shortId, 20_000 + 100, 100);
+    expect(await room()).toBe(11_100);
+    // The latest grant long past: the room is the limit less the content (100 bytes), whatever grants left.
+    const past = Date.now() - 2 * GRANT_SETTLE_MS;
+    expect(await reserveRoom(shortId, 9_000, { init: 20_000, strict: true, until: past })).toBe(true);
+    await calibrateRoom(shortId, 20_000 + 100, 100);
+    expect(await room()).toBe(20_000);
+    expect(await reserveRoom(shortId, 20_000, { init: 0, strict: true })).toBe(true);
+    expect(await reserveRoom(shortId, 1, { init: 0, strict: true })).toBe(false);
     await dropDoc(shortId);
   });
 

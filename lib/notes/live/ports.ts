@@ -18,16 +18,18 @@ export interface ConnectionStore {
   add(connection: LiveConnection): Promise<void>;
   get(connectionId: string): Promise<LiveConnection | undefined>;
   /**
-   * The connection, with one more message of `kind` counted in the window that starts at
-   * `windowStart` (epoch ms; an older window's count starts over): the count includes this one.
+   * The connection, with `add` (default 1) more messages of `kind` counted in the window that starts
+   * at `windowStart` (epoch ms; an older window's count starts over): the count includes them.
    * Undefined when the connection is unknown. Atomic under concurrent messages. `clocks`: an
    * awareness message's clock per client id, kept on the connection (its `clocks`) in the same write.
+   * `add` 0 without clocks writes nothing: a strongly consistent read of the connection and its count.
    */
   count(
     connectionId: string,
     kind: RateKind,
     windowStart: number,
     clocks?: Record<number, number>,
+    add?: number,
   ): Promise<{ connection: LiveConnection; count: number } | undefined>;
   remove(connection: LiveConnection): Promise<void>;
   /** $disconnect: out of its note's and user's lists, kept by its id as `closed` a few minutes. */
@@ -88,15 +90,24 @@ export interface DocStore {
    * The serialised point of the content limit: `bytes` taken from the note's room (what the content
    * may still grow by, an upper bound of its size counted against the limit). `strict`: only when
    * the room holds them (else false, nothing taken); else always (a change that does not grow the
-   * content, a REST change). `init`: the room when none is kept yet.
+   * content, a REST change). `init`: the room when none is kept yet. `until` (epoch ms): the bytes
+   * are a grant, used by its taker for several updates until then; the room keeps the latest such
+   * time (`calibrate` gives back what dead grants left unused only once it is long past).
    */
-  reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean>;
+  reserve(
+    shortId: string,
+    bytes: number,
+    opts: { init: number; strict: boolean; until?: number },
+  ): Promise<boolean>;
   /**
    * The room becomes `base` less every reservation so far: `base` is the limit less the content's
    * size in a consistent read, plus the bytes the updates in that read had reserved (so what was
-   * reserved and not yet stored stays taken; what was deleted is given back).
+   * reserved and not yet stored stays taken; what was deleted is given back). A store may leave out
+   * a calibration that would only give room back while the room is ample (half the limit or more).
+   * `held`: those bytes the updates in the read had reserved; once every grant is long past (no
+   * taker may use one), the reservations become `held`: what grants left unused is given back.
    */
-  calibrate(shortId: string, base: number): Promise<void>;
+  calibrate(shortId: string, base: number, held?: number): Promise<void>;
   /**
    * Replaces revision `from.rev` by `state` (which holds the updates `from.keys`), then deletes those
    * updates only; false (nothing changed) when another compaction got there first.

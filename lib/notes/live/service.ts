@@ -63,6 +63,30 @@ const CONNECTING_MS = 30_000;
 /** At most this many documents are kept warm by one function instance. */
 const WARM_DOCS = 16;
 
+/**
+ * A connection's messages of one kind counted by this instance in the current window: `stored`,
+ * the count as last read or written; `unwritten`, its own not yet written; whether it warned, closed.
+ */
+interface RateWindow {
+  start: number;
+  stored: number;
+  unwritten: number;
+  warned: boolean;
+  shut: boolean;
+}
+/** An instance writes a window's update count every this many messages (and from half the limit on, each). */
+const RATE_WRITE_EVERY = 8;
+/**
+ * A growing update far from the content limit takes this much more of the note's room than it needs,
+ * for the next ones of this instance (a write per grant, not per update), for at most GRANT_MS.
+ */
+const GRANT_BYTES = 8 * 1024;
+const GRANT_MS = 60_000;
+/** Grants are taken while the content leaves this much of the limit; nearer, exact reservations. */
+const GRANT_FAR_BYTES = 4 * GRANT_BYTES;
+/** The windows an instance keeps (the newest: the connections it served last). */
+const RATE_WINDOWS_KEPT = 2_000;
+
 /** A document kept warm between messages of one function instance, with what it holds. */
 interface WarmDoc {
   doc: Y.Doc;
@@ -73,6 +97,10 @@ interface WarmDoc {
 export class LiveService {
   /** Per note: the document as this instance last read it (caught up on each message). */
   private readonly warm = new Map<string, WarmDoc>();
+  /** Per note: the rest of this instance's grant of room, and until when it may use it. */
+  private readonly grants = new Map<string, { left: number; until: number }>();
+  /** Per connection and rate kind: its current window as this instance counts it. */
+  private readonly windows = new Map<string, RateWindow>();
   constructor(private readonly deps: LiveDependencies) {}
 
   /** $default: one y-protocols message (base64) from a connection, counted against its rate limits. */
@@ -80,21 +108,18 @@ export class LiveService {
     const tooLarge = Buffer.byteLength(body, 'utf8') > MAX_CLIENT_MESSAGE_BYTES;
     const message = tooLarge ? undefined : readMessage(body);
     const kind = rateKindOf(message);
-    const { windowSeconds } = RATE_LIMITS[kind];
-    const now = (this.deps.now ?? Date.now)();
-    const counted = await this.deps.connections.count(
+    const counted = await this.count(
       connectionId,
       kind,
-      now - (now % (windowSeconds * 1000)),
-      ...(message?.kind === 'awareness' ? [clocksOf(message.states)] : []),
+      message?.kind === 'awareness' ? clocksOf(message.states) : undefined,
     );
     if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
       await this.deps.peers.close(connectionId);
       return;
     }
-    const { connection: from, count } = counted;
-    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count);
+    const { connection: from, count, window } = counted;
+    if (count > RATE_LIMITS[kind].limit) return this.overLimit(from, kind, count, window);
     if (tooLarge)
       return this.refuse(
         connectionId,
@@ -121,23 +146,65 @@ export class LiveService {
   }
 
   /**
+   * The message counted in its window, with the connection as stored (a strongly consistent read:
+   * its access, whether it is closed, its client ids). The count is this instance's: the window's
+   * messages it has not written yet, on top of the connection's stored count, which it reads each
+   * time (what other instances wrote). It writes update messages (one UpdateItem) every
+   * RATE_WRITE_EVERY of a window and from half the limit on at each message; a sync step 1 (each
+   * answered with the document) and an awareness message (its clocks) at each message, as counted;
+   * so another instance, or this one restarted, counts on from what is stored, and a window's count
+   * is exact whenever one instance serves the connection.
+   */
+  private async count(connectionId: string, kind: RateKind, clocks?: Record<number, number>) {
+    const { limit, windowSeconds } = RATE_LIMITS[kind];
+    const now = (this.deps.now ?? Date.now)();
+    const windowStart = now - (now % (windowSeconds * 1000));
+    const key = `${connectionId} ${kind}`;
+    let window = this.windows.get(key);
+    if (window?.start !== windowStart) {
+      window = { start: windowStart, stored: 0, unwritten: 0, warned: false, shut: false };
+      this.windows.delete(key);
+      this.windows.set(key, window);
+      for (const [k, w] of this.windows) {
+        if (this.windows.size <= RATE_WINDOWS_KEPT) break;
+        if (w !== window) this.windows.delete(k);
+      }
+    }
+    window.unwritten += 1;
+    const write =
+      kind !== 'update' ||
+      clocks !== undefined ||
+      window.unwritten >= RATE_WRITE_EVERY ||
+      window.stored + window.unwritten > limit / 2;
+    const add = write ? window.unwritten : 0;
+    const counted = await this.deps.connections.count(connectionId, kind, windowStart, clocks, add);
+    if (!counted) return undefined;
+    if (write) window.unwritten -= add;
+    window.stored = counted.count;
+    return { connection: counted.connection, count: counted.count + window.unwritten, window };
+  }
+
+  /**
    * A message past its kind's limit is dropped: the first of the window is answered `rate_limited`,
    * and at RATE_CLOSE_FACTOR times the limit the connection is closed (a flood costs one counting
    * write per message, never a document load or a relay).
    */
-  private async overLimit(from: LiveConnection, kind: RateKind, count: number): Promise<void> {
+  private async overLimit(from: LiveConnection, kind: RateKind, count: number, window: RateWindow) {
     if (from.closed) return;
     const { limit, windowSeconds } = RATE_LIMITS[kind];
     const what = `At most ${limit} ${RATE_NAMES[kind]} per ${windowSeconds} s per connection`;
-    if (count === limit + 1)
+    if (count >= limit * RATE_CLOSE_FACTOR) {
+      if (window.shut) return;
+      window.shut = true;
+      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
+      await this.deps.peers.close(from.connectionId);
+    } else if (!window.warned) {
+      window.warned = true;
       await this.refuse(
         from.connectionId,
         'rate_limited',
         `${what}: this one and the next in the window are dropped${kind === 'update' ? ' (sync again after it: sync step 1)' : ''}`,
       );
-    else if (count === limit * RATE_CLOSE_FACTOR) {
-      await this.refuse(from.connectionId, 'rate_limited', `${what}: far past it, the connection is closed`);
-      await this.deps.peers.close(from.connectionId);
     }
   }
 
@@ -206,7 +273,7 @@ export class LiveService {
     const grown = insertedBytes(update);
     const room = { init: MAX_CONTENT_BYTES - before, strict: after > before };
     const over = after > MAX_CONTENT_BYTES && after > before;
-    if (over || (grown > 0 && !(await this.deps.docs.reserve(from.shortId, grown, room)))) {
+    if (over || (grown > 0 && !(await this.take(from.shortId, grown, room, MAX_CONTENT_BYTES - after)))) {
       this.warm.delete(from.shortId); // it holds the refused update: read again next time
       return this.refuse(
         from.connectionId,
@@ -227,6 +294,50 @@ export class LiveService {
       this.deps.docs.append(from.shortId, update, from.userId, grown > 0 ? { grown } : {}),
       this.relay(from, updateMessage(update)),
     ]);
+  }
+
+  /**
+   * What a growing update inserts, taken from the note's room: from this instance's grant while it
+   * lasts (no write); else, when this instance took room for the note before and the note is far
+   * from its limit (`free`: what this copy leaves of it), a new grant of GRANT_BYTES more, the last
+   * grant's rest given back in the same write; else (near the limit, not strict, the instance's
+   * first), exactly the update's bytes. Every grant is taken from the room as
+   * one reservation, so the limit holds under any number of instances.
+   */
+  private async take(
+    shortId: string,
+    bytes: number,
+    room: { init: number; strict: boolean },
+    free: number,
+  ): Promise<boolean> {
+    const now = (this.deps.now ?? Date.now)();
+    const grant = this.grants.get(shortId);
+    const left = grant && now < grant.until ? grant.left : 0;
+    if (left >= bytes) {
+      grant!.left -= bytes;
+      return true;
+    }
+    this.grants.delete(shortId);
+    // Only an instance that took room for the note before takes a grant: a warm one, likely to take
+    // more (an instance that serves one update and ends would leave a grant unused at each update).
+    if (grant && room.strict && free >= GRANT_FAR_BYTES) {
+      const until = now + GRANT_MS;
+      if (await this.deps.docs.reserve(shortId, bytes + GRANT_BYTES - left, { ...room, until })) {
+        this.grants.set(shortId, { left: GRANT_BYTES, until });
+        for (const oldest of this.grants.keys()) {
+          if (this.grants.size <= WARM_DOCS) break;
+          this.grants.delete(oldest); // its rest comes back once the grants are long past (calibrate)
+        }
+        return true;
+      }
+    }
+    if (!(await this.deps.docs.reserve(shortId, bytes - left, room))) return false;
+    this.grants.set(shortId, { left: 0, until: 0 }); // seen: its next growing update takes a grant
+    for (const oldest of this.grants.keys()) {
+      if (this.grants.size <= WARM_DOCS) break;
+      this.grants.delete(oldest);
+    }
+    return true;
   }
 
   /** To the note's other connections; a gone one is forgotten (not one still connecting). */
@@ -314,7 +425,11 @@ export class LiveService {
     if (editor && fits && !(await this.deps.notes.saveContent(shortId, text, editor, restVersion))) return;
     // The room from this consistent read: what was deleted is given back.
     const settled = stored.settled + stored.updates.reduce((n, u) => n + (u.grown ?? 0), 0);
-    await this.deps.docs.calibrate(shortId, MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled);
+    await this.deps.docs.calibrate(
+      shortId,
+      MAX_CONTENT_BYTES - Buffer.byteLength(text, 'utf8') + settled,
+      settled,
+    );
     if (stored.updates.length >= COMPACT_AFTER_UPDATES)
       await this.deps.docs.compact(
         shortId,

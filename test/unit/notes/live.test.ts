@@ -489,6 +489,39 @@ describe('live editing: the domain', () => {
     expect(stored.updates).toHaveLength(RATE_LIMITS.update.limit - 1 + 3);
   });
 
+  it('a window is counted in memory and written every few messages; another instance counts on from it', async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: '# Counted\n' });
+    const typist = await w.join(w.owner, note.note.id);
+    w.peers.take(typist.connectionId);
+    const edits = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const d = new Y.Doc();
+        d.clientID = from + i;
+        d.getText('content').insert(0, 'x');
+        return b64((e) => sync.writeUpdate(e, Y.encodeStateAsUpdate(d)));
+      });
+    w.clock.advance(RATE_LIMITS.update.windowSeconds * 1000); // a window of its own
+    const { writes } = w.connections.countCalls;
+    for (const u of edits(20, 5_000)) await w.live.receive(typist.connectionId, u);
+    // 20 messages: two counting writes (8 each), each message a read of the connection otherwise.
+    expect(w.connections.countCalls.writes - writes).toBe(2);
+    expect(w.peers.take(typist.connectionId).filter((f) => f.startsWith('{'))).toEqual([]);
+    // Another instance (or this one restarted) starts from the 16 stored: 44 more pass, then the limit.
+    const other = new LiveService({
+      connections: w.connections,
+      docs: w.docs,
+      peers: w.peers,
+      notes: liveNotesOf(() => w.notes),
+      now: () => w.clock.now(),
+    });
+    for (const u of edits(50, 6_000)) await other.receive(typist.connectionId, u);
+    const errors = w.peers.take(typist.connectionId).filter((f) => f.startsWith('{'));
+    expect(errors.map((f) => JSON.parse(f).error.code)).toEqual(['rate_limited']);
+    const stored = (await w.docs.load(note.note.shortId))!;
+    expect(stored.updates).toHaveLength(20 + RATE_LIMITS.update.limit - 16);
+  });
+
   it("a revoked token's tickets refuse and its connections close; the user's other token keeps its own", async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x' });
@@ -748,6 +781,31 @@ describe('live editing: what a document may hold', () => {
       .flatMap((c) => w.peers.take(c.connectionId))
       .filter((f) => f.includes('content_too_large'));
     expect(refused).toHaveLength(2);
+  });
+
+  it('far from the limit, growing updates take the room in grants: one write for many, the rest given back', async () => {
+    const w = await liveWorld();
+    w.docs.now = () => w.clock.now();
+    const note = await w.notes.createNote(w.owner, { content: '# Granted\n' });
+    const shortId = note.note.shortId;
+    const a = await w.join(w.owner, note.note.id);
+    const reservations = w.docs.reservations;
+    for (let i = 0; i < 40; i += 1) {
+      a.doc.getText('content').insert(0, 'abc');
+      await a.sending;
+    }
+    // The first takes its 3 bytes (the instance's first for the note), the second 3 + 8 KB: a grant.
+    expect(w.docs.reservations - reservations).toBe(2);
+    expect(text(a.doc)).toBe(`${'abc'.repeat(40)}# Granted\n`);
+    // While the grant may be used, the room counts all of it: 3 + 3 + 8 KB taken, 120 bytes stored.
+    await w.live.flush(shortId);
+    expect(w.docs.rooms.get(shortId)!.room).toBe(MAX_CONTENT_BYTES - 10 - (3 + 3 + 8 * 1024));
+    // Long past it, the next flush gives back what it left unused.
+    w.clock.advance(3 * 60_000);
+    a.doc.getText('content').delete(0, 3);
+    await a.sending;
+    await w.live.flush(shortId);
+    expect(w.docs.rooms.get(shortId)!.room).toBe(MAX_CONTENT_BYTES - Buffer.byteLength(text(a.doc)));
   });
 
   it('a note past the content limit (two writers at once) still takes an update that shrinks it', async () => {

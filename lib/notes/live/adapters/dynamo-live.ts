@@ -20,12 +20,12 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../../config.ts';
+import { MAX_CONTENT_BYTES } from '../../kernel/model.ts';
 import { documentClient, queryAll } from '../../../data/dynamo.ts';
-import { isConditionFailure, storeFailure, transactionOutcome } from '../../../data/failures.ts';
+import { isConditionFailure, storeFailure } from '../../../data/failures.ts';
 import { identityKeys, liveKeys as k } from '../../../data/keys.ts';
 import {
   INLINE_STATE_BYTES,
@@ -156,19 +156,29 @@ export async function getConnection(connectionId: string): Promise<LiveConnectio
 }
 
 /**
- * One UpdateItem replaces the connection's GetItem: ADD 1 to the kind's counter if the item is in
- * this window (ALL_NEW returns the connection and the count). The first message of a window fails
- * that condition and starts the window with a second, conditional UpdateItem; concurrent first
- * messages race on it, and the losers count again (as the API tokens' rate limit does).
+ * `add` messages counted: one UpdateItem replaces the connection's GetItem, ADD to the kind's counter
+ * if the item is in this window (ALL_NEW returns the connection and the count). The first write of a
+ * window fails that condition and starts the window with a second, conditional UpdateItem; concurrent
+ * first writes race on it, and the losers count again (as the API tokens' rate limit does). `add` 0
+ * (no clocks): a strongly consistent GetItem, the count as stored (0 in another window).
  */
 export async function countMessage(
   connectionId: string,
   kind: RateKind,
   windowStart: number,
   clocks: Record<number, number> = {},
+  add = 1,
 ): Promise<{ connection: LiveConnection; count: number } | undefined> {
-  // An awareness message's clocks ride on the counting write (no more units: the item stays small).
   const ids = Object.keys(clocks);
+  if (add === 0 && ids.length === 0) {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: k.connection(connectionId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const count = Item[`rl_${kind}_w`] === windowStart ? Number(Item[`rl_${kind}_n`] ?? 0) : 0;
+    return { connection: connectionOf(Item), count };
+  }
+  // An awareness message's clocks ride on the counting write (no more units: the item stays small).
   const clockSets = ids.map((_, i) => `#c${i} = :c${i}`);
   const names: Record<string, string> = {
     '#w': `rl_${kind}_w`,
@@ -183,10 +193,10 @@ export async function countMessage(
         new UpdateCommand({
           TableName: table(),
           Key: k.connection(connectionId),
-          UpdateExpression: `${setClocks}ADD #n :one`,
+          UpdateExpression: `${setClocks}ADD #n :add`,
           ConditionExpression: '#w = :w',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1, ':w': windowStart, ...clockValues },
+          ExpressionAttributeValues: { ':add': add, ':w': windowStart, ...clockValues },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -201,14 +211,14 @@ export async function countMessage(
         new UpdateCommand({
           TableName: table(),
           Key: k.connection(connectionId),
-          UpdateExpression: ['SET #w = :w, #n = :one', ...clockSets].join(', '),
+          UpdateExpression: ['SET #w = :w, #n = :add', ...clockSets].join(', '),
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#w) OR #w < :w)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1, ':w': windowStart, ...clockValues },
+          ExpressionAttributeValues: { ':add': add, ':w': windowStart, ...clockValues },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return { connection: connectionOf(Attributes!), count: 1 };
+      return { connection: connectionOf(Attributes!), count: add };
     } catch (err) {
       if (!isConditionFailure(err)) throw storeFailure(err);
       // Another message started the window (or the connection went): count again.
@@ -423,18 +433,23 @@ export async function appendUpdate(
 export async function reserveRoom(
   shortId: string,
   bytes: number,
-  opts: { init: number; strict: boolean },
+  opts: { init: number; strict: boolean; until?: number },
 ): Promise<boolean> {
   const holds = opts.init >= bytes ? '(attribute_not_exists(room) OR room >= :g)' : 'room >= :g';
+  const grant = opts.until !== undefined ? ', grantsUntil = :until' : '';
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: table(),
         Key: k.room(shortId),
-        UpdateExpression:
-          'SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g',
+        UpdateExpression: `SET room = if_not_exists(room, :init) - :g, reserved = if_not_exists(reserved, :zero) + :g${grant}`,
         ...(opts.strict ? { ConditionExpression: holds } : {}),
-        ExpressionAttributeValues: { ':g': bytes, ':init': opts.init, ':zero': 0 },
+        ExpressionAttributeValues: {
+          ':g': bytes,
+          ':init': opts.init,
+          ':zero': 0,
+          ...(opts.until !== undefined ? { ':until': opts.until } : {}),
+        },
       }),
     );
     return true;
@@ -444,7 +459,42 @@ export async function reserveRoom(
   }
 }
 
-export async function calibrateRoom(shortId: string, base: number): Promise<void> {
+/** A grant is given back (calibrateRoom) only this long after its end: its last update is stored by then. */
+export const GRANT_SETTLE_MS = 60_000;
+/** A calibration that would only give room back is not written while the room is at least this. */
+const AMPLE_ROOM = MAX_CONTENT_BYTES / 2;
+
+/**
+ * One UpdateItem of ROOM, after a strongly consistent GetItem of it (a read unit): a calibration that would only
+ * give room back is left out while the room is ample (what it gives back is written once the room
+ * runs low), so a flush of a note far from its limit writes nothing here.
+ */
+export async function calibrateRoom(shortId: string, base: number, held?: number): Promise<void> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: k.room(shortId), ConsistentRead: true }),
+  );
+  const room = typeof Item?.room === 'number' ? Item.room : undefined;
+  const reserved = typeof Item?.reserved === 'number' ? Item.reserved : 0;
+  const until = typeof Item?.grantsUntil === 'number' ? Item.grantsUntil : undefined;
+  // Every grant long past: what they left unused is given back (unless a reservation came meanwhile).
+  const settle = held !== undefined && until !== undefined && until + GRANT_SETTLE_MS < Date.now();
+  const next = settle ? base - held : base - reserved;
+  if (room !== undefined && room >= AMPLE_ROOM && next >= room) return;
+  if (settle)
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: k.room(shortId),
+          UpdateExpression: 'SET room = :room, reserved = :held REMOVE grantsUntil',
+          ConditionExpression: 'grantsUntil = :until AND reserved = :reserved',
+          ExpressionAttributeValues: { ':room': next, ':held': held, ':until': until, ':reserved': reserved },
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw storeFailure(err);
+    }
   await documentClient().send(
     new UpdateCommand({
       TableName: table(),
@@ -472,28 +522,27 @@ export async function compactDoc(
   if (!head.Item || head.Item.rev !== from.rev) return false;
   const rev = from.rev + 1;
   const attributes = await stateAttributes(shortId, rev, state);
-  const lost = await transactionOutcome(
-    documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: {
-                ...k.head(shortId),
-                rev,
-                restVersion: from.restVersion,
-                settled: from.settled,
-                ...attributes,
-              },
-              ConditionExpression: 'rev = :rev',
-              ExpressionAttributeValues: { ':rev': from.rev },
-            },
-          },
-        ],
+  // A conditional PutItem (half a one-item transaction's units): the revision read must still be HEAD's.
+  let lost = false;
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...k.head(shortId),
+          rev,
+          restVersion: from.restVersion,
+          settled: from.settled,
+          ...attributes,
+        },
+        ConditionExpression: 'rev = :rev',
+        ExpressionAttributeValues: { ':rev': from.rev },
       }),
-    ),
-  );
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw storeFailure(err);
+    lost = true;
+  }
   if (lost) {
     if (attributes.stateKey) await deleteState(attributes.stateKey as string);
     return false;

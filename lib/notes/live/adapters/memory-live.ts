@@ -41,15 +41,26 @@ export class MemoryConnections implements ConnectionStore {
     return c && { ...c };
   }
   private readonly counts = new Map<string, { windowStart: number; count: number }>();
-  async count(connectionId: string, kind: RateKind, windowStart: number, clocks?: Record<number, number>) {
+  /** The counting writes (add > 0 or clocks) and reads (add 0) made. */
+  readonly countCalls = { writes: 0, reads: 0 };
+  async count(
+    connectionId: string,
+    kind: RateKind,
+    windowStart: number,
+    clocks?: Record<number, number>,
+    add = 1,
+  ) {
     const stored = this.all.get(connectionId);
     if (stored && clocks) stored.clocks = { ...stored.clocks, ...clocks };
     const connection = await this.get(connectionId);
     if (!connection) return undefined;
     const key = `${connectionId}#${kind}`;
     const held = this.counts.get(key);
-    const count = held && held.windowStart === windowStart ? held.count + 1 : 1;
-    this.counts.set(key, { windowStart, count });
+    const count = (held && held.windowStart === windowStart ? held.count : 0) + add;
+    if (add > 0 || clocks) {
+      this.countCalls.writes += 1;
+      this.counts.set(key, { windowStart, count });
+    } else this.countCalls.reads += 1;
     return { connection, count };
   }
   async remove(c: LiveConnection): Promise<void> {
@@ -142,17 +153,40 @@ export class MemoryDocs implements DocStore {
     this.docs.delete(shortId);
     this.rooms.delete(shortId);
   }
-  /** Per note: its room and every reservation so far (DocStore.reserve, calibrate). */
-  readonly rooms = new Map<string, { room: number; reserved: number }>();
-  async reserve(shortId: string, bytes: number, opts: { init: number; strict: boolean }): Promise<boolean> {
+  /** Per note: its room, every reservation so far, its grants' latest end (DocStore.reserve, calibrate). */
+  readonly rooms = new Map<string, { room: number; reserved: number; grantsUntil?: number }>();
+  /** The reservations made (each a write of ROOM). */
+  reservations = 0;
+  /** The clock calibrate gives grants back by. */
+  now: () => number = Date.now;
+  async reserve(
+    shortId: string,
+    bytes: number,
+    opts: { init: number; strict: boolean; until?: number },
+  ): Promise<boolean> {
     const held = this.rooms.get(shortId) ?? { room: opts.init, reserved: 0 };
     if (opts.strict && held.room < bytes) return false;
-    this.rooms.set(shortId, { room: held.room - bytes, reserved: held.reserved + bytes });
+    this.reservations += 1;
+    this.rooms.set(shortId, {
+      room: held.room - bytes,
+      reserved: held.reserved + bytes,
+      ...(opts.until !== undefined
+        ? { grantsUntil: opts.until }
+        : held.grantsUntil
+          ? { grantsUntil: held.grantsUntil }
+          : {}),
+    });
     return true;
   }
-  async calibrate(shortId: string, base: number): Promise<void> {
-    const reserved = this.rooms.get(shortId)?.reserved ?? 0;
-    this.rooms.set(shortId, { room: base - reserved, reserved });
+  async calibrate(shortId: string, base: number, held?: number): Promise<void> {
+    const kept = this.rooms.get(shortId);
+    const reserved = kept?.reserved ?? 0;
+    const until = kept?.grantsUntil;
+    if (held !== undefined && until !== undefined && until + 60_000 < this.now()) {
+      this.rooms.set(shortId, { room: base - held, reserved: held });
+      return;
+    }
+    this.rooms.set(shortId, { room: base - reserved, reserved, ...(until ? { grantsUntil: until } : {}) });
   }
 }
 
