@@ -5,35 +5,23 @@
 // warm copy of the document survives a message) relays and keeps every edit. Its runners work on a
 // table of this file's own (on the run's DynamoDB Local): their stream pollers then read only this
 // file's writes, as one stack's event source mapping does, not the shared runner's notes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { LiveProvider, openLive } from '../../examples/live/provider.mjs';
-import { type Runner, startRunner } from '../../infra/local/runner.ts';
-import { dropTable, ensureTable, freePort } from '../../infra/local/services.ts';
-import { functionEnvironment, type LocalStack } from '../../infra/local/stack.ts';
+import type { Runner } from '../../infra/local/runner.ts';
 import { newUser } from '../support/identity.ts';
-import { TEST_TIMEOUT_SCALE } from '../support/runner.ts';
+import { OwnTable } from '../support/own-table.ts';
 import { local } from './helpers.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'tri-api-live-restart-'));
-const runners = new Set<Runner>();
+const table = new OwnTable('live-restart');
 const providers: LiveProvider[] = [];
-const endpoint = () => process.env.LOCAL_DYNAMODB_ENDPOINT!;
-const ownTable = `tri-api-live-restart-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 beforeAll(async () => {
-  if (!local) return;
-  await ensureTable(endpoint(), ownTable);
-  process.env.TABLE_NAME = ownTable; // this file's users, and its runners' functions, use it
+  if (local) await table.create(); // this file's users, and its runners' functions, use it
 }, 120_000);
 afterAll(async () => {
   for (const p of providers) p.destroy();
-  await Promise.all([...runners].map((r) => r.close()));
-  rmSync(scratch, { recursive: true, force: true });
-  if (local) await dropTable(endpoint(), ownTable);
+  if (local) await table.drop();
 });
 
 /** A note created through one of this file's runners (its table is this file's own). */
@@ -47,48 +35,10 @@ async function createNote(runner: Runner, token: string, content: string): Promi
   return (await res.json()) as { id: string };
 }
 
-/** The values that name the runner's own address; the others are the run's (global setup's). */
-const OWN_ADDRESS = [
-  'PUBLIC_BASE_URL',
-  'IMAGE_BASE_URL',
-  'NOTES_LIVE_URL',
-  'NOTES_LIVE_CONNECTIONS_URL',
-  'PASSKEY_ORIGINS',
-];
-
-/** A runner of this file's own on the run's DynamoDB Local and S3 emulator. */
-async function start(name: string, warmFunctions: number): Promise<Runner> {
-  const port = await freePort();
-  const stack = {
-    dynamoEndpoint: endpoint(),
-    s3Endpoint: process.env.LOCAL_S3_ENDPOINT!,
-    tableName: ownTable,
-    bucketName: process.env.BUCKET_NAME!,
-    secrets: {},
-  } as unknown as LocalStack;
-  const own = functionEnvironment(stack, `http://localhost:${port}`);
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(own)) {
-    const v = OWN_ADDRESS.includes(key) ? value : (process.env[key] ?? value);
-    if (v !== undefined) env[key] = v;
-  }
-  env.LOCAL_WARM_FUNCTIONS = String(warmFunctions);
-  const runner = await startRunner({
-    port,
-    env,
-    s3Endpoint: stack.s3Endpoint,
-    bucketName: stack.bucketName,
-    buildDir: join(scratch, name),
-    timeoutScale: TEST_TIMEOUT_SCALE, // as the shared test runner: a busy machine is not a timeout
-  });
-  runners.add(runner);
-  return runner;
-}
-
-async function stop(runner: Runner): Promise<void> {
-  runners.delete(runner);
-  await runner.close();
-}
+/** A runner of this file's own on its table; `warmFunctions` idle environments kept. */
+const start = (name: string, warmFunctions: number): Promise<Runner> =>
+  table.start(name, { LOCAL_WARM_FUNCTIONS: String(warmFunctions) });
+const stop = (runner: Runner): Promise<void> => table.stop(runner);
 
 async function until(what: () => boolean | Promise<boolean>, ms: number, why: string): Promise<void> {
   const started = Date.now();
