@@ -47,12 +47,15 @@ describe('version and comment webhook events through the runner', { timeout: 120
     await ok('DELETE', `/v1/notes/${note.id}/comments/${head.id}/resolution`, undefined, 200);
 
     // note.created, note.updated, 2 × version.created, 2 × comment.created, resolved, reopened.
-    const got = await rx.waitFor(8);
+    await rx.waitFor(8);
     await new Promise((r) => setTimeout(r, 1500));
-    const events = rx.received.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as any);
-    for (const [i, r] of rx.received.entries()) expect(r.headers['webhook-id']).toBe(events[i].id);
-    expect(got).toHaveLength(8);
-    expect(new Set(events.map((e) => e.id)).size).toBe(8);
+    const sent = rx.received.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as any);
+    for (const [i, r] of rx.received.entries()) expect(r.headers['webhook-id']).toBe(sent[i].id);
+    // At least once: a delivery answered past its attempt's deadline (a busy machine) is sent again,
+    // the same event under the same webhook-id, which is how a receiver tells it apart.
+    const events = [...new Map(sent.map((e) => [e.id, e])).values()];
+    for (const e of sent) expect(e).toEqual(events.find((x) => x.id === e.id));
+    expect(events).toHaveLength(8);
     for (const e of events) {
       expect(v.parse(webhookEvent, e)).toEqual(e);
       expect(e.workspace).toEqual({ type: 'user', path: me.userPath });

@@ -13,6 +13,7 @@ import { config } from '../../lib/config.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { webhookKeys } from '../../lib/data/keys.ts';
 import { newTeam, newUser, type TestUser } from '../support/identity.ts';
+import { busyFactor } from '../support/processes.ts';
 import { type Behaviour, type Receiver, type Received, startReceiver } from '../support/receivers.ts';
 import { call, createNote, NOTE_FIELDS } from './helpers.ts';
 
@@ -333,12 +334,16 @@ describe('webhook deliveries through the runner', { timeout: 120_000 }, () => {
     const gaps = log.slice(1).map((d, i) => d.createdAt - log[i].createdAt);
     console.log(`retry gaps after timed-out attempts (ms from attempt start): ${gaps.join(', ')}`);
     // The bounds are the schedules told apart, not how fast the machine is: counted from the
-    // attempt's end instead of its start, the gaps would be at least 1.5 + 1 and 1.5 + 2 s.
+    // attempt's end instead of its start, the gaps would be at least 1.5 + 1 and 1.5 + 2 s. The
+    // second of slack past the schedule (queue polling, an invocation) stretches on a crowded
+    // machine, where the test no longer tells them apart; the unit test of the schedule
+    // (test/unit/notes/webhook-events.test.ts, "counted from the attempt's start") always does.
+    const slack = 1000 * busyFactor();
     expect(gaps[0]).toBeGreaterThanOrEqual(1400);
-    expect(gaps[0]).toBeLessThan(2500);
-    expect(gaps[1]).toBeLessThan(2500);
+    expect(gaps[0]).toBeLessThan(1500 + slack);
+    expect(gaps[1]).toBeLessThan(1500 + slack);
     expect(gaps[2]).toBeGreaterThanOrEqual(2000);
-    expect(gaps[2]).toBeLessThan(3500);
+    expect(gaps[2]).toBeLessThan(2500 + slack);
   });
 
   it('the example receiver (examples/webhook-receiver.mjs) verifies and prints deliveries', async () => {
