@@ -11,7 +11,8 @@ import {
   StepUpRequired,
   type FieldProblem,
 } from '../domain/errors.ts';
-import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
+import { seal, unseal } from '../domain/seal.ts';
+import { hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
@@ -224,7 +225,7 @@ export class MfaService {
       created: this.now(),
       last_used: null,
       address: address ?? null,
-      sealedSecret: secret ? encryptSecret(secret, await this.secretKey()) : null,
+      sealedSecret: secret ? seal(secret, await this.secretKey()) : null,
       lastStep: null,
     };
     await this.store.putDevice(device);
@@ -296,7 +297,7 @@ export class MfaService {
     const extra: Pick<PublicVerification, 'number' | 'public_key'> = {};
     if (proof === 'passkey') {
       const options = await passkeys.authenticationOptions(this.passkeyConfig(), [device.passkey!]);
-      verification.sealedChallenge = encryptSecret(options.challenge, await this.secretKey());
+      verification.sealedChallenge = seal(options.challenge, await this.secretKey());
       verification.passkey = device.passkey;
       extra.public_key = options;
     } else if (proof === 'push') {
@@ -317,7 +318,7 @@ export class MfaService {
       };
       const entry = sender.stored(message);
       // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
-      if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
+      if (entry) outbox = { ...entry, code: seal(entry.code, await this.secretKey()) };
     }
     const result = { ...presentVerification(verification, now), ...extra };
     const start = limitSlot('starts', userId, deviceId, now);
@@ -414,7 +415,7 @@ export class MfaService {
         const checked = await passkeys.verifyAuthentication(
           this.passkeyConfig(),
           proof.credential,
-          decryptSecret(v.sealedChallenge!, await this.secretKey()),
+          unseal(v.sealedChallenge!, await this.secretKey()),
           v.passkey!,
         );
         counter = checked.newCounter;
@@ -425,7 +426,7 @@ export class MfaService {
         return this.fail(v, field, log, err.fields ?? [{ field, message: err.message }]);
       }
     } else if (v.kind === 'otp') {
-      step = await this.totp.verify(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code!, now);
+      step = await this.totp.verify(unseal(v.sealedSecret!, await this.secretKey()), proof.code!, now);
       valid = step !== undefined;
     } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code!));
     if (!valid) return this.fail(v, field, log);
@@ -481,7 +482,7 @@ export class MfaService {
     const key = await this.secretKey();
     return (await this.store.listOutbox(userId, this.now())).map((e) => ({
       ...e,
-      code: decryptSecret(e.code, key),
+      code: unseal(e.code, key),
     }));
   }
 
