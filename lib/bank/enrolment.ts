@@ -14,10 +14,11 @@ import {
   StepUpRequired,
 } from '../domain/errors.ts';
 import { seal, unseal } from '../domain/seal.ts';
+import { type FactorDependencies, withDefaults } from './factor-deps.ts';
 import { hashCode, newCode, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
-import { limitSlot, MFA_LIMITS } from './limits.ts';
+import { limitSlot } from './limits.ts';
 import {
   isActive,
   MAX_FACTORS,
@@ -101,19 +102,29 @@ export const mask = (address: string): string => {
 };
 
 export class FactorEnrolment {
-  constructor(
-    private readonly store: EnrolmentStore,
-    private readonly sender: () => CodeSender,
-    private readonly clock: Clock,
-    private readonly secretKey: () => Promise<string>,
-    private readonly totp: Totp,
-    private readonly passkeyConfig: () => PasskeyConfig,
-    private readonly notifier: () => PushNotifier,
-    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
-    private readonly allowedCallingCodes: () => readonly string[] = () => [],
-    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
-    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
-  ) {}
+  private readonly store: EnrolmentStore;
+  private readonly sender: () => CodeSender;
+  private readonly clock: Clock;
+  private readonly secretKey: () => Promise<string>;
+  private readonly totp: Totp;
+  private readonly passkeyConfig: () => PasskeyConfig;
+  private readonly notifier: () => PushNotifier;
+  private readonly allowedCallingCodes: () => readonly string[];
+  private readonly stackSendLimit: () => number;
+
+  constructor(deps: FactorDependencies<EnrolmentStore>) {
+    ({
+      store: this.store,
+      sender: this.sender,
+      clock: this.clock,
+      secretKey: this.secretKey,
+      totp: this.totp,
+      passkeyConfig: this.passkeyConfig,
+      notifier: this.notifier,
+      allowedCallingCodes: this.allowedCallingCodes,
+      stackSendLimit: this.stackSendLimit,
+    } = withDefaults(deps));
+  }
 
   private now(): number {
     return seconds(this.clock);

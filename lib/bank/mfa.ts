@@ -12,6 +12,7 @@ import {
   type FieldProblem,
 } from '../domain/errors.ts';
 import { seal, unseal } from '../domain/seal.ts';
+import { type FactorDependencies, withDefaults } from './factor-deps.ts';
 import { hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
@@ -171,35 +172,33 @@ const proofField = (p: Proof): ProofField =>
       : p.recovery_code !== undefined
         ? 'recovery_code'
         : 'credential';
-const noPasskeys = (): PasskeyConfig => {
-  throw new Error('this function has no passkey configuration');
-};
-const noNotifier = (): PushNotifier => ({
-  register: async () => undefined,
-  notify: async () => {},
-});
-
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
 export class MfaService {
-  constructor(
-    private readonly store: FactorStore,
-    private readonly sender: () => CodeSender,
-    private readonly clock: Clock,
-    /** The key that seals OTP secrets and keys code hashes (deployed: from Secrets Manager). */
-    private readonly secretKey: () => Promise<string>,
-    /** Authenticator-app codes: enrolling an otp factor and checking its codes. */
-    private readonly totp: Totp,
-    /** The RP ID and origins passkeys are bound to. */
-    private readonly passkeyConfig: () => PasskeyConfig = noPasskeys,
-    /** SNS mobile push to push devices that gave a token. */
-    private readonly notifier: () => PushNotifier = noNotifier,
-    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
-    private readonly allowedCallingCodes: () => readonly string[] = () => [],
-    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
-    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
-  ) {}
+  private readonly store: FactorStore;
+  private readonly sender: () => CodeSender;
+  private readonly clock: Clock;
+  private readonly secretKey: () => Promise<string>;
+  private readonly totp: Totp;
+  private readonly passkeyConfig: () => PasskeyConfig;
+  private readonly notifier: () => PushNotifier;
+  private readonly allowedCallingCodes: () => readonly string[];
+  private readonly stackSendLimit: () => number;
+
+  constructor(deps: FactorDependencies<FactorStore>) {
+    ({
+      store: this.store,
+      sender: this.sender,
+      clock: this.clock,
+      secretKey: this.secretKey,
+      totp: this.totp,
+      passkeyConfig: this.passkeyConfig,
+      notifier: this.notifier,
+      allowedCallingCodes: this.allowedCallingCodes,
+      stackSendLimit: this.stackSendLimit,
+    } = withDefaults(deps));
+  }
 
   private now(): number {
     return seconds(this.clock);
