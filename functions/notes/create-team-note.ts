@@ -1,15 +1,18 @@
 // POST /v1/teams/{teamPath}/notes: a team note, body as CreateNote (CreateTeamNote in the Notes interface document);
 // an optional Idempotency-Key makes a retry safe.
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { idempotentCreate } from '#lib/notes/notes/http.ts';
+import { folderPaths } from '#lib/notes/folders/wiring.ts';
+import { createTarget, idempotentCreate } from '#lib/notes/notes/http.ts';
 import { createNoteBody } from '#lib/notes/notes/schemas.ts';
 import { teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { noteCreator } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation(
   { path: teamPathOnly, body: { schema: createNoteBody, optional: true } },
-  (req) =>
-    idempotentCreate(req, (complete) =>
-      noteCreator().createNote(req.principal.userId, req.body, req.path.teamPath, complete),
+  async (req) =>
+    idempotentCreate(
+      req,
+      await folderPaths().pathsFor(req.principal.userId, [createTarget(req)]),
+      (complete) => noteCreator().createNote(req.principal.userId, req.body, req.path.teamPath, complete),
     ),
 );

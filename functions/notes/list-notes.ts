@@ -3,7 +3,7 @@
 import { notesQuery } from '#lib/notes/kernel/params.ts';
 import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { folderNotes } from '#lib/notes/folders/wiring.ts';
+import { folderNotes, folderPaths } from '#lib/notes/folders/wiring.ts';
 import { noteLister } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation({ query: notesQuery }, async ({ principal, query }) => {
@@ -11,5 +11,5 @@ export const handler = notesOperation({ query: notesQuery }, async ({ principal,
   const list = query.folderId
     ? await folderNotes().notesIn(userId, query.folderId)
     : await noteLister().listNotes(userId);
-  return noteList(userId, list);
+  return noteList(list, await folderPaths().pathsFor(userId, list));
 });

@@ -3,7 +3,7 @@
 import { notesQuery, teamPathOnly } from '#lib/notes/kernel/params.ts';
 import { noteList } from '#lib/notes/notes/http.ts';
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
-import { folderNotes } from '#lib/notes/folders/wiring.ts';
+import { folderNotes, folderPaths } from '#lib/notes/folders/wiring.ts';
 import { noteLister } from '#lib/notes/notes/wiring.ts';
 
 export const handler = notesOperation(
@@ -14,6 +14,6 @@ export const handler = notesOperation(
     const list = folderId
       ? await folderNotes().notesIn(userId, folderId, path.teamPath)
       : await noteLister().listTeamNotes(userId, path.teamPath);
-    return noteList(userId, list);
+    return noteList(list, await folderPaths().pathsFor(userId, list));
   },
 );

@@ -1,5 +1,6 @@
 // PATCH /v1/notes/{noteId}: change the fields sent; If-Match honoured (UpdateNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderPaths } from '#lib/notes/folders/wiring.ts';
 import { ifMatch, singleNote } from '#lib/notes/notes/http.ts';
 import { noteChanges } from '#lib/notes/notes/schemas.ts';
 import { notePath } from '#lib/notes/kernel/params.ts';
@@ -11,6 +12,6 @@ export const handler = notesOperation(
     const updated = await noteUpdater().updateNote(principal.userId, path.noteId, body, {
       precondition: ifMatch(headers),
     });
-    return singleNote(principal.userId, updated);
+    return singleNote(updated, await folderPaths().pathsFor(principal.userId, [updated.note]));
   },
 );

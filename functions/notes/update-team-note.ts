@@ -1,5 +1,6 @@
 // PATCH /v1/teams/{teamPath}/notes/{noteId}: change the fields sent; If-Match honoured (UpdateTeamNote in the Notes interface document).
 import { notesOperation } from '#lib/notes/kernel/http/operation.ts';
+import { folderPaths } from '#lib/notes/folders/wiring.ts';
 import { ifMatch, singleNote } from '#lib/notes/notes/http.ts';
 import { noteChanges } from '#lib/notes/notes/schemas.ts';
 import { teamNotePath } from '#lib/notes/kernel/params.ts';
@@ -12,6 +13,6 @@ export const handler = notesOperation(
       teamPath: path.teamPath,
       precondition: ifMatch(headers),
     });
-    return singleNote(principal.userId, updated);
+    return singleNote(updated, await folderPaths().pathsFor(principal.userId, [updated.note]));
   },
 );

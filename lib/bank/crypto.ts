@@ -1,34 +1,11 @@
-// Secrets at rest: OTP secrets are encrypted with AES-256-GCM under SHA-256(MFA encryption key, given);
+// Secrets at rest: OTP secrets are sealed (lib/domain/seal.ts) under the MFA encryption key, given;
 // sms/voice/email codes are kept as an HMAC under the same key (a 6-digit code's plain hash could
 // be brute-forced); mfa_tokens and idempotency keys as SHA-256. Comparisons are constant-time.
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  randomBytes,
-  randomInt,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 const derive = (key: string) => createHash('sha256').update(key).digest();
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-/** base64url(iv | tag | ciphertext) */
-export function encryptSecret(plain: string, key: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', derive(key), iv);
-  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64url');
-}
-
-export function decryptSecret(sealed: string, key: string): string {
-  const raw = Buffer.from(sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', derive(key), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-}
 
 /** A code bound to its verification, so a stored hash says nothing about other verifications. */
 export const hashCode = (key: string, verificationId: string, code: string) =>

@@ -13,10 +13,12 @@ import {
   NotFound,
   StepUpRequired,
 } from '../domain/errors.ts';
-import { decryptSecret, encryptSecret, hashCode, newCode, sameHash, sha256 } from './crypto.ts';
+import { seal, unseal } from '../domain/seal.ts';
+import { type FactorDependencies, withDefaults } from './factor-deps.ts';
+import { hashCode, newCode, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
-import { limitSlot, MFA_LIMITS } from './limits.ts';
+import { limitSlot } from './limits.ts';
 import {
   isActive,
   MAX_FACTORS,
@@ -100,19 +102,29 @@ export const mask = (address: string): string => {
 };
 
 export class FactorEnrolment {
-  constructor(
-    private readonly store: EnrolmentStore,
-    private readonly sender: () => CodeSender,
-    private readonly clock: Clock,
-    private readonly secretKey: () => Promise<string>,
-    private readonly totp: Totp,
-    private readonly passkeyConfig: () => PasskeyConfig,
-    private readonly notifier: () => PushNotifier,
-    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
-    private readonly allowedCallingCodes: () => readonly string[] = () => [],
-    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
-    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
-  ) {}
+  private readonly store: EnrolmentStore;
+  private readonly sender: () => CodeSender;
+  private readonly clock: Clock;
+  private readonly secretKey: () => Promise<string>;
+  private readonly totp: Totp;
+  private readonly passkeyConfig: () => PasskeyConfig;
+  private readonly notifier: () => PushNotifier;
+  private readonly allowedCallingCodes: () => readonly string[];
+  private readonly stackSendLimit: () => number;
+
+  constructor(deps: FactorDependencies<EnrolmentStore>) {
+    ({
+      store: this.store,
+      sender: this.sender,
+      clock: this.clock,
+      secretKey: this.secretKey,
+      totp: this.totp,
+      passkeyConfig: this.passkeyConfig,
+      notifier: this.notifier,
+      allowedCallingCodes: this.allowedCallingCodes,
+      stackSendLimit: this.stackSendLimit,
+    } = withDefaults(deps));
+  }
 
   private now(): number {
     return seconds(this.clock);
@@ -166,7 +178,7 @@ export class FactorEnrolment {
     const key = await this.secretKey();
     if (req.kind === 'otp') {
       const secret = this.totp.newSecret();
-      device.sealedSecret = encryptSecret(secret, key);
+      device.sealedSecret = seal(secret, key);
       activation = { secret, otpauth_uri: this.totp.uri(secret, account) };
     } else if (req.kind === 'push') {
       const plain = `pt_${randomBytes(32).toString('base64url')}`;
@@ -180,7 +192,7 @@ export class FactorEnrolment {
         { id: userId, name: account },
         exclude,
       );
-      device.sealedChallenge = encryptSecret(options.challenge, key);
+      device.sealedChallenge = seal(options.challenge, key);
       activation = { public_key: options };
     } else {
       // sms, voice, email: a code sent to the address, bound to this factor.
@@ -188,7 +200,7 @@ export class FactorEnrolment {
       device.activationHash = hashCode(key, device.id, code);
       message = { device, verificationId: device.id, code, sent: now, expires_at: device.pendingUntil! };
       const entry = this.sender().stored(message);
-      if (entry) outbox = { ...entry, code: encryptSecret(entry.code, key) };
+      if (entry) outbox = { ...entry, code: seal(entry.code, key) };
       activation = { sent_to: mask(address!) };
     }
     // A code to send counts against the user's, the destination's and the stack's sends first,
@@ -259,11 +271,11 @@ export class FactorEnrolment {
         changes.passkey = await passkeys.verifyRegistration(
           this.passkeyConfig(),
           proof.credential,
-          decryptSecret(device.sealedChallenge!, key),
+          unseal(device.sealedChallenge!, key),
         );
         valid = true;
       } else if (device.kind === 'otp') {
-        const step = await this.totp.verify(decryptSecret(device.sealedSecret!, key), proof.code!, now);
+        const step = await this.totp.verify(unseal(device.sealedSecret!, key), proof.code!, now);
         if (step !== undefined) changes.lastStep = step;
         valid = step !== undefined;
       } else valid = sameHash(device.activationHash!, hashCode(key, device.id, proof.code!));

@@ -11,7 +11,9 @@ import {
   StepUpRequired,
   type FieldProblem,
 } from '../domain/errors.ts';
-import { decryptSecret, encryptSecret, hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
+import { seal, unseal } from '../domain/seal.ts';
+import { type FactorDependencies, withDefaults } from './factor-deps.ts';
+import { hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
 import {
@@ -170,35 +172,33 @@ const proofField = (p: Proof): ProofField =>
       : p.recovery_code !== undefined
         ? 'recovery_code'
         : 'credential';
-const noPasskeys = (): PasskeyConfig => {
-  throw new Error('this function has no passkey configuration');
-};
-const noNotifier = (): PushNotifier => ({
-  register: async () => undefined,
-  notify: async () => {},
-});
-
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
 export class MfaService {
-  constructor(
-    private readonly store: FactorStore,
-    private readonly sender: () => CodeSender,
-    private readonly clock: Clock,
-    /** The key that seals OTP secrets and keys code hashes (deployed: from Secrets Manager). */
-    private readonly secretKey: () => Promise<string>,
-    /** Authenticator-app codes: enrolling an otp factor and checking its codes. */
-    private readonly totp: Totp,
-    /** The RP ID and origins passkeys are bound to. */
-    private readonly passkeyConfig: () => PasskeyConfig = noPasskeys,
-    /** SNS mobile push to push devices that gave a token. */
-    private readonly notifier: () => PushNotifier = noNotifier,
-    /** The calling codes sms and voice codes may go to; empty: all but the refused ranges. */
-    private readonly allowedCallingCodes: () => readonly string[] = () => [],
-    /** Codes the stack sends per hour and channel (SMS_VOICE_HOURLY_LIMIT). */
-    private readonly stackSendLimit: () => number = () => MFA_LIMITS.stackSends.max,
-  ) {}
+  private readonly store: FactorStore;
+  private readonly sender: () => CodeSender;
+  private readonly clock: Clock;
+  private readonly secretKey: () => Promise<string>;
+  private readonly totp: Totp;
+  private readonly passkeyConfig: () => PasskeyConfig;
+  private readonly notifier: () => PushNotifier;
+  private readonly allowedCallingCodes: () => readonly string[];
+  private readonly stackSendLimit: () => number;
+
+  constructor(deps: FactorDependencies<FactorStore>) {
+    ({
+      store: this.store,
+      sender: this.sender,
+      clock: this.clock,
+      secretKey: this.secretKey,
+      totp: this.totp,
+      passkeyConfig: this.passkeyConfig,
+      notifier: this.notifier,
+      allowedCallingCodes: this.allowedCallingCodes,
+      stackSendLimit: this.stackSendLimit,
+    } = withDefaults(deps));
+  }
 
   private now(): number {
     return seconds(this.clock);
@@ -224,7 +224,7 @@ export class MfaService {
       created: this.now(),
       last_used: null,
       address: address ?? null,
-      sealedSecret: secret ? encryptSecret(secret, await this.secretKey()) : null,
+      sealedSecret: secret ? seal(secret, await this.secretKey()) : null,
       lastStep: null,
     };
     await this.store.putDevice(device);
@@ -296,7 +296,7 @@ export class MfaService {
     const extra: Pick<PublicVerification, 'number' | 'public_key'> = {};
     if (proof === 'passkey') {
       const options = await passkeys.authenticationOptions(this.passkeyConfig(), [device.passkey!]);
-      verification.sealedChallenge = encryptSecret(options.challenge, await this.secretKey());
+      verification.sealedChallenge = seal(options.challenge, await this.secretKey());
       verification.passkey = device.passkey;
       extra.public_key = options;
     } else if (proof === 'push') {
@@ -317,7 +317,7 @@ export class MfaService {
       };
       const entry = sender.stored(message);
       // The outbox holds the code sealed (no secret at rest in plaintext); outbox() opens it.
-      if (entry) outbox = { ...entry, code: encryptSecret(entry.code, await this.secretKey()) };
+      if (entry) outbox = { ...entry, code: seal(entry.code, await this.secretKey()) };
     }
     const result = { ...presentVerification(verification, now), ...extra };
     const start = limitSlot('starts', userId, deviceId, now);
@@ -414,7 +414,7 @@ export class MfaService {
         const checked = await passkeys.verifyAuthentication(
           this.passkeyConfig(),
           proof.credential,
-          decryptSecret(v.sealedChallenge!, await this.secretKey()),
+          unseal(v.sealedChallenge!, await this.secretKey()),
           v.passkey!,
         );
         counter = checked.newCounter;
@@ -425,7 +425,7 @@ export class MfaService {
         return this.fail(v, field, log, err.fields ?? [{ field, message: err.message }]);
       }
     } else if (v.kind === 'otp') {
-      step = await this.totp.verify(decryptSecret(v.sealedSecret!, await this.secretKey()), proof.code!, now);
+      step = await this.totp.verify(unseal(v.sealedSecret!, await this.secretKey()), proof.code!, now);
       valid = step !== undefined;
     } else valid = sameHash(v.codeHash!, hashCode(await this.secretKey(), v.id, proof.code!));
     if (!valid) return this.fail(v, field, log);
@@ -481,7 +481,7 @@ export class MfaService {
     const key = await this.secretKey();
     return (await this.store.listOutbox(userId, this.now())).map((e) => ({
       ...e,
-      code: decryptSecret(e.code, key),
+      code: unseal(e.code, key),
     }));
   }
 

@@ -3,6 +3,7 @@
 // answers with a signed decision that carries the number the user typed. Also the caller's polling
 // of a verification's status. Knows nothing of HTTP.
 import { seconds, type Clock } from '../domain/clock.ts';
+import { unwiredKey } from './factor-deps.ts';
 import { Conflict, isConflict, NotFound, Unauthenticated } from '../domain/errors.ts';
 import { hashCode, sameHash } from './crypto.ts';
 import { DEVICE_ID, VERIFICATION_ID } from './ids.ts';
@@ -51,13 +52,24 @@ async function refusedAs<T>(
 
 const notPending = () => new Conflict('The challenge is not pending (answered, expired or superseded)');
 
+/** What the push service is built from; a function that seals nothing leaves the MFA key unwired. */
+export interface PushDependencies {
+  pushes: PushStore;
+  factors: Pick<FactorStore, 'getVerification'>;
+  clock: Clock;
+  secretKey?: () => Promise<string>;
+}
+
 export class PushService {
-  constructor(
-    private readonly pushes: PushStore,
-    private readonly factors: Pick<FactorStore, 'getVerification'>,
-    private readonly clock: Clock,
-    private readonly secretKey: () => Promise<string>,
-  ) {}
+  private readonly pushes: PushStore;
+  private readonly factors: Pick<FactorStore, 'getVerification'>;
+  private readonly clock: Clock;
+  private readonly secretKey: () => Promise<string>;
+
+  constructor(deps: PushDependencies) {
+    ({ pushes: this.pushes, factors: this.factors, clock: this.clock } = deps);
+    this.secretKey = deps.secretKey ?? unwiredKey();
+  }
 
   private now(): number {
     return seconds(this.clock);

@@ -78,17 +78,6 @@ export const transferCreator = /* @__PURE__ */ once(() => wiredTransfers({ putTr
 /** PUT and POST /api/transfers/{id}: read the transfer, save its next version (retried on a conflict). */
 export const transferUpdater = /* @__PURE__ */ once(() => wiredTransfers({ getTransfer, saveTransfer }));
 
-const noTotp: Totp = {
-  newSecret: () => {
-    throw new Error('this function has no TOTP library');
-  },
-  uri: () => {
-    throw new Error('this function has no TOTP library');
-  },
-  verify: () => Promise.reject(new Error('this function has no TOTP library')),
-};
-/** For the operations that never hash, seal or open anything: no Secrets Manager read. */
-const noKey = () => Promise.reject(new Error('this function has no MFA key'));
 /** The RP passkeys are bound to (template parameters PasskeyRpId, PasskeyOrigins). */
 const passkeyConfig = (): PasskeyConfig => ({
   rpId: config.passkeyRpId,
@@ -99,63 +88,66 @@ const passkeyConfig = (): PasskeyConfig => ({
 const allowedCallingCodes = () => parseCallingCodes(config.smsVoiceAllowedCallingCodes);
 /** Template parameter SmsVoiceHourlyLimit (lib/bank/sends.ts). */
 const stackSendLimit = () => config.smsVoiceHourlyLimit;
-const noPush: PushNotifier = { register: async () => undefined, notify: async () => {} };
 const codeSender = () => (config.codeSender === 'aws' ? awsCodeSender : outboxSender);
+/** The MFA service; what `opts` leaves out (the MFA key, TOTP, the push notifier) is unwired (lib/domain/only.ts). */
 const build = (
   store: FactorStore,
   sender: () => CodeSender,
-  totp: Totp,
-  key: () => Promise<string>,
-  notifier: PushNotifier = noPush,
+  opts: { totp?: Totp; key?: () => Promise<string>; notifier?: Partial<PushNotifier> } = {},
 ) =>
-  new MfaService(
+  new MfaService({
     store,
     sender,
-    systemClock,
-    key,
-    totp,
+    clock: systemClock,
+    secretKey: opts.key,
+    totp: opts.totp,
     passkeyConfig,
-    () => notifier,
+    notifier: notifierOf(opts.notifier),
     allowedCallingCodes,
     stackSendLimit,
-  );
+  });
+const notifierOf = (methods?: Partial<PushNotifier>) => {
+  if (!methods) return undefined;
+  const notifier = only<PushNotifier>('pushNotifier', methods);
+  return () => notifier;
+};
 const enrolments = (
   methods: Partial<EnrolmentStore>,
-  totp: Totp,
-  opts: { sender?: () => CodeSender; notifier?: PushNotifier; key: () => Promise<string> },
+  opts: {
+    totp?: Totp;
+    sender?: () => CodeSender;
+    notifier?: Partial<PushNotifier>;
+    key?: () => Promise<string>;
+  } = {},
 ) =>
-  new FactorEnrolment(
-    only<EnrolmentStore>('enrolment', methods),
-    opts.sender ?? (() => outboxSender),
-    systemClock,
-    opts.key,
-    totp,
+  new FactorEnrolment({
+    store: only<EnrolmentStore>('enrolment', methods),
+    sender: opts.sender ?? (() => outboxSender),
+    clock: systemClock,
+    secretKey: opts.key,
+    totp: opts.totp,
     passkeyConfig,
-    () => opts.notifier ?? noPush,
+    notifier: notifierOf(opts.notifier),
     allowedCallingCodes,
     stackSendLimit,
-  );
+  });
 const factors = (methods: Partial<FactorStore>) => only<FactorStore>('factors', methods);
 
 /** Every method; codes go to the outbox; no TOTP (admin CLI: listing, outbox; tests). */
 export const fullMfa = /* @__PURE__ */ once(() =>
-  build(new DynamoFactorStore(), () => outboxSender, noTotp, mfaEncryptionKey),
+  build(new DynamoFactorStore(), () => outboxSender, { key: mfaEncryptionKey }),
 );
 
 /** The same with TOTP: enrolling otp factors (admin CLI, seed, tests). */
 export const fullMfaWithTotp = /* @__PURE__ */ once(() =>
-  build(new DynamoFactorStore(), () => outboxSender, otplibTotp, mfaEncryptionKey),
+  build(new DynamoFactorStore(), () => outboxSender, { totp: otplibTotp, key: mfaEncryptionKey }),
 );
 
 /** GET /api/users/{id}/devices: one Query of the user's factors. */
-export const deviceLister = /* @__PURE__ */ once(() =>
-  build(factors({ listDevices }), () => outboxSender, noTotp, noKey),
-);
+export const deviceLister = /* @__PURE__ */ once(() => build(factors({ listDevices }), () => outboxSender));
 
 /** DELETE a factor: one transaction (the step-up consumed, the factor deleted). */
-export const deviceRemover = /* @__PURE__ */ once(() =>
-  build(factors({ deleteDevice }), () => outboxSender, noTotp, noKey),
-);
+export const deviceRemover = /* @__PURE__ */ once(() => build(factors({ deleteDevice }), () => outboxSender));
 
 /**
  * Starting a verification: the factor, a code's destination and stack sends counted, then the
@@ -163,51 +155,58 @@ export const deviceRemover = /* @__PURE__ */ once(() =>
  * to the outbox; a push notified through SNS when the stack has a platform application.
  */
 export const verificationStarter = /* @__PURE__ */ once(() =>
-  build(
-    factors({ getDevice, createVerification, takeLimitSlot, releaseLimitSlot }),
-    codeSender,
-    noTotp,
-    mfaEncryptionKey,
-    {
-      register: noPush.register,
-      notify: snsNotify,
-    },
-  ),
+  build(factors({ getDevice, createVerification, takeLimitSlot, releaseLimitSlot }), codeSender, {
+    key: mfaEncryptionKey,
+    notifier: { notify: snsNotify },
+  }),
 );
 
 /** POST /api/users/{id}/devices: the user's factors, a code's sends counted, then the pending factor (with its step-up, code, ticket). */
 export const deviceEnroller = /* @__PURE__ */ once(() =>
-  enrolments({ listDevices, getDevice, enrollDevice, takeLimitSlot, releaseLimitSlot }, otplibTotp, {
-    sender: codeSender,
-    key: mfaEncryptionKey,
-  }),
+  enrolments(
+    { listDevices, getDevice, enrollDevice, takeLimitSlot, releaseLimitSlot },
+    {
+      totp: otplibTotp,
+      sender: codeSender,
+      key: mfaEncryptionKey,
+    },
+  ),
 );
 
 /** POST .../devices/{id}/activate: the factor, the attempt counted, then its activation. */
 export const deviceActivator = /* @__PURE__ */ once(() =>
-  enrolments({ getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes }, otplibTotp, {
-    key: mfaEncryptionKey,
-  }),
+  enrolments(
+    { getDevice, listDevices, takeLimitSlot, activateDevice, hasRecoveryCodes },
+    {
+      totp: otplibTotp,
+      key: mfaEncryptionKey,
+    },
+  ),
 );
 
 /** POST /api/push/activations: the ticket, the factor, then its activation (and its SNS endpoint). */
 export const pushActivator = /* @__PURE__ */ once(() =>
-  enrolments({ getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes }, noTotp, {
-    notifier: { register: snsRegister, notify: noPush.notify },
-    key: noKey,
-  }),
+  enrolments(
+    { getTicket, getDevice, listDevices, activateDevice, hasRecoveryCodes },
+    {
+      notifier: { register: snsRegister },
+    },
+  ),
 );
 
 /** POST /api/users/{id}/recovery_codes: one transaction (the step-up consumed, the codes replaced). */
-export const recoveryCodeReplacer = /* @__PURE__ */ once(() =>
-  enrolments({ replaceRecoveryCodes }, noTotp, { key: noKey }),
-);
+export const recoveryCodeReplacer = /* @__PURE__ */ once(() => enrolments({ replaceRecoveryCodes }));
 
-const pushService = (methods: Partial<PushStore>, key: () => Promise<string>) =>
-  new PushService(only<PushStore>('push', methods), factors({ getVerification }), systemClock, key);
+const pushService = (methods: Partial<PushStore>, secretKey?: () => Promise<string>) =>
+  new PushService({
+    pushes: only<PushStore>('push', methods),
+    factors: factors({ getVerification }),
+    clock: systemClock,
+    secretKey,
+  });
 
 /** GET /api/push/challenges: the device's key, the user's pending push pointer and verification. */
-export const pushChallenges = /* @__PURE__ */ once(() => pushService({ getPushDevice, currentPush }, noKey));
+export const pushChallenges = /* @__PURE__ */ once(() => pushService({ getPushDevice, currentPush }));
 
 /** POST /api/push/challenges/{id}: as listing, the replay check, then one transaction deciding it. */
 export const pushChallengeAnswerer = /* @__PURE__ */ once(() =>
@@ -215,38 +214,33 @@ export const pushChallengeAnswerer = /* @__PURE__ */ once(() =>
 );
 
 /** GET a verification: the verification (and for a push the user's pending pointer). */
-export const verificationReader = /* @__PURE__ */ once(() => pushService({ currentPush }, noKey));
+export const verificationReader = /* @__PURE__ */ once(() => pushService({ currentPush }));
 
 /** Every method: the admin CLI, the bench and tests. */
 export const fullEnrolment = /* @__PURE__ */ once(
   () =>
-    new FactorEnrolment(
-      new DynamoEnrolmentStore(),
-      () => outboxSender,
-      systemClock,
-      mfaEncryptionKey,
-      otplibTotp,
+    new FactorEnrolment({
+      store: new DynamoEnrolmentStore(),
+      sender: () => outboxSender,
+      clock: systemClock,
+      secretKey: mfaEncryptionKey,
+      totp: otplibTotp,
       passkeyConfig,
-      () => noPush,
       allowedCallingCodes,
       stackSendLimit,
-    ),
+    }),
 );
 
 /** Checking a code, TOTP or mfa_token: read, count the attempt, then approve or record the failure. */
 export const verifier = /* @__PURE__ */ once(() =>
-  build(
-    factors({ getVerification, takeLimitSlot, recordFailure, approve }),
-    () => outboxSender,
-    otplibTotp,
-    mfaEncryptionKey,
-  ),
+  build(factors({ getVerification, takeLimitSlot, recordFailure, approve }), () => outboxSender, {
+    totp: otplibTotp,
+    key: mfaEncryptionKey,
+  }),
 );
 
 /** Issuing a recovery mfa_token: one transaction. */
-export const mfaTokenIssuer = /* @__PURE__ */ once(() =>
-  build(factors({ putMfaToken }), () => outboxSender, noTotp, noKey),
-);
+export const mfaTokenIssuer = /* @__PURE__ */ once(() => build(factors({ putMfaToken }), () => outboxSender));
 
 export const idempotencyKeys = /* @__PURE__ */ once(
   () => new IdempotencyKeys(new DynamoIdempotencyStore(), systemClock),

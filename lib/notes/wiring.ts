@@ -6,18 +6,15 @@
 import { once } from '../domain/once.ts';
 import { S3ImageStore } from './images/adapters/s3-images.ts';
 import { signatureImages } from './images/adapters/signature-images.ts';
-import { noImages } from './kernel/wiring.ts';
 import { restToLive } from './live/notes-bridge.ts';
 import { liveBridge, liveChangesFor } from './live/wiring.ts';
 import { DynamoNotesStore, getNote, recordVisit, saveNote } from './notes/adapters/dynamo-notes.ts';
-import { build, narrow, noBin, noImageTypes } from './notes/wiring.ts';
+import { build, narrow } from './notes/wiring.ts';
 import { fullVersions, versionKeeper } from './revisions/wiring.ts';
 import { toTrash } from './trash/wiring.ts';
 
 /** DeleteNote, DeleteTeamNote: the note and its visitors (getNote), moved to the trash. */
-export const noteDeleter = /* @__PURE__ */ once(() =>
-  build(narrow({ getNote }), noImages, noImageTypes, toTrash),
-);
+export const noteDeleter = /* @__PURE__ */ once(() => build(narrow({ getNote }), { bin: toTrash }));
 
 /**
  * UpdateNote, UpdateTeamNote: the note (getNote), saved (saveNote) with system versions kept on
@@ -26,14 +23,10 @@ export const noteDeleter = /* @__PURE__ */ once(() =>
  * Query, its updates' PutItem, the connections' Query, PostToConnection).
  */
 export const noteUpdater = /* @__PURE__ */ once(() =>
-  build(
-    narrow({ getNote, recordVisit, saveNote }),
-    noImages,
-    noImageTypes,
-    noBin,
-    versionKeeper(),
-    restToLive(liveBridge),
-  ),
+  build(narrow({ getNote, recordVisit, saveNote }), {
+    history: versionKeeper(),
+    contentListener: restToLive(liveBridge),
+  }),
 );
 
 /**
@@ -47,5 +40,10 @@ export const liveChanges = /* @__PURE__ */ once(() => liveChangesFor(noteUpdater
  * No function uses it (its bundle would hold every write).
  */
 export const fullNotes = /* @__PURE__ */ once(() =>
-  build(new DynamoNotesStore(), new S3ImageStore(), signatureImages, toTrash, fullVersions()),
+  build(new DynamoNotesStore(), {
+    images: new S3ImageStore(),
+    imageTypes: signatureImages,
+    bin: toTrash,
+    history: fullVersions(),
+  }),
 );

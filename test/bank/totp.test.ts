@@ -1,7 +1,7 @@
 // The project's TOTP code path (lib/bank/totp.ts over otplib) against RFC 6238 Appendix B, its
 // one-step window and replay bound; the at-rest encryption of OTP secrets.
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret } from '../../lib/bank/crypto.ts';
+import { seal, unseal } from '../../lib/domain/seal.ts';
 import { newTotpSecret, totpCode, totpUri, verifyTotp } from '../../lib/bank/totp.ts';
 
 // RFC 6238 Appendix B, SHA-1 column: the seed is the ASCII string "12345678901234567890", 8 digits.
@@ -43,13 +43,13 @@ describe('TOTP', () => {
 
   it('secrets are sealed with AES-256-GCM; the URI carries the secret for authenticator apps', () => {
     const secret = newTotpSecret();
-    const sealed = encryptSecret(secret, 'key');
+    const sealed = seal(secret, 'key');
     expect(sealed).not.toContain(secret);
-    expect(encryptSecret(secret, 'key')).not.toBe(sealed);
-    expect(decryptSecret(sealed, 'key')).toBe(secret);
-    expect(() => decryptSecret(sealed, 'another key')).toThrow();
+    expect(seal(secret, 'key')).not.toBe(sealed);
+    expect(unseal(sealed, 'key')).toBe(secret);
+    expect(() => unseal(sealed, 'another key')).toThrow();
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}A`;
-    expect(() => decryptSecret(tampered, 'key')).toThrow();
+    expect(() => unseal(tampered, 'key')).toThrow();
     expect(totpUri(secret, 'demo')).toMatch(new RegExp(`^otpauth://totp/.*secret=${secret}`));
   });
 });

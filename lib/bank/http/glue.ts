@@ -4,7 +4,8 @@ import { isNotModified as notModifiedSince } from '../../http/conditional.ts';
 import type { Origin } from '../../domain/idempotency.ts';
 import { idempotent as idempotentRequest } from '../../http/idempotency.ts';
 import type { HttpRequest, HttpResult } from '../../http/rest.ts';
-import { decryptSecret, encryptSecret, sha256 } from '../crypto.ts';
+import { seal, unseal } from '../../domain/seal.ts';
+import { sha256 } from '../crypto.ts';
 import type { Transfer } from '../model.ts';
 import type { ListTransfersQuery } from '../schemas.ts';
 import type { Complete } from '../step-up.ts';
@@ -27,7 +28,7 @@ export async function idempotent<T>(
   const sealer =
     key === undefined
       ? undefined
-      : { seal: (s: string) => encryptSecret(s, key), open: (s: string) => decryptSecret(s, key) };
+      : { seal: (s: string) => seal(s, key), open: (s: string) => unseal(s, key) };
   return idempotentRequest(req, { keys: idempotencyKeys(), sealer }, respond, work);
 }
 

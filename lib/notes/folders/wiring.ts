@@ -71,5 +71,5 @@ export const teamFolderOrderer = /* @__PURE__ */ once(() =>
 export const folderNotes = /* @__PURE__ */ once(() =>
   folderService({ get: getFolder, notesIn: notesInFolder }, teamAccess()),
 );
-/** The folderPaths of every note response (lib/notes/notes/http.ts): a team's tree to its members. */
+/** The folderPaths of every note response (read by the handlers, given to lib/notes/notes/http.ts): a team's tree to its members. */
 export const folderPaths = /* @__PURE__ */ once(() => folderService({ tree: folderTree }, teamAccess()));

@@ -30,6 +30,9 @@ export const presentUser = (u: User, teams: Team[]) => ({
 export const publishLinkOf = (n: NoteRecord): string =>
   `${config.publicBaseUrl}/${n.permalink ? `@${n.userPath ?? n.teamPath}/${n.permalink}` : n.shortId}`;
 
+/** A note's folderPaths as one viewer may see them (read by the folders service's pathsFor). */
+export type PathOf = (note: NoteRecord) => FolderPath[];
+
 export const presentNote = (n: NoteRecord, folderPaths: FolderPath[] = []) => ({
   id: n.id,
   title: n.title,

@@ -6,6 +6,7 @@
 import type { Completion } from '../../domain/idempotency.ts';
 import { isPolyglot } from '../images/polyglot.ts';
 import type { Clock } from '../../domain/clock.ts';
+import { only } from '../../domain/only.ts';
 import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import {
   Conflict,
@@ -125,16 +126,17 @@ const changedMeanwhile = (err: unknown) => isConflict(err, 'version') || err ins
 
 export interface NotesDependencies {
   store: NotesStore;
-  images: ImageStore;
+  /** The image store, wired only where images are uploaded or deleted (unwired: lib/domain/only.ts). */
+  images?: ImageStore;
   /** Image detection, wired only where images are uploaded (it is a sizeable library). */
-  imageTypes: ImageTypes;
+  imageTypes?: ImageTypes;
   directory: Directory;
   clock: Clock;
   ids: Ids;
   /** The public link of a stored image, from its object key. */
   imageUrl: (key: string) => string;
-  /** Where DeleteNote puts a note: the trash (lib/notes/trash/trash.ts). */
-  bin: Bin;
+  /** Where DeleteNote puts a note: the trash (lib/notes/trash/trash.ts); wired only into the deletes. */
+  bin?: Bin;
   /** Keeps system versions of the content (lib/notes/revisions/versions.ts); wired only into the updates. */
   history?: ContentHistory;
   /** Told of every REST change of the content (live editing's documents follow it); wired into the updates. */
@@ -148,8 +150,16 @@ export class NotesService {
   private readonly store: NotesStore;
   private readonly images: ImageStore;
   private readonly directory: Directory;
-  constructor(private readonly deps: NotesDependencies) {
-    ({ store: this.store, images: this.images, directory: this.directory } = deps);
+  private readonly deps: Required<Pick<NotesDependencies, 'images' | 'imageTypes' | 'bin'>> &
+    NotesDependencies;
+  constructor(deps: NotesDependencies) {
+    this.deps = {
+      images: only<ImageStore>('images', {}),
+      imageTypes: only<ImageTypes>('imageTypes', {}),
+      bin: only<Bin>('bin', {}),
+      ...deps,
+    };
+    ({ store: this.store, images: this.images, directory: this.directory } = this.deps);
   }
 
   listNotes(userId: string): Promise<NoteRecord[]> {

@@ -7,15 +7,7 @@ import { IdempotencyKeys } from '../../domain/idempotency.ts';
 import { once } from '../../domain/once.ts';
 import { only } from '../../domain/only.ts';
 import { directory } from '../../identity/wiring.ts';
-import type {
-  Bin,
-  ContentHistory,
-  ContentListener,
-  ImageStore,
-  ImageTypes,
-  NotesStore,
-} from '../kernel/ports.ts';
-import { noImages } from '../kernel/wiring.ts';
+import type { NotesStore } from '../kernel/ports.ts';
 import {
   createNote,
   getNote,
@@ -25,43 +17,29 @@ import {
   releaseIdempotencyKey,
   reserveIdempotencyKey,
 } from './adapters/dynamo-notes.ts';
-import { NotesService } from './service.ts';
+import { type NotesDependencies, NotesService } from './service.ts';
 
-/** The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls). */
+/**
+ * The Notes service on this store (lib/domain/only.ts narrows it to the methods an operation calls);
+ * what `more` leaves out (images, image detection, the trash, versions, live editing) is unwired.
+ */
 export const build = (
   store: NotesStore,
-  images: ImageStore,
-  imageTypes: ImageTypes,
-  bin: Bin,
-  contentHistory?: ContentHistory,
-  contentListener?: ContentListener,
+  more: Pick<NotesDependencies, 'images' | 'imageTypes' | 'bin' | 'history' | 'contentListener'> = {},
 ) =>
   new NotesService({
     store,
-    images,
-    imageTypes,
     directory: directory(),
     clock: systemClock,
     ids: systemIds,
     imageUrl: (key) => `${config.imageBaseUrl}/${key}`,
-    bin,
-    history: contentHistory,
-    contentListener,
+    ...more,
   });
 /** The notes store with only these methods: any other one rejects, naming itself. */
 export const narrow = (methods: Partial<NotesStore>) => only<NotesStore>('notes', methods);
 
-/** No image detection: for operations that never touch images. */
-export const noImageTypes: ImageTypes = {
-  detect: () => Promise.reject(new Error('this function has no image detection')),
-};
-/** No trash: for operations that never move a note there. */
-export const noBin: Bin = {
-  moveToTrash: () => Promise.reject(new Error('this function has no trash store')),
-};
 /** The Notes service with only these store methods, and no images, trash, versions nor live editing. */
-export const notesWith = (methods: Partial<NotesStore>) =>
-  build(narrow(methods), noImages, noImageTypes, noBin);
+export const notesWith = (methods: Partial<NotesStore>) => build(narrow(methods));
 
 /** ListNotes, ListTeamNotes: one Query of the owner's notes. */
 export const noteLister = /* @__PURE__ */ once(() => notesWith({ listNotes }));

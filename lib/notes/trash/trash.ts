@@ -6,6 +6,7 @@
 //   lists; the team's owner or the member who deleted the note restores;
 // - restoring puts the note back where it was (its folder, or the top level if the folder is gone).
 import type { Clock } from '../../domain/clock.ts';
+import { only } from '../../domain/only.ts';
 import { Conflict, Forbidden, NotFound } from '../../domain/errors.ts';
 import { AGAIN, type RetryPolicy, retryOnConflict } from '../../domain/retry.ts';
 import type { NoteOwnerKey } from '../../data/keys.ts';
@@ -56,6 +57,14 @@ export interface TrashStore {
 export interface ImageRemover {
   deleteAll(noteId: string): Promise<void>;
 }
+/** What the trash service is built from; only the purge wires the image store (unwired: lib/domain/only.ts). */
+export interface TrashDependencies {
+  store: TrashStore;
+  images?: ImageRemover;
+  directory: TeamDirectory;
+  retentionDays: () => number;
+  clock: Clock;
+}
 export interface TeamDirectory {
   getTeam(teamPath: string): Promise<Team | undefined>;
   isMember(teamPath: string, userId: string): Promise<boolean>;
@@ -66,13 +75,21 @@ export type RestoreOutcome =
   | { status: 'failure'; reason: 'NOT_FOUND' | 'PERMISSION_DENIED' | 'INTERNAL_ERROR' };
 
 export class TrashService {
-  constructor(
-    private readonly store: TrashStore,
-    private readonly images: ImageRemover,
-    private readonly directory: TeamDirectory,
-    private readonly retentionDays: () => number,
-    private readonly clock: Clock,
-  ) {}
+  private readonly store: TrashStore;
+  private readonly images: ImageRemover;
+  private readonly directory: TeamDirectory;
+  private readonly retentionDays: () => number;
+  private readonly clock: Clock;
+
+  constructor(deps: TrashDependencies) {
+    ({
+      store: this.store,
+      directory: this.directory,
+      retentionDays: this.retentionDays,
+      clock: this.clock,
+    } = deps);
+    this.images = deps.images ?? only<ImageRemover>('images', {});
+  }
 
   /** DeleteNote: the note (already located and authorized by the caller) goes to the trash. */
   moveToTrash(stored: StoredNote, userId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 // The webhooks feature's wiring (the HTTP operations'; the event pipeline's is events/wiring.ts).
-import { encryptSecret } from '../../bank/crypto.ts';
+import { seal } from '../../domain/seal.ts';
 import { config } from '../../config.ts';
 import { mfaEncryptionKey } from '../../data/secrets.ts';
 import { systemClock } from '../../domain/clock.ts';
@@ -78,7 +78,7 @@ const lastHookMarks: Partial<WebhookMarks> = { count: webhookCount, unmarkWriter
 /** What a create needs besides the store: the folder scope's check and the secret's sealing. */
 const creating = (): Pick<WebhookDeps, 'folderExists' | 'seal'> => ({
   folderExists: async (owner, folderId) => (await getFolder(owner, folderId)) !== undefined,
-  seal: async (secret) => encryptSecret(secret, await mfaEncryptionKey()),
+  seal: async (secret) => seal(secret, await mfaEncryptionKey()),
 });
 
 /** ListWebhooks, ListTeamWebhooks: one Query of the workspace's webhooks. */

@@ -24,13 +24,13 @@ export function bank(admins: string[] = []) {
     tables,
     events,
     transfers: new TransferService(new MemoryTransferStore(tables), () => STEP_UP_AMOUNT, clock),
-    mfa: new MfaService(
-      factors,
-      () => outboxSender,
+    mfa: new MfaService({
+      store: factors,
+      sender: () => outboxSender,
       clock,
-      async () => 'unit-test-key',
-      otplibTotp,
-    ),
+      secretKey: async () => 'unit-test-key',
+      totp: otplibTotp,
+    }),
     keys: new IdempotencyKeys(new MemoryIdempotencyStore(tables), clock),
     access: new BankAccess({ isAdmin: async (id) => admins.includes(id) }),
     log: (event: SecurityEvent, userId: string) => {

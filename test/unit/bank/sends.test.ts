@@ -18,7 +18,6 @@ import { START_MS } from './fixture.ts';
 
 const KEY = async () => 'unit-test-key';
 const passkeys = (): PasskeyConfig => ({ rpId: 'localhost', rpName: 'x', origins: ['http://localhost'] });
-const noPush = () => ({ register: async () => undefined, notify: async () => {} });
 
 function world(stackMax = 1000) {
   const clock = new FixedClock(START_MS);
@@ -29,28 +28,26 @@ function world(stackMax = 1000) {
   const log = (event: SecurityEvent, userId: string, details?: Record<string, unknown>) => {
     events.push({ event, userId, details });
   };
-  const enrolment = new FactorEnrolment(
-    store,
-    () => outboxSender,
+  const enrolment = new FactorEnrolment({
+    store: store,
+    sender: () => outboxSender,
     clock,
-    KEY,
-    otplibTotp,
-    passkeys,
-    noPush,
-    () => [],
-    () => stackMax,
-  );
-  const mfa = new MfaService(
-    factors,
-    () => outboxSender,
+    secretKey: KEY,
+    totp: otplibTotp,
+    passkeyConfig: passkeys,
+    allowedCallingCodes: () => [],
+    stackSendLimit: () => stackMax,
+  });
+  const mfa = new MfaService({
+    store: factors,
+    sender: () => outboxSender,
     clock,
-    KEY,
-    otplibTotp,
-    passkeys,
-    noPush,
-    () => [],
-    () => stackMax,
-  );
+    secretKey: KEY,
+    totp: otplibTotp,
+    passkeyConfig: passkeys,
+    allowedCallingCodes: () => [],
+    stackSendLimit: () => stackMax,
+  });
   const enrol = (userId: string, req: EnrolRequest, stepUp?: string) =>
     enrolment.enroll(userId, req, stepUp, log);
   /** An approved verification of the user's active otp factor `deviceId`, through a reusable mfa_token. */

@@ -4,7 +4,7 @@
 // (the destination policy's address parser, the Standard Webhooks signer, the queue client): their
 // packages are CommonJS, which esbuild cannot drop from a bundle that imports them at all.
 import type { DynamoDBRecord } from 'aws-lambda';
-import { decryptSecret } from '../../../bank/crypto.ts';
+import { unseal } from '../../../domain/seal.ts';
 import { config } from '../../../config.ts';
 import { mfaEncryptionKey } from '../../../data/secrets.ts';
 import { systemClock } from '../../../domain/clock.ts';
@@ -73,7 +73,7 @@ export const liveWindows = /* @__PURE__ */ once(() => {
 export const webhookDelivery = /* @__PURE__ */ once(() => {
   const ports: DeliveryPorts = {
     hook: getWebhook,
-    openSecret: async (sealed) => decryptSecret(sealed, await mfaEncryptionKey()),
+    openSecret: async (sealed) => unseal(sealed, await mfaEncryptionKey()),
     checkDestination: (url) => checkDestination(url, config.webhookAllowedDestinations),
     sign: signDelivery,
     post: postDelivery,
