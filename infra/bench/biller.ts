@@ -1,4 +1,4 @@
-// Prices every DynamoDB request of a metered invocation as AWS bills it (lib/data/billing.ts): a
+// Prices every DynamoDB request of a metered invocation as AWS bills it (infra/bench/billing.ts): a
 // recorder that reads each written item before and after the request, and the items a read returns
 // as stored, through the same client outside the meter (those reads are not the route's). Installed
 // by `npm run bench` and by tests; the invocations it prices take a few more local requests each.
@@ -19,7 +19,7 @@ import {
   queryUnits,
   type StoredItem,
   type TableShape,
-} from '../../lib/data/billing.ts';
+} from './billing.ts';
 import { type Biller, type DynamoMeter, installBiller, unmetered } from '../../lib/data/metering.ts';
 
 type Input = Record<string, any>;

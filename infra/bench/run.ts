@@ -1,7 +1,7 @@
 // npm run bench: drives every route of template.yaml through the local runner (own in-memory
 // DynamoDB Local + S3 emulator) and prints, per route, DynamoDB requests per call, the write and read
 // units AWS would bill (priced from the items each request touches: infra/bench/biller.ts,
-// lib/data/billing.ts; DynamoDB Local's own capacity units misprice transactions and are shown
+// infra/bench/billing.ts; DynamoDB Local's own capacity units misprice transactions and are shown
 // apart), p50/p99 latency; and per function the
 // cold start against its floor (infra/bench/coldstart.ts): bundle size, load time, peak memory.
 // Exit code 1 when a route exceeds its DynamoDB budget (requests or billed units) or returns an

@@ -15,7 +15,7 @@ export interface BenchRoute {
   label?: string;
   /** Maximum DynamoDB requests per call (the route's design budget), checked by the bench. */
   budget?: number;
-  /** Most write units AWS would bill a call (lib/data/billing.ts), checked by the bench. */
+  /** Most write units AWS would bill a call (infra/bench/billing.ts), checked by the bench. */
   writeUnits?: number;
   /** Most read units AWS would bill a call, checked by the bench. */
   readUnits?: number;

@@ -253,7 +253,7 @@ class LocalGateway {
     for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) out[k] = v.map(String);
     out['X-Local-Dynamo-Requests'] = String(meter.requests);
     out['X-Local-Dynamo-Capacity'] = String(meter.capacity);
-    // Billed units (lib/data/billing.ts), counted only while a biller is installed (infra/bench/biller.ts).
+    // Billed units (infra/bench/billing.ts), counted only while a biller is installed (infra/bench/biller.ts).
     out['X-Local-Dynamo-Write-Units'] = String(meter.writeUnits ?? 0);
     out['X-Local-Dynamo-Read-Units'] = String(meter.readUnits ?? 0);
     out['X-Local-Duration-Ms'] = (performance.now() - r.started).toFixed(2);

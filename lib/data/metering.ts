@@ -9,7 +9,7 @@ export interface DynamoMeter {
   requests: number;
   capacity: number;
   operations: string[];
-  /** Units AWS bills (lib/data/billing.ts), added only while a biller is installed (`installBiller`). */
+  /** Units AWS bills (infra/bench/billing.ts), added only while a biller is installed (`installBiller`). */
   writeUnits?: number;
   readUnits?: number;
 }

@@ -1,4 +1,4 @@
-// The pricing rules of lib/data/billing.ts on hand-worked cases (what AWS bills in on-demand mode).
+// The pricing rules of infra/bench/billing.ts on hand-worked cases (what AWS bills in on-demand mode).
 import { describe, expect, it } from 'vitest';
 import {
   conditionCheckUnits,
@@ -11,7 +11,7 @@ import {
   type StoredItem,
   type TableShape,
   valueSize,
-} from '../../lib/data/billing.ts';
+} from '../../infra/bench/billing.ts';
 
 /** An item of exactly `bytes` bytes: PK (2 + 1), SK (2 + 1), data (4 + the rest). */
 const item = (bytes: number, extra: StoredItem = {}): StoredItem => {

@@ -7,7 +7,7 @@ import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBilling } from '../../infra/bench/biller.ts';
 import { markdown } from '../../infra/bench/scenarios/notes-costs.ts';
-import { itemSize, type StoredItem } from '../../lib/data/billing.ts';
+import { itemSize, type StoredItem } from '../../infra/bench/billing.ts';
 import { documentClient } from '../../lib/data/dynamo.ts';
 import { type ContentSlot, notesKeys } from '../../lib/data/keys.ts';
 import { metered } from '../../lib/data/metering.ts';
