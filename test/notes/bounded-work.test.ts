@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPARE_MAX_EDIT_LINES } from '../../lib/notes/revisions/compare.ts';
 import { http } from '../support/http.ts';
 import { newUser, type TestUser } from '../support/identity.ts';
+import { busyFactor } from '../support/processes.ts';
 import { call, createNote } from './helpers.ts';
 
 /** The slowest of GET /v1/me polled one after another (by `other`) while `work` runs. */
@@ -65,8 +66,10 @@ describe('bounded work', () => {
       error_code: 'diff_too_large',
       max_edit_lines: COMPARE_MAX_EDIT_LINES,
     });
-    expect(slowest).toBeLessThan(1000);
-    expect(ms).toBeLessThan(5000);
+    // Within a second (the work five) on a machine with spare cores; on a crowded one the test's
+    // own process is as late as the product, so the bounds stretch by busyFactor().
+    expect(slowest).toBeLessThan(1000 * busyFactor());
+    expect(ms).toBeLessThan(5000 * busyFactor());
   });
 
   it('lists 100 comments anchored on a 45 KB note after a rewrite of its middle within bounds', async () => {
@@ -95,8 +98,10 @@ describe('bounded work', () => {
     );
     expect(result.status).toBe(200);
     expect(result.body.comments).toHaveLength(100);
-    expect(slowest).toBeLessThan(1000);
-    expect(ms).toBeLessThan(5000);
+    // Within a second (the work five) on a machine with spare cores; on a crowded one the test's
+    // own process is as late as the product, so the bounds stretch by busyFactor().
+    expect(slowest).toBeLessThan(1000 * busyFactor());
+    expect(ms).toBeLessThan(5000 * busyFactor());
   });
 
   it('refuses JSON nested 10,000 levels deep with a 422 in each dialect, without recursion', async () => {
