@@ -43,7 +43,9 @@ export function readMessage(body: string): Incoming | undefined {
       const targets: number[] = [];
       for (let i = 0; i < count; i += 1) targets.push(decoding.readVarUint(decoder));
       const states = awarenessStates(decoding.readVarUint8Array(decoder));
-      return states && !decoding.hasContent(decoder) ? { kind: 'answer', targets: [...new Set(targets)], states } : undefined;
+      return states && !decoding.hasContent(decoder)
+        ? { kind: 'answer', targets: [...new Set(targets)], states }
+        : undefined;
     }
     if (type !== MESSAGE_SYNC) return undefined;
     const sub = decoding.readVarUint(decoder);

@@ -216,7 +216,12 @@ export class LiveService {
    * one holds is claimed by its first announcer. An answer goes to the connections that hold its
    * targets (in the note; the sender's own left out) alone.
    */
-  private async relayAwareness(from: LiveConnection, states: AwarenessState[], body: string, targets?: number[]) {
+  private async relayAwareness(
+    from: LiveConnection,
+    states: AwarenessState[],
+    body: string,
+    targets?: number[],
+  ) {
     const owned = new Set(from.clientIds ?? []);
     const unowned = [
       ...new Set(states.filter((s) => !owned.has(s.clientId) && s.json !== 'null').map((s) => s.clientId)),

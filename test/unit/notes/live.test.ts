@@ -354,7 +354,9 @@ describe('live editing: the domain', () => {
     const heard = (x: { connectionId: string }) =>
       w.peers.take(x.connectionId).flatMap((f) => {
         const m = readMessage(f);
-        return m?.kind === 'answer' ? m.states.map((s) => `${m.targets.join(',')}>${s.clientId}:${s.json}`) : [];
+        return m?.kind === 'answer'
+          ? m.states.map((s) => `${m.targets.join(',')}>${s.clientId}:${s.json}`)
+          : [];
       });
     const [ida, idb, idc] = [a.doc.clientID, b.doc.clientID, c.doc.clientID];
     await w.live.receive(a.connectionId, frame(1, [[ida, { n: 'A' }]]));
@@ -364,7 +366,17 @@ describe('live editing: the domain', () => {
     w.peers.take(c.connectionId);
     // C joins and announces; B answers C alone (with A's state smuggled in: left out).
     await w.live.receive(c.connectionId, frame(1, [[idc, { n: 'C' }]]));
-    await w.live.receive(b.connectionId, frame(4, [[idb, { n: 'B' }], [ida, { n: 'Mallory' }]], [idc]));
+    await w.live.receive(
+      b.connectionId,
+      frame(
+        4,
+        [
+          [idb, { n: 'B' }],
+          [ida, { n: 'Mallory' }],
+        ],
+        [idc],
+      ),
+    );
     expect(heard(c)).toEqual([`${idc}>${idb}:{"n":"B"}`]);
     expect(heard(a)).toEqual([]);
     expect(heard(b)).toEqual([]);
