@@ -4,6 +4,7 @@ import type { Awareness } from 'y-protocols/awareness';
 
 export declare const MESSAGE_SYNC = 0;
 export declare const MESSAGE_AWARENESS = 1;
+export declare const MESSAGE_AWARENESS_ANSWER = 4;
 /** The largest update sent in one message (API Gateway's 32 KB frames, base64). */
 export declare const MAX_UPDATE_BYTES: number;
 /** An update cut into updates of at most about maxBytes that, applied in any order, are the update. */

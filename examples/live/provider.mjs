@@ -28,7 +28,9 @@
 //     gone (it says so with a `null` state), not dropped after 30 s; both are y-protocols'
 //     Awareness timer, which the provider stops;
 //   - on joining its own state; and whenever a peer appears (joins or comes back), its state once
-//     more, so that one sees the cursors already there (the server keeps no awareness state);
+//     more as an answer (type 4: the target client ids, then the awareness update), which the
+//     server relays to that peer's connection alone, so that one sees the cursors already there (the
+//     server keeps no awareness state) and a join costs a message per person, not people × people;
 //   - after `keepaliveMs` (9.5 minutes) without sending anything, `{"action":"ping"}`: API Gateway
 //     answers it itself (a MOCK route, no function), and the connection outlives the 10-minute idle
 //     limit.
@@ -41,12 +43,20 @@ import * as Y from 'yjs';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
+/**
+ * An awareness answer (target client ids, then an awareness update): this client's state sent once
+ * more to peers that just appeared; the server relays it to them alone, and it is answered with nothing.
+ */
+export const MESSAGE_AWARENESS_ANSWER = 4;
 
 /**
  * The largest update the provider sends in one message: API Gateway takes frames of up to 32 KB, a
  * browser sends each message as one frame, and base64 makes 4 bytes of 3.
  */
 export const MAX_UPDATE_BYTES = 20 * 1024;
+
+/** The most target client ids in one answer (the server's bound). */
+const ANSWER_MAX_TARGETS = 8;
 
 /** How long the provider gathers its own updates and awareness changes before it sends them. */
 export const BATCH_MS = 100;
@@ -171,6 +181,10 @@ export class LiveProvider {
     this.pendingAwareness = new Set();
     this.batchTimer = undefined;
     this.keepaliveTimer = undefined;
+    /** Peers that appeared and are to be sent this client's state (an answer to them alone). */
+    this.pendingAnswers = new Set();
+    /** Whether an answer's states are being applied (they are not answered). */
+    this.inAnswer = false;
     /** The peers whose state this client holds: one that appears is answered with this client's state. */
     this.present = new Set();
     /** Whether this client's state went out on an earlier connection (peers may still hold it). */
@@ -205,8 +219,9 @@ export class LiveProvider {
         .filter((id) => id !== this.doc.clientID && (back.has(id) || !this.present.has(id)));
       for (const id of removed) this.present.delete(id);
       for (const id of appeared) this.present.add(id);
-      if (appeared.length > 0 && this.awareness.getLocalState() !== null) {
-        this.pendingAwareness.add(this.doc.clientID);
+      // A state that came as an answer is one that peer sent because it saw ours: nothing to answer.
+      if (appeared.length > 0 && !this.inAnswer && this.awareness.getLocalState() !== null) {
+        for (const id of appeared) this.pendingAnswers.add(id);
         this.schedule();
       }
     };
@@ -318,6 +333,7 @@ export class LiveProvider {
     awarenessProtocol.removeAwarenessStates(this.awareness, others, this);
     for (const id of others) this.awareness.meta.delete(id);
     this.present.clear();
+    this.pendingAnswers.clear();
   }
 
   /** Sends what was gathered at most batchMs after the first of it. */
@@ -342,7 +358,21 @@ export class LiveProvider {
     }
     const ids = [...this.pendingAwareness];
     this.pendingAwareness.clear();
+    const targets = [...this.pendingAnswers];
+    this.pendingAnswers.clear();
     if (ids.length > 0) this.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids));
+    // Own state sent to everyone in this batch: the peers that appeared have it too.
+    if (ids.includes(this.doc.clientID) || this.awareness.getLocalState() === null) return;
+    const own = awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]);
+    for (let i = 0; i < targets.length; i += ANSWER_MAX_TARGETS) {
+      const encoder = encoding.createEncoder();
+      const some = targets.slice(i, i + ANSWER_MAX_TARGETS);
+      encoding.writeVarUint(encoder, MESSAGE_AWARENESS_ANSWER);
+      encoding.writeVarUint(encoder, some.length);
+      for (const id of some) encoding.writeVarUint(encoder, id);
+      encoding.writeVarUint8Array(encoder, own);
+      this.send(encoder);
+    }
   }
 
   sendAwareness(update) {
@@ -409,6 +439,15 @@ export class LiveProvider {
       }
     } else if (type === MESSAGE_AWARENESS) {
       awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), this);
+    } else if (type === MESSAGE_AWARENESS_ANSWER) {
+      const count = decoding.readVarUint(decoder);
+      for (let i = 0; i < count; i += 1) decoding.readVarUint(decoder);
+      this.inAnswer = true;
+      try {
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), this);
+      } finally {
+        this.inAnswer = false;
+      }
     }
   }
 

@@ -45,6 +45,8 @@ export interface ConnectionStore {
   claim(connection: LiveConnection, clientIds: number[]): Promise<number[]>;
   /** Which of the connection's `clientIds` it still owns (a strongly consistent read of each claim). */
   owned(connection: LiveConnection): Promise<number[]>;
+  /** The connections holding these client ids in the note (a strongly consistent read of each claim). */
+  holders(shortId: string, clientIds: number[]): Promise<string[]>;
 }
 
 /** A stored update: its key (to delete it once merged) and who wrote it. */

@@ -6,11 +6,18 @@ import * as sync from 'y-protocols/sync';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
+/**
+ * An awareness answer: the target client ids (a count, then each), then an awareness update. A
+ * client's state sent once more to peers that just appeared: the server relays it to the connections
+ * holding the targets alone (not to everyone), and a client receiving it answers nothing back.
+ */
+export const MESSAGE_AWARENESS_ANSWER = 4;
 
 export type Incoming =
   | { kind: 'step1'; stateVector: Uint8Array }
   | { kind: 'step2' | 'update'; update: Uint8Array }
-  | { kind: 'awareness'; states: AwarenessState[] };
+  | { kind: 'awareness'; states: AwarenessState[] }
+  | { kind: 'answer'; targets: number[]; states: AwarenessState[] };
 
 /** One client's state in an awareness update: its id, clock and JSON (`null`: the state removed). */
 export interface AwarenessState {
@@ -29,6 +36,16 @@ export function readMessage(body: string): Incoming | undefined {
     if (type === MESSAGE_AWARENESS) {
       const states = awarenessStates(decoding.readVarUint8Array(decoder));
       return states && !decoding.hasContent(decoder) ? { kind: 'awareness', states } : undefined;
+    }
+    if (type === MESSAGE_AWARENESS_ANSWER) {
+      const count = decoding.readVarUint(decoder);
+      if (count === 0 || count > AWARENESS_MAX_STATES) return undefined;
+      const targets: number[] = [];
+      for (let i = 0; i < count; i += 1) targets.push(decoding.readVarUint(decoder));
+      const states = awarenessStates(decoding.readVarUint8Array(decoder));
+      return states && !decoding.hasContent(decoder)
+        ? { kind: 'answer', targets: [...new Set(targets)], states }
+        : undefined;
     }
     if (type !== MESSAGE_SYNC) return undefined;
     const sub = decoding.readVarUint(decoder);
@@ -70,6 +87,15 @@ function awarenessStates(update: Uint8Array): AwarenessState[] | undefined {
 
 /** An awareness message of these states (y-protocols' encodeAwarenessUpdate, framed). */
 export function awarenessMessage(states: AwarenessState[]): string {
+  return awarenessFrame(states);
+}
+
+/** An awareness answer to these targets, of these states. */
+export function answerMessage(targets: number[], states: AwarenessState[]): string {
+  return awarenessFrame(states, targets);
+}
+
+function awarenessFrame(states: AwarenessState[], targets?: number[]): string {
   const update = encoding.createEncoder();
   encoding.writeVarUint(update, states.length);
   for (const s of states) {
@@ -78,7 +104,11 @@ export function awarenessMessage(states: AwarenessState[]): string {
     encoding.writeVarString(update, s.json);
   }
   const encoder = encoding.createEncoder();
-  encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+  encoding.writeVarUint(encoder, targets ? MESSAGE_AWARENESS_ANSWER : MESSAGE_AWARENESS);
+  if (targets) {
+    encoding.writeVarUint(encoder, targets.length);
+    for (const t of targets) encoding.writeVarUint(encoder, t);
+  }
   encoding.writeVarUint8Array(encoder, encoding.toUint8Array(update));
   return Buffer.from(encoding.toUint8Array(encoder)).toString('base64');
 }

@@ -28,6 +28,7 @@ import {
 import type { ConnectionStore, DocStore, LiveNotes, Peers, StoredDoc } from './ports.ts';
 import {
   type AwarenessState,
+  answerMessage,
   awarenessMessage,
   type Incoming,
   readMessage,
@@ -47,7 +48,7 @@ export interface LiveDependencies {
 
 /** Which rate limit a message counts against. */
 const rateKindOf = (m: Incoming | undefined): RateKind =>
-  m?.kind === 'step1' ? 'step1' : m?.kind === 'awareness' ? 'awareness' : 'update';
+  m?.kind === 'step1' ? 'step1' : m?.kind === 'awareness' || m?.kind === 'answer' ? 'awareness' : 'update';
 const RATE_NAMES: Record<RateKind, string> = {
   step1: 'sync step 1 messages',
   awareness: 'awareness messages',
@@ -111,7 +112,7 @@ export class LiveService {
     const counted = await this.count(
       connectionId,
       kind,
-      message?.kind === 'awareness' ? clocksOf(message.states) : undefined,
+      message?.kind === 'awareness' || message?.kind === 'answer' ? clocksOf(message.states) : undefined,
     );
     if (!counted) {
       await this.refuse(connectionId, 'access_changed', 'This connection no longer has access to the note');
@@ -135,6 +136,7 @@ export class LiveService {
     if (!message)
       return this.refuse(connectionId, 'bad_message', 'Not a base64 y-protocols sync or awareness message');
     if (message.kind === 'awareness') return this.relayAwareness(from, message.states, body);
+    if (message.kind === 'answer') return this.relayAwareness(from, message.states, body, message.targets);
     if (message.kind === 'step1') return this.answerStep1(from, message.stateVector);
     if (from.access === 'read') {
       // A read connection's updates are never applied (its answer to our step 1 is ignored quietly).
@@ -211,9 +213,15 @@ export class LiveService {
   /**
    * Only the states of the client ids the connection owns are relayed (another connection's id, or
    * a removal of one, is left out quietly: y-protocols clients pass on what they heard); an id no
-   * one holds is claimed by its first announcer.
+   * one holds is claimed by its first announcer. An answer goes to the connections that hold its
+   * targets (in the note; the sender's own left out) alone.
    */
-  private async relayAwareness(from: LiveConnection, states: AwarenessState[], body: string) {
+  private async relayAwareness(
+    from: LiveConnection,
+    states: AwarenessState[],
+    body: string,
+    targets?: number[],
+  ) {
     const owned = new Set(from.clientIds ?? []);
     const unowned = [
       ...new Set(states.filter((s) => !owned.has(s.clientId) && s.json !== 'null').map((s) => s.clientId)),
@@ -221,7 +229,11 @@ export class LiveService {
     if (unowned.length > 0) for (const id of await this.deps.connections.claim(from, unowned)) owned.add(id);
     const mine = states.filter((s) => owned.has(s.clientId));
     if (mine.length === 0) return;
-    await this.relay(from, mine.length === states.length ? body : awarenessMessage(mine));
+    if (!targets) return this.relay(from, mine.length === states.length ? body : awarenessMessage(mine));
+    const holders = new Set(await this.deps.connections.holders(from.shortId, targets));
+    holders.delete(from.connectionId);
+    const data = mine.length === states.length ? body : answerMessage(targets, mine);
+    await Promise.all([...holders].map((id) => this.deps.peers.send(id, data)));
   }
 
   /** Sync step 2 (what the client lacks, in pieces under the message limit), then our step 1. */

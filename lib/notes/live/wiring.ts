@@ -96,7 +96,7 @@ export const liveDisconnecting = /* @__PURE__ */ once(() =>
     },
   ),
 );
-/** $default: the connection counted (UpdateItem), the document (created from the note the first time), the relay. */
+/** $default: the connection counted (UpdateItem), the document (created from the note the first time), the relay (an answer: its targets' claims). */
 export const liveMessages = /* @__PURE__ */ once(() =>
   liveService(
     {
@@ -105,6 +105,7 @@ export const liveMessages = /* @__PURE__ */ once(() =>
         remove: dynamo.removeConnection,
         ofNote: dynamo.connectionsOfNote,
         claim: dynamo.claimClientIds,
+        holders: dynamo.claimHolders,
       },
       docs: messageDocs,
       peers,

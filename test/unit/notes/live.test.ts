@@ -325,6 +325,68 @@ describe('live editing: the domain', () => {
     expect(w.connections.all.size).toBe(0);
   });
 
+  it("an awareness answer goes to its targets' connections alone, and only the sender's own states", async () => {
+    const w = await liveWorld();
+    const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });
+    const a = await w.join(w.owner, note.note.id);
+    const b = await w.join(w.other, note.note.id);
+    const c = await w.join(w.other, note.note.id, 'other-token');
+    const update = (states: [number, object | null][]) => {
+      const u = encoding.createEncoder();
+      encoding.writeVarUint(u, states.length);
+      for (const [id, state] of states) {
+        encoding.writeVarUint(u, id);
+        encoding.writeVarUint(u, 1);
+        encoding.writeVarString(u, JSON.stringify(state));
+      }
+      return encoding.toUint8Array(u);
+    };
+    const frame = (type: number, states: [number, object | null][], targets?: number[]) => {
+      const e = encoding.createEncoder();
+      encoding.writeVarUint(e, type);
+      if (targets) {
+        encoding.writeVarUint(e, targets.length);
+        for (const t of targets) encoding.writeVarUint(e, t);
+      }
+      encoding.writeVarUint8Array(e, update(states));
+      return Buffer.from(encoding.toUint8Array(e)).toString('base64');
+    };
+    const heard = (x: { connectionId: string }) =>
+      w.peers.take(x.connectionId).flatMap((f) => {
+        const m = readMessage(f);
+        return m?.kind === 'answer'
+          ? m.states.map((s) => `${m.targets.join(',')}>${s.clientId}:${s.json}`)
+          : [];
+      });
+    const [ida, idb, idc] = [a.doc.clientID, b.doc.clientID, c.doc.clientID];
+    await w.live.receive(a.connectionId, frame(1, [[ida, { n: 'A' }]]));
+    await w.live.receive(b.connectionId, frame(1, [[idb, { n: 'B' }]]));
+    w.peers.take(a.connectionId);
+    w.peers.take(b.connectionId);
+    w.peers.take(c.connectionId);
+    // C joins and announces; B answers C alone (with A's state smuggled in: left out).
+    await w.live.receive(c.connectionId, frame(1, [[idc, { n: 'C' }]]));
+    await w.live.receive(
+      b.connectionId,
+      frame(
+        4,
+        [
+          [idb, { n: 'B' }],
+          [ida, { n: 'Mallory' }],
+        ],
+        [idc],
+      ),
+    );
+    expect(heard(c)).toEqual([`${idc}>${idb}:{"n":"B"}`]);
+    expect(heard(a)).toEqual([]);
+    expect(heard(b)).toEqual([]);
+    // An answer to no one's id, or to the sender's own, goes nowhere; a malformed one is refused.
+    await w.live.receive(b.connectionId, frame(4, [[idb, { n: 'B' }]], [424242, idb]));
+    expect([heard(a), heard(b), heard(c)]).toEqual([[], [], []]);
+    await w.live.receive(b.connectionId, frame(4, [[idb, { n: 'B' }]], []));
+    expect(w.peers.take(b.connectionId).join()).toMatch(/bad_message/);
+  });
+
   it("awareness under another connection's client id is not relayed: no spoofed name, no removed cursor", async () => {
     const w = await liveWorld();
     const note = await w.notes.createNote(w.owner, { content: 'x', readPermission: 'signed_in' });

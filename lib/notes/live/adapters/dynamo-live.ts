@@ -341,6 +341,24 @@ export async function ownedClientIds(c: LiveConnection): Promise<number[]> {
   return held.flat();
 }
 
+/** The connections holding these client ids in the note: a strongly consistent GetItem of each claim. */
+export async function claimHolders(shortId: string, clientIds: number[]): Promise<string[]> {
+  const held = await Promise.all(
+    clientIds.map(async (clientId) => {
+      const out = await documentClient().send(
+        new GetCommand({
+          TableName: table(),
+          Key: k.awarenessClaim(shortId, clientId),
+          ConsistentRead: true,
+          ProjectionExpression: 'connectionId',
+        }),
+      );
+      return typeof out.Item?.connectionId === 'string' ? [out.Item.connectionId] : [];
+    }),
+  );
+  return held.flat();
+}
+
 // ---- documents ----
 const updateOf = (a: Item): StoredUpdate => ({
   key: a.SK as string,
@@ -601,6 +619,7 @@ export class DynamoConnections implements ConnectionStore {
   setAccess = setConnectionAccess;
   claim = claimClientIds;
   owned = ownedClientIds;
+  holders = claimHolders;
 }
 export class DynamoDocs implements DocStore {
   load = loadDoc;

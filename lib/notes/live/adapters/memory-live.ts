@@ -101,6 +101,12 @@ export class MemoryConnections implements ConnectionStore {
     if (held) held.clientIds = [...new Set([...(held.clientIds ?? []), ...won])];
     return won;
   }
+  async holders(shortId: string, clientIds: number[]): Promise<string[]> {
+    return clientIds.flatMap((id) => {
+      const holder = this.claims.get(`${shortId}#${id}`);
+      return holder ? [holder.connectionId] : [];
+    });
+  }
   async owned(c: LiveConnection): Promise<number[]> {
     return (c.clientIds ?? []).filter(
       (id) => this.claims.get(`${c.shortId}#${id}`)?.connectionId === c.connectionId,
