@@ -3,7 +3,7 @@
 // `active` by proving it (a code, a WebAuthn registration, the device app's key with the ticket).
 // The first factor a user activates brings ten recovery codes. Knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
-import { seconds, type Clock } from '../domain/clock.ts';
+import { seconds } from '../domain/clock.ts';
 import {
   Conflict,
   Forbidden,
@@ -14,7 +14,7 @@ import {
   StepUpRequired,
 } from '../domain/errors.ts';
 import { seal, unseal } from '../domain/seal.ts';
-import { type FactorDependencies, withDefaults } from './factor-deps.ts';
+import { FactorServiceBase } from './factor-deps.ts';
 import { hashCode, newCode, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId } from './ids.ts';
@@ -30,17 +30,9 @@ import {
 } from './model.ts';
 import { limited, live, presentDevice, type PublicDevice, type SecurityLog } from './mfa.ts';
 import { newRecoveryCodes, recoveryHash } from './recovery.ts';
-import type { PasskeyConfig, PublicKeyCredentialCreationOptionsJSON, StoredPasskey } from './passkeys.ts';
+import type { PublicKeyCredentialCreationOptionsJSON, StoredPasskey } from './passkeys.ts';
 import * as passkeys from './passkeys.ts';
-import type {
-  CodeMessage,
-  CodeSender,
-  EnrolmentStore,
-  PushNotifier,
-  PushTicket,
-  StepUp,
-  Totp,
-} from './ports.ts';
+import type { CodeMessage, EnrolmentStore, PushTicket, StepUp } from './ports.ts';
 import { parseDeviceKey } from './push-keys.ts';
 import { channelOf, releaseSends, sendSlots, takeSends } from './sends.ts';
 import { stepUpFor, stepUpRequired } from './step-up.ts';
@@ -101,31 +93,7 @@ export const mask = (address: string): string => {
   return `+${digits.slice(0, code)}${'•'.repeat(digits.length - code - shown)}${shown ? digits.slice(-shown) : ''}`;
 };
 
-export class FactorEnrolment {
-  private readonly store: EnrolmentStore;
-  private readonly sender: () => CodeSender;
-  private readonly clock: Clock;
-  private readonly secretKey: () => Promise<string>;
-  private readonly totp: Totp;
-  private readonly passkeyConfig: () => PasskeyConfig;
-  private readonly notifier: () => PushNotifier;
-  private readonly allowedCallingCodes: () => readonly string[];
-  private readonly stackSendLimit: () => number;
-
-  constructor(deps: FactorDependencies<EnrolmentStore>) {
-    ({
-      store: this.store,
-      sender: this.sender,
-      clock: this.clock,
-      secretKey: this.secretKey,
-      totp: this.totp,
-      passkeyConfig: this.passkeyConfig,
-      notifier: this.notifier,
-      allowedCallingCodes: this.allowedCallingCodes,
-      stackSendLimit: this.stackSendLimit,
-    } = withDefaults(deps));
-  }
-
+export class FactorEnrolment extends FactorServiceBase<EnrolmentStore> {
   private now(): number {
     return seconds(this.clock);
   }

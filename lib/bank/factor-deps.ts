@@ -46,3 +46,30 @@ export const withDefaults = <Store>(
   stackSendLimit: () => MFA_LIMITS.stackSends.max,
   ...deps,
 });
+
+/** What MfaService and FactorEnrolment hold: their dependencies, the defaults filled in. */
+export abstract class FactorServiceBase<Store> {
+  protected readonly store: Store;
+  protected readonly sender: () => CodeSender;
+  protected readonly clock: Clock;
+  protected readonly secretKey: () => Promise<string>;
+  protected readonly totp: Totp;
+  protected readonly passkeyConfig: () => PasskeyConfig;
+  protected readonly notifier: () => PushNotifier;
+  protected readonly allowedCallingCodes: () => readonly string[];
+  protected readonly stackSendLimit: () => number;
+
+  constructor(deps: FactorDependencies<Store>) {
+    ({
+      store: this.store,
+      sender: this.sender,
+      clock: this.clock,
+      secretKey: this.secretKey,
+      totp: this.totp,
+      passkeyConfig: this.passkeyConfig,
+      notifier: this.notifier,
+      allowedCallingCodes: this.allowedCallingCodes,
+      stackSendLimit: this.stackSendLimit,
+    } = withDefaults(deps));
+  }
+}

@@ -1,6 +1,6 @@
 // Multi-factor: enrolment (admin CLI), listing and deleting factors, verifications with codes,
 // TOTP or recovery mfa_tokens, and issuing mfa_tokens. Knows nothing of HTTP.
-import { seconds, type Clock } from '../domain/clock.ts';
+import { seconds } from '../domain/clock.ts';
 import {
   Conflict,
   Gone,
@@ -12,7 +12,7 @@ import {
   type FieldProblem,
 } from '../domain/errors.ts';
 import { seal, unseal } from '../domain/seal.ts';
-import { type FactorDependencies, withDefaults } from './factor-deps.ts';
+import { FactorServiceBase } from './factor-deps.ts';
 import { hashCode, newCode, newMfaToken, sameHash, sha256 } from './crypto.ts';
 import { assertDestination } from './destinations.ts';
 import { DEVICE_ID, newDeviceId, newVerificationId, VERIFICATION_ID } from './ids.ts';
@@ -31,8 +31,8 @@ import {
 } from './model.ts';
 import { isLimitError, limitSlot, MFA_LIMITS, SEND_LIMITS } from './limits.ts';
 import { channelOf, releaseSends, sendSlots, takeSends } from './sends.ts';
-import type { CodeMessage, CodeSender, FactorStore, PushNotifier, Totp } from './ports.ts';
-import type { PasskeyConfig, PublicKeyCredentialRequestOptionsJSON } from './passkeys.ts';
+import type { CodeMessage, FactorStore } from './ports.ts';
+import type { PublicKeyCredentialRequestOptionsJSON } from './passkeys.ts';
 import * as passkeys from './passkeys.ts';
 import { newMatchNumber } from './push-keys.ts';
 import { recoveryHash } from './recovery.ts';
@@ -175,31 +175,7 @@ const proofField = (p: Proof): ProofField =>
 const invalid = (field: string, message: string) =>
   new Invalid('One or more fields are invalid', { fields: [{ field, message }] });
 
-export class MfaService {
-  private readonly store: FactorStore;
-  private readonly sender: () => CodeSender;
-  private readonly clock: Clock;
-  private readonly secretKey: () => Promise<string>;
-  private readonly totp: Totp;
-  private readonly passkeyConfig: () => PasskeyConfig;
-  private readonly notifier: () => PushNotifier;
-  private readonly allowedCallingCodes: () => readonly string[];
-  private readonly stackSendLimit: () => number;
-
-  constructor(deps: FactorDependencies<FactorStore>) {
-    ({
-      store: this.store,
-      sender: this.sender,
-      clock: this.clock,
-      secretKey: this.secretKey,
-      totp: this.totp,
-      passkeyConfig: this.passkeyConfig,
-      notifier: this.notifier,
-      allowedCallingCodes: this.allowedCallingCodes,
-      stackSendLimit: this.stackSendLimit,
-    } = withDefaults(deps));
-  }
-
+export class MfaService extends FactorServiceBase<FactorStore> {
   private now(): number {
     return seconds(this.clock);
   }
